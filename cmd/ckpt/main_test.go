@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var ckptBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ckpt-cli")
+	if err != nil {
+		panic(err)
+	}
+	ckptBin = filepath.Join(dir, "ckpt")
+	if out, err := exec.Command("go", "build", "-o", ckptBin, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run executes the ckpt binary and returns stdout, stderr and exit code.
+func run(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(ckptBin, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+type planOut struct {
+	ExpectedCost   float64 `json:"expected_cost"`
+	OmniscientCost float64 `json:"omniscient_cost"`
+	LowerBound     float64 `json:"lower_bound"`
+	Reservations   []struct {
+		Length     float64 `json:"length"`
+		Milestone  float64 `json:"milestone"`
+		Checkpoint bool    `json:"checkpoint"`
+	} `json:"reservations"`
+	Baselines map[string]float64 `json:"baselines"`
+}
+
+func decodePlan(t *testing.T, s string) planOut {
+	t.Helper()
+	var p planOut
+	if err := json.Unmarshal([]byte(s), &p); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, s)
+	}
+	return p
+}
+
+func TestReserveDefaultNeuroscienceExample(t *testing.T) {
+	out, errOut, code := run(t, "", "reserve")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"lognormal", "expected cost", "sbatch --time", "omniscient", "no-ckpt-per", "neuro-last5-plus50", "certified"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	js, errOut, code := run(t, "", "reserve", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := decodePlan(t, js)
+	if len(p.Reservations) == 0 || p.ExpectedCost < p.OmniscientCost || p.LowerBound > p.ExpectedCost {
+		t.Fatalf("implausible plan: %+v", p)
+	}
+	for _, name := range []string{"all-ckpt", "no-ckpt", "all-ckpt-per", "no-ckpt-per", "max-walltime", "neuro-last5-plus50", "max-of-last5-x1.5"} {
+		v, ok := p.Baselines[name]
+		if !ok || v < p.ExpectedCost*(1-1e-9) {
+			t.Errorf("baseline %s = %v (present %v), plan %v", name, v, ok, p.ExpectedCost)
+		}
+	}
+	// Reservation lengths follow Eq. (4) from the milestones.
+	saved, restart := 0.0, 0.0
+	for i, r := range p.Reservations {
+		want := restart + r.Milestone - saved
+		if r.Checkpoint {
+			want += 600
+			saved, restart = r.Milestone, 600
+		}
+		if math.Abs(r.Length-want) > 1e-6 {
+			t.Errorf("reservation %d length %v, want %v", i+1, r.Length, want)
+		}
+	}
+}
+
+// The introduction's example on its three-point law: S3 costs 41.54.
+func TestReserveEvaluateIntroductionExample(t *testing.T) {
+	js, errOut, code := run(t, "", "reserve", "--dist", "discrete:20@0.66,40@0.26,80@0.08", "--ckpt", "7", "--restart", "7",
+		"--evaluate", "20:ckpt,40,80", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := decodePlan(t, js)
+	if math.Abs(p.ExpectedCost-41.54) > 1e-9 {
+		t.Fatalf("expected cost %v, want 41.54", p.ExpectedCost)
+	}
+	if p.Baselines["dyn-prog-count"] > 41.54 {
+		t.Fatalf("optimum %v above S3", p.Baselines["dyn-prog-count"])
+	}
+}
+
+func TestReserveHistoryFormats(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "runs.txt")
+	os.WriteFile(plain, []byte("# past runs\n3600\n5400\n4000\n7200\n3900\n"), 0o644)
+	out, errOut, code := run(t, "", "reserve", "--history", plain, "--fit", "empirical", "--ckpt", "60", "--restart", "60", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := decodePlan(t, out)
+	if last := p.Reservations[len(p.Reservations)-1].Milestone; last != 7200 {
+		t.Errorf("empirical plan ends at %v, want the longest run 7200", last)
+	}
+	sacct := "JobID|JobName|State|ElapsedRaw\n101|sim|COMPLETED|3600\n101.batch|batch|COMPLETED|3600\n102|sim|TIMEOUT|7200\n103|sim|COMPLETED|4000\n104|sim|COMPLETED|5000\n"
+	out, errOut, code = run(t, sacct, "reserve", "--history", "-", "--fit", "empirical", "--json")
+	if code != 0 {
+		t.Fatalf("sacct: exit %d: %s", code, errOut)
+	}
+	p = decodePlan(t, out)
+	if last := p.Reservations[len(p.Reservations)-1].Milestone; last != 5000 {
+		t.Errorf("sacct plan ends at %v, want 5000 (TIMEOUT and steps skipped)", last)
+	}
+}
+
+func TestReserveRealWalltimes(t *testing.T) {
+	for _, f := range []string{"../../../shared/data/walltimes/slant-drd-88.log", "../../../shared/data/slant/makespans-312.csv"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Skipf("%s not available", f)
+		}
+		for _, fit := range []string{"empirical", "auto"} {
+			out, errOut, code := run(t, "", "reserve", "--history", f, "--fit", fit, "--json")
+			if code != 0 {
+				t.Fatalf("%s --fit %s: exit %d: %s", f, fit, code, errOut)
+			}
+			p := decodePlan(t, out)
+			if p.ExpectedCost < p.OmniscientCost || len(p.Reservations) == 0 {
+				t.Errorf("%s --fit %s: implausible %+v", f, fit, p)
+			}
+		}
+	}
+}
+
+func TestBadInputExitsWithUsageError(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	text := filepath.Join(dir, "text.txt")
+	os.WriteFile(text, []byte("12\nabc\n"), 0o644)
+	single := filepath.Join(dir, "single.txt")
+	os.WriteFile(single, []byte("3600\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reserve", "--ckpt", "-5"}, "-5"},
+		{[]string{"reserve", "--ckpt", "NaN"}, "NaN"},
+		{[]string{"reserve", "--restart", "abc"}, "abc"},
+		{[]string{"reserve", "--alpha", "0"}, "alpha"},
+		{[]string{"reserve", "--beta", "-1"}, "beta"},
+		{[]string{"reserve", "--gamma", "NaN"}, "gamma"},
+		{[]string{"reserve", "--dist", "weibull:k=-1,lambda=1h"}, "-1"},
+		{[]string{"reserve", "--dist", "frechet:a=1"}, "frechet"},
+		{[]string{"reserve", "--epsilon", "0"}, "epsilon"},
+		{[]string{"reserve", "--epsilon", "-0.5"}, "-0.5"},
+		{[]string{"reserve", "--n", "0"}, "--n"},
+		{[]string{"reserve", "--n", "-3"}, "-3"},
+		{[]string{"reserve", "--strategy", "magic"}, "magic"},
+		{[]string{"reserve", "--history", empty}, "empty.txt"},
+		{[]string{"reserve", "--history", text}, "abc"},
+		{[]string{"reserve", "--history", single}, "single.txt"},
+		{[]string{"reserve", "--history", filepath.Join(dir, "missing.txt")}, "missing.txt"},
+		{[]string{"reserve", "--history", single, "--fit", "cauchy"}, "cauchy"},
+		{[]string{"reserve", "--evaluate", "5h,2h"}, "milestone"},
+		{[]string{"reserve", "--evaluate", "1h", "--dist", "uniform:a=0,b=2h"}, "cover"},
+		{[]string{"reserve", "--bogus"}, "bogus"},
+		{[]string{"frobnicate"}, "frobnicate"},
+		{[]string{"repro", "nothing"}, "nothing"},
+	}
+	for _, tc := range cases {
+		out, errOut, code := run(t, "", tc.args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", tc.args, code, errOut)
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if len(lines) != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: stderr %q should be one line naming %q", tc.args, errOut, tc.want)
+		}
+		if out != "" {
+			t.Errorf("%v: printed a plan despite the error: %q", tc.args, out)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// finite turns NaN and ±Inf into JSON null.
+func finite(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+type reservationJSON struct {
+	Index          int     `json:"index"`
+	Length         float64 `json:"length"`
+	Slurm          string  `json:"slurm_time"`
+	Milestone      float64 `json:"milestone"`
+	Checkpoint     bool    `json:"checkpoint"`
+	Restart        float64 `json:"restart"`
+	Work           float64 `json:"work"`
+	CheckpointTime float64 `json:"checkpoint_time"`
+	Saved          float64 `json:"saved"`
+	ProbNeeded     float64 `json:"prob_needed"`
+}
+
+type planJSON struct {
+	Unit            string              `json:"unit"`
+	Law             lawSource           `json:"law"`
+	Support         [2]float64          `json:"support"`
+	TailMass        float64             `json:"tail_mass"`
+	Costs           reservation.Costs   `json:"costs"`
+	Algorithm       string              `json:"algorithm"`
+	N               int                 `json:"n,omitempty"`
+	Epsilon         *float64            `json:"epsilon,omitempty"`
+	Capped          bool                `json:"n_capped,omitempty"`
+	Tau             int                 `json:"tau,omitempty"`
+	ExpectedCost    float64             `json:"expected_cost"`
+	OmniscientCost  float64             `json:"omniscient_cost"`
+	LowerBound      *float64            `json:"lower_bound,omitempty"`
+	Reservations    []reservationJSON   `json:"reservations"`
+	Baselines       map[string]*float64 `json:"baselines,omitempty"`
+	BaselineDetails []baselineJSON      `json:"baseline_details,omitempty"`
+}
+
+type baselineJSON struct {
+	Name         string   `json:"name"`
+	ExpectedCost *float64 `json:"expected_cost"`
+	Reservations int      `json:"reservations"`
+	Tau          int      `json:"tau,omitempty"`
+}
+
+func reserveJSON(r *reservation.Result, src lawSource, o reservation.Options) planJSON {
+	out := planJSON{
+		Unit: "seconds", Law: src, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
+		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau,
+		ExpectedCost: r.ExpectedCost, OmniscientCost: r.Omniscient, LowerBound: finite(r.LowerBound),
+	}
+	if r.N > 0 {
+		out.Epsilon = finite(r.Epsilon)
+	}
+	for i, rv := range r.Reservations {
+		out.Reservations = append(out.Reservations, reservationJSON{
+			Index: i + 1, Length: rv.Length, Slurm: units.SlurmTime(rv.Length), Milestone: rv.Milestone,
+			Checkpoint: rv.Checkpoint, Restart: rv.Restart, Work: rv.Work, CheckpointTime: rv.CheckpointTime,
+			Saved: rv.Saved, ProbNeeded: rv.ProbNeeded,
+		})
+	}
+	if len(r.Baselines) > 0 {
+		out.Baselines = map[string]*float64{}
+		for _, b := range r.Baselines {
+			out.Baselines[b.Name] = finite(b.ExpectedCost)
+			out.BaselineDetails = append(out.BaselineDetails, baselineJSON{Name: b.Name, ExpectedCost: finite(b.ExpectedCost), Reservations: b.Reservations, Tau: b.Tau})
+		}
+	}
+	return out
+}
+
+// tableCutoff is the probability below which the text report stops listing
+// reservations one by one (all are in --json, or with --all).
+const tableCutoff = 1e-3
+
+func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reservation.Options, all bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "walltime law: %s\n", src.Spec)
+	if src.History != "" {
+		fmt.Fprintf(&b, "  from %d runs in %s (--fit %s)\n", src.Runs, src.History, src.Fit)
+		for _, f := range src.Fits {
+			if f.Note != "" {
+				fmt.Fprintf(&b, "    %-12s %s\n", f.Family, f.Note)
+			} else {
+				fmt.Fprintf(&b, "    %-12s AIC %10.1f  KS %.3f  %s\n", f.Family, f.AIC, f.KS, f.Spec)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "support: [%s, %s]", units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi))
+	if r.TailMass > 0 {
+		fmt.Fprintf(&b, " (truncated at Q(1-%g): a job longer than %s, probability %g, needs a new plan)", r.TailMass, units.FormatSeconds(r.Hi), r.TailMass)
+	}
+	b.WriteString("\n")
+	c := o.Costs
+	fmt.Fprintf(&b, "cost model: %g x reserved + %g x used + %g per reservation; checkpoint C = %s, restart R = %s\n",
+		c.Alpha, c.Beta, c.Gamma, units.FormatSeconds(c.C), units.FormatSeconds(c.R))
+	fmt.Fprintf(&b, "strategy: %s", r.Algorithm)
+	if r.N > 0 && r.Algorithm != "given" {
+		fmt.Fprintf(&b, " on %d grid points", r.N)
+		if !math.IsInf(r.Epsilon, 0) && !math.IsNaN(r.Epsilon) {
+			fmt.Fprintf(&b, " (guaranteed within a factor 1+%.3g of the optimum", r.Epsilon)
+			if r.Capped {
+				b.WriteString("; grid capped by --max-n")
+			}
+			b.WriteString(")")
+		}
+	}
+	if r.Tau > 0 {
+		fmt.Fprintf(&b, ", tau = %d chunks", r.Tau)
+	}
+	b.WriteString("\n\n")
+
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\trequest\tsbatch --time\tcheckpoint\tprogress saved\tP(needed)\t")
+	for i, rv := range r.Reservations {
+		if !all && rv.ProbNeeded < tableCutoff && len(r.Reservations)-i > 1 {
+			rest := r.Reservations[i:]
+			fmt.Fprintf(tw, "...\t%d more\t\t\t\t< %g\t\n", len(rest)-1, tableCutoff)
+			last := rest[len(rest)-1]
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.4g\t\n", len(r.Reservations), units.FormatSeconds(last.Length), units.SlurmTime(last.Length), yesNo(last.Checkpoint), units.FormatSeconds(last.Saved), last.ProbNeeded)
+			break
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%.4g\t\n", i+1, units.FormatSeconds(rv.Length), units.SlurmTime(rv.Length), yesNo(rv.Checkpoint), units.FormatSeconds(rv.Saved), rv.ProbNeeded)
+	}
+	tw.Flush()
+	if !all && len(r.Reservations) > 0 && r.Reservations[len(r.Reservations)-1].ProbNeeded < tableCutoff {
+		b.WriteString("(--all lists every reservation)\n")
+	}
+
+	fmt.Fprintf(&b, "\nexpected cost: %.6g", r.ExpectedCost)
+	if c.Alpha == 1 && c.Beta == 0 && c.Gamma == 0 {
+		fmt.Fprintf(&b, " s of reservation per job (%s)", units.FormatSeconds(r.ExpectedCost))
+	} else {
+		b.WriteString(" (alpha x seconds reserved + beta x seconds used + gamma per reservation)")
+	}
+	fmt.Fprintf(&b, "; omniscient %.6g, ratio %.4f\n", r.Omniscient, r.ExpectedCost/r.Omniscient)
+	if !math.IsNaN(r.LowerBound) && r.LowerBound > 0 {
+		gap := (r.ExpectedCost - r.LowerBound) / r.LowerBound
+		fmt.Fprintf(&b, "certified: the optimum of this class costs at least %.6g, so this plan is within %.3g%% of it\n", r.LowerBound, 100*gap)
+	}
+	if len(r.Baselines) > 0 {
+		b.WriteString("\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "strategy\texpected cost\tvs plan\treservations\t")
+		for _, bl := range r.Baselines {
+			name := bl.Name
+			if bl.Tau > 0 {
+				name += fmt.Sprintf(" (tau=%d)", bl.Tau)
+			}
+			fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%d\t\n", name, bl.ExpectedCost, bl.ExpectedCost/r.ExpectedCost, bl.Reservations)
+		}
+		fmt.Fprintf(tw, "omniscient\t%.6g\t%.4f\t-\t\n", r.Omniscient, r.Omniscient/r.ExpectedCost)
+		tw.Flush()
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// parseStrategy reads --evaluate: "t1[:ckpt],t2[:ckpt],...", milestones of
+// work done in seconds or durations.
+func parseStrategy(s string) (reservation.Strategy, error) {
+	var out reservation.Strategy
+	for i, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		val, flag, hasFlag := strings.Cut(item, ":")
+		ckpt := false
+		if hasFlag {
+			switch strings.ToLower(strings.TrimSpace(flag)) {
+			case "ckpt", "c", "checkpoint":
+				ckpt = true
+			case "", "nockpt", "no":
+			default:
+				return nil, fmt.Errorf("--evaluate: item %d %q: unknown flag %q (want :ckpt)", i+1, item, flag)
+			}
+		}
+		t, err := units.ParseSeconds(val)
+		if err != nil {
+			return nil, fmt.Errorf("--evaluate: item %d: %w", i+1, err)
+		}
+		out = append(out, reservation.Step{Milestone: t, Checkpoint: ckpt})
+	}
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("--evaluate: %w", err)
+	}
+	return out, nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/trace"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// The paper's neuroscience example (Section 4.4, Fig. 7): a LogNormal with
+// mean 21.4 h and standard deviation 19.7 h, C = R = 600 s.
+const defaultDist = "lognormal:mean=21.4h,sd=19.7h"
+
+type reserveFlags struct {
+	distSpec, history, column, fit string
+	ckpt, restart                  string
+	alpha, beta, gamma             float64
+	epsilon                        float64
+	n, maxN, maxTau                int
+	tailMass                       float64
+	strategy, evaluate             string
+	json, noBaselines, all         bool
+	nSet                           bool // --n given explicitly
+}
+
+func newReserveCmd() *cobra.Command {
+	var f reserveFlags
+	cmd := &cobra.Command{
+		Use:   "reserve",
+		Short: "Plan reservations (with or without checkpoints) for a job of random walltime",
+		Long: `Plan the sequence of reservations to request for a job whose walltime is random,
+each ending with or without a checkpoint, so that the expected cost
+alpha*W + beta*min(W, walltime) + gamma summed over reservations is minimal
+(Gainaru et al., IPDPS 2020). The walltime law comes from --dist or from a
+history of past runs (--history). Plain numbers are seconds; durations like
+90m, 2h or 1.5d are accepted. With no arguments it plans for the paper's
+neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
+		Example: `  ckpt reserve
+  ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
+  ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
+  sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
+  ckpt reserve --evaluate "20h:ckpt,40h,80h" --dist lognormal:mean=21.4h,sd=19.7h`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+", discrete)")
+	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
+	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (best AIC), empirical, or a family name")
+	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
+	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
+	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
+	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
+	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum")
+	fl.IntVar(&f.n, "n", 0, "number of discretisation points (overrides --epsilon)")
+	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of points derived from --epsilon")
+	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
+	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
+	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
+	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
+	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
+	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
+	return cmd
+}
+
+func runReserve(cmd *cobra.Command, f reserveFlags) error {
+	f.nSet = cmd.Flags().Changed("n")
+	opts, err := f.options()
+	if err != nil {
+		return usage(err)
+	}
+	law, source, err := f.law(cmd, &opts)
+	if err != nil {
+		return usage(err)
+	}
+	var res *reservation.Result
+	if f.evaluate != "" {
+		s, err := parseStrategy(f.evaluate)
+		if err != nil {
+			return usage(err)
+		}
+		res, err = reservation.Evaluate(law, s, opts)
+		if err != nil {
+			return usage(err)
+		}
+	} else {
+		res, err = reservation.Plan(law, opts)
+		if err != nil {
+			return usage(err)
+		}
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		return writeJSON(out, reserveJSON(res, source, opts))
+	}
+	return writeReserveText(out, res, source, opts, f.all)
+}
+
+func (f reserveFlags) options() (reservation.Options, error) {
+	c, err := units.ParseSeconds(f.ckpt)
+	if err != nil {
+		return reservation.Options{}, fmt.Errorf("--ckpt: %w", err)
+	}
+	r, err := units.ParseSeconds(f.restart)
+	if err != nil {
+		return reservation.Options{}, fmt.Errorf("--restart: %w", err)
+	}
+	costs := reservation.Costs{Alpha: f.alpha, Beta: f.beta, Gamma: f.gamma, C: c, R: r}
+	if err := costs.Validate(); err != nil {
+		return reservation.Options{}, err
+	}
+	if !(f.epsilon > 0) || math.IsInf(f.epsilon, 0) {
+		return reservation.Options{}, fmt.Errorf("--epsilon must be > 0, got %v", f.epsilon)
+	}
+	if f.n < 0 || f.nSet && f.n < 1 {
+		return reservation.Options{}, fmt.Errorf("--n must be >= 1, got %d", f.n)
+	}
+	if f.maxN < 1 {
+		return reservation.Options{}, fmt.Errorf("--max-n must be >= 1, got %d", f.maxN)
+	}
+	if f.maxTau < 1 {
+		return reservation.Options{}, fmt.Errorf("--max-tau must be >= 1, got %d", f.maxTau)
+	}
+	if !(f.tailMass > 0 && f.tailMass < 1) {
+		return reservation.Options{}, fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
+	}
+	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(dist.FitFamilies(), f.fit) {
+		return reservation.Options{}, fmt.Errorf("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(dist.FitFamilies(), ", "))
+	}
+	known := false
+	for _, a := range reservation.Algorithms {
+		known = known || a == f.strategy
+	}
+	if !known {
+		return reservation.Options{}, fmt.Errorf("--strategy %q is not one of %s", f.strategy, strings.Join(reservation.Algorithms, ", "))
+	}
+	return reservation.Options{
+		Costs: costs, Algorithm: f.strategy, Epsilon: f.epsilon, N: f.n, MaxN: f.maxN,
+		TailMass: f.tailMass, MaxTau: f.maxTau, Baselines: !f.noBaselines, LowerBound: true,
+	}, nil
+}
+
+// lawSource describes where the walltime law came from, for the report.
+type lawSource struct {
+	Spec    string    `json:"spec"`
+	History string    `json:"history,omitempty"`
+	Runs    int       `json:"runs,omitempty"`
+	Fit     string    `json:"fit,omitempty"`
+	Fits    []fitInfo `json:"fits,omitempty"`
+}
+
+type fitInfo struct {
+	Family string  `json:"family"`
+	Spec   string  `json:"spec,omitempty"`
+	AIC    float64 `json:"aic,omitempty"`
+	KS     float64 `json:"ks,omitempty"`
+	Note   string  `json:"note,omitempty"`
+}
+
+func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.Distribution, lawSource, error) {
+	if f.distSpec != "" && f.history != "" {
+		return nil, lawSource{}, fmt.Errorf("give --dist or --history, not both")
+	}
+	if f.history == "" {
+		spec := f.distSpec
+		if spec == "" {
+			spec = defaultDist
+		}
+		d, err := dist.Parse(spec)
+		if err != nil {
+			return nil, lawSource{}, fmt.Errorf("--dist: %w", err)
+		}
+		return d, lawSource{Spec: d.String()}, nil
+	}
+	in, name := cmd.InOrStdin(), "stdin"
+	if f.history != "-" {
+		file, err := os.Open(f.history)
+		if err != nil {
+			return nil, lawSource{}, fmt.Errorf("--history: %w", err)
+		}
+		defer file.Close()
+		in, name = file, f.history
+	}
+	h, err := trace.ReadHistory(in, name, trace.HistoryOptions{Column: f.column})
+	if err != nil {
+		return nil, lawSource{}, err
+	}
+	values := h.Values
+	opts.History = values
+	src := lawSource{History: name, Runs: len(values), Fit: f.fit}
+	d, fits, err := fitHistory(values, f.fit)
+	if err != nil {
+		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
+	}
+	src.Spec, src.Fits = d.String(), fits
+	if _, isDiscrete := d.(*dist.Discrete); isDiscrete {
+		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*dist.Discrete).Values))
+	}
+	return d, src, nil
+}

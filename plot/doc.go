@@ -1,0 +1,31 @@
+// Package plot draws the figures of ckpt's experiments over gonum/plot:
+// line plots (Lines), scatter plots (Scatter), empirical CDFs as step
+// functions (StepCDF) and box plots clustered by category (Box).
+//
+// Every function takes the output path first and writes PNG or SVG as its
+// extension says (".png" or ".svg", case-insensitive); any other extension
+// is an error. A Figure carries the title, axis labels, log axes, size,
+// fixed axis ranges, horizontal reference lines (such as y = 1 on a plot
+// normalised by a baseline) and the legend's place.
+//
+// # Data rules
+//
+// Points whose coordinates are NaN or ±Inf are skipped; a series left with
+// no point, or no series at all, is an error. On a log axis every remaining
+// value must be positive, otherwise the error names the series and the
+// value. Errors are single lines; no input makes these functions panic.
+//
+// # Styles
+//
+// Series i gets the i-th colour of the Okabe–Ito palette (distinct for
+// colour-blind readers), the i-th dash pattern and the i-th marker shape,
+// so that series stay apart when printed in greyscale.
+//
+// # Determinism
+//
+// The same inputs give the same bytes: SVG output is text produced in a
+// fixed order, and PNG output is rasterised by a pure-Go renderer and
+// encoded by image/png, with no time stamp or other varying metadata. Both
+// are checked by the tests. SVG text names the Liberation fonts without
+// embedding them; viewers without them substitute a similar face.
+package plot

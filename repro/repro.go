@@ -1,0 +1,105 @@
+// Package repro holds what every paper reproduction shares: the table that
+// puts the paper's published numbers beside ours, written as CSV and as
+// aligned text, and the layout of a reproduction's output folder. Each
+// paper's reproduction lives in a sub-package (repro/stochastic, …) and is
+// run by `ckpt repro NAME`.
+package repro
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Config is what `ckpt repro` passes to every reproduction.
+type Config struct {
+	// Dir receives the CSV files and figures.
+	Dir string
+	// Quick shrinks every experiment to a smoke test that CI can afford.
+	Quick bool
+	// Workers bounds the parallelism (0 = all cores).
+	Workers int
+	// Log receives progress and the comparison tables (usually stderr or
+	// stdout of the command).
+	Log io.Writer
+}
+
+// Path returns the path of an output file inside the output folder,
+// creating the folder.
+func (c Config) Path(name string) (string, error) {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return "", err
+	}
+	return filepath.Join(c.Dir, name), nil
+}
+
+// Comparison is one published number beside ours.
+type Comparison struct {
+	Experiment string  // e.g. "Table 2"
+	Quantity   string  // e.g. "Exponential ALL-CKPT-PER best tau"
+	Paper      float64 // NaN when the paper gives no number
+	Ours       float64
+	Note       string // why they differ, when they do
+}
+
+// Diff is Ours − Paper.
+func (c Comparison) Diff() float64 { return c.Ours - c.Paper }
+
+// RelDiff is (Ours − Paper)/|Paper|, NaN when Paper is 0 or missing.
+func (c Comparison) RelDiff() float64 {
+	if c.Paper == 0 || math.IsNaN(c.Paper) {
+		return math.NaN()
+	}
+	return (c.Ours - c.Paper) / math.Abs(c.Paper)
+}
+
+func fmtNum(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// WriteComparisons writes the comparisons as CSV (experiment, quantity,
+// paper, ours, diff, rel_diff, note).
+func WriteComparisons(path string, cs []Comparison) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"experiment", "quantity", "paper", "ours", "diff", "rel_diff", "note"})
+	for _, c := range cs {
+		w.Write([]string{c.Experiment, c.Quantity, fmtNum(c.Paper), fmtNum(c.Ours), fmtNum(c.Diff()), fmtNum(c.RelDiff()), c.Note})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// PrintComparisons writes the comparisons as an aligned table.
+func PrintComparisons(w io.Writer, title string, cs []Comparison) {
+	fmt.Fprintf(w, "\n%s\n%s\n", title, strings.Repeat("-", len(title)))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "quantity\tpaper\tours\tdiff\tnote")
+	for _, c := range cs {
+		diff := ""
+		if !math.IsNaN(c.Paper) {
+			diff = fmt.Sprintf("%+.3g", c.Diff())
+			if r := c.RelDiff(); !math.IsNaN(r) {
+				diff += fmt.Sprintf(" (%+.1f%%)", 100*r)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Quantity, fmtNum(c.Paper), fmtNum(c.Ours), diff, c.Note)
+	}
+	tw.Flush()
+}

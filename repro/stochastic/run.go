@@ -1,0 +1,151 @@
+package stochastic
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/runner"
+)
+
+// settings are the sizes that --quick shrinks.
+type settings struct {
+	maxN   int       // cap on Algorithm 1's grid
+	maxTau int       // periodic strategies try τ = 1 … maxTau
+	ckpts  []float64 // Fig. 5's C = R values, hours
+	eps    []float64 // Fig. 6's ε values
+	ratios []float64 // Fig. 7's μ/μ_o and σ/σ_o values
+}
+
+func settingsFor(quick bool) settings {
+	if quick {
+		return settings{maxN: 300, maxTau: 200, ckpts: []float64{0.01, 0.1, 1}, eps: []float64{0.1, 1}, ratios: []float64{0.5, 1, 2}}
+	}
+	return settings{
+		maxN: 20000, maxTau: 1000,
+		ckpts:  []float64{0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2},
+		eps:    []float64{0.1, 0.2, 0.5, 1, 2, 5, 10},
+		ratios: []float64{0.1, 0.2, 0.5, 1, 2, 5, 10},
+	}
+}
+
+// Run performs every experiment of the paper and writes its outputs to
+// cfg.Dir: intro.csv, table2.csv, fig5.csv, fig6.csv, fig7.csv, their
+// figures, and comparisons.csv.
+func Run(ctx context.Context, cfg repro.Config) error {
+	st := settingsFor(cfg.Quick)
+	var all []repro.Comparison
+	steps := []struct {
+		name string
+		fn   func(context.Context, repro.Config, settings) ([]repro.Comparison, error)
+	}{
+		{"introduction example", intro},
+		{"Table 2", table2},
+		{"Fig. 5", fig5},
+		{"Fig. 6", fig6},
+		{"Fig. 7", fig7},
+	}
+	for _, s := range steps {
+		fmt.Fprintf(cfg.Log, "== %s\n", s.name)
+		cs, err := s.fn(ctx, cfg, st)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		all = append(all, cs...)
+	}
+	path, err := cfg.Path("comparisons.csv")
+	if err != nil {
+		return err
+	}
+	return repro.WriteComparisons(path, all)
+}
+
+// parallel evaluates fn on every point on the experiment runner's worker
+// pool and returns the results in point order.
+func parallel[P, R any](ctx context.Context, cfg repro.Config, label string, points []P, fn func(P) (R, error)) ([]R, error) {
+	var got []runner.Result[R]
+	err := runner.Run(ctx, runner.Options{Workers: cfg.Workers, Label: label}, points, 1,
+		func(_ context.Context, it runner.Item[P]) (R, error) { return fn(it.Param) }, runner.Collect(&got))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]R, len(got))
+	for i, r := range got {
+		out[i] = r.Value
+	}
+	return out, nil
+}
+
+// reference is DYN-PROG-COUNT(X, ε) with Algorithm 1's grid, capped at
+// maxN points, and its certified lower bound.
+func reference(x dist.Distribution, c reservation.Costs, class reservation.Class, eps float64, maxN int, lb bool) (*reservation.Approximation, int, error) {
+	n, _, err := reservation.GridSize(x, c, eps)
+	if err != nil {
+		return nil, 0, err
+	}
+	asked := n
+	n = min(n, maxN)
+	ap, err := reservation.Approximate(x, c, class, n, lb)
+	return ap, asked, err
+}
+
+func bounded(d dist.Distribution) (dist.Distribution, error) {
+	x, _, err := reservation.Law(d, dist.DefaultTailMass)
+	return x, err
+}
+
+// table is a CSV file written row by row.
+type table struct {
+	f *os.File
+	w *csv.Writer
+}
+
+func newTable(cfg repro.Config, name string, header ...string) (*table, error) {
+	path, err := cfg.Path(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{f: f, w: csv.NewWriter(f)}
+	t.w.Write(header)
+	return t, nil
+}
+
+func (t *table) row(cells ...any) {
+	rec := make([]string, len(cells))
+	for i, c := range cells {
+		switch v := c.(type) {
+		case float64:
+			if math.IsNaN(v) {
+				rec[i] = ""
+			} else {
+				rec[i] = strconv.FormatFloat(v, 'g', 8, 64)
+			}
+		case int:
+			rec[i] = strconv.Itoa(v)
+		case bool:
+			rec[i] = strconv.FormatBool(v)
+		default:
+			rec[i] = fmt.Sprint(v)
+		}
+	}
+	t.w.Write(rec)
+}
+
+func (t *table) close() error {
+	t.w.Flush()
+	if err := t.w.Error(); err != nil {
+		t.f.Close()
+		return err
+	}
+	return t.f.Close()
+}

@@ -1,0 +1,112 @@
+package reservation
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+)
+
+// GridSize is lines 2–3 of Algorithm 1 (DYN-PROG-COUNT(X, ε)):
+//
+//	c0 = 3(b − a)·min(1 / min(max(a, εE[X]/3), R, C), (α + β)/γ)
+//	n  = ⌈c0/ε⌉
+//
+// for a law X on the bounded support [a, b]. With γ = 0 the second term is
+// +∞; with C = 0 or R = 0 (and a = 0) the first is, and if both are the
+// optimum needs arbitrarily many reservations, so no n gives the guarantee
+// and an error says to choose n directly.
+func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err error) {
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return 0, 0, fmt.Errorf("epsilon must be > 0, got %v", eps)
+	}
+	a, b := d.Support()
+	if math.IsInf(b, 0) || math.IsNaN(b) {
+		return 0, 0, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
+	}
+	small := math.Min(math.Max(a, eps*d.Mean()/3), math.Min(c.R, c.C))
+	inv := math.Inf(1)
+	if small > 0 {
+		inv = 1 / small
+	}
+	ratio := math.Inf(1)
+	if c.Gamma > 0 {
+		ratio = (c.Alpha + c.Beta) / c.Gamma
+	}
+	c0 = 3 * (b - a) * math.Min(inv, ratio)
+	if math.IsInf(c0, 1) {
+		return 0, c0, errors.New("no grid size guarantees 1+epsilon when C or R is 0 and gamma is 0 (the optimum needs arbitrarily many reservations); set the number of points n instead")
+	}
+	nf := math.Ceil(c0 / eps)
+	if nf > math.MaxInt32 {
+		return 0, c0, fmt.Errorf("Algorithm 1 asks for %.3g grid points for epsilon %v; choose a larger epsilon or set n", nf, eps)
+	}
+	return max(int(nf), 1), c0, nil
+}
+
+// Approximation is the result of DYN-PROG-COUNT(X, ε) on a continuous law.
+type Approximation struct {
+	// Strategy is the optimal plan for the discretised law Y_n of Eq. (9).
+	Strategy Strategy
+	// Cost is the plan's exact expected cost for X (Theorem 1 on X).
+	Cost float64
+	// LowerBound is a certified lower bound on the optimal expected cost for
+	// X within the class, or NaN when not computed: the optimum for the law
+	// that moves the mass of every grid cell (v_{i−1}, v_i] to v_{i−1}.
+	// That law is stochastically smaller than X and the cost of any fixed
+	// strategy is non-decreasing in the walltime, so its optimum is ≤ X's.
+	LowerBound float64
+	// N is the number of grid points.
+	N int
+}
+
+// Approximate runs Algorithm 1 with n grid points: discretise the bounded law
+// X by Eq. (9), solve the discrete problem with DynProgCount in the given
+// class, and price the plan on X itself. With lowerBound it also solves the
+// lower grid to bound the optimum from below (twice the time).
+func Approximate(x dist.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("number of grid points must be >= 1, got %d", n)
+	}
+	a, b := x.Support()
+	if math.IsInf(b, 0) {
+		return nil, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
+	}
+	y, err := dist.Discretize(x, n)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := DynProgCount(y.Values, y.Probs, c, class)
+	if err != nil {
+		return nil, err
+	}
+	cost, err := expectedCostOn(s, x, c)
+	if err != nil {
+		return nil, err
+	}
+	out := &Approximation{Strategy: s, Cost: cost, LowerBound: math.NaN(), N: n}
+	if lowerBound {
+		h := (b - a) / float64(n)
+		lower := make([]float64, len(y.Values))
+		for i, v := range y.Values {
+			lower[i] = math.Max(a, v-h)
+		}
+		if _, lb, err := DynProgCount(lower, y.Probs, c, class); err == nil {
+			out.LowerBound = math.Min(lb, cost)
+		}
+	}
+	return out, nil
+}
+
+// expectedCostOn prices s on x, tolerating the rounding of the grid's last
+// point a few ulps below the top of the support.
+func expectedCostOn(s Strategy, x dist.Distribution, c Costs) (float64, error) {
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	if p := x.Survival(s.Last()); p > 1e-12 {
+		return math.Inf(1), fmt.Errorf("%w: last milestone %g leaves P(X > %g) = %.3g", ErrNotCovered, s.Last(), s.Last(), p)
+	}
+	return expectedCost(Reservations(s, c), c, x.Survival, x.Mean()), nil
+}

@@ -1,0 +1,112 @@
+package reservation
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+)
+
+// ErrNotCovered is wrapped by the errors of functions that price a strategy
+// whose last milestone leaves some walltimes without a reservation.
+var ErrNotCovered = fmt.Errorf("strategy does not cover the distribution")
+
+// ExpectedCost is E(S(X)) by Theorem 1, Eq. (7):
+//
+//	βE[X] + Σ_{i≥1} (αW_i + β(R_i + (1−δ_{i−1})T_{i−1} + C_{i−1}) + γ)·P(X > t_{i−1})
+//
+// with P(X > t_0) = 1. The strategy must cover the support of d: if
+// P(X > t_last) > 0 some jobs never finish and the expected cost is infinite,
+// which is reported as an error wrapping ErrNotCovered. Time O(|S|) calls to
+// d.Survival.
+func ExpectedCost(s Strategy, d dist.Distribution, c Costs) (float64, error) {
+	if err := s.Validate(); err != nil {
+		return 0, err
+	}
+	if err := c.Validate(); err != nil {
+		return 0, err
+	}
+	if p := d.Survival(s.Last()); p > 0 {
+		return math.Inf(1), fmt.Errorf("%w: last milestone %g leaves P(X > %g) = %.3g", ErrNotCovered, s.Last(), s.Last(), p)
+	}
+	return expectedCost(Reservations(s, c), c, d.Survival, d.Mean()), nil
+}
+
+// expectedCost evaluates Eq. (7) for already decomposed reservations.
+func expectedCost(rs []Reservation, c Costs, survival func(float64) float64, mean float64) float64 {
+	total := c.Beta * mean
+	pNeeded := 1.0
+	for i, r := range rs {
+		if i > 0 {
+			pNeeded = survival(rs[i-1].Milestone)
+			if pNeeded <= 0 {
+				break
+			}
+		}
+		term := c.Alpha*r.Length + c.Gamma
+		if i > 0 {
+			prev := rs[i-1]
+			lost := prev.Work
+			if prev.Checkpoint {
+				lost = 0
+			}
+			term += c.Beta * (r.Restart + lost + prev.CheckpointTime)
+		}
+		total += term * pNeeded
+	}
+	return total
+}
+
+// CostFor is C_S(k, t) of Eq. (5): the cost of running a job of walltime t
+// with strategy s, where reservation k is the first with t ≤ t_k. It returns
+// +Inf when t exceeds the last milestone. It does not validate s.
+func CostFor(s Strategy, c Costs, t float64) float64 {
+	rs := Reservations(s, c)
+	k := sort.Search(len(s), func(i int) bool { return t <= s[i].Milestone })
+	if k == len(s) {
+		return math.Inf(1)
+	}
+	cost := 0.0
+	for i := range k {
+		cost += (c.Alpha+c.Beta)*rs[i].Length + c.Gamma
+	}
+	r := rs[k]
+	start := r.Milestone - r.Work // progress at the start of reservation k
+	return cost + c.Alpha*r.Length + c.Beta*(r.Restart+t-start) + c.Gamma
+}
+
+// SampleCost is the mean of Eq. (5) over observed walltimes: the cost the
+// strategy would have had on those runs. +Inf if any run is not covered.
+func SampleCost(s Strategy, c Costs, walltimes []float64) float64 {
+	if len(walltimes) == 0 {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, t := range walltimes {
+		sum += CostFor(s, c, t)
+	}
+	return sum / float64(len(walltimes))
+}
+
+// MonteCarlo estimates E(S(X)) from n draws of d and returns the sample mean
+// and its standard error.
+func MonteCarlo(s Strategy, c Costs, d dist.Distribution, n int, rng *rand.Rand) (mean, stderr float64) {
+	var sum, sumSq float64
+	for range n {
+		v := CostFor(s, c, d.Rand(rng))
+		sum += v
+		sumSq += v * v
+	}
+	mean = sum / float64(n)
+	variance := (sumSq/float64(n) - mean*mean) * float64(n) / float64(n-1)
+	return mean, math.Sqrt(math.Max(variance, 0) / float64(n))
+}
+
+// Omniscient is the cost of a scheduler that knows each job's walltime and
+// makes one exact reservation: (α + β)·E[X] + γ. No strategy does better
+// (used in the proof of Lemma 1), so it normalises Fig. 7.
+func Omniscient(d dist.Distribution, c Costs) float64 {
+	return (c.Alpha+c.Beta)*d.Mean() + c.Gamma
+}

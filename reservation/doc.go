@@ -1,0 +1,52 @@
+// Package reservation plans reservation sequences with checkpoints for
+// stochastic jobs, after Gainaru, Goglin, Honoré, Pallez, Raghavan, Robert
+// and Sun, "Reservation and Checkpointing Strategies for Stochastic Jobs"
+// (IPDPS 2020).
+//
+// A job's walltime X is random. A strategy asks for reservations one after
+// the other until the job completes; each reservation may end with a
+// checkpoint (cost C) so that the next one restarts (cost R) from the saved
+// progress instead of from scratch. A reservation of length W in which the
+// job runs w costs αW + βmin(W, w) + γ (Section 2.2). The package computes:
+//
+//   - the expected cost of any strategy: Theorem 1 (ExpectedCost), Eq. (5)
+//     for one walltime (CostFor) or averaged over observed runs
+//     (SampleCost), and Monte Carlo (MonteCarlo);
+//   - optimal strategies for discrete laws (DynProgCount, Theorem 2) in the
+//     classes DYN-PROG-COUNT (Mixed), ALL-CKPT and NO-CKPT;
+//   - DYN-PROG-COUNT(X, ε) for bounded continuous laws (GridSize and
+//     Approximate, Algorithm 1), with an a-posteriori certified lower bound;
+//   - ALL-CKPT-PER and NO-CKPT-PER (Periodic, BestPeriodic, Algorithm 2);
+//   - the practitioners' baselines (MaxReservation, Escalating with
+//     NeuroFirst or MaxOfLastFirst) and the omniscient bound (Omniscient);
+//   - Plan and Evaluate, which tie these together for the CLI.
+//
+// # Running time
+//
+// Theorem 2 as printed has O(n²) states and O(n) transitions each: O(n³)
+// time, O(n²) memory (DynProgCountTheorem2 keeps that form, parallelised
+// over the states of each i_l, as the test oracle and benchmark baseline).
+// DynProgCount computes the same optimum in O(n²) time and O(n) memory:
+// for fixed (i_c, δ) each transition is a line in S = P(Y > v_{i_l}) with
+// slope αv_j, lines arrive in decreasing slope as i_l decreases while S
+// never decreases, so a monotone convex-hull deque answers each state in
+// amortised O(1); the δ = 1 envelope does not depend on i_c and is shared;
+// rows are computed one at a time keeping only the diagonal E(j, j), and the
+// plan is rebuilt by re-running the O(n) rows it visits. ALL-CKPT and
+// NO-CKPT drop to O(n). What bounds the running time is therefore the n of
+// Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
+// ratio of the support's width to the checkpoint cost, and for the paper's
+// neuroscience LogNormal truncated at Q(1 − 10⁻⁷) with C = R = 600 s and
+// ε = 1 it is 16 650 — out of reach of the cubic form (≈ 10¹² steps), about
+// a second here. Plan caps n at DefaultMaxN and reports the guarantee the
+// grid achieves; the lower bound tells how far from optimal the plan can be.
+//
+// BestPeriodic is O(τ_max²) survival evaluations; Theorem 1 is O(|S|).
+//
+// # Tie-breaking
+//
+// Among transitions of equal cost the DP prefers no checkpoint; between
+// milestones of equal cost the hull keeps the earlier-added (larger) index
+// unless the later one is not worse at the query point. Any returned plan is
+// optimal; which of several optimal plans is returned is deterministic.
+package reservation

@@ -1,0 +1,302 @@
+package reservation
+
+import (
+	"fmt"
+	"math"
+)
+
+// Class restricts which checkpoint decisions a dynamic program may take.
+type Class int
+
+const (
+	// Mixed lets every reservation choose δ_k ∈ {0, 1}: DYN-PROG-COUNT.
+	Mixed Class = iota
+	// AllCkpt checkpoints every reservation but the last (whose checkpoint
+	// could never be used): the ALL-CKPT variant of Section 3.4.
+	AllCkpt
+	// NoCkpt never checkpoints: the NO-CKPT variant of Section 3.4 (the
+	// problem of the authors' earlier IPDPS 2019 paper).
+	NoCkpt
+)
+
+func (k Class) String() string {
+	switch k {
+	case Mixed:
+		return "dyn-prog-count"
+	case AllCkpt:
+		return "all-ckpt"
+	case NoCkpt:
+		return "no-ckpt"
+	}
+	return fmt.Sprintf("Class(%d)", int(k))
+}
+
+// support is a finite discrete law Y ~ (v_i, f_i), 1 ≤ i ≤ n, in the layout
+// the dynamic programs use: v[0] = 0 is the start of the job, and
+// surv[i] = P(Y > v_i) = Σ_{k>i} f_k, accumulated from the top so that the
+// tail keeps its digits.
+type support struct {
+	v    []float64
+	surv []float64
+	mean float64
+}
+
+func newSupport(values, probs []float64) (*support, error) {
+	n := len(values)
+	if n == 0 || len(probs) != n {
+		return nil, fmt.Errorf("discrete law needs as many probabilities as values (got %d and %d)", n, len(probs))
+	}
+	s := &support{v: make([]float64, n+1), surv: make([]float64, n+1)}
+	prev := 0.0
+	for i, x := range values {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return nil, fmt.Errorf("value %d is %v, want finite and >= 0", i+1, x)
+		}
+		if i > 0 && x <= prev {
+			return nil, fmt.Errorf("values must increase strictly: value %d (%v) follows %v", i+1, x, prev)
+		}
+		p := probs[i]
+		if math.IsNaN(p) || p < 0 || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("probability %d is %v, want finite and >= 0", i+1, p)
+		}
+		s.v[i+1], prev = x, x
+	}
+	if probs[n-1] <= 0 {
+		return nil, fmt.Errorf("the largest value %v has probability %v; the last value must have positive mass", values[n-1], probs[n-1])
+	}
+	total := 0.0
+	for i := n - 1; i >= 0; i-- {
+		s.surv[i+1] = total
+		total += probs[i]
+	}
+	if math.Abs(total-1) > 1e-6 {
+		return nil, fmt.Errorf("probabilities sum to %v, want 1", total)
+	}
+	s.surv[0] = 1
+	for i := 1; i <= n; i++ {
+		s.surv[i] /= total
+		s.mean += values[i-1] * probs[i-1] / total
+	}
+	return s, nil
+}
+
+func (s *support) n() int { return len(s.v) - 1 }
+
+// choice encodes a transition of the dynamic program: the next milestone
+// index j, negated when that reservation checkpoints. 0 means none.
+type choice int32
+
+func (ch choice) next() (j int, ckpt bool) {
+	if ch < 0 {
+		return int(-ch), true
+	}
+	return int(ch), false
+}
+
+// DynProgCount returns a strategy of minimal expected cost for the discrete
+// law (values[i], probs[i]) within the given class, and that cost. It is
+// Theorem 2 evaluated with the speed-ups described in the package
+// documentation: O(n²) time for Mixed, O(n) for AllCkpt and NoCkpt, and O(n)
+// memory in every case. Milestones are support values; the last one is the
+// largest value.
+func DynProgCount(values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
+	if err := c.Validate(); err != nil {
+		return nil, 0, err
+	}
+	sup, err := newSupport(values, probs)
+	if err != nil {
+		return nil, 0, err
+	}
+	sol := newSolver(sup, c, class)
+	cost := sol.solve()
+	return sol.strategy(), cost, nil
+}
+
+// solver evaluates Theorem 2's E_ckpt(i_c, i_l) row by row.
+//
+// Write S_l = P(Y > v_{i_l}), b = v_{i_c} and ρ = R for i_c > 0 (b = ρ = 0
+// for i_c = 0, before any checkpoint). Theorem 2's two options become
+//
+//	δ=0: min_{j>i_l} [E(i_c, j) + βS_j(v_j − b) + αv_j·S_l] + S_l·(α(ρ − b) + βρ + γ)
+//	δ=1: min_{j>i_l} [E(j, j) + βC·S_j + αv_j·S_l]       + S_l·(α(ρ − b + C) + βρ + γ)
+//
+// Each bracket is the lower envelope of lines of slope αv_j evaluated at
+// S_l. As i_l decreases, lines are added in decreasing slope order and S_l
+// never decreases, so a monotone convex-hull deque answers each query in
+// amortised O(1). The δ=1 envelope does not depend on i_c at all, so it is
+// shared by every row (m1, j1). Row i_c needs only E(j, j) for j > i_c, so
+// rows are computed from i_c = n−1 down to 0 keeping just the diagonal;
+// the plan is rebuilt afterwards by re-running the O(n) rows it visits.
+type solver struct {
+	sup   *support
+	c     Costs
+	class Class
+	base  float64   // E(·, n) = β·E[Y]
+	diag  []float64 // diag[j] = E(j, j)
+	m1    []float64 // m1[l] = min_{l<j<n} E(j,j) + βC·S_j + αv_j·S_l
+	j1    []int32   // argmin of m1[l], 0 if none
+	row   []float64 // E(i_c, ·) of the row being computed
+	hull  hull
+	rowE0 float64
+}
+
+func newSolver(sup *support, c Costs, class Class) *solver {
+	n := sup.n()
+	return &solver{
+		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
+		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
+		row: make([]float64, n+1), hull: newHull(n),
+	}
+}
+
+func (s *solver) solve() float64 {
+	n := s.sup.n()
+	v, S, c := s.sup.v, s.sup.surv, s.c
+	s.diag[n] = s.base
+	var shared hull
+	if s.class != NoCkpt {
+		shared = newHull(n)
+	}
+	for ic := n - 1; ic >= 0; ic-- {
+		if s.class != NoCkpt {
+			// The final reservation never checkpoints, so j stops at n−1.
+			if j := ic + 1; j < n {
+				shared.add(c.Alpha*v[j], s.diag[j]+c.Beta*c.C*S[j], int32(j))
+			}
+			s.m1[ic], s.j1[ic] = math.Inf(1), 0
+			if !shared.empty() {
+				val, j := shared.query(S[ic])
+				s.m1[ic], s.j1[ic] = val, j
+			}
+		}
+		if ic > 0 && s.class == NoCkpt {
+			continue // rows after a checkpoint are unreachable
+		}
+		s.diag[ic] = s.runRow(ic, nil)
+	}
+	s.rowE0 = s.diag[0]
+	return s.rowE0
+}
+
+// runRow computes E(ic, il) for il = n−1 … ic and returns E(ic, ic). When
+// rec is not nil it records the optimal transition of every state.
+func (s *solver) runRow(ic int, rec []choice) float64 {
+	n := s.sup.n()
+	v, S, c := s.sup.v, s.sup.surv, s.c
+	b, rho := 0.0, 0.0
+	if ic > 0 {
+		b, rho = v[ic], c.R
+	}
+	k0 := c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
+	k1 := k0 + c.Alpha*c.C
+	lastLine := s.c.Alpha * v[n]
+	lastIntercept := s.base // + β·S_n·(v_n − b) with S_n = 0
+	if s.class == AllCkpt {
+		// Only two kinds of move: checkpoint at some j < n, or finish at v_n.
+		x := S[ic]
+		best, ch := lastIntercept+lastLine*x+x*k0, choice(n)
+		if s.j1[ic] > 0 {
+			if val := s.m1[ic] + x*k1; val < best {
+				best, ch = val, -choice(s.j1[ic])
+			}
+		}
+		if rec != nil {
+			rec[ic] = ch
+		}
+		return best
+	}
+	s.row[n] = s.base
+	h := &s.hull
+	h.reset()
+	for il := n - 1; il >= ic; il-- {
+		j := il + 1
+		h.add(c.Alpha*v[j], s.row[j]+c.Beta*S[j]*(v[j]-b), int32(j))
+		x := S[il]
+		val, jj := h.query(x)
+		best, ch := val+x*k0, choice(jj)
+		if s.class == Mixed && s.j1[il] > 0 {
+			// Ties go to the reservation without a checkpoint.
+			if alt := s.m1[il] + x*k1; alt < best {
+				best, ch = alt, -choice(s.j1[il])
+			}
+		}
+		s.row[il] = best
+		if rec != nil {
+			rec[il] = ch
+		}
+	}
+	return s.row[ic]
+}
+
+// strategy rebuilds the optimal plan from state (0, 0).
+func (s *solver) strategy() Strategy {
+	n := s.sup.n()
+	rec := make([]choice, n+1)
+	s.runRow(0, rec)
+	var out Strategy
+	for il := 0; il < n; {
+		j, ckpt := rec[il].next()
+		out = append(out, Step{Milestone: s.sup.v[j], Checkpoint: ckpt})
+		if ckpt && j < n {
+			clear(rec)
+			s.runRow(j, rec)
+		}
+		il = j
+	}
+	return out
+}
+
+// hull is a lower envelope of lines y = m·x + q for minimum queries, with
+// lines added in strictly decreasing slope and queries at non-decreasing x.
+type hull struct {
+	m, q []float64
+	id   []int32
+	head int
+}
+
+func newHull(n int) hull {
+	return hull{m: make([]float64, 0, n+1), q: make([]float64, 0, n+1), id: make([]int32, 0, n+1)}
+}
+
+func (h *hull) reset() { h.m, h.q, h.id, h.head = h.m[:0], h.q[:0], h.id[:0], 0 }
+
+func (h *hull) empty() bool { return h.head >= len(h.m) }
+
+func (h *hull) add(m, q float64, id int32) {
+	for len(h.m) > h.head {
+		last := len(h.m) - 1
+		if m >= h.m[last] { // equal slopes: keep the lower intercept
+			if q >= h.q[last] {
+				return
+			}
+			h.pop()
+			continue
+		}
+		if last == h.head {
+			break
+		}
+		// The middle line is useless if the new line overtakes the first
+		// one no later than the middle one does.
+		m1, q1, m2, q2 := h.m[last-1], h.q[last-1], h.m[last], h.q[last]
+		if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
+			h.pop()
+			continue
+		}
+		break
+	}
+	h.m, h.q, h.id = append(h.m, m), append(h.q, q), append(h.id, id)
+	if h.head > len(h.m)-1 {
+		h.head = len(h.m) - 1
+	}
+}
+
+func (h *hull) pop() {
+	h.m, h.q, h.id = h.m[:len(h.m)-1], h.q[:len(h.q)-1], h.id[:len(h.id)-1]
+}
+
+func (h *hull) query(x float64) (float64, int32) {
+	for h.head+1 < len(h.m) && h.m[h.head+1]*x+h.q[h.head+1] <= h.m[h.head]*x+h.q[h.head] {
+		h.head++
+	}
+	return h.m[h.head]*x + h.q[h.head], h.id[h.head]
+}

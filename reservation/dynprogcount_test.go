@@ -1,0 +1,213 @@
+package reservation
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomLaw draws a discrete law with n support values in (0, 20].
+func randomLaw(rng *rand.Rand, n int) (values, probs []float64) {
+	x := 0.0
+	total := 0.0
+	for range n {
+		x += 0.1 + rng.Float64()*3
+		values = append(values, x)
+		p := rng.Float64()
+		if rng.IntN(5) == 0 {
+			p = 0 // zero-mass points exercise ties
+		}
+		probs = append(probs, p)
+		total += p
+	}
+	if probs[n-1] == 0 {
+		probs[n-1] = 0.3
+		total += 0.3
+	}
+	for i := range probs {
+		probs[i] /= total
+	}
+	return values, probs
+}
+
+func randomCosts(rng *rand.Rand) Costs {
+	c := Costs{Alpha: 0.2 + rng.Float64()*2, C: rng.Float64() * 4, R: rng.Float64() * 4}
+	if rng.IntN(2) == 0 {
+		c.Beta = rng.Float64() * 2
+	}
+	if rng.IntN(2) == 0 {
+		c.Gamma = rng.Float64() * 5
+	}
+	return c
+}
+
+// directCost prices s on a discrete law with Eq. (5) summed over the
+// support: no use of Theorem 1 or of the dynamic program.
+func directCost(s Strategy, c Costs, values, probs []float64) float64 {
+	sum := 0.0
+	for i, x := range values {
+		if probs[i] > 0 {
+			sum += probs[i] * CostFor(s, c, x)
+		}
+	}
+	return sum
+}
+
+// exhaustive returns the minimal Eq. (5) cost over every strategy whose
+// milestones are a subset of the support ending at the largest value, with
+// every checkpoint vector allowed by the class.
+func exhaustive(values, probs []float64, c Costs, class Class) float64 {
+	n := len(values)
+	best := math.Inf(1)
+	for subset := 0; subset < 1<<(n-1); subset++ {
+		var ms []float64
+		for i := 0; i < n-1; i++ {
+			if subset&(1<<i) != 0 {
+				ms = append(ms, values[i])
+			}
+		}
+		ms = append(ms, values[n-1])
+		k := len(ms)
+		for mask := 0; mask < 1<<k; mask++ {
+			s := make(Strategy, k)
+			ok := true
+			for i := range s {
+				s[i] = Step{Milestone: ms[i], Checkpoint: mask&(1<<i) != 0}
+				switch class {
+				case NoCkpt:
+					ok = ok && !s[i].Checkpoint
+				case AllCkpt:
+					ok = ok && s[i].Checkpoint == (i < k-1)
+				}
+			}
+			if ok {
+				best = math.Min(best, directCost(s, c, values, probs))
+			}
+		}
+	}
+	return best
+}
+
+func closeRel(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func TestDynProgCountMatchesExhaustiveSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 400 {
+		n := 1 + rng.IntN(7)
+		values, probs := randomLaw(rng, n)
+		c := randomCosts(rng)
+		for _, class := range []Class{Mixed, AllCkpt, NoCkpt} {
+			want := exhaustive(values, probs, c, class)
+			for name, algo := range map[string]func([]float64, []float64, Costs, Class) (Strategy, float64, error){
+				"fast": DynProgCount, "theorem2": DynProgCountTheorem2,
+			} {
+				s, got, err := algo(values, probs, c, class)
+				if err != nil {
+					t.Fatalf("trial %d %v %s: %v", trial, class, name, err)
+				}
+				if !closeRel(got, want, 1e-9) {
+					t.Fatalf("trial %d %v %s: DP cost %v, exhaustive %v (values %v probs %v costs %+v)", trial, class, name, got, want, values, probs, c)
+				}
+				// The returned plan must actually cost what the DP claims.
+				if direct := directCost(s, c, values, probs); !closeRel(direct, got, 1e-9) {
+					t.Fatalf("trial %d %v %s: plan %v costs %v by Eq. (5), DP said %v", trial, class, name, s, direct, got)
+				}
+				checkClass(t, s, class)
+			}
+		}
+	}
+}
+
+func checkClass(t *testing.T, s Strategy, class Class) {
+	t.Helper()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("invalid plan %v: %v", s, err)
+	}
+	for i, st := range s {
+		last := i == len(s)-1
+		if class == NoCkpt && st.Checkpoint || class == AllCkpt && st.Checkpoint == last {
+			t.Fatalf("plan %v is not in class %v", s, class)
+		}
+	}
+}
+
+func TestFastDPMatchesTheorem2OnLargerLaws(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 30 {
+		n := 20 + rng.IntN(300)
+		values, probs := randomLaw(rng, n)
+		c := randomCosts(rng)
+		for _, class := range []Class{Mixed, AllCkpt, NoCkpt} {
+			_, want, err := DynProgCountTheorem2(values, probs, c, class)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, got, err := DynProgCount(values, probs, c, class)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !closeRel(got, want, 1e-9) {
+				t.Fatalf("trial %d n=%d %v: fast %v, Theorem 2 %v", trial, n, class, got, want)
+			}
+			if direct := directCost(s, c, values, probs); !closeRel(direct, got, 1e-9) {
+				t.Fatalf("trial %d %v: plan costs %v by Eq. (5), DP said %v", trial, class, direct, got)
+			}
+			checkClass(t, s, class)
+		}
+	}
+}
+
+func TestMixedIsNeverWorseThanItsVariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		values, probs := randomLaw(rng, 1+rng.IntN(60))
+		c := randomCosts(rng)
+		_, mixed, _ := DynProgCount(values, probs, c, Mixed)
+		_, all, _ := DynProgCount(values, probs, c, AllCkpt)
+		_, none, _ := DynProgCount(values, probs, c, NoCkpt)
+		if mixed > all*(1+1e-12) || mixed > none*(1+1e-12) {
+			t.Fatalf("mixed %v exceeds all-ckpt %v or no-ckpt %v", mixed, all, none)
+		}
+	}
+}
+
+// With free checkpoints and restarts, ALL-CKPT on a discrete law reserves
+// each support value in turn and pays exactly the increments.
+func TestFreeCheckpointsReserveEveryValue(t *testing.T) {
+	values := []float64{1, 2, 4, 8}
+	probs := []float64{0.4, 0.3, 0.2, 0.1}
+	s, cost, err := DynProgCount(values, probs, ReservationOnly(0, 0), Mixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// E = 1 + 1·P(Y>1) + 2·P(Y>2) + 4·P(Y>4) = 1 + 0.6 + 0.6 + 0.4 = 2.6,
+	// which equals E[Y] = 0.4+0.6+0.8+0.8 = 2.6: the omniscient cost.
+	if !closeRel(cost, 2.6, 1e-12) || len(s) != 4 {
+		t.Fatalf("got %v cost %v, want 4 reservations costing 2.6", s, cost)
+	}
+}
+
+func TestDynProgCountRejectsBadInput(t *testing.T) {
+	good := Costs{Alpha: 1, C: 1, R: 1}
+	cases := []struct {
+		values, probs []float64
+		c             Costs
+	}{
+		{nil, nil, good},
+		{[]float64{1, 2}, []float64{1}, good},
+		{[]float64{2, 1}, []float64{0.5, 0.5}, good},
+		{[]float64{1, 2}, []float64{0.5, 0}, good},
+		{[]float64{1, math.NaN()}, []float64{0.5, 0.5}, good},
+		{[]float64{1, 2}, []float64{0.5, 0.6}, good},
+		{[]float64{1, 2}, []float64{0.5, 0.5}, Costs{Alpha: 0, C: 1, R: 1}},
+		{[]float64{1, 2}, []float64{0.5, 0.5}, Costs{Alpha: 1, C: -1, R: 1}},
+		{[]float64{1, 2}, []float64{0.5, 0.5}, Costs{Alpha: 1, C: 1, R: math.NaN()}},
+	}
+	for i, tc := range cases {
+		if _, _, err := DynProgCount(tc.values, tc.probs, tc.c, Mixed); err == nil {
+			t.Errorf("case %d accepted", i)
+		}
+	}
+}

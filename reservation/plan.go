@@ -1,0 +1,315 @@
+package reservation
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+)
+
+// Algorithm names accepted by Plan (and by `ckpt reserve --strategy`).
+const (
+	AlgoDynProgCount = "dyn-prog-count"
+	AlgoAllCkpt      = "all-ckpt"
+	AlgoNoCkpt       = "no-ckpt"
+	AlgoAllCkptPer   = "all-ckpt-per"
+	AlgoNoCkptPer    = "no-ckpt-per"
+)
+
+// Algorithms lists the planning algorithms in display order.
+var Algorithms = []string{AlgoDynProgCount, AlgoAllCkpt, AlgoNoCkpt, AlgoAllCkptPer, AlgoNoCkptPer}
+
+// Baseline names reported beside a plan.
+const (
+	BaselineMax       = "max-walltime"
+	BaselineNeuro     = "neuro-last5-plus50"
+	BaselineMaxOfLast = "max-of-last5-x1.5"
+)
+
+// Options configures Plan and Evaluate.
+type Options struct {
+	Costs Costs
+	// Algorithm is one of Algorithms; empty means dyn-prog-count.
+	Algorithm string
+	// Epsilon is Algorithm 1's ε, used to size the grid when N is 0.
+	Epsilon float64
+	// N, when > 0, is the number of grid points, overriding Epsilon.
+	N int
+	// MaxN caps the grid derived from Epsilon (0 means DefaultMaxN); the
+	// result's Epsilon then reports the guarantee actually achieved.
+	MaxN int
+	// MinN is the smallest grid used when it is derived from Epsilon (0
+	// means DefaultMinN, a negative value means no floor): a finer grid
+	// than Algorithm 1 asks for only tightens the guarantee, and below
+	// DefaultMinN points it costs milliseconds.
+	MinN int
+	// TailMass ν cuts an unbounded support at Q(1 − ν) (0 means
+	// dist.DefaultTailMass).
+	TailMass float64
+	// MaxTau is the largest number of chunks tried by the periodic
+	// strategies (0 means 1000, as in the paper).
+	MaxTau int
+	// History holds past walltimes, oldest first, for the practitioners'
+	// baselines ("last 5 runs"); without it they use the law's moments.
+	History []float64
+	// Baselines asks for every other algorithm and practitioners' policy to
+	// be priced beside the plan.
+	Baselines bool
+	// LowerBound asks for the certified lower bound on the optimum.
+	LowerBound bool
+}
+
+// DefaultMinN is the default floor of the grid derived from Epsilon.
+const DefaultMinN = 2000
+
+// DefaultMaxN bounds the grid Algorithm 1 may ask for: the O(n²) solver
+// plans n = 20 000 in about a second.
+const DefaultMaxN = 20000
+
+// PlannedReservation is a reservation of the plan with the probability that
+// it is needed at all, P(X > t_{k−1}).
+type PlannedReservation struct {
+	Reservation
+	ProbNeeded float64 `json:"prob_needed"`
+}
+
+// Priced is a named strategy with its expected cost.
+type Priced struct {
+	Name         string  `json:"name"`
+	ExpectedCost float64 `json:"expected_cost"`
+	Reservations int     `json:"reservations"`
+	Tau          int     `json:"tau,omitempty"`
+}
+
+// Result is a plan, its exact expected cost, and the references it is
+// compared with.
+type Result struct {
+	Algorithm    string               `json:"algorithm"`
+	Strategy     Strategy             `json:"-"`
+	Reservations []PlannedReservation `json:"reservations"`
+	ExpectedCost float64              `json:"expected_cost"`
+	// Omniscient is (α+β)E[X] + γ, the cost with perfect foresight.
+	Omniscient float64 `json:"omniscient_cost"`
+	// LowerBound is a certified lower bound on the optimum of the chosen
+	// class (NaN if not computed or not applicable).
+	LowerBound float64  `json:"lower_bound,omitempty"`
+	Baselines  []Priced `json:"baselines,omitempty"`
+	// Lo and Hi bound the support planned for; TailMass is the probability
+	// above Hi that truncation discarded (0 for bounded laws).
+	Lo, Hi   float64 `json:"-"`
+	TailMass float64 `json:"tail_mass"`
+	// N is the grid size for continuous laws (0 for discrete ones), C0 and
+	// Epsilon are Algorithm 1's c0 and the guarantee the grid achieves
+	// (c0/N); Capped says MaxN cut the grid requested by Options.Epsilon.
+	N       int     `json:"n,omitempty"`
+	C0      float64 `json:"c0,omitempty"`
+	Epsilon float64 `json:"epsilon,omitempty"`
+	Capped  bool    `json:"capped,omitempty"`
+	Tau     int     `json:"tau,omitempty"`
+}
+
+// Law prepares a distribution for planning: discrete laws are used as they
+// are, unbounded ones are truncated to [a, Q(1 − ν)] and renormalised.
+func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float64, err error) {
+	if tailMass == 0 {
+		tailMass = dist.DefaultTailMass
+	}
+	if !(tailMass > 0 && tailMass < 1) {
+		return nil, 0, fmt.Errorf("tail mass must be in (0, 1), got %v", tailMass)
+	}
+	if lo, _ := d.Support(); lo < 0 {
+		return nil, 0, fmt.Errorf("walltimes must be >= 0 but %v has support starting at %v; use a law on [0, ∞) such as truncnormal", d, lo)
+	}
+	if _, hi := d.Support(); !math.IsInf(hi, 1) {
+		return d, 0, nil
+	}
+	x, err = dist.Bound(d, tailMass)
+	if err != nil {
+		return nil, 0, err
+	}
+	return x, tailMass, nil
+}
+
+// Plan computes the reservation plan for law d with the chosen algorithm,
+// prices it exactly (Theorem 1 on d, truncated if unbounded) and, on
+// request, prices the other strategies beside it.
+func Plan(d dist.Distribution, o Options) (*Result, error) {
+	if err := o.Costs.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Algorithm == "" {
+		o.Algorithm = AlgoDynProgCount
+	}
+	x, cut, err := Law(d, o.TailMass)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN()}
+	res.Lo, res.Hi = x.Support()
+	disc, isDiscrete := x.(*dist.Discrete)
+	if !isDiscrete {
+		if err := res.sizeGrid(x, o); err != nil {
+			return nil, err
+		}
+	}
+	all := map[string]Priced{}
+	run := func(name string) (Strategy, error) {
+		var s Strategy
+		var cost float64
+		var tau int
+		switch name {
+		case AlgoDynProgCount, AlgoAllCkpt, AlgoNoCkpt:
+			class := map[string]Class{AlgoDynProgCount: Mixed, AlgoAllCkpt: AllCkpt, AlgoNoCkpt: NoCkpt}[name]
+			wantLB := o.LowerBound && name == o.Algorithm
+			if isDiscrete {
+				s, cost, err = DynProgCount(disc.Values, disc.Probs, o.Costs, class)
+			} else {
+				var ap *Approximation
+				ap, err = Approximate(x, o.Costs, class, res.N, wantLB)
+				if err == nil {
+					s, cost = ap.Strategy, ap.Cost
+					if wantLB {
+						res.LowerBound = ap.LowerBound
+					}
+				}
+			}
+			if err == nil && wantLB && isDiscrete {
+				res.LowerBound = cost // exact optimum for a discrete law
+			}
+		case AlgoAllCkptPer, AlgoNoCkptPer:
+			maxTau := o.MaxTau
+			if maxTau == 0 {
+				maxTau = 1000
+			}
+			tau, s, cost, err = BestPeriodic(x, o.Costs, name == AlgoAllCkptPer, maxTau)
+		default:
+			return nil, fmt.Errorf("unknown strategy %q (want one of %v)", name, Algorithms)
+		}
+		if err != nil {
+			return nil, err
+		}
+		all[name] = Priced{Name: name, ExpectedCost: cost, Reservations: len(s), Tau: tau}
+		return s, nil
+	}
+	s, err := run(o.Algorithm)
+	if err != nil {
+		return nil, err
+	}
+	res.Tau = all[o.Algorithm].Tau
+	res.fill(s, x, o.Costs, all[o.Algorithm].ExpectedCost)
+	if o.Baselines {
+		for _, name := range Algorithms {
+			if name != o.Algorithm {
+				if _, err := run(name); err != nil {
+					return nil, err
+				}
+			}
+			res.Baselines = append(res.Baselines, all[name])
+		}
+		res.Baselines = append(res.Baselines, practitioners(x, o)...)
+	}
+	return res, nil
+}
+
+// Evaluate prices a given strategy on d (truncated like Plan does) and, on
+// request, the baselines beside it.
+func Evaluate(d dist.Distribution, s Strategy, o Options) (*Result, error) {
+	if err := o.Costs.Validate(); err != nil {
+		return nil, err
+	}
+	x, cut, err := Law(d, o.TailMass)
+	if err != nil {
+		return nil, err
+	}
+	cost, err := expectedCostOn(s, x, o.Costs)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Algorithm: "given", TailMass: cut, LowerBound: math.NaN()}
+	res.Lo, res.Hi = x.Support()
+	res.fill(s, x, o.Costs, cost)
+	if o.Baselines || o.LowerBound {
+		o.Algorithm = AlgoDynProgCount
+		ref, err := Plan(d, o)
+		if err != nil {
+			return nil, err
+		}
+		res.N, res.C0, res.Epsilon, res.Capped = ref.N, ref.C0, ref.Epsilon, ref.Capped
+		res.LowerBound = ref.LowerBound
+		if o.Baselines {
+			res.Baselines = ref.Baselines
+		}
+	}
+	return res, nil
+}
+
+func (r *Result) sizeGrid(x dist.Distribution, o Options) error {
+	maxN := o.MaxN
+	if maxN == 0 {
+		maxN = DefaultMaxN
+	}
+	if o.N < 0 {
+		return fmt.Errorf("number of grid points must be >= 1, got %d", o.N)
+	}
+	var n int
+	var c0 float64
+	var err error
+	if o.N > 0 {
+		n = o.N
+		if o.Epsilon == 0 {
+			o.Epsilon = 1
+		}
+		if _, c0, err = GridSize(x, o.Costs, o.Epsilon); err != nil {
+			c0 = math.Inf(1)
+		}
+	} else {
+		if n, c0, err = GridSize(x, o.Costs, o.Epsilon); err != nil {
+			return err
+		}
+		minN := o.MinN
+		if minN == 0 {
+			minN = DefaultMinN
+		}
+		n = max(n, minN)
+		if n > maxN {
+			n, r.Capped = maxN, true
+		}
+	}
+	r.N, r.C0 = n, c0
+	r.Epsilon = c0 / float64(n)
+	return nil
+}
+
+func (r *Result) fill(s Strategy, x dist.Distribution, c Costs, cost float64) {
+	r.Strategy = s
+	r.ExpectedCost = cost
+	r.Omniscient = Omniscient(x, c)
+	p := 1.0
+	for i, rv := range Reservations(s, c) {
+		if i > 0 {
+			p = x.Survival(s[i-1].Milestone)
+		}
+		r.Reservations = append(r.Reservations, PlannedReservation{Reservation: rv, ProbNeeded: p})
+	}
+}
+
+func practitioners(x dist.Distribution, o Options) []Priced {
+	_, b := x.Support()
+	out := []Priced{{Name: BaselineMax, Reservations: 1}}
+	out[0].ExpectedCost, _ = expectedCostOn(MaxReservation(b), x, o.Costs)
+	for _, p := range []struct {
+		name  string
+		first float64
+	}{{BaselineNeuro, NeuroFirst(o.History, x)}, {BaselineMaxOfLast, MaxOfLastFirst(o.History, 5, x)}} {
+		s, err := Escalating(p.first, 1.5, b)
+		if err != nil {
+			continue
+		}
+		cost, err := expectedCostOn(s, x, o.Costs)
+		if err != nil {
+			continue
+		}
+		out = append(out, Priced{Name: p.name, ExpectedCost: cost, Reservations: len(s)})
+	}
+	return out
+}

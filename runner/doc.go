@@ -1,0 +1,49 @@
+// Package runner runs parameter sweeps: every point of a list of parameter
+// points, replicated reps times with independent seeds, on a pool of
+// workers, with results written as CSV and JSON lines in a fixed order.
+//
+// # Items, seeds and order
+//
+// A sweep of P points × R replicates has P·R items numbered point-major,
+// k = p·R + r. Item k receives a seed derived from (base seed, p, r) by
+// chained SplitMix64 (see Seed) and a ready math/rand/v2 PCG generator
+// seeded from it, and Run hands results to its Sink strictly in item
+// order. A run's output is therefore a function of the base seed and the
+// sweep alone: the same bytes for 1, 2 or 7 workers, and the same bytes
+// for an unsplit run as for the merged outputs of its shards.
+//
+// # Output rows
+//
+// NewCSV and NewJSONL turn each result into one row: the leading columns
+// item, point, rep and seed, then the result's own columns. A result
+// chooses its columns by implementing Rower, or is a struct whose exported
+// fields become columns (renamed with a `row:"name"` tag), or is a single
+// number, bool or string, which becomes a column named value. Floats are
+// written with strconv.FormatFloat(v, 'g', -1, 64), which reads back to the
+// same float64. Tee writes both formats at once.
+//
+// # Splitting a sweep over a Slurm job array
+//
+// Shard i/n runs the items with k mod n = i; ParseShard reads the "i/n" of
+// a --shard flag. Each array task runs the same command with its own shard
+// and output files, and a final step merges them:
+//
+//	#SBATCH --array=0-7            # 0-based: SLURM_ARRAY_TASK_ID runs 0..7
+//	ckpt ... --seed 42 --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" \
+//	    --csv "out.$SLURM_ARRAY_TASK_ID.csv"
+//
+//	# after the array (sbatch --dependency=afterok:<jobid>):
+//	runner.MergeFiles("out.csv", 0, "out.0.csv", ..., "out.7.csv")
+//
+// The array must be numbered from 0; with --array=1-8 the last task would
+// ask for shard 8/8, which ParseShard rejects. Merge checks that the shard
+// outputs share one header and hold every item exactly once, and writes
+// the bytes the unsplit run would have written; pass the sweep's item count
+// as expect to catch a lost final item too.
+//
+// # Progress
+//
+// Run draws a progress bar (github.com/schollz/progressbar) on standard
+// error only when standard error is a terminal; Options.Progress forces it
+// off or on. The bar never goes to the data outputs.
+package runner

@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// CreateOutputs creates the CSV file csvPath and the JSON-lines file
+// jsonlPath and returns a Sink writing every result to both, with a
+// function that closes the files once Run has returned. An empty path
+// skips that format; "-" writes it to standard output (which is not
+// closed). At least one path must be given.
+func CreateOutputs[R any](csvPath, jsonlPath string) (Sink[R], func() error, error) {
+	if csvPath == "" && jsonlPath == "" {
+		return nil, nil, errors.New("runner: no output path given")
+	}
+	var (
+		sinks []Sink[R]
+		files []*os.File
+	)
+	closeAll := func() error {
+		var first error
+		for _, f := range files {
+			if err := f.Close(); err != nil && first == nil {
+				first = fmt.Errorf("runner: %v", err)
+			}
+		}
+		return first
+	}
+	open := func(path string) (io.Writer, error) {
+		if path == "-" {
+			return os.Stdout, nil
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, fmt.Errorf("runner: %v", err)
+		}
+		files = append(files, f)
+		return f, nil
+	}
+	if csvPath != "" {
+		w, err := open(csvPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		sinks = append(sinks, NewCSV[R](w))
+	}
+	if jsonlPath != "" {
+		w, err := open(jsonlPath)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		sinks = append(sinks, NewJSONL[R](w))
+	}
+	if len(sinks) == 1 {
+		return sinks[0], closeAll, nil
+	}
+	return Tee(sinks...), closeAll, nil
+}

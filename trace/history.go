@@ -1,0 +1,640 @@
+package trace
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// HistoryFormat names a layout of walltime history file.
+type HistoryFormat string
+
+// The layouts ReadHistory understands.
+const (
+	// HistoryAuto asks ReadHistory to detect the layout (the default).
+	HistoryAuto HistoryFormat = ""
+	// HistoryPlain is one value per line: seconds ("7013",
+	// "3.5492e+04"), a duration accepted by units.ParseSeconds ("2h",
+	// "90m", "1.5d") or a Slurm clock ("1-02:03:04", "02:03:04", "03:04").
+	// Blank lines and "#" comments (whole-line or trailing) are skipped.
+	HistoryPlain HistoryFormat = "plain"
+	// HistoryCSV is a table with a header line, separated by commas (or
+	// tabs, or semicolons, whichever the header uses). Values are read
+	// like HistoryPlain values. Blank lines, "#" comment lines and repeats
+	// of the header line are skipped.
+	HistoryCSV HistoryFormat = "csv"
+	// HistorySacct is the output of "sacct --parsable2" (or --parsable,
+	// whose lines end with "|"), with a header naming at least JobID and
+	// Elapsed or ElapsedRaw.
+	HistorySacct HistoryFormat = "sacct"
+)
+
+// Reasons under which History.Skipped counts the lines it did not use.
+// Lines skipped because of their sacct State are counted under
+// "state " + the state (for example "state TIMEOUT").
+const (
+	SkipBlank   = "blank"       // empty or all-blank line
+	SkipComment = "comment"     // line starting with "#"
+	SkipHeader  = "header"      // a repeat of the header line (concatenated outputs)
+	SkipStep    = "job step"    // sacct line of a step: 123.batch, 123.extern, 123.0
+	SkipHetComp = "hetjob part" // sacct heterogeneous-job component other than +0
+)
+
+// HistoryOptions tunes ReadHistory. The zero value auto-detects everything.
+type HistoryOptions struct {
+	// Format forces a layout; HistoryAuto (empty) detects it from the first
+	// line that is neither blank nor a comment: a line containing "|" is
+	// sacct output, a line holding one valid value is a plain list, and
+	// anything else is a CSV header.
+	Format HistoryFormat
+	// Column selects the column to read, by case-insensitive name. For CSV,
+	// when empty, the column is the only one whose name looks like a
+	// duration (makespan, walltime, wallclock, elapsed, runtime, duration,
+	// time), else the only numeric column of the first data row that is
+	// not an index (run, id, index, …); anything else is an error listing
+	// the candidates. For sacct, the default is ElapsedRaw when present
+	// (whole seconds), else Elapsed; a column whose name ends in "Raw" is
+	// read as seconds, any other as a Slurm clock or a duration. Ignored
+	// for plain lists.
+	Column string
+	// States lists the sacct job states whose lines are used (compared
+	// with the first word of State, case-insensitively; "ALL" accepts every
+	// state). Nil means COMPLETED only: a job that hit its time limit
+	// (TIMEOUT), was cancelled, failed, ran out of memory or lost its node
+	// stopped early or was killed at its limit, so its elapsed time is a
+	// lower bound of, not a sample of, its walltime. Ignored when the
+	// output has no State column.
+	States []string
+}
+
+// History is a job's past walltimes, as read by ReadHistory.
+type History struct {
+	// Values are the walltimes in seconds, each finite and > 0, in file
+	// order: the last runs of the file are the last values.
+	Values []float64
+	// Format is the layout read (detected or forced).
+	Format HistoryFormat
+	// Column is the header name of the column read (CSV and sacct only).
+	Column string
+	// Skipped counts the lines not used, by reason (SkipBlank,
+	// SkipComment, SkipHeader, SkipStep, SkipHetComp, "state X"). It is
+	// never nil.
+	Skipped map[string]int
+}
+
+// SkippedTotal is the number of lines skipped for any reason.
+func (h History) SkippedTotal() int {
+	n := 0
+	for _, c := range h.Skipped {
+		n += c
+	}
+	return n
+}
+
+// ReadHistory reads the past walltimes of a job from r. The name is used in
+// error messages only ("history.csv:12: invalid walltime \"abc\"").
+//
+// See HistoryFormat for the layouts and HistoryOptions for the choice of
+// column and of sacct states. Every value must be finite and > 0: a zero,
+// negative or unparsable value is an error naming its line, as is a line
+// with the wrong number of fields; a history with no value is an error that
+// lists what was skipped. The input is read once, line by line; memory is
+// one float64 per value.
+func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) {
+	h := History{Skipped: map[string]int{}}
+	ls := newLineScanner(r, name)
+	// Find the first meaningful line, counting what is skipped before it.
+	var first string
+	found := false
+	for ls.scan() {
+		t := strings.TrimSpace(ls.text)
+		switch {
+		case t == "":
+			h.Skipped[SkipBlank]++
+		case strings.HasPrefix(t, "#"):
+			h.Skipped[SkipComment]++
+		default:
+			first, found = t, true
+		}
+		if found {
+			break
+		}
+	}
+	if err := ls.err(); err != nil {
+		return h, err
+	}
+	if !found {
+		return h, emptyHistory(name, h)
+	}
+	format := opt.Format
+	if format == HistoryAuto {
+		var err error
+		if format, err = detectHistory(ls, first, opt); err != nil {
+			return h, err
+		}
+	}
+	h.Format = format
+	var err error
+	switch format {
+	case HistoryPlain:
+		err = readPlain(ls, first, &h)
+	case HistoryCSV:
+		err = readCSV(ls, first, opt, &h)
+	case HistorySacct:
+		err = readSacct(ls, first, opt, &h)
+	default:
+		return h, errorf(name, 0, "unknown history format %s", quote(string(format)))
+	}
+	if err != nil {
+		return h, err
+	}
+	if len(h.Values) == 0 {
+		return h, emptyHistory(name, h)
+	}
+	return h, nil
+}
+
+// detectHistory picks the layout from the first meaningful line.
+func detectHistory(ls *lineScanner, first string, opt HistoryOptions) (HistoryFormat, error) {
+	if strings.Contains(first, "|") {
+		return HistorySacct, nil
+	}
+	if _, err := parseWalltime(stripComment(first)); err == nil {
+		return HistoryPlain, nil
+	}
+	if strings.ContainsAny(first, ",\t;") {
+		return HistoryCSV, nil
+	}
+	// A single word: a one-column CSV header if it names a duration (or the
+	// requested column), else a bad value in a plain list.
+	col := unquoteField(first)
+	if durationName(col) || (opt.Column != "" && strings.EqualFold(col, opt.Column)) {
+		return HistoryCSV, nil
+	}
+	if strings.EqualFold(col, "JobID") || strings.HasPrefix(strings.ToLower(first), "jobid ") {
+		return "", ls.errorf("sacct output must be --parsable2 (-P), got %s", quote(first))
+	}
+	return "", ls.errorf("invalid walltime %s", quote(first))
+}
+
+func readPlain(ls *lineScanner, first string, h *History) error {
+	line := first
+	for {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "":
+			h.Skipped[SkipBlank]++
+		case strings.HasPrefix(t, "#"):
+			h.Skipped[SkipComment]++
+		default:
+			v, err := positiveWalltime(ls, stripComment(t))
+			if err != nil {
+				return err
+			}
+			h.Values = append(h.Values, v)
+		}
+		if !ls.scan() {
+			return ls.err()
+		}
+		line = ls.text
+	}
+}
+
+func readCSV(ls *lineScanner, header string, opt HistoryOptions, h *History) error {
+	sep := ","
+	for _, c := range ",\t;" {
+		if strings.ContainsRune(header, c) {
+			sep = string(c)
+			break
+		}
+	}
+	cols, err := splitCSV(ls, header, sep)
+	if err != nil {
+		return err
+	}
+	allNumbers := true
+	for i := range cols {
+		cols[i] = strings.TrimSpace(cols[i])
+		if _, err := strconv.ParseFloat(cols[i], 64); err != nil {
+			allNumbers = false
+		}
+	}
+	if allNumbers {
+		return ls.errorf("CSV header expected, got numbers %s", quote(header))
+	}
+	col := -1
+	if opt.Column != "" {
+		if col = findColumn(cols, opt.Column); col < 0 {
+			return ls.errorf("no column %s in header (columns: %s)", quote(opt.Column), listColumns(cols))
+		}
+	} else {
+		var cands []int
+		for i, c := range cols {
+			if durationName(c) {
+				cands = append(cands, i)
+			}
+		}
+		switch len(cands) {
+		case 0: // decided on the first data row
+		case 1:
+			col = cands[0]
+		default:
+			return ls.errorf("ambiguous walltime column: candidates %s; select one by name", listIndexed(cols, cands))
+		}
+	}
+	headerLine := ls.line
+	for ls.scan() {
+		t := strings.TrimSpace(ls.text)
+		switch {
+		case t == "":
+			h.Skipped[SkipBlank]++
+			continue
+		case strings.HasPrefix(t, "#"):
+			h.Skipped[SkipComment]++
+			continue
+		case t == header:
+			h.Skipped[SkipHeader]++
+			continue
+		}
+		fields, err := splitCSV(ls, ls.text, sep)
+		if err != nil {
+			return err
+		}
+		if len(fields) != len(cols) {
+			return ls.errorf("%d fields, header (line %d) has %d", len(fields), headerLine, len(cols))
+		}
+		if col < 0 {
+			if col, err = numericColumn(ls, cols, fields); err != nil {
+				return err
+			}
+		}
+		v, err := positiveWalltime(ls, strings.TrimSpace(fields[col]))
+		if err != nil {
+			return err
+		}
+		h.Values = append(h.Values, v)
+	}
+	if col >= 0 {
+		h.Column = cols[col]
+	}
+	return ls.err()
+}
+
+// numericColumn picks, from the first data row, the only numeric column
+// that is not an index.
+func numericColumn(ls *lineScanner, cols, fields []string) (int, error) {
+	var cands []int
+	for i, f := range fields {
+		if indexName(cols[i]) {
+			continue
+		}
+		if _, err := parseWalltime(strings.TrimSpace(f)); err == nil {
+			cands = append(cands, i)
+		}
+	}
+	switch len(cands) {
+	case 1:
+		return cands[0], nil
+	case 0:
+		return -1, ls.errorf("no numeric walltime column (columns: %s); select one by name", listColumns(cols))
+	default:
+		return -1, ls.errorf("ambiguous walltime column: candidates %s; select one by name", listIndexed(cols, cands))
+	}
+}
+
+func readSacct(ls *lineScanner, header string, opt HistoryOptions, h *History) error {
+	cols := strings.Split(header, "|")
+	for i := range cols {
+		cols[i] = strings.TrimSpace(cols[i])
+	}
+	jobCol, stateCol := findColumn(cols, "jobid"), findColumn(cols, "state")
+	if jobCol < 0 {
+		return ls.errorf("sacct header has no JobID column, so job steps cannot be told from jobs (columns: %s)", listColumns(cols))
+	}
+	valCol := -1
+	raw := false
+	switch {
+	case opt.Column != "":
+		if valCol = findColumn(cols, opt.Column); valCol < 0 {
+			return ls.errorf("no column %s in sacct header (columns: %s)", quote(opt.Column), listColumns(cols))
+		}
+		raw = strings.HasSuffix(strings.ToLower(cols[valCol]), "raw")
+	case findColumn(cols, "elapsedraw") >= 0:
+		valCol, raw = findColumn(cols, "elapsedraw"), true
+	case findColumn(cols, "elapsed") >= 0:
+		valCol = findColumn(cols, "elapsed")
+	default:
+		return ls.errorf("sacct header has no Elapsed or ElapsedRaw column (columns: %s)", listColumns(cols))
+	}
+	h.Column = cols[valCol]
+	accept := map[string]bool{"COMPLETED": true}
+	if opt.States != nil {
+		accept = map[string]bool{}
+		for _, s := range opt.States {
+			accept[strings.ToUpper(strings.TrimSpace(s))] = true
+		}
+	}
+	headerLine := ls.line
+	for ls.scan() {
+		t := strings.TrimSpace(ls.text)
+		switch {
+		case t == "":
+			h.Skipped[SkipBlank]++
+			continue
+		case strings.HasPrefix(t, "#"):
+			h.Skipped[SkipComment]++
+			continue
+		case t == header:
+			h.Skipped[SkipHeader]++
+			continue
+		}
+		fields := strings.Split(ls.text, "|")
+		if len(fields) != len(cols) {
+			return ls.errorf("%d fields, header (line %d) has %d", len(fields), headerLine, len(cols))
+		}
+		id := strings.TrimSpace(fields[jobCol])
+		if id == "" {
+			return ls.errorf("empty JobID")
+		}
+		if strings.Contains(id, ".") {
+			h.Skipped[SkipStep]++
+			continue
+		}
+		if _, comp, ok := strings.Cut(id, "+"); ok && comp != "0" {
+			h.Skipped[SkipHetComp]++
+			continue
+		}
+		if stateCol >= 0 {
+			st := strings.ToUpper(firstWord(fields[stateCol]))
+			if st == "" {
+				return ls.errorf("empty State for job %s", quote(id))
+			}
+			if !accept[st] && !accept["ALL"] {
+				h.Skipped["state "+st]++
+				continue
+			}
+		}
+		s := strings.TrimSpace(fields[valCol])
+		var v float64
+		var err error
+		if raw {
+			v, err = strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return ls.errorf("invalid %s %s for job %s", cols[valCol], quote(s), quote(id))
+			}
+		} else if v, err = parseWalltime(s); err != nil {
+			return ls.errorf("invalid %s %s for job %s", cols[valCol], quote(s), quote(id))
+		}
+		if !(v > 0) {
+			return ls.errorf("walltime must be > 0, got %s for job %s", quote(s), quote(id))
+		}
+		h.Values = append(h.Values, v)
+	}
+	return ls.err()
+}
+
+// positiveWalltime parses a value and checks it is > 0.
+func positiveWalltime(ls *lineScanner, s string) (float64, error) {
+	v, err := parseWalltime(s)
+	if err != nil {
+		return 0, ls.errorf("invalid walltime %s", quote(s))
+	}
+	if !(v > 0) {
+		return 0, ls.errorf("walltime must be > 0, got %s", quote(s))
+	}
+	return v, nil
+}
+
+// parseWalltime reads seconds, a units.ParseSeconds duration or a Slurm
+// clock; the result is finite but may be ≤ 0.
+func parseWalltime(s string) (float64, error) {
+	v, err := units.ParseSeconds(s)
+	if err == nil {
+		return v, nil
+	}
+	if strings.Contains(s, ":") {
+		if c, ok := parseClock(s); ok {
+			return c, nil
+		}
+	}
+	return 0, err
+}
+
+// parseClock reads the Slurm time forms [D-]HH:MM:SS and MM:SS (seconds
+// may carry a fraction: "01:02.345") and, after "D-", also D-HH and
+// D-HH:MM. Components after the first must be below 60.
+func parseClock(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	days := 0.0
+	hasDays := false
+	if d, rest, ok := strings.Cut(s, "-"); ok {
+		n, err := strconv.ParseUint(d, 10, 32)
+		if err != nil {
+			return 0, false
+		}
+		days, hasDays, s = float64(n), true, rest
+	}
+	parts := strings.Split(s, ":")
+	var unit []float64 // seconds per part
+	switch {
+	case hasDays && len(parts) == 1:
+		unit = []float64{3600}
+	case hasDays && len(parts) == 2:
+		unit = []float64{3600, 60}
+	case len(parts) == 2:
+		unit = []float64{60, 1}
+	case len(parts) == 3:
+		unit = []float64{3600, 60, 1}
+	default:
+		return 0, false
+	}
+	total := days * 86400
+	for i, p := range parts {
+		var v float64
+		if unit[i] == 1 {
+			f, err := strconv.ParseFloat(p, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || strings.ContainsAny(p, "eExXpP_+-") {
+				return 0, false
+			}
+			v = f
+		} else {
+			n, err := strconv.ParseUint(p, 10, 32)
+			if err != nil {
+				return 0, false
+			}
+			v = float64(n)
+		}
+		if i > 0 && v >= 60 {
+			return 0, false
+		}
+		total += v * unit[i]
+	}
+	return total, true
+}
+
+// stripComment removes a trailing "# comment".
+func stripComment(s string) string {
+	if i := strings.Index(s, "#"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// splitCSV splits one line; fields may be double-quoted ("a,b" and "" for
+// a quote). Quoted fields cannot span lines.
+func splitCSV(ls *lineScanner, line, sep string) ([]string, error) {
+	if !strings.Contains(line, `"`) {
+		return strings.Split(line, sep), nil
+	}
+	var out []string
+	var b strings.Builder
+	inQuote, quoted := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inQuote && c == '"':
+			if i+1 < len(line) && line[i+1] == '"' {
+				b.WriteByte('"')
+				i++
+			} else {
+				inQuote = false
+			}
+		case inQuote:
+			b.WriteByte(c)
+		case c == '"' && strings.TrimSpace(b.String()) == "" && !quoted:
+			b.Reset()
+			inQuote, quoted = true, true
+		case c == '"':
+			return nil, ls.errorf("stray quote in field %d", len(out)+1)
+		case strings.HasPrefix(line[i:], sep):
+			out = append(out, b.String())
+			b.Reset()
+			quoted = false
+		default:
+			if quoted && c != ' ' && c != '\t' {
+				return nil, ls.errorf("text after closing quote in field %d", len(out)+1)
+			}
+			b.WriteByte(c)
+		}
+	}
+	if inQuote {
+		return nil, ls.errorf("unterminated quote in field %d", len(out)+1)
+	}
+	return append(out, b.String()), nil
+}
+
+func unquoteField(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	return s
+}
+
+// normName lower-cases a column name and drops everything but letters and
+// digits: "Wall Time (s)" → "walltimes".
+func normName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// durationName reports whether a column name looks like a job duration.
+func durationName(s string) bool {
+	n := normName(s)
+	for _, w := range []string{"makespan", "walltime", "wallclock", "elapsed", "runtime", "duration"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	switch strings.TrimPrefix(n, "time") {
+	case "", "s", "sec", "secs", "seconds":
+		return strings.HasPrefix(n, "time")
+	}
+	return false
+}
+
+// indexName reports whether a column name looks like a row or job index.
+func indexName(s string) bool {
+	n := normName(s)
+	switch n {
+	case "", "run", "runs", "id", "index", "idx", "i", "n", "no", "num", "number",
+		"job", "jobs", "rank", "row", "sample", "trial", "rep", "seed", "input", "file":
+		return true
+	}
+	return strings.HasSuffix(n, "id")
+}
+
+func findColumn(cols []string, name string) int {
+	for i, c := range cols {
+		if strings.EqualFold(strings.TrimSpace(c), strings.TrimSpace(name)) {
+			return i
+		}
+	}
+	return -1
+}
+
+func listColumns(cols []string) string {
+	idx := make([]int, len(cols))
+	for i := range idx {
+		idx[i] = i
+	}
+	return listIndexed(cols, idx)
+}
+
+func listIndexed(cols []string, idx []int) string {
+	var b strings.Builder
+	for k, i := range idx {
+		if k == 12 {
+			fmt.Fprintf(&b, ", … (%d more)", len(idx)-k)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote(cols[i]))
+	}
+	return b.String()
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// emptyHistory is the error for a history without values; it says what was
+// skipped, which is usually the explanation.
+func emptyHistory(name string, h History) error {
+	if len(h.Skipped) == 0 {
+		return errorf(name, 0, "%s: input is empty", "no walltimes")
+	}
+	reasons := make([]string, 0, len(h.Skipped))
+	for r := range h.Skipped {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d %s", h.Skipped[r], r)
+	}
+	msg := fmt.Sprintf("%s: all lines skipped (%s)", "no walltimes", strings.Join(parts, ", "))
+	for _, r := range reasons {
+		if strings.HasPrefix(r, "state ") {
+			msg += "; only jobs in the accepted states (COMPLETED by default) are used"
+			break
+		}
+	}
+	return errorf(name, 0, "%s", msg)
+}

@@ -1,0 +1,323 @@
+package trace
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// Snippets of the real files (walltimes/*.log, slant/makespans-312.csv).
+const (
+	plainSLANT = "7013\n7399\n7433\n7574\n8824\n"
+	plainCTEye = "3.549200000000000000e+04\n5.605800000000000000e+04\n3.522500000000000000e+04\n"
+	csvSLANT   = "run,makespan\n1,4041\n2,4338\n3,3804\n4,3735\n"
+)
+
+// sacctSample is hand-written output of
+//
+//	sacct --parsable2 --format=JobID,JobName,State,Elapsed,ElapsedRaw
+//
+// for a job run ten times, with the steps Slurm prints for each job, an
+// array task, a job that hit its limit, cancelled, failed, out-of-memory and
+// still-running jobs, and a heterogeneous job.
+const sacctSample = `JobID|JobName|State|Elapsed|ElapsedRaw
+4172901|slant|COMPLETED|02:05:13|7513
+4172901.batch|batch|COMPLETED|02:05:13|7513
+4172901.extern|extern|COMPLETED|02:05:13|7513
+4172902|slant|TIMEOUT|02:30:02|9002
+4172902.batch|batch|CANCELLED|02:30:04|9004
+4172902.extern|extern|COMPLETED|02:30:02|9002
+4172903|slant|CANCELLED by 51234|00:12:40|760
+4172903.batch|batch|CANCELLED|00:12:41|761
+4172903.extern|extern|COMPLETED|00:12:40|760
+4172904|slant|FAILED|00:00:03|3
+4172904.batch|batch|FAILED|00:00:03|3
+4172904.extern|extern|COMPLETED|00:00:03|3
+4172905_7|slant|COMPLETED|1-01:02:03|90123
+4172905_7.batch|batch|COMPLETED|1-01:02:03|90123
+4172905_7.0|python|COMPLETED|1-01:01:58|90118
+4172906|slant|OUT_OF_MEMORY|01:10:00|4200
+4172906.batch|batch|OUT_OF_MEMORY|01:10:00|4200
+4172907|slant|COMPLETED|01:58:20|7100
+4172907.batch|batch|COMPLETED|01:58:20|7100
+4172907.extern|extern|COMPLETED|01:58:20|7100
+4172908+0|slant|COMPLETED|02:00:00|7200
+4172908+1|slant|COMPLETED|02:00:00|7200
+4172908+0.batch|batch|COMPLETED|02:00:00|7200
+4172909|slant|RUNNING|00:40:00|2400
+4172909.batch|batch|RUNNING|00:40:00|2400
+`
+
+func readHist(t *testing.T, in string, opt HistoryOptions) History {
+	t.Helper()
+	h, err := ReadHistory(strings.NewReader(in), "h", opt)
+	if err != nil {
+		t.Fatalf("ReadHistory: %v", err)
+	}
+	return h
+}
+
+func TestHistoryPlain(t *testing.T) {
+	h := readHist(t, plainSLANT, HistoryOptions{})
+	if h.Format != HistoryPlain || !reflect.DeepEqual(h.Values, []float64{7013, 7399, 7433, 7574, 8824}) || h.SkippedTotal() != 0 {
+		t.Errorf("got %+v", h)
+	}
+	h = readHist(t, plainCTEye, HistoryOptions{})
+	if !reflect.DeepEqual(h.Values, []float64{35492, 56058, 35225}) {
+		t.Errorf("got %v", h.Values)
+	}
+	in := "# walltimes of my job\n\n2h\n  90m  \n1.5d # long one\n\n1-00:00:00\n01:30:00\n05:00.5\n# end\n"
+	h = readHist(t, in, HistoryOptions{})
+	want := []float64{7200, 5400, 129600, 86400, 5400, 300.5}
+	if !reflect.DeepEqual(h.Values, want) {
+		t.Errorf("got %v, want %v", h.Values, want)
+	}
+	if h.Skipped[SkipBlank] != 2 || h.Skipped[SkipComment] != 2 {
+		t.Errorf("skipped %v", h.Skipped)
+	}
+	// CRLF line ends and a byte-order mark.
+	h = readHist(t, "\uFEFF10\r\n20\r\n", HistoryOptions{})
+	if !reflect.DeepEqual(h.Values, []float64{10, 20}) {
+		t.Errorf("CRLF: got %v", h.Values)
+	}
+}
+
+func TestHistoryCSV(t *testing.T) {
+	h := readHist(t, csvSLANT, HistoryOptions{})
+	if h.Format != HistoryCSV || h.Column != "makespan" || !reflect.DeepEqual(h.Values, []float64{4041, 4338, 3804, 3735}) {
+		t.Errorf("got %+v", h)
+	}
+	cases := []struct {
+		in, col, want string
+		vals          []float64
+	}{
+		{"id,value\n1,10\n2,20\n", "", "value", []float64{10, 20}},
+		{"JobID;Wall Time (s);user\n7;100;bob\n", "", "Wall Time (s)", []float64{100}},
+		{"run\ttime\n1\t5\n", "", "time", []float64{5}},
+		{"makespan\n300\n# note\n\n400\nmakespan\n500\n", "", "makespan", []float64{300, 400, 500}},
+		{"req,elapsed,walltime\n1,2,3\n", "WALLTIME", "walltime", []float64{3}},
+		{`name,"runtime"` + "\n" + `"job, big",12` + "\n" + `"say ""hi""",13` + "\n", "", "runtime", []float64{12, 13}},
+		{"seconds\n4\n", "seconds", "seconds", []float64{4}},
+		{"run,makespan\n1,1h\n2,00:30:00\n", "", "makespan", []float64{3600, 1800}},
+	}
+	for _, c := range cases {
+		h := readHist(t, c.in, HistoryOptions{Column: c.col})
+		if h.Format != HistoryCSV || h.Column != c.want || !reflect.DeepEqual(h.Values, c.vals) {
+			t.Errorf("%q: got %+v", c.in, h)
+		}
+	}
+	h = readHist(t, "makespan\n300\n# note\n\n400\nmakespan\n500\n", HistoryOptions{})
+	if h.Skipped[SkipHeader] != 1 || h.Skipped[SkipComment] != 1 || h.Skipped[SkipBlank] != 1 {
+		t.Errorf("skipped %v", h.Skipped)
+	}
+}
+
+func TestHistorySacct(t *testing.T) {
+	h := readHist(t, sacctSample, HistoryOptions{})
+	if h.Format != HistorySacct || h.Column != "ElapsedRaw" {
+		t.Errorf("format %s column %s", h.Format, h.Column)
+	}
+	if want := []float64{7513, 90123, 7100, 7200}; !reflect.DeepEqual(h.Values, want) {
+		t.Errorf("values %v, want %v", h.Values, want)
+	}
+	wantSkip := map[string]int{SkipStep: 15, SkipHetComp: 1, "state TIMEOUT": 1, "state CANCELLED": 1,
+		"state FAILED": 1, "state OUT_OF_MEMORY": 1, "state RUNNING": 1}
+	if !reflect.DeepEqual(h.Skipped, wantSkip) {
+		t.Errorf("skipped %v, want %v", h.Skipped, wantSkip)
+	}
+	// Elapsed only: the clock forms, and --parsable's trailing "|".
+	clock := "JobID|State|Elapsed|\n1|COMPLETED|02:05:13|\n1.batch|COMPLETED|02:05:13|\n2|COMPLETED|1-01:02:03|\n3|COMPLETED|05:06|\n4|completed|00:00:01.5|\n"
+	h = readHist(t, clock, HistoryOptions{})
+	if want := []float64{7513, 90123, 306, 1.5}; !reflect.DeepEqual(h.Values, want) || h.Column != "Elapsed" {
+		t.Errorf("clock: %+v", h)
+	}
+	// Chosen column, more states, no State column.
+	h = readHist(t, sacctSample, HistoryOptions{Column: "elapsed", States: []string{"completed", "timeout"}})
+	if want := []float64{7513, 9002, 90123, 7100, 7200}; !reflect.DeepEqual(h.Values, want) {
+		t.Errorf("states: %v", h.Values)
+	}
+	h = readHist(t, sacctSample, HistoryOptions{States: []string{"ALL"}})
+	if len(h.Values) != 9 {
+		t.Errorf("ALL states: %v", h.Values)
+	}
+	h = readHist(t, "JobID|ElapsedRaw\n1|10\n1.0|9\n2|20\n", HistoryOptions{})
+	if !reflect.DeepEqual(h.Values, []float64{10, 20}) {
+		t.Errorf("no State column: %v", h.Values)
+	}
+}
+
+func TestHistoryErrors(t *testing.T) {
+	cases := []struct {
+		in   string
+		opt  HistoryOptions
+		line int
+		frag []string
+	}{
+		{"10\n20\nabc\n", HistoryOptions{}, 3, []string{`invalid walltime "abc"`}},
+		{"abc\n10\n", HistoryOptions{}, 1, []string{`invalid walltime "abc"`}},
+		{"# c\n10\n0\n", HistoryOptions{}, 3, []string{"must be > 0", `"0"`}},
+		{"10\n-5\n", HistoryOptions{}, 2, []string{"must be > 0", `"-5"`}},
+		{"10\nNaN\n", HistoryOptions{}, 2, []string{`"NaN"`}},
+		{"10\n1e999\n", HistoryOptions{}, 2, []string{`"1e999"`}},
+		{"10 20\n", HistoryOptions{}, 1, []string{`"10 20"`}},
+		{"run,makespan\n1,4041\n2,abc\n", HistoryOptions{}, 3, []string{`invalid walltime "abc"`}},
+		{"run,makespan\n1,4041\n2\n", HistoryOptions{}, 3, []string{"1 fields", "header (line 1) has 2"}},
+		{"run,makespan\n1,0\n", HistoryOptions{}, 2, []string{"must be > 0"}},
+		{"run,makespan\n1,\n", HistoryOptions{}, 2, []string{`invalid walltime ""`}},
+		{"a,b\n1,2\n", HistoryOptions{}, 2, []string{"ambiguous", `"a", "b"`}},
+		{"walltime,elapsed\n1,2\n", HistoryOptions{}, 1, []string{"ambiguous", `"walltime", "elapsed"`}},
+		{"id,user\n1,bob\n", HistoryOptions{}, 2, []string{"no numeric walltime column"}},
+		{"run,makespan\n1,2\n", HistoryOptions{Column: "x"}, 1, []string{`no column "x"`, `"run", "makespan"`}},
+		{"a,\"b\n1,2\n", HistoryOptions{}, 1, []string{"unterminated quote"}},
+		{"1,4041\n2,4338\n", HistoryOptions{}, 1, []string{"CSV header expected", `"1,4041"`}},
+		{"JobID|State|Elapsed\n1|COMPLETED|xx\n", HistoryOptions{}, 2, []string{`invalid Elapsed "xx"`, `job "1"`}},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED|0\n", HistoryOptions{}, 2, []string{"must be > 0", `job "1"`}},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED\n", HistoryOptions{}, 2, []string{"2 fields", "has 3"}},
+		{"JobID|State\n1|COMPLETED\n", HistoryOptions{}, 1, []string{"no Elapsed or ElapsedRaw"}},
+		{"State|Elapsed\nCOMPLETED|00:01:00\n", HistoryOptions{}, 1, []string{"no JobID"}},
+		{"JobID|State|ElapsedRaw\n1||5\n", HistoryOptions{}, 2, []string{"empty State"}},
+		{"JobID|State|ElapsedRaw\n|COMPLETED|5\n", HistoryOptions{}, 2, []string{"empty JobID"}},
+		{"JobID    JobName  State\n------------ ---------- ----------\n", HistoryOptions{}, 1, []string{"--parsable2"}},
+		{"10\n", HistoryOptions{Format: "xml"}, 0, []string{`unknown history format "xml"`}},
+		{"", HistoryOptions{}, 0, []string{"no walltimes", "empty"}},
+		{"\n# nothing\n", HistoryOptions{}, 0, []string{"no walltimes", "1 blank", "1 comment"}},
+		{"run,makespan\n", HistoryOptions{}, 0, []string{"no walltimes"}},
+		{"JobID|State|ElapsedRaw\n1|TIMEOUT|5\n1.batch|CANCELLED|5\n", HistoryOptions{}, 0,
+			[]string{"no walltimes", "1 job step", "1 state TIMEOUT", "COMPLETED"}},
+	}
+	for _, c := range cases {
+		_, err := ReadHistory(strings.NewReader(c.in), "h.txt", c.opt)
+		t.Run(fmt.Sprintf("%.20q", c.in), func(t *testing.T) { wantErr(t, "h.txt", err, c.line, c.frag...) })
+	}
+}
+
+func TestParseClock(t *testing.T) {
+	good := map[string]float64{"02:05:13": 7513, "1-01:02:03": 90123, "05:06": 306, "00:00:01.5": 1.5,
+		"2-00": 172800, "1-02:30": 95400, "00:59:59": 3599, "100:00:00": 360000}
+	for s, want := range good {
+		if got, ok := parseClock(s); !ok || got != want {
+			t.Errorf("parseClock(%q) = %v, %v; want %v", s, got, ok, want)
+		}
+	}
+	for _, s := range []string{"", "1", "1:2:3:4", "00:60:00", "00:00:60", "-1:00:00", "a:00", "1-", "x-01:00:00",
+		"01:1e3", "00:-5", "1:+5", "01:02:0x1p3", "1-2-03:00:00", "INVALID", "UNLIMITED"} {
+		if v, ok := parseClock(s); ok {
+			t.Errorf("parseClock(%q) accepted: %v", s, v)
+		}
+	}
+}
+
+func TestHistoryOrderIsFileOrder(t *testing.T) {
+	// The last five runs are the last five values, whatever their size.
+	in := "50\n10\n40\n20\n30\n60\n5\n"
+	h := readHist(t, in, HistoryOptions{})
+	last := h.Values[len(h.Values)-5:]
+	if !reflect.DeepEqual(last, []float64{40, 20, 30, 60, 5}) {
+		t.Errorf("last five %v", last)
+	}
+}
+
+// TestHistoryRoundTrip writes random positive walltimes in each layout and
+// reads them back exactly, in order.
+func TestHistoryRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 40).Draw(t, "n")
+		vals := make([]float64, n)
+		for i := range vals {
+			vals[i] = float64(rapid.IntRange(1, 10_000_000).Draw(t, "v")) / float64(rapid.SampledFrom([]int{1, 2, 8, 1000}).Draw(t, "div"))
+		}
+		var plain, csv, sacct strings.Builder
+		csv.WriteString("run,walltime\n")
+		sacct.WriteString("JobID|JobName|State|Elapsed|ElapsedRaw\n")
+		ints := make([]float64, n)
+		for i, v := range vals {
+			if rapid.Bool().Draw(t, "comment") {
+				plain.WriteString("# c\n\n")
+			}
+			plain.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "\n")
+			fmt.Fprintf(&csv, "%d,%s\n", i+1, strconv.FormatFloat(v, 'e', -1, 64))
+			ints[i] = math.Ceil(v)
+			fmt.Fprintf(&sacct, "%d|j|COMPLETED|x|%d\n%d.batch|batch|COMPLETED|x|%d\n", 100+i, int(ints[i]), 100+i, int(ints[i]))
+			if rapid.Bool().Draw(t, "timeout") {
+				fmt.Fprintf(&sacct, "%d|j|TIMEOUT|x|%d\n", 900+i, 3)
+			}
+		}
+		for _, c := range []struct {
+			in     string
+			format HistoryFormat
+			want   []float64
+		}{{plain.String(), HistoryPlain, vals}, {csv.String(), HistoryCSV, vals}, {sacct.String(), HistorySacct, ints}} {
+			h, err := ReadHistory(strings.NewReader(c.in), "rt", HistoryOptions{})
+			if err != nil {
+				t.Fatalf("%s: %v", c.format, err)
+			}
+			if h.Format != c.format || !reflect.DeepEqual(h.Values, c.want) {
+				t.Fatalf("%s: got %s %v, want %v", c.format, h.Format, h.Values, c.want)
+			}
+		}
+	})
+}
+
+func TestHistoryRealFiles(t *testing.T) {
+	cases := []struct {
+		rel      string
+		format   HistoryFormat
+		n        int
+		min, max float64
+		mean     float64
+	}{
+		{"walltimes/slant-drd-88.log", HistoryPlain, 88, 0, 0, 7511},
+		{"walltimes/ct-eye-segmentation-300.log", HistoryPlain, 300, 0, 0, 0},
+		{"slant/makespans-312.csv", HistoryCSV, 312, 3371, 9590, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.rel, func(t *testing.T) {
+			h, err := ReadHistory(openReal(t, c.rel), c.rel, HistoryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Format != c.format || len(h.Values) != c.n {
+				t.Fatalf("format %s, %d values; want %s, %d", h.Format, len(h.Values), c.format, c.n)
+			}
+			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+			for _, v := range h.Values {
+				lo, hi, sum = math.Min(lo, v), math.Max(hi, v), sum+v
+			}
+			if c.min != 0 && (lo != c.min || hi != c.max) {
+				t.Errorf("range [%v, %v], want [%v, %v]", lo, hi, c.min, c.max)
+			}
+			if c.mean != 0 && math.Abs(sum/float64(len(h.Values))-c.mean) > 1 {
+				t.Errorf("mean %v, want about %v", sum/float64(len(h.Values)), c.mean)
+			}
+		})
+	}
+}
+
+func FuzzReadHistory(f *testing.F) {
+	for _, s := range []string{plainSLANT, plainCTEye, csvSLANT, sacctSample, "2h\n# c\n1-00:00:00\n",
+		"a,b\n1,2\n", `x,"runtime"` + "\n\"a,b\",3\n", "JobID|State|Elapsed|\n1|COMPLETED|05:06|\n"} {
+		f.Add(s, "")
+	}
+	f.Add(csvSLANT, "run")
+	f.Add(sacctSample, "Elapsed")
+	f.Fuzz(func(t *testing.T, in, col string) {
+		h, err := ReadHistory(strings.NewReader(in), "fz", HistoryOptions{Column: col})
+		if err != nil {
+			checkErrShape(t, "fz", err)
+			return
+		}
+		if len(h.Values) == 0 {
+			t.Fatal("no values and no error")
+		}
+		for _, v := range h.Values {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Fatalf("bad value %v", v)
+			}
+		}
+	})
+}

@@ -1,0 +1,140 @@
+// Package trace reads the job, walltime and failure logs that ckpt plans and
+// simulates against. One file per format:
+//
+//   - history.go: past walltimes of one application, for
+//     "ckpt reserve --history FILE". Three layouts are auto-detected: one
+//     value per line, CSV with a header, and Slurm "sacct --parsable2"
+//     output. Skipped: blank lines, "#" comments, repeated header lines;
+//     in sacct output also job steps (123.batch, 123.extern, 123.0),
+//     heterogeneous-job components other than +0 and, when a State column
+//     exists, jobs that did not complete (a TIMEOUT, CANCELLED or FAILED
+//     job's elapsed time is when it was stopped, not the walltime it
+//     needed). Every skipped line is counted by reason in History.Skipped.
+//   - swf.go: the Standard Workload Format v2.2 of the Parallel Workloads
+//     Archive (";" header lines, 18 fields per job, -1 = unknown), gzip
+//     detected from its magic bytes, and the semicolon-separated result
+//     files of the CQSim simulator (real request and run time, simulated
+//     schedule). Skipped: blank lines, and a CQSim header line.
+//   - gloudsim.go: Google cluster trace (2011) jobs as exported by GloudSim,
+//     each task with its execution segments: the failure counts and
+//     uninterrupted intervals from which Di et al. (SC'13) estimate MNOF and
+//     MTBF per priority. Skipped: blank lines.
+//   - lanl.go: the Los Alamos failure records 1996–2005 (LA-UR-05-7318),
+//     with grouping by system and inter-failure times for MTBF and
+//     distribution fitting. Skipped: the header line and blank lines.
+//
+// All readers take an io.Reader and a source name used only in messages.
+// Errors are *ParseError values that print on one line as
+// "name:line: message" and quote the offending value; readers never panic
+// and never skip a malformed line. Lines are limited to 1 MiB.
+//
+// Complexity: every reader is a single pass over its input. The SWF, CQSim
+// and LANL readers stream (NewSWFReader, NewCQSimReader, NewLANLReader: one
+// record in memory at a time, O(line) memory); their Read* conveniences and
+// the history and GloudSim readers return the whole content, whose memory is
+// linear in the number of values, records or segments kept.
+package trace
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxLine is the longest line a reader accepts, in bytes.
+const maxLine = 1 << 20
+
+// ParseError reports malformed input: where (source name and 1-based line
+// number) and what. Line is 0 when the error concerns the input as a whole
+// (for example an empty history).
+type ParseError struct {
+	Source string // name given by the caller; may be empty
+	Line   int    // 1-based line number; 0 for the whole input
+	Msg    string // one line, offending values quoted
+}
+
+// Error formats the error as "source:line: msg" ("line N: msg" without a
+// source name).
+func (e *ParseError) Error() string {
+	switch {
+	case e.Source != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.Source, e.Line, e.Msg)
+	case e.Source != "":
+		return e.Source + ": " + e.Msg
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	default:
+		return e.Msg
+	}
+}
+
+// errorf builds a *ParseError; the message is forced onto one line.
+func errorf(source string, line int, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	msg = strings.NewReplacer("\n", " ", "\r", " ").Replace(msg)
+	return &ParseError{Source: source, Line: line, Msg: msg}
+}
+
+// quote renders a user-supplied value for an error message: quoted,
+// escaped, and cut to a readable length.
+func quote(s string) string {
+	const max = 48
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// lineScanner reads lines (without "\n" or "\r\n"), counting them, and turns
+// scanner failures into *ParseError values that name the line.
+type lineScanner struct {
+	sc   *bufio.Scanner
+	name string
+	line int
+	text string
+}
+
+func newLineScanner(r io.Reader, name string) *lineScanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	return &lineScanner{sc: sc, name: name}
+}
+
+// scan advances to the next line; it strips a UTF-8 byte-order mark from
+// the first one.
+func (s *lineScanner) scan() bool {
+	if !s.sc.Scan() {
+		return false
+	}
+	s.line++
+	s.text = s.sc.Text()
+	if s.line == 1 {
+		s.text = strings.TrimPrefix(s.text, "\uFEFF")
+	}
+	return true
+}
+
+// err is the error that stopped scan, or nil at a clean end of input.
+func (s *lineScanner) err() error {
+	err := s.sc.Err()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bufio.ErrTooLong) {
+		return errorf(s.name, s.line+1, "line longer than %d bytes", maxLine)
+	}
+	return errorf(s.name, s.line+1, "read error: %v", err)
+}
+
+// errorf reports a problem on the current line.
+func (s *lineScanner) errorf(format string, args ...any) error {
+	return errorf(s.name, s.line, format, args...)
+}

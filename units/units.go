@@ -1,0 +1,91 @@
+// Package units parses and formats the time quantities that ckpt reads from
+// users: plain numbers are seconds, and Go-style durations ("90m", "2h",
+// "1h30m") as well as days ("2d") are accepted.
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ParseSeconds reads a time quantity and returns it in seconds.
+//
+// A bare number ("3600", "1.5e3") is taken as seconds. Anything else must be
+// a Go duration ("90m", "2h", "1h30m", "250ms") or a number of days with the
+// suffix "d" ("1.5d"). NaN, infinities and empty strings are rejected; the
+// sign is kept, so callers that need a positive value check it themselves.
+func ParseSeconds(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty duration")
+	}
+	if v, err := strconv.ParseFloat(t, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("duration %q is not a finite number", s)
+		}
+		return v, nil
+	}
+	if days, ok := strings.CutSuffix(t, "d"); ok {
+		v, err := strconv.ParseFloat(days, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("invalid duration %q", s)
+		}
+		return v * 86400, nil
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q (want seconds or a duration like 90m, 2h, 1.5d)", s)
+	}
+	return d.Seconds(), nil
+}
+
+// FormatSeconds renders seconds for humans: "45s", "12m30s", "3h05m", "2d04h".
+// Sub-second values keep three decimals. It is for display only; machine
+// output (--json) carries plain seconds.
+func FormatSeconds(sec float64) string {
+	if math.IsNaN(sec) || math.IsInf(sec, 0) {
+		return strconv.FormatFloat(sec, 'g', -1, 64)
+	}
+	neg := sec < 0
+	if neg {
+		sec = -sec
+	}
+	var out string
+	switch {
+	case sec < 1:
+		out = strconv.FormatFloat(sec, 'f', 3, 64) + "s"
+	case sec < 60:
+		out = strconv.FormatFloat(sec, 'f', 1, 64) + "s"
+	case sec < 3600:
+		r := int64(math.Round(sec))
+		out = fmt.Sprintf("%dm%02ds", r/60, r%60)
+	case sec < 86400:
+		r := int64(math.Round(sec / 60))
+		out = fmt.Sprintf("%dh%02dm", r/60, r%60)
+	default:
+		r := int64(math.Round(sec / 3600))
+		out = fmt.Sprintf("%dd%02dh", r/24, r%24)
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// SlurmTime renders seconds, rounded up to whole minutes, in the
+// "[D-]HH:MM:SS" form that sbatch --time accepts. Rounding up never shortens
+// a reservation below what the plan asked for.
+func SlurmTime(sec float64) string {
+	if sec <= 0 || math.IsNaN(sec) || math.IsInf(sec, 0) {
+		return "00:00:00"
+	}
+	m := int64(math.Ceil(sec/60 - 1e-9))
+	d, h, mm := m/(24*60), (m/60)%24, m%60
+	if d > 0 {
+		return fmt.Sprintf("%d-%02d:%02d:00", d, h, mm)
+	}
+	return fmt.Sprintf("%02d:%02d:00", h, mm)
+}
