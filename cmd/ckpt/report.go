@@ -178,35 +178,6 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 	return err
 }
 
-// parseStrategy reads --evaluate: "t1[:ckpt],t2[:ckpt],...", milestones of
-// work done in seconds or durations.
-func parseStrategy(s string) (reservation.Strategy, error) {
-	var out reservation.Strategy
-	for i, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		val, flag, hasFlag := strings.Cut(item, ":")
-		ckpt := false
-		if hasFlag {
-			switch strings.ToLower(strings.TrimSpace(flag)) {
-			case "ckpt", "c", "checkpoint":
-				ckpt = true
-			case "", "nockpt", "no":
-			default:
-				return nil, fmt.Errorf("--evaluate: item %d %q: unknown flag %q (want :ckpt)", i+1, item, flag)
-			}
-		}
-		t, err := units.ParseSeconds(val)
-		if err != nil {
-			return nil, fmt.Errorf("--evaluate: item %d: %w", i+1, err)
-		}
-		out = append(out, reservation.Step{Milestone: t, Checkpoint: ckpt})
-	}
-	if err := out.Validate(); err != nil {
-		return nil, fmt.Errorf("--evaluate: %w", err)
-	}
-	return out, nil
-}
-
 func yesNo(b bool) string {
 	if b {
 		return "yes"

@@ -86,9 +86,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	}
 	var res *reservation.Result
 	if f.evaluate != "" {
-		s, err := parseStrategy(f.evaluate)
+		s, err := reservation.ParseStrategy(f.evaluate)
 		if err != nil {
-			return usage(err)
+			return usage(fmt.Errorf("--evaluate: %w", err))
 		}
 		res, err = reservation.Evaluate(law, s, opts)
 		if err != nil {

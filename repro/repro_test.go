@@ -1,0 +1,40 @@
+package repro
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestComparisons(t *testing.T) {
+	cs := []Comparison{
+		{Experiment: "T", Quantity: "a", Paper: 2, Ours: 2.5, Note: "n, with comma"},
+		{Experiment: "T", Quantity: "b", Paper: math.NaN(), Ours: 1},
+		{Experiment: "T", Quantity: "c", Paper: 0, Ours: 1},
+	}
+	if d, r := cs[0].Diff(), cs[0].RelDiff(); d != 0.5 || r != 0.25 {
+		t.Errorf("diff %v rel %v", d, r)
+	}
+	if !math.IsNaN(cs[1].RelDiff()) || !math.IsNaN(cs[2].RelDiff()) {
+		t.Error("relative difference defined without a published number")
+	}
+	path := filepath.Join(t.TempDir(), "c.csv")
+	if err := WriteComparisons(path, cs); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(path)
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 4 || rows[1][6] != "n, with comma" || rows[2][2] != "" || rows[1][5] != "0.25" {
+		t.Fatalf("rows %q, %v", rows, err)
+	}
+	var b bytes.Buffer
+	PrintComparisons(&b, "Title", cs)
+	if !strings.Contains(b.String(), "+0.5 (+25.0%)") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
