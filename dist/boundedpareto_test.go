@@ -8,7 +8,7 @@ import (
 // bpRefs are reference values computed independently with mpmath at 120
 // digits from the textbook forms (1 − (L/x)^α)/(1 − (L/H)^α), the density
 // αL^α x^{−α−1}/(1 − (L/H)^α), its numerically integrated mean, and
-// Q(p) = L(1 − p(1 − (L/H)^α))^{−1/α}.
+// Q(p) = L(1 − p(1 − (L/H)^α))^{−1/α} (testdata/reference_values.py).
 var bpRefs = []struct {
 	d                   BoundedPareto
 	mean                float64

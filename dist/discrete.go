@@ -59,6 +59,25 @@ func NewDiscrete(values, probs []float64) (*Discrete, error) {
 	return newDiscrete(append([]float64(nil), values...), append([]float64(nil), probs...))
 }
 
+// Validate reports whether d is a law NewDiscrete could have built: non-nil,
+// values finite and strictly increasing, masses ≥ 0 summing to 1 within
+// 10⁻⁹, the last one positive.
+func (d *Discrete) Validate() error {
+	if d == nil {
+		return fmt.Errorf("discrete: nil distribution")
+	}
+	if len(d.Values) == 0 || len(d.Values) != len(d.Probs) {
+		return fmt.Errorf("discrete: %d values but %d probabilities", len(d.Values), len(d.Probs))
+	}
+	if _, err := NewDiscrete(d.Values, d.Probs); err != nil {
+		return err
+	}
+	if p := d.Probs[len(d.Probs)-1]; !(p > 0) {
+		return fmt.Errorf("discrete: last value %v has mass %v, want > 0", d.Values[len(d.Values)-1], p)
+	}
+	return nil
+}
+
 // newDiscrete takes ownership of values (valid, increasing) and probs
 // (non-negative, positive sum), renormalises, trims and builds the tables.
 func newDiscrete(values, probs []float64) (*Discrete, error) {

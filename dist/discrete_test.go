@@ -131,6 +131,24 @@ func TestDiscreteRand(t *testing.T) {
 	}
 }
 
+func TestDiscreteValidate(t *testing.T) {
+	var nilD *Discrete
+	if _, err := Discretize(nilD, 3); err == nil || !strings.Contains(err.Error(), "nil") {
+		t.Errorf("typed nil accepted: %v", err)
+	}
+	bad := &Discrete{Values: []float64{1, 2}, Probs: []float64{1, 0}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "last value 2 has mass 0") {
+		t.Errorf("zero last mass: %v", err)
+	}
+	if _, err := Truncate(&Discrete{Values: []float64{2, 1}, Probs: []float64{0.5, 0.5}}, 0, 3); err == nil {
+		t.Error("unsorted hand-built law accepted")
+	}
+	var nilT *Truncated
+	if _, err := Bound(nilT, 0.1); err == nil {
+		t.Error("nil *Truncated accepted")
+	}
+}
+
 // TestDiscreteHandBuilt: a literal without NewDiscrete's tables still works.
 func TestDiscreteHandBuilt(t *testing.T) {
 	d := &Discrete{Values: []float64{1, 2}, Probs: []float64{0.25, 0.75}}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // boundedCases are the family cases made bounded as in Section 4.2.
@@ -159,6 +161,47 @@ func TestDiscretizeFast(t *testing.T) {
 			t.Errorf("%s: Discretize(20000) took %v", c.name, el)
 		}
 	}
+}
+
+// TestDiscretizeProperties: for random bounded Weibull and gamma laws and
+// grid sizes, the masses sum to exactly 1, the last is positive, the grid
+// is strictly increasing and ends at b, and E[X] ≤ E[Y_n] ≤ E[X] + h.
+func TestDiscretizeProperties(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		shape := math.Exp(rapid.Float64Range(-1.5, 2.5).Draw(t, "shape"))
+		scale := math.Exp(rapid.Float64Range(-5, 12).Draw(t, "scale"))
+		var d Distribution = Weibull{K: shape, Lambda: scale}
+		if rapid.Bool().Draw(t, "gamma") {
+			d = Gamma{Alpha: shape, Beta: 1 / scale}
+		}
+		nu := math.Exp(rapid.Float64Range(-30, -2).Draw(t, "lognu"))
+		b, err := Bound(d, nu)
+		if err != nil {
+			t.Fatalf("Bound(%v, %v): %v", d, nu, err)
+		}
+		n := rapid.IntRange(1, 3000).Draw(t, "n")
+		y, err := Discretize(b, n)
+		if err != nil {
+			t.Fatalf("Discretize(%v, %d): %v", b, n, err)
+		}
+		lo, hi := b.Support()
+		if s := compensatedSum(y.Probs); s != 1 || y.Probs[y.Len()-1] <= 0 {
+			t.Fatalf("sum %v, last mass %v", s, y.Probs[y.Len()-1])
+		}
+		for i := 1; i < y.Len(); i++ {
+			if !(y.Values[i] > y.Values[i-1]) {
+				t.Fatalf("values not increasing at %d", i)
+			}
+		}
+		if y.Len() == n && y.Values[n-1] != hi {
+			t.Fatalf("last value %v, b %v", y.Values[n-1], hi)
+		}
+		h := (hi - lo) / float64(n)
+		m, my := b.Mean(), y.Mean()
+		if my < m*(1-1e-12) || my > (m+h)*(1+1e-12) {
+			t.Fatalf("E[Y] = %v not in [%v, %v]", my, m, m+h)
+		}
+	})
 }
 
 func BenchmarkDiscretize20000(b *testing.B) {

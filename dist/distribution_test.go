@@ -3,6 +3,8 @@ package dist
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/integrate/quad"
@@ -29,6 +31,7 @@ func familyCases() []struct {
 		{"truncnormal", TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20}},
 		{"truncnormal-tail", TruncatedNormal{Mu: 0, Sigma: 1, A: 10, B: 12}},
 		{"truncnormal-lowtail", TruncatedNormal{Mu: 30, Sigma: 2, A: 1, B: 5}},
+		{"truncnormal-narrow", TruncatedNormal{Mu: 100, Sigma: 10, A: 99, B: 102}},
 		{"uniform", Uniform{A: 1, B: 20}},
 		{"beta", Beta{Alpha: 2, Beta: 2, A: 0, B: 1}},
 		{"beta-skew", Beta{Alpha: 0.7, Beta: 3, A: 2, B: 5}},
@@ -205,7 +208,9 @@ func TestMeanIsIntegral(t *testing.T) {
 }
 
 // TestSampleMean draws 200 000 values and requires the sample mean within
-// five standard errors of Mean, and every draw inside the support.
+// five standard errors of Mean, every draw inside the support, and the
+// Kolmogorov–Smirnov distance to the CDF below 1.95/√n (the 0.1% critical
+// value), so that Rand and CDF describe the same law.
 func TestSampleMean(t *testing.T) {
 	const n = 200000
 	for i, c := range familyCases() {
@@ -213,8 +218,10 @@ func TestSampleMean(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(i), 42))
 		lo, hi := d.Support()
 		var sum, sumSq float64
-		for range n {
+		xs := make([]float64, n)
+		for i := range xs {
 			x := d.Rand(r)
+			xs[i] = x
 			if !(x >= lo && x <= hi) {
 				t.Fatalf("%s: draw %v outside [%v, %v]", c.name, x, lo, hi)
 			}
@@ -225,6 +232,10 @@ func TestSampleMean(t *testing.T) {
 		se := math.Sqrt((sumSq/n - m*m) / n)
 		if math.Abs(m-d.Mean()) > 5*se {
 			t.Errorf("%s: sample mean %v, Mean %v, 5 SE = %v", c.name, m, d.Mean(), 5*se)
+		}
+		slices.Sort(xs)
+		if ks := KSStatistic(d, xs); ks > 1.95/math.Sqrt(n) {
+			t.Errorf("%s: KS distance of draws to CDF %v", c.name, ks)
 		}
 	}
 }
@@ -287,12 +298,8 @@ func TestValidateRejects(t *testing.T) {
 			t.Errorf("%#v: Validate accepted", c.d)
 			continue
 		}
-		if !contains(err.Error(), c.want) {
+		if !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%#v: error %q does not contain %q", c.d, err, c.want)
 		}
 	}
-}
-
-func contains(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub)))
 }

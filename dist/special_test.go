@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// TestMillsRatio against mpmath's erfc(x/√2)/(2φ(x)) at 30 digits, on both
+// TestMillsRatio against mpmath's erfc(x/√2)/(2φ(x)) (testdata), on both
 // sides of the switch to the continued fraction at 25.
 func TestMillsRatio(t *testing.T) {
 	ref := [][2]float64{

@@ -137,6 +137,14 @@ func Bound(d Distribution, nu float64) (Distribution, error) {
 	return Truncate(d, lo, hi)
 }
 
+// Validate reports whether t was built by Truncate.
+func (t *Truncated) Validate() error {
+	if t == nil || t.d == nil {
+		return fmt.Errorf("truncate: nil or unbuilt truncated distribution (use Truncate)")
+	}
+	return nil
+}
+
 // Dist is the law that was truncated (for a Discrete, its restriction).
 func (t *Truncated) Dist() Distribution { return t.d }
 

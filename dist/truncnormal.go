@@ -144,19 +144,49 @@ func (t TruncatedNormal) Mean() float64 {
 	return math.Min(math.Max(m, t.A), t.B)
 }
 
-// Rand draws by rejection from the parent normal when the mass Φ(β) − Φ(α)
-// is at least ¼, and by inversion of a uniform draw of r otherwise.
+// Rand draws by exact rejection, never by inverting the CDF:
+//   - α < 0 < β with mass Φ(β) − Φ(α) ≥ ¼: normal draws of r until one
+//     lands in [α, β];
+//   - 0 ≤ α (and, reflected, β ≤ 0): Robert's (1995) proposal, an
+//     exponential of rate λ = (α + √(α²+4))/2 truncated to [α, β], accepted
+//     with probability exp(−(z−λ)²/2); at least 76% of proposals are
+//     accepted however far in the tail;
+//   - a narrow interval around the mean: uniform proposals on [α, β]
+//     accepted with probability exp(−z²/2), at least 82%.
 func (t TruncatedNormal) Rand(r *rand.Rand) float64 {
 	a, b := t.bounds()
-	if a < 0 && b > 0 && normalInterval(a, b) >= 0.25 {
+	var z float64
+	switch {
+	case a < 0 && b > 0 && normalInterval(a, b) >= 0.25:
+		for z = r.NormFloat64(); z < a || z > b; z = r.NormFloat64() {
+		}
+	case a >= 0:
+		z = stdTailRand(r, a, b)
+	case b <= 0:
+		z = -stdTailRand(r, -b, -a)
+	default:
 		for {
-			z := r.NormFloat64()
-			if z >= a && z <= b {
-				return math.Min(math.Max(t.Mu+t.Sigma*z, t.A), t.B)
+			z = a + (b-a)*r.Float64()
+			if r.Float64() <= math.Exp(-0.5*z*z) {
+				break
 			}
 		}
 	}
-	return t.Quantile(r.Float64())
+	return math.Min(math.Max(t.Mu+t.Sigma*z, t.A), t.B)
+}
+
+// stdTailRand draws Z | a ≤ Z ≤ b for 0 ≤ a < b by Robert's exponential
+// rejection sampler.
+func stdTailRand(r *rand.Rand, a, b float64) float64 {
+	lambda := 0.5 * (a + math.Sqrt(a*a+4))
+	span := -math.Expm1(-lambda * (b - a)) // P(Exp(λ) ≤ b − a)
+	for {
+		z := a - math.Log1p(-r.Float64()*span)/lambda
+		d := z - lambda
+		if z <= b && r.Float64() <= math.Exp(-0.5*d*d) {
+			return z
+		}
+	}
 }
 
 // Support is [A, B].

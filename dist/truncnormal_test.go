@@ -7,8 +7,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// tnRef holds reference values computed independently with mpmath at 40
-// digits (erfc, bisection for quantiles); see the report of this package.
+// tnRef holds reference values computed independently with mpmath at 120
+// digits (erfc, bisection for quantiles) by testdata/reference_values.py.
 type tnRef struct {
 	d      TruncatedNormal
 	mean   float64

@@ -104,7 +104,7 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 			if f.Note != "" {
 				fmt.Fprintf(&b, "    %-12s %s\n", f.Family, f.Note)
 			} else {
-				fmt.Fprintf(&b, "    %-12s AIC %10.1f  KS %.3f  %s\n", f.Family, f.AIC, f.KS, f.Spec)
+				fmt.Fprintf(&b, "    %-12s BIC %9.1f  AIC %9.1f  KS %.3f  %s\n", f.Family, f.BIC, f.AIC, f.KS, f.Spec)
 			}
 		}
 	}

@@ -55,7 +55,7 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+", discrete)")
 	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
 	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
-	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (best AIC), empirical, or a family name")
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (least BIC), empirical, or a family name")
 	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
 	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
 	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
@@ -70,9 +70,15 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
+	for _, sub := range reserveSubcommands {
+		cmd.AddCommand(sub())
+	}
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
 }
+
+// reserveSubcommands are the subcommands of ckpt reserve (sweep, …).
+var reserveSubcommands []func() *cobra.Command
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
@@ -164,6 +170,7 @@ type fitInfo struct {
 	Family string  `json:"family"`
 	Spec   string  `json:"spec,omitempty"`
 	AIC    float64 `json:"aic,omitempty"`
+	BIC    float64 `json:"bic,omitempty"`
 	KS     float64 `json:"ks,omitempty"`
 	Note   string  `json:"note,omitempty"`
 }

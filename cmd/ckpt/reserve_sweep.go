@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/runner"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+type sweepFlags struct {
+	reserveFlags
+	ckpts, restarts, epsilons string
+	csv, jsonl, shard         string
+	workers                   int
+}
+
+// sweepPoint is one (C, R, ε) of the grid.
+type sweepPoint struct{ c, r, eps float64 }
+
+// sweepRow holds every strategy's expected cost at one point.
+type sweepRow struct {
+	p      sweepPoint
+	res    *reservation.Result
+	byName map[string]float64
+}
+
+func (s sweepRow) Row() []runner.Field {
+	f := []runner.Field{{Name: "ckpt", Value: s.p.c}, {Name: "restart", Value: s.p.r}, {Name: "epsilon", Value: s.p.eps},
+		{Name: "n", Value: s.res.N}, {Name: "omniscient", Value: s.res.Omniscient}, {Name: "lower_bound", Value: s.res.LowerBound}}
+	for _, name := range sweepColumns {
+		f = append(f, runner.Field{Name: name, Value: s.byName[name]})
+	}
+	return f
+}
+
+var sweepColumns = append(append([]string{}, reservation.Algorithms...), reservation.BaselineMax, reservation.BaselineNeuro, reservation.BaselineMaxOfLast)
+
+func newReserveSweepCmd() *cobra.Command {
+	var f sweepFlags
+	cmd := &cobra.Command{
+		Use:   "sweep",
+		Short: "Price every strategy over a grid of checkpoint costs, restart costs and epsilons",
+		Long: `For one walltime law (--dist or --history, as for ckpt reserve), compute the
+expected cost of every planning strategy and baseline at every point of the grid
+--ckpt × --restart × --epsilon, on all cores. Output is CSV and/or JSON lines, one
+row per point, identical whatever --workers; --shard i/n runs only the points
+k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run.`,
+		Example: `  ckpt reserve sweep --dist weibull:k=0.5,lambda=1h --ckpt 1m,6m,30m,1h --csv costs.csv
+  # over a Slurm job array of 4 tasks (sbatch --array=0-3):
+  ckpt reserve sweep --ckpt 1m,5m,10m,30m,1h,2h --epsilon 0.5,1 --shard $SLURM_ARRAY_TASK_ID/4 --csv part-$SLURM_ARRAY_TASK_ID.csv
+  ckpt merge --out costs.csv part-*.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runReserveSweep(cmd, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.distSpec, "dist", "", "walltime law (default: the paper's neuroscience LogNormal)")
+	fl.StringVar(&f.history, "history", "", "file of past walltimes; - for stdin")
+	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes")
+	fl.StringVar(&f.fit, "fit", "auto", "auto (least BIC), empirical, or a family name")
+	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C (comma-separated seconds or durations)")
+	fl.StringVar(&f.restarts, "restart", "", "restart costs R (default: R = C at each point)")
+	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons (comma-separated)")
+	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
+	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
+	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of discretisation points")
+	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
+	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass)")
+	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
+	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
+	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
+	fl.IntVar(&f.workers, "workers", 0, "parallel workers (0 = all cores)")
+	return cmd
+}
+
+func parseDurations(flag, list string) ([]float64, error) {
+	var out []float64
+	for _, item := range strings.Split(list, ",") {
+		v, err := units.ParseSeconds(item)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		if v < 0 {
+			return nil, fmt.Errorf("--%s: %v must be >= 0", flag, item)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
+	cs, err := parseDurations("ckpt", f.ckpts)
+	if err != nil {
+		return usage(err)
+	}
+	rs := []float64(nil)
+	if f.restarts != "" {
+		if rs, err = parseDurations("restart", f.restarts); err != nil {
+			return usage(err)
+		}
+	}
+	var eps []float64
+	for _, item := range strings.Split(f.epsilons, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(item), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return usagef("--epsilon: %q must be a number > 0", item)
+		}
+		eps = append(eps, v)
+	}
+	shard, err := runner.ParseShard(f.shard)
+	if err != nil {
+		return usage(fmt.Errorf("--shard: %w", err))
+	}
+	if f.workers < 0 {
+		return usagef("--workers must be >= 0, got %d", f.workers)
+	}
+	if f.csv == "" && f.jsonl == "" {
+		return usagef("give --csv or --jsonl")
+	}
+	if f.csv == "-" && f.jsonl == "-" {
+		return usagef("--csv and --jsonl cannot both go to stdout")
+	}
+	// Validate the cost model once, with the first point, before any work.
+	f.strategy, f.epsilon, f.ckpt, f.restart = reservation.AlgoDynProgCount, eps[0], "0", "0"
+	base, err := f.options()
+	if err != nil {
+		return usage(err)
+	}
+	law, _, err := f.law(cmd, &base)
+	if err != nil {
+		return usage(err)
+	}
+	var points []sweepPoint
+	for _, c := range cs {
+		restarts := rs
+		if restarts == nil {
+			restarts = []float64{c}
+		}
+		for _, r := range restarts {
+			for _, e := range eps {
+				points = append(points, sweepPoint{c, r, e})
+			}
+		}
+	}
+	// Prepare the law (truncation, its checks) once so a bad law fails fast.
+	if _, _, err := reservation.Law(law, base.TailMass); err != nil {
+		return usage(err)
+	}
+	csvPath, jsonlPath := f.csv, f.jsonl
+	sink, closeOut, err := runner.CreateOutputs[sweepRow](csvPath, jsonlPath)
+	if err != nil {
+		return err
+	}
+	runErr := runner.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, points, 1,
+		func(_ context.Context, it runner.Item[sweepPoint]) (sweepRow, error) {
+			o := base
+			o.Costs.C, o.Costs.R, o.Epsilon = it.Param.c, it.Param.r, it.Param.eps
+			o.Baselines, o.LowerBound = true, true
+			res, err := reservation.Plan(law, o)
+			if err != nil {
+				return sweepRow{}, err
+			}
+			row := sweepRow{p: it.Param, res: res, byName: map[string]float64{}}
+			for _, b := range res.Baselines {
+				row.byName[b.Name] = b.ExpectedCost
+			}
+			return row, nil
+		}, sink)
+	if err := closeOut(); runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+func init() {
+	reserveSubcommands = append(reserveSubcommands, newReserveSweepCmd)
+}

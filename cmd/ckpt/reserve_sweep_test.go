@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReserveSweepShardsMergeToTheUnsplitBytes(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"reserve", "sweep", "--dist", "uniform:a=1h,b=20h", "--ckpt", "1m,6m,30m", "--restart", "6m,12m", "--epsilon", "1,2", "--max-tau", "50"}
+	full, errOut, code := run(t, "", append(args, "--workers", "2")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if lines := strings.Count(full, "\n"); lines != 1+3*2*2 {
+		t.Fatalf("%d lines, want a header and 12 rows:\n%s", lines, full)
+	}
+	one, _, _ := run(t, "", append(args, "--workers", "1")...)
+	if one != full {
+		t.Fatal("output depends on the number of workers")
+	}
+	var parts []string
+	for i := range 3 {
+		p := filepath.Join(dir, "part"+string(rune('0'+i))+".csv")
+		if _, errOut, code := run(t, "", append(args, "--shard", string(rune('0'+i))+"/3", "--csv", p)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		parts = append(parts, p)
+	}
+	merged := filepath.Join(dir, "merged.csv")
+	if _, errOut, code := run(t, "", append([]string{"merge", "--out", merged, "--expect", "12"}, parts...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	got, _ := os.ReadFile(merged)
+	if string(got) != full {
+		t.Fatalf("merged shards differ from the unsplit run:\n%s\nvs\n%s", got, full)
+	}
+	// Losing a shard is caught.
+	if _, errOut, code := run(t, "", append([]string{"merge", "--out", filepath.Join(dir, "bad.csv"), "--expect", "12"}, parts[:2]...)...); code == 0 {
+		t.Fatalf("merge with a missing shard succeeded: %s", errOut)
+	}
+}
+
+func TestReserveSweepBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reserve", "sweep", "--ckpt", "1m,abc"}, "abc"},
+		{[]string{"reserve", "sweep", "--ckpt", "-1m"}, "-1m"},
+		{[]string{"reserve", "sweep", "--epsilon", "0"}, "epsilon"},
+		{[]string{"reserve", "sweep", "--shard", "3/2"}, "shard"},
+		{[]string{"reserve", "sweep", "--csv", ""}, "--csv"},
+		{[]string{"reserve", "sweep", "--dist", "uniform:a=2,b=1"}, "uniform"},
+	} {
+		out, errOut, code := run(t, "", tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q", tc.args, code, errOut, out)
+		}
+	}
+}
