@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -28,6 +30,7 @@ type reserveFlags struct {
 	tailMass                       float64
 	strategy, evaluate             string
 	json, noBaselines, all         bool
+	sbatch, jobName                string
 	nSet                           bool // --n given explicitly
 }
 
@@ -44,6 +47,7 @@ history of past runs (--history). Plain numbers are seconds; durations like
 90m, 2h or 1.5d are accepted. With no arguments it plans for the paper's
 neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		Example: `  ckpt reserve
+  ckpt reserve --history runs.txt --ckpt 10m --restart 10m --sbatch segment.sh > submit.sh && bash submit.sh
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
@@ -70,6 +74,8 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
+	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
+	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	for _, sub := range reserveSubcommands {
 		cmd.AddCommand(sub())
 	}
@@ -107,6 +113,14 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		}
 	}
 	out := cmd.OutOrStdout()
+	if f.sbatch != "" {
+		script, err := sbatchChain(res, f.sbatch, f.jobName, opts.Costs)
+		if err != nil {
+			return usage(err)
+		}
+		_, err = io.WriteString(out, script)
+		return err
+	}
 	if f.json {
 		return writeJSON(out, reserveJSON(res, source, opts))
 	}
@@ -176,6 +190,9 @@ type fitInfo struct {
 }
 
 func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.Distribution, lawSource, error) {
+	if f.sbatch != "" && f.json {
+		return nil, lawSource{}, fmt.Errorf("give --sbatch or --json, not both")
+	}
 	if f.distSpec != "" && f.history != "" {
 		return nil, lawSource{}, fmt.Errorf("give --dist or --history, not both")
 	}
@@ -215,4 +232,14 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*dist.Discrete).Values))
 	}
 	return d, src, nil
+}
+
+// sbatchChain renders a plan as a Slurm submission chain.
+func sbatchChain(r *reservation.Result, job, name string, c reservation.Costs) (string, error) {
+	ch := slurm.Chain{Job: job, Name: name}
+	for _, rv := range r.Reservations {
+		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
+			Restart: rv.Restart > 0, Milestone: rv.Milestone})
+	}
+	return ch.Script()
 }

@@ -61,3 +61,21 @@ func TestReserveSweepBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestReserveSbatchChain(t *testing.T) {
+	js, _, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--json", "--no-baselines")
+	if code != 0 {
+		t.Fatal("plan failed")
+	}
+	p := decodePlan(t, js)
+	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--no-baselines", "--sbatch", "job.sh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "sbatch --parsable"); n != len(p.Reservations) {
+		t.Fatalf("%d submissions for %d reservations:\n%s", n, len(p.Reservations), out)
+	}
+	if _, errOut, code := run(t, "", "reserve", "--sbatch", "job.sh", "--json"); code != 2 || !strings.Contains(errOut, "--sbatch") {
+		t.Errorf("--sbatch with --json: exit %d, %q", code, errOut)
+	}
+}
