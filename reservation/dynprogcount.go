@@ -3,6 +3,9 @@ package reservation
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 )
 
 // Class restricts which checkpoint decisions a dynamic program may take.
@@ -137,7 +140,8 @@ type solver struct {
 	j1    []int32   // argmin of m1[l], 0 if none
 	row   []float64 // E(i_c, ·) of the row being computed
 	hull  hull
-	rowE0 float64
+	// workers is the number of goroutines solve may use (GOMAXPROCS).
+	workers int
 }
 
 func newSolver(sup *support, c Costs, class Class) *solver {
@@ -145,14 +149,17 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 	return &solver{
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
-		row: make([]float64, n+1), hull: newHull(n),
+		row: make([]float64, n+1), hull: newHull(n), workers: runtime.GOMAXPROCS(0),
 	}
 }
 
 func (s *solver) solve() float64 {
 	n := s.sup.n()
-	v, S, c := s.sup.v, s.sup.surv, s.c
 	s.diag[n] = s.base
+	if s.class == Mixed && s.workers > 1 && n >= parallelRows {
+		return s.solveParallel()
+	}
+	v, S, c := s.sup.v, s.sup.surv, s.c
 	var shared hull
 	if s.class != NoCkpt {
 		shared = newHull(n)
@@ -172,15 +179,60 @@ func (s *solver) solve() float64 {
 		if ic > 0 && s.class == NoCkpt {
 			continue // rows after a checkpoint are unreachable
 		}
-		s.diag[ic] = s.runRow(ic, nil)
+		s.diag[ic] = s.runRow(ic, nil, s.row, &s.hull, nil)
 	}
-	s.rowE0 = s.diag[0]
-	return s.rowE0
+	return s.diag[0]
 }
 
-// runRow computes E(ic, il) for il = n−1 … ic and returns E(ic, ic). When
-// rec is not nil it records the optimal transition of every state.
-func (s *solver) runRow(ic int, rec []choice) float64 {
+// parallelRows is the size below which pipelining rows does not pay.
+const parallelRows = 1500
+
+// solveParallel pipelines the rows over s.workers goroutines. Row i_c needs
+// m1[i_l] for i_l ≥ i_c, and m1[i_l] needs the diagonal of the rows above
+// i_l only; so consecutive rows run side by side and a worker waits only
+// when it reaches a step whose m1 is not yet published. Rows finish in
+// decreasing order; the worker that finishes row r adds its diagonal to the
+// shared envelope, publishes m1[r−1] and moves the published mark. The
+// result is bit-for-bit the sequential one.
+func (s *solver) solveParallel() float64 {
+	n := s.sup.n()
+	v, S, c := s.sup.v, s.sup.surv, s.c
+	shared := newHull(n)
+	s.m1[n-1], s.j1[n-1] = math.Inf(1), 0
+	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
+	var next atomic.Int64
+	next.Store(int64(n))
+	var wg sync.WaitGroup
+	for range s.workers {
+		wg.Go(func() {
+			row, h := make([]float64, n+1), newHull(n)
+			for {
+				r := int(next.Add(-1))
+				if r < 0 {
+					return
+				}
+				s.diag[r] = s.runRow(r, nil, row, &h, published)
+				if r == 0 {
+					return
+				}
+				// Row r is done and m1[r] was published (its last step
+				// waited for it), so this worker alone extends the envelope.
+				shared.add(c.Alpha*v[r], s.diag[r]+c.Beta*c.C*S[r], int32(r))
+				val, j := shared.query(S[r-1])
+				s.m1[r-1], s.j1[r-1] = val, j
+				published.lower(int64(r - 1))
+			}
+		})
+	}
+	wg.Wait()
+	return s.diag[0]
+}
+
+// runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
+// scratch h, and returns E(ic, ic). When rec is not nil it records the
+// optimal transition of every state. When published is not nil, m1[il] is
+// read only once published has reached il.
+func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published *mark) float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
 	b, rho := 0.0, 0.0
@@ -205,41 +257,85 @@ func (s *solver) runRow(ic int, rec []choice) float64 {
 		}
 		return best
 	}
-	s.row[n] = s.base
-	h := &s.hull
+	row[n] = s.base
 	h.reset()
 	for il := n - 1; il >= ic; il-- {
 		j := il + 1
-		h.add(c.Alpha*v[j], s.row[j]+c.Beta*S[j]*(v[j]-b), int32(j))
+		h.add(c.Alpha*v[j], row[j]+c.Beta*S[j]*(v[j]-b), int32(j))
 		x := S[il]
 		val, jj := h.query(x)
 		best, ch := val+x*k0, choice(jj)
+		if published != nil {
+			published.wait(int64(il))
+		}
 		if s.class == Mixed && s.j1[il] > 0 {
 			// Ties go to the reservation without a checkpoint.
 			if alt := s.m1[il] + x*k1; alt < best {
 				best, ch = alt, -choice(s.j1[il])
 			}
 		}
-		s.row[il] = best
+		row[il] = best
 		if rec != nil {
 			rec[il] = ch
 		}
 	}
-	return s.row[ic]
+	return row[ic]
+}
+
+// mark is a decreasing index that goroutines wait on: a cheap atomic check
+// on the fast path, a short spin, then a condition variable, so that a
+// waiting worker does not burn the core its partner needs.
+type mark struct {
+	v    atomic.Int64
+	mu   sync.Mutex
+	cond *sync.Cond
+}
+
+func newMark(v int64) *mark {
+	m := &mark{}
+	m.v.Store(v)
+	m.cond = sync.NewCond(&m.mu)
+	return m
+}
+
+// wait returns once the mark is ≤ x.
+func (m *mark) wait(x int64) {
+	if m.v.Load() <= x {
+		return
+	}
+	for range 64 {
+		runtime.Gosched()
+		if m.v.Load() <= x {
+			return
+		}
+	}
+	m.mu.Lock()
+	for m.v.Load() > x {
+		m.cond.Wait()
+	}
+	m.mu.Unlock()
+}
+
+// lower moves the mark down to x and wakes the waiters.
+func (m *mark) lower(x int64) {
+	m.mu.Lock()
+	m.v.Store(x)
+	m.cond.Broadcast()
+	m.mu.Unlock()
 }
 
 // strategy rebuilds the optimal plan from state (0, 0).
 func (s *solver) strategy() Strategy {
 	n := s.sup.n()
 	rec := make([]choice, n+1)
-	s.runRow(0, rec)
+	s.runRow(0, rec, s.row, &s.hull, nil)
 	var out Strategy
 	for il := 0; il < n; {
 		j, ckpt := rec[il].next()
 		out = append(out, Step{Milestone: s.sup.v[j], Checkpoint: ckpt})
 		if ckpt && j < n {
 			clear(rec)
-			s.runRow(j, rec)
+			s.runRow(j, rec, s.row, &s.hull, nil)
 		}
 		il = j
 	}

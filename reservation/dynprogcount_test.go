@@ -211,3 +211,42 @@ func TestDynProgCountRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The pipelined solver must reproduce the sequential one bit for bit, plan
+// included, for any number of workers.
+func TestParallelRowsMatchSequential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := range 4 {
+		values, probs := randomLaw(rng, parallelRows+rng.IntN(1500))
+		c := randomCosts(rng)
+		sup, err := newSupport(values, probs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq := newSolver(sup, c, Mixed)
+		seq.workers = 1
+		want := seq.solve()
+		wantPlan := seq.strategy()
+		for _, w := range []int{2, 3, 8} {
+			par := newSolver(sup, c, Mixed)
+			par.workers = w
+			if got := par.solve(); got != want {
+				t.Fatalf("trial %d workers %d: cost %v, sequential %v", trial, w, got, want)
+			}
+			if got := par.strategy(); len(got) != len(wantPlan) {
+				t.Fatalf("trial %d workers %d: plan differs", trial, w)
+			} else {
+				for i := range got {
+					if got[i] != wantPlan[i] {
+						t.Fatalf("trial %d workers %d: plan differs at %d", trial, w, i)
+					}
+				}
+			}
+			for i := range seq.diag {
+				if seq.diag[i] != par.diag[i] || seq.m1[i] != par.m1[i] {
+					t.Fatalf("trial %d workers %d: state differs at %d", trial, w, i)
+				}
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/reservation"
@@ -56,20 +57,11 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+", discrete)")
-	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
-	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
-	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (least BIC), empirical, or a family name")
+	f.addLawAndCostFlags(fl)
 	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
 	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
-	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
-	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
-	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
 	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum")
 	fl.IntVar(&f.n, "n", 0, "number of discretisation points (overrides --epsilon)")
-	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of points derived from --epsilon")
-	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
-	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
@@ -85,6 +77,21 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 
 // reserveSubcommands are the subcommands of ckpt reserve (sweep, …).
 var reserveSubcommands []func() *cobra.Command
+
+// addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
+// share: the walltime law, the cost model and the search limits.
+func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
+	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+", discrete)")
+	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
+	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (least BIC), empirical, or a family name")
+	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
+	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
+	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of points derived from --epsilon")
+	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
+	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+}
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
@@ -61,19 +60,10 @@ k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserveSweep(cmd, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.distSpec, "dist", "", "walltime law (default: the paper's neuroscience LogNormal)")
-	fl.StringVar(&f.history, "history", "", "file of past walltimes; - for stdin")
-	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes")
-	fl.StringVar(&f.fit, "fit", "auto", "auto (least BIC), empirical, or a family name")
+	f.addLawAndCostFlags(fl)
 	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C (comma-separated seconds or durations)")
 	fl.StringVar(&f.restarts, "restart", "", "restart costs R (default: R = C at each point)")
 	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons (comma-separated)")
-	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
-	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
-	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
-	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of discretisation points")
-	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
-	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass)")
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
