@@ -9,7 +9,7 @@ import (
 )
 
 // fitFamilies are the families Fit knows, in the order FitAuto lists them.
-var fitFamilies = []string{"normal", "lognormal", "gamma", "weibull", "exponential", "truncnormal"}
+var fitFamilies = []string{"normal", "lognormal", "gamma", "weibull", "exponential", "truncnormal", "pareto"}
 
 // FitFamilies returns the families Fit accepts.
 func FitFamilies() []string { return append([]string(nil), fitFamilies...) }
@@ -25,6 +25,8 @@ func FitFamilies() []string { return append([]string(nil), fitFamilies...) }
 //     (samples must be > 0).
 //   - "weibull": κ solves Σx^κ log x / Σx^κ − 1/κ − mean(log x) = 0, the same
 //     way, and λ = (mean x^κ)^{1/κ} (samples must be > 0).
+//   - "pareto": x_m = min x_i (the likelihood grows with x_m up to the
+//     smallest sample) and α = N / Σ log(x_i/x_m) (samples must be > 0).
 //   - "truncnormal": A and B are the sample minimum and maximum (their
 //     maximum-likelihood values) and (μ, log σ) maximise the likelihood by
 //     damped Newton steps on the analytic gradient, from the normal fit. When the data
@@ -65,6 +67,8 @@ func Fit(family string, samples []float64) (Distribution, error) {
 		return fitWeibull(what, samples)
 	case "truncnormal":
 		return fitTruncNormal(what, samples)
+	case "pareto":
+		return fitPareto(what, samples)
 	}
 	return nil, fmt.Errorf("fit: unknown family %q (want one of %s)", family, strings.Join(fitFamilies, ", "))
 }
@@ -299,4 +303,24 @@ func minimize2D(f func([2]float64) (float64, [2]float64), x0 [2]float64) [2]floa
 		}
 	}
 	return x
+}
+
+// fitPareto is the maximum-likelihood Pareto (type I) law. O(N).
+func fitPareto(what string, samples []float64) (Distribution, error) {
+	xm := math.Inf(1)
+	for i, x := range samples {
+		if !(x > 0) {
+			return nil, fmt.Errorf("%s: sample %d is %v; the family needs values > 0", what, i, x)
+		}
+		xm = math.Min(xm, x)
+	}
+	logs := make([]float64, len(samples))
+	for i, x := range samples {
+		logs[i] = math.Log(x / xm)
+	}
+	s := compensatedSum(logs)
+	if !(s > 0) {
+		return nil, fmt.Errorf("%s: all samples equal %v; there is no spread to fit", what, xm)
+	}
+	return Pareto{Xm: xm, Alpha: float64(len(samples)) / s}, nil
 }

@@ -1,0 +1,130 @@
+package interval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+)
+
+// maxSimFailures bounds the failures of one simulated run: a law whose runs
+// are almost always shorter than a checkpoint block would never finish.
+const maxSimFailures = 1_000_000
+
+// Simulate runs a task of work te, checkpointed every `period` of work at
+// cost c, restarting at cost r, under failures whose uninterrupted running
+// times are independent draws from law (a renewal process restarted at each
+// failure; the trace replay's model with synthetic failures). It returns one
+// run's outcome; the error reports invalid arguments or a run that needed
+// more than a million failures (the period is hopeless for this law).
+// O(failures).
+func Simulate(te, period, c, r float64, law dist.Distribution, rng *rand.Rand) (ReplayResult, error) {
+	k := 0
+	var overflow bool
+	res, err := replay(te, period, c, r, func() (float64, bool) {
+		if k == maxSimFailures {
+			overflow = true
+			return 0, false
+		}
+		k++
+		return law.Rand(rng), true
+	})
+	if err == nil && overflow {
+		err = fmt.Errorf("more than %d failures in one run (period %v, law %v)", maxSimFailures, period, law)
+	}
+	return res, err
+}
+
+// MeanWallclock is the Monte Carlo mean of Tw over reps runs of Simulate,
+// each drawing from its own generator seeded by (seed, rep), so that
+// different periods see the same failures (common random numbers) and the
+// search over periods is not fooled by noise. O(reps·failures).
+func MeanWallclock(te, period, c, r float64, law dist.Distribution, seed uint64, reps int) (float64, error) {
+	if reps < 1 {
+		return 0, fmt.Errorf("reps must be >= 1, got %d", reps)
+	}
+	s := 0.0
+	for i := 0; i < reps; i++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		res, err := Simulate(te, period, c, r, law, rng)
+		if err != nil {
+			return 0, err
+		}
+		s += res.Wallclock
+	}
+	return s / float64(reps), nil
+}
+
+// RenewalMean estimates E(Y) for Formula (3): the mean number of failures
+// of a renewal process with inter-failure law `law` during te of running
+// time, over reps draws (seeded like MeanWallclock). It is what the MNOF of
+// a history of such tasks measures when the overheads are small.
+// O(reps·E(Y)).
+func RenewalMean(te float64, law dist.Distribution, seed uint64, reps int) float64 {
+	total := 0
+	for i := 0; i < reps; i++ {
+		rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(i)))
+		t := law.Rand(rng)
+		for t < te && total < math.MaxInt32 {
+			total++
+			t += law.Rand(rng)
+		}
+	}
+	return float64(total) / float64(reps)
+}
+
+// BestFixed searches the fixed period that minimises the simulated mean
+// wall-clock time (MeanWallclock, common random numbers): first the
+// equal-interval periods te/x for x = 1 … maxX, then a golden-section
+// refinement of the period between the neighbours te/(x+1) and te/(x−1) of
+// the best x (a period that does not divide te leaves a shorter last
+// interval, which can be slightly better). Ties keep the longer period.
+// O((maxX + 40)·reps·failures).
+func BestFixed(te, c, r float64, law dist.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
+	if maxX < 1 {
+		return 0, 0, fmt.Errorf("maxX must be >= 1, got %d", maxX)
+	}
+	eval := func(p float64) float64 {
+		m, err := MeanWallclock(te, p, c, r, law, seed, reps)
+		if err != nil {
+			return math.Inf(1) // hopeless period: too few checkpoints for this law
+		}
+		return m
+	}
+	mean, x := math.Inf(1), 0
+	for n := 1; n <= maxX; n++ {
+		if m := eval(te / float64(n)); m < mean {
+			x, mean = n, m
+		}
+	}
+	if x == 0 {
+		return 0, 0, fmt.Errorf("no period up to %d intervals completes under %v", maxX, law)
+	}
+	period = te / float64(x)
+	lo, hi := te/float64(x+1), te
+	if x > 1 {
+		hi = te / float64(x-1)
+	}
+	g := (math.Sqrt(5) - 1) / 2
+	a, b := lo, hi
+	p1, p2 := b-g*(b-a), a+g*(b-a)
+	f1, f2 := eval(p1), eval(p2)
+	for i := 0; i < 40 && b-a > 1e-6*period; i++ {
+		if f1 < f2 {
+			b, p2, f2 = p2, p1, f1
+			p1 = b - g*(b-a)
+			f1 = eval(p1)
+		} else {
+			a, p1, f1 = p1, p2, f2
+			p2 = a + g*(b-a)
+			f2 = eval(p2)
+		}
+	}
+	for _, c := range []struct{ p, f float64 }{{p1, f1}, {p2, f2}} {
+		if c.f < mean {
+			period, mean = c.p, c.f
+		}
+	}
+	return period, mean, nil
+}
