@@ -32,6 +32,7 @@ type reserveFlags struct {
 	strategy, evaluate             string
 	json, noBaselines, all         bool
 	sbatch, jobName                string
+	profile, tasks                 string
 	nSet                           bool // --n given explicitly
 }
 
@@ -66,6 +67,8 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
+	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
+	fl.StringVar(&f.tasks, "tasks", "", "plan time and memory from a folder of per-run phase traces (ID/taskK.csv)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	for _, sub := range reserveSubcommands {
@@ -93,8 +96,18 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
+// profileRun plans time and memory per reservation for a multi-phase
+// application (--profile or --tasks); cmd/ckpt/profile.go sets it.
+var profileRun func(cmd *cobra.Command, f reserveFlags) error
+
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
+	if f.profile != "" || f.tasks != "" {
+		if profileRun == nil {
+			return usagef("--profile and --tasks are not available in this build")
+		}
+		return profileRun(cmd, f)
+	}
 	opts, err := f.options()
 	if err != nil {
 		return usage(err)
