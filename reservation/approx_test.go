@@ -188,3 +188,23 @@ func TestPlanNeverLosesToItsBaselines(t *testing.T) {
 		}
 	}
 }
+
+func TestLawTruncation(t *testing.T) {
+	x, cut, err := Law(dist.Normal{Mu: 10, Sigma: 1}, 1e-7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := x.Support()
+	if lo < 0 || math.IsInf(hi, 0) || math.Abs(cut-2e-7) > 1e-12 {
+		t.Fatalf("support [%v, %v], cut %v", lo, hi, cut)
+	}
+	if _, _, err := Law(dist.Normal{Mu: 1, Sigma: 1}, 1e-7); err == nil {
+		t.Error("a law with P(X<0) = 0.16 was accepted")
+	}
+	if y, cut, err := Law(dist.Uniform{A: 1, B: 2}, 1e-7); err != nil || cut != 0 || y != (dist.Uniform{A: 1, B: 2}) {
+		t.Errorf("bounded law changed: %v %v %v", y, cut, err)
+	}
+	if _, cut, _ := Law(dist.Exponential{Rate: 2}, 1e-5); math.Abs(cut-1e-5) > 1e-12 {
+		t.Errorf("exponential cut %v, want 1e-5", cut)
+	}
+}

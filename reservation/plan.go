@@ -108,8 +108,11 @@ type Result struct {
 	Tau     int     `json:"tau,omitempty"`
 }
 
-// Law prepares a distribution for planning: discrete laws are used as they
-// are, unbounded ones are truncated to [a, Q(1 − ν)] and renormalised.
+// Law prepares a distribution for planning: bounded laws on [0, ∞) are
+// used as they are; an unbounded upper tail is cut at Q(1 − ν) and a lower
+// tail reaching below 0 (a Normal) is cut at 0, with renormalisation. cut is
+// the probability removed. A law that puts more than MaxNegativeMass on
+// negative walltimes is rejected: cutting it would plan for another law.
 func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float64, err error) {
 	if tailMass == 0 {
 		tailMass = dist.DefaultTailMass
@@ -117,18 +120,30 @@ func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float6
 	if !(tailMass > 0 && tailMass < 1) {
 		return nil, 0, fmt.Errorf("tail mass must be in (0, 1), got %v", tailMass)
 	}
-	if lo, _ := d.Support(); lo < 0 {
-		return nil, 0, fmt.Errorf("walltimes must be >= 0 but %v has support starting at %v; use a law on [0, ∞) such as truncnormal", d, lo)
-	}
-	if _, hi := d.Support(); !math.IsInf(hi, 1) {
+	lo, hi := d.Support()
+	if lo >= 0 && !math.IsInf(hi, 1) {
 		return d, 0, nil
+	}
+	if lo < 0 {
+		if neg := d.CDF(0); neg > MaxNegativeMass {
+			return nil, 0, fmt.Errorf("%v puts probability %.3g on negative walltimes; use a law on [0, ∞) such as truncnormal", d, neg)
+		}
 	}
 	x, err = dist.Bound(d, tailMass)
 	if err != nil {
 		return nil, 0, err
 	}
-	return x, tailMass, nil
+	xlo, xhi := x.Support()
+	cut = 1 - (d.CDF(xhi) - d.CDF(xlo))
+	if math.IsInf(hi, 1) {
+		cut = d.Survival(xhi) + d.CDF(xlo)
+	}
+	return x, cut, nil
 }
+
+// MaxNegativeMass is the largest probability of a negative walltime Law
+// cuts off silently.
+const MaxNegativeMass = 1e-6
 
 // Plan computes the reservation plan for law d with the chosen algorithm,
 // prices it exactly (Theorem 1 on d, truncated if unbounded) and, on

@@ -110,7 +110,7 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 	}
 	fmt.Fprintf(&b, "support: [%s, %s]", units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi))
 	if r.TailMass > 0 {
-		fmt.Fprintf(&b, " (truncated at Q(1-%g): a job longer than %s, probability %g, needs a new plan)", r.TailMass, units.FormatSeconds(r.Hi), r.TailMass)
+		fmt.Fprintf(&b, " (the law is truncated to it: probability %.3g outside is dropped; a job longer than %s needs a new plan)", r.TailMass, units.FormatSeconds(r.Hi))
 	}
 	b.WriteString("\n")
 	c := o.Costs
