@@ -16,7 +16,7 @@ import (
 // for a law X on the bounded support [a, b]. With γ = 0 the second term is
 // +∞; with C = 0 or R = 0 (and a = 0) the first is, and if both are the
 // optimum needs arbitrarily many reservations, so no n gives the guarantee
-// and an error says to choose n directly.
+// and an error says to choose n directly. n saturates at math.MaxInt32.
 func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err error) {
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return 0, 0, fmt.Errorf("epsilon must be > 0, got %v", eps)
@@ -38,10 +38,9 @@ func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err
 	if math.IsInf(c0, 1) {
 		return 0, c0, errors.New("no grid size guarantees 1+epsilon when C or R is 0 and gamma is 0 (the optimum needs arbitrarily many reservations); set the number of points n instead")
 	}
-	nf := math.Ceil(c0 / eps)
-	if nf > math.MaxInt32 {
-		return 0, c0, fmt.Errorf("Algorithm 1 asks for %.3g grid points for epsilon %v; choose a larger epsilon or set n", nf, eps)
-	}
+	// Heavy tails can ask for astronomically many points; n saturates at
+	// MaxInt32 and callers cap it (Plan reports the guarantee c0/n it gets).
+	nf := math.Min(math.Ceil(c0/eps), math.MaxInt32)
 	return max(int(nf), 1), c0, nil
 }
 

@@ -97,7 +97,7 @@ const tableCutoff = 1e-3
 
 func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reservation.Options, all bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "walltime law: %s\n", src.Spec)
+	fmt.Fprintf(&b, "walltime law: %s (mean %s, median %s)\n", src.Spec, fmtPtrSeconds(src.Mean), fmtPtrSeconds(src.Median))
 	if src.History != "" {
 		fmt.Fprintf(&b, "  from %d runs in %s (--fit %s)\n", src.Runs, src.History, src.Fit)
 		for _, f := range src.Fits {
@@ -159,6 +159,9 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 	if !math.IsNaN(r.LowerBound) && r.LowerBound > 0 {
 		gap := (r.ExpectedCost - r.LowerBound) / r.LowerBound
 		fmt.Fprintf(&b, "certified: the optimum of this class costs at least %.6g, so this plan is within %.3g%% of it\n", r.LowerBound, 100*gap)
+		if gap > 0.01 && r.N > 0 {
+			fmt.Fprintf(&b, "hint: the %d-point grid is coarse for this law; a larger --max-n or --n, or a smaller support (--tail-mass), tightens the plan\n", r.N)
+		}
 	}
 	if len(r.Baselines) > 0 {
 		b.WriteString("\n")
@@ -183,4 +186,11 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+func fmtPtrSeconds(v *float64) string {
+	if v == nil {
+		return "infinite"
+	}
+	return units.FormatSeconds(*v)
 }

@@ -194,6 +194,8 @@ func (f reserveFlags) options() (reservation.Options, error) {
 // lawSource describes where the walltime law came from, for the report.
 type lawSource struct {
 	Spec    string    `json:"spec"`
+	Mean    *float64  `json:"mean"` // nil when infinite (Pareto, alpha <= 1)
+	Median  *float64  `json:"median"`
 	History string    `json:"history,omitempty"`
 	Runs    int       `json:"runs,omitempty"`
 	Fit     string    `json:"fit,omitempty"`
@@ -225,7 +227,7 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 		if err != nil {
 			return nil, lawSource{}, fmt.Errorf("--dist: %w", err)
 		}
-		return d, lawSource{Spec: d.String()}, nil
+		return d, lawSource{Spec: d.String(), Mean: finite(d.Mean()), Median: finite(d.Quantile(0.5))}, nil
 	}
 	in, name := cmd.InOrStdin(), "stdin"
 	if f.history != "-" {
@@ -247,7 +249,7 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 	if err != nil {
 		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
 	}
-	src.Spec, src.Fits = d.String(), fits
+	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fits, finite(d.Mean()), finite(d.Quantile(0.5))
 	if _, isDiscrete := d.(*dist.Discrete); isDiscrete {
 		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*dist.Discrete).Values))
 	}

@@ -79,3 +79,19 @@ func TestReserveSbatchChain(t *testing.T) {
 		t.Errorf("--sbatch with --json: exit %d, %q", code, errOut)
 	}
 }
+
+// A law of infinite mean (Pareto, alpha <= 1) still plans once truncated,
+// and its JSON stays valid.
+func TestReserveInfiniteMeanLaw(t *testing.T) {
+	js, errOut, code := run(t, "", "reserve", "--dist", "pareto:xm=1h,alpha=0.8", "--json", "--no-baselines", "--max-n", "3000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := decodePlan(t, js)
+	if len(p.Reservations) == 0 || !(p.ExpectedCost > p.OmniscientCost) {
+		t.Fatalf("implausible %+v", p)
+	}
+	if !strings.Contains(js, `"mean": null`) {
+		t.Errorf("infinite mean not reported as null")
+	}
+}
