@@ -70,6 +70,7 @@ func TestCostTableInterpolation(t *testing.T) {
 // The real BLCR tables reproduce Table 5 of the paper at 160 MB within the
 // measurement noise (type A 3.22 s, type B 1.45 s).
 func TestBLCRTables(t *testing.T) {
+	requireData(t, blcrDir)
 	b, err := LoadBLCR(blcrDir)
 	if err != nil {
 		t.Fatal(err)

@@ -81,6 +81,9 @@ func TestIntervalTextAndSources(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	if _, err := os.Stat("../../../shared/data/google2011/gloudsim-task-traces/mix-jobTrace-dec.dat"); err != nil {
+		t.Skip("real data not available")
+	}
 	// Table 7 of the paper: mix trace, priority 2 (file 1), tasks < 1000 s:
 	// MNOF 1.06, MTBF 179.
 	out, errOut, code = run(t, "", "interval", "--te", "900", "--ckpt", "2", "--json", "--priority", "1", "--max-length", "1000",
