@@ -68,11 +68,14 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
 	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
-	fl.StringVar(&f.tasks, "tasks", "", "plan time and memory from a folder of per-run phase traces (ID/taskK.csv)")
+	fl.StringVar(&f.tasks, "tasks", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	for _, sub := range reserveSubcommands {
 		cmd.AddCommand(sub())
+	}
+	for _, hook := range reserveFlagHooks {
+		hook(cmd)
 	}
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
@@ -80,6 +83,10 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 
 // reserveSubcommands are the subcommands of ckpt reserve (sweep, …).
 var reserveSubcommands []func() *cobra.Command
+
+// reserveFlagHooks add the flags of extensions of ckpt reserve (the
+// multi-phase planner of profile.go) when the command is built.
+var reserveFlagHooks []func(*cobra.Command)
 
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
 // share: the walltime law, the cost model and the search limits.

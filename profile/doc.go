@@ -1,0 +1,39 @@
+// Package profile models a multi-phase application as a chain of tasks
+// {(f_1, M_1), …, (f_n, M_n)} (Eq. (1) of Gainaru, Goglin, Honoré and
+// Pallez, "Profiles of upcoming HPC Applications and their Impact on
+// Reservation Strategies", IEEE TPDS 2021): task i runs for a random time
+// X_i of law f_i, the X_i are independent, and task i needs at most M_i of
+// memory whatever the input.
+//
+// An App is built in three ways:
+//
+//   - from per-phase memory traces (ReadTasksDir: one folder per run, files
+//     task1.csv … taskN.csv of "t, usedKiB"): the duration of a phase is the
+//     span of its timestamps and its peak the largest sample;
+//   - from whole-run memory traces (ReadTrace + Segment, the parser of
+//     Fig. 7): a run is cut into phases of roughly constant memory;
+//   - from a YAML or JSON profile (Load, Parse) or a built-in one (SLANT of
+//     Table 2, MaCRUISE of Table 3; Builtin).
+//
+// FitApp fits one law per task from k runs (Normal as in the paper, or any
+// family dist.Fit supports) and takes the largest observed peak as M_i.
+//
+// From an App the package computes the law of the total walltime (Total:
+// the exact Normal sum of Section 3.2.1 when every task is Normal, grid
+// convolution otherwise), the task status over time of Figs. 9 and 11
+// (Timeline.Finished, Timeline.Running), the average memory M̄ and the
+// likely maximum memory M_τ(t) of Eq. (2) (Timeline.LikelyMax), and the
+// latency/bandwidth checkpoint cost C(V) = l + V/b of Section 4.2 fitted to
+// measured CRIU costs (FitCheckpointCost).
+//
+// Units: times are seconds, memory is GB (10⁹ bytes, the paper's unit: its
+// "51 GB" task-5 peak is the traces' 47.9 GiB).
+//
+// # Running time
+//
+// A Timeline discretises every task law on a common grid of N steps and
+// convolves them: O(n·N²) time once, O(n·N) memory; each Running or
+// LikelyMax query then costs O(n·N) survival evaluations (N = 2048 by
+// default: a few milliseconds for SLANT). Segment is O(L) for a trace of L
+// samples; FitApp is O(n·k) plus the fits.
+package profile

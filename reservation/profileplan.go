@@ -1,0 +1,176 @@
+package reservation
+
+// This file plans time and memory for multi-phase applications (Gainaru,
+// Goglin, Honoré and Pallez, "Profiles of upcoming HPC Applications and
+// their Impact on Reservation Strategies", IEEE TPDS 2021): it turns a
+// profile.App into the MemLaw of the memory-aware dynamic programs and
+// builds every strategy of Section 4.3.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/profile"
+)
+
+// Strategy names.
+const (
+	StrategyAllCkpt      = "all-ckpt"
+	StrategyMemAllCkpt   = "mem-all-ckpt"
+	StrategyMemAllCkptV2 = "mem-all-ckpt-v2"
+	StrategyNeuro        = "neuro"
+	StrategyNeuroAvg     = "neuro-avg"
+)
+
+// AppStrategies lists every strategy in display order.
+var AppStrategies = []string{StrategyAllCkpt, StrategyMemAllCkpt, StrategyMemAllCkptV2, StrategyNeuro, StrategyNeuroAvg}
+
+// AppPlanOptions are the modelling choices of Section 4.2.
+type AppPlanOptions struct {
+	// N is the number of equally spaced values of the discretised total
+	// walltime (the paper's n = 1000).
+	N int
+	// TailMass cuts the total's upper tail at Q(1 − TailMass) (10⁻⁷).
+	TailMass float64
+	// Ckpt is C(V); Restart the constant restart cost R (seconds).
+	Ckpt    profile.CheckpointCost
+	Restart float64
+	// CkptTau is the τ of M_τ used for the checkpoint cost (0.1), MemTau
+	// the τ of the memory requests.
+	CkptTau, MemTau float64
+	// PaperCkpt takes the checkpoint memory from the unconditional
+	// M_τ(t) of Eq. (2), as the paper does (see profile.Timeline.Needs).
+	PaperCkpt bool
+	// V2Eps is the probability that MEM-ALL-CKPT-V2's first reservation
+	// reaches the memory-hungry task.
+	V2Eps float64
+	// Steps is the Timeline grid (0: profile.DefaultSteps).
+	Steps int
+	// MemMargin adds this fraction to every memory request (0: none), a
+	// headroom against peaks a little above the model's M_i.
+	MemMargin float64
+}
+
+// DefaultAppPlanOptions are the paper's settings for app: n = 1000,
+// ν = 10⁻⁷, CRIU checkpoint costs, R = the CRIU restart time of the peak
+// memory (constant, as the paper assumes), τ = 0.1 for checkpoints and
+// memory requests, and ε = 0.02 for MEM-ALL-CKPT-V2.
+func DefaultAppPlanOptions(app *profile.App) AppPlanOptions {
+	return AppPlanOptions{N: 1000, TailMass: 1e-7, Ckpt: profile.CRIU, Restart: profile.CRIURestart.Cost(app.PeakMemory()),
+		CkptTau: 0.1, MemTau: 0.1, V2Eps: 0.02}
+}
+
+// AppPlans holds the strategies planned for one application model.
+type AppPlans struct {
+	Total dist.Distribution
+	Law   MemLaw
+	Plans map[string]*MemPlan
+}
+
+// PlanApp plans ALL-CKPT (constant checkpoint cost C(peak) and the peak
+// memory throughout), MEM-ALL-CKPT and MEM-ALL-CKPT-V2 for app, and NEURO
+// and NEURO-AVG when history (past total walltimes) is given.
+func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, error) {
+	if o.N < 2 {
+		return nil, fmt.Errorf("need at least 2 discretisation points, got %d", o.N)
+	}
+	total, err := app.Total()
+	if err != nil {
+		return nil, err
+	}
+	x, _, err := Law(total, o.TailMass)
+	if err != nil {
+		return nil, err
+	}
+	disc, ok := x.(*dist.Discrete)
+	if !ok {
+		if disc, err = dist.Discretize(x, o.N); err != nil {
+			return nil, err
+		}
+	}
+	tl, err := profile.NewTimeline(app, o.Steps)
+	if err != nil {
+		return nil, err
+	}
+	ck, mem, mem0, err := tl.Needs(disc.Values, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
+	if err != nil {
+		return nil, err
+	}
+	if !(o.MemMargin >= 0) || math.IsInf(o.MemMargin, 0) {
+		return nil, fmt.Errorf("memory margin %v, want a finite value >= 0", o.MemMargin)
+	}
+	grow := 1 + o.MemMargin
+	for i := range mem {
+		mem[i] *= grow
+	}
+	mem0 *= grow
+	law := MemLaw{Values: disc.Values, Probs: disc.Probs, Ckpt: ck, Mem: mem, Mem0: mem0, Restart: o.Restart}
+	out := &AppPlans{Total: total, Law: law, Plans: map[string]*MemPlan{}}
+
+	peak := app.PeakMemory()
+	request := peak * grow
+	constant := law
+	constant.Ckpt = make([]float64, len(ck))
+	for i := range constant.Ckpt {
+		constant.Ckpt[i] = o.Ckpt.Cost(peak)
+	}
+	p, err := MemAllCkpt(constant)
+	if err != nil {
+		return nil, err
+	}
+	p = ConstantMemory(p, request)
+	p.Name = StrategyAllCkpt
+	out.Plans[StrategyAllCkpt] = p
+
+	if out.Plans[StrategyMemAllCkpt], err = MemAllCkpt(law); err != nil {
+		return nil, err
+	}
+	h := app.HungryTask()
+	if h > 1 {
+		t0, err := tl.SafeBefore(h, o.V2Eps)
+		if err != nil {
+			return nil, err
+		}
+		// The first milestone t0 becomes a support point of zero mass (the
+		// discretised total usually starts far above it).
+		at := sort.SearchFloat64s(law.Values, t0)
+		if at < len(law.Values) && law.Values[at] == t0 {
+			t0 = math.Nextafter(t0, 0)
+		}
+		ck0, mem0v, _, err := tl.Needs([]float64{t0}, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
+		if err != nil {
+			return nil, err
+		}
+		mem0v[0] *= grow
+		v2 := MemLaw{Mem0: law.Mem0, Restart: law.Restart,
+			Values: slices.Insert(slices.Clone(law.Values), at, t0),
+			Probs:  slices.Insert(slices.Clone(law.Probs), at, 0),
+			Ckpt:   slices.Insert(slices.Clone(law.Ckpt), at, ck0[0]),
+			Mem:    slices.Insert(slices.Clone(law.Mem), at, mem0v[0])}
+		if at < len(v2.Values)-1 {
+			before := 0.0
+			for _, t := range app.Tasks[:h-1] {
+				before = math.Max(before, t.Mem)
+			}
+			if out.Plans[StrategyMemAllCkptV2], err = MemAllCkptV2(v2, at, h, before*grow); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(history) > 0 {
+		for _, avg := range []bool{false, true} {
+			np, err := Neuro(history, avg, o.Ckpt.Cost(peak), o.Restart, request)
+			if err != nil {
+				return nil, err
+			}
+			if np.ExpectedTime, np.ExpectedWeightedMemory, err = ExpectedMetrics(np, law.Values, law.Probs); err != nil {
+				return nil, err
+			}
+			out.Plans[np.Name] = np
+		}
+	}
+	return out, nil
+}
