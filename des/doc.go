@@ -1,0 +1,21 @@
+// Package des is a small, reusable discrete-event simulation engine.
+//
+// A Sim holds a clock and a priority queue of pending events ordered by
+// (time, sequence number): events at the same time fire in the order they
+// were scheduled, so a run is a deterministic function of its inputs.
+// Events can be cancelled (Cancel removes them from the queue at once, so a
+// simulator that reschedules thousands of transfer completions does not
+// accumulate dead entries).
+//
+// Stream gives every entity (a node, a job, a workload generator) its own
+// seeded math/rand/v2 generator derived from (seed, entity identifiers) by
+// SplitMix64 mixing: a node's failure times depend on the seed and the
+// node's number only, so adding a node to a platform does not change the
+// failure times of the others.
+//
+// # Complexity
+//
+// The queue is a binary heap (container/heap): At, After and Cancel are
+// O(log n) for n pending events, Step is O(log n) plus the event's own
+// work, Now and Len are O(1). Memory is O(n). Stream is O(1).
+package des

@@ -1,0 +1,175 @@
+package des
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func TestOrderAndTies(t *testing.T) {
+	s := New()
+	var got []int
+	s.At(2, func() { got = append(got, 3) })
+	s.At(1, func() { got = append(got, 1) })
+	s.At(1, func() { got = append(got, 2) }) // same time: after the first scheduled
+	s.At(5, func() {
+		got = append(got, 4)
+		s.At(5, func() { got = append(got, 5) }) // scheduled at now: still fires
+	})
+	if n := s.Run(); n != 5 {
+		t.Fatalf("fired %d events, want 5", n)
+	}
+	if !slices.Equal(got, []int{1, 2, 3, 4, 5}) {
+		t.Fatalf("order %v", got)
+	}
+	if s.Now() != 5 {
+		t.Fatalf("now = %v", s.Now())
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := New()
+	fired := map[int]bool{}
+	evs := make([]*Event, 10)
+	for i := range evs {
+		evs[i] = s.At(float64(i), func() { fired[i] = true })
+	}
+	if !s.Cancel(evs[3]) || !s.Cancel(evs[7]) {
+		t.Fatal("cancel of pending event returned false")
+	}
+	if s.Cancel(evs[3]) {
+		t.Fatal("second cancel returned true")
+	}
+	if s.Cancel(nil) {
+		t.Fatal("cancel(nil) returned true")
+	}
+	s.Run()
+	for i := range 10 {
+		if fired[i] == (i == 3 || i == 7) {
+			t.Fatalf("event %d fired=%v", i, fired[i])
+		}
+	}
+	if s.Cancel(evs[0]) || evs[0].Pending() {
+		t.Fatal("fired event still cancellable")
+	}
+}
+
+func TestRunUntil(t *testing.T) {
+	s := New()
+	n := 0
+	for i := 1; i <= 10; i++ {
+		s.At(float64(i), func() { n++ })
+	}
+	if k := s.RunUntil(4.5); k != 4 || n != 4 || s.Now() != 4.5 {
+		t.Fatalf("RunUntil fired %d (n=%d) now=%v", k, n, s.Now())
+	}
+	if s.Peek() != 5 || s.Len() != 6 {
+		t.Fatalf("peek %v len %d", s.Peek(), s.Len())
+	}
+}
+
+func TestPastPanics(t *testing.T) {
+	s := New()
+	s.At(3, func() {})
+	s.Step()
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic for an event in the past")
+		}
+	}()
+	s.At(2, func() {})
+}
+
+// Property: whatever the schedule and cancellations, events fire in
+// (time, scheduling order) order and exactly the non-cancelled ones fire.
+func TestHeapProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := New()
+		times := rapid.SliceOfN(rapid.IntRange(0, 20), 1, 200).Draw(t, "times")
+		type rec struct {
+			time float64
+			id   int
+		}
+		var fired []rec
+		evs := make([]*Event, len(times))
+		for i, tm := range times {
+			evs[i] = s.At(float64(tm), func() { fired = append(fired, rec{float64(tm), i}) })
+		}
+		cancel := rapid.SliceOfN(rapid.Bool(), len(times), len(times)).Draw(t, "cancel")
+		var want []rec
+		for i, c := range cancel {
+			if c {
+				s.Cancel(evs[i])
+			} else {
+				want = append(want, rec{float64(times[i]), i})
+			}
+		}
+		slices.SortStableFunc(want, func(a, b rec) int {
+			if a.time != b.time {
+				if a.time < b.time {
+					return -1
+				}
+				return 1
+			}
+			return a.id - b.id
+		})
+		s.Run()
+		if !slices.Equal(fired, want) {
+			t.Fatalf("fired %v, want %v", fired, want)
+		}
+	})
+}
+
+func TestStreamPerEntity(t *testing.T) {
+	// The stream of entity (1, 7) is the same whoever else draws.
+	a := Stream(42, 1, 7)
+	var x [5]float64
+	for i := range x {
+		x[i] = a.ExpFloat64()
+	}
+	for n := range []int{10, 10000} {
+		streams := make([]float64, 0, n)
+		for k := range n {
+			streams = append(streams, Stream(42, 1, uint64(k)).Float64())
+		}
+		b := Stream(42, 1, 7)
+		for i := range x {
+			if v := b.ExpFloat64(); v != x[i] {
+				t.Fatalf("stream changed: %v vs %v", v, x[i])
+			}
+		}
+	}
+	// Different ids, kinds and seeds differ.
+	if Stream(42, 1, 7).Uint64() == Stream(42, 1, 8).Uint64() ||
+		Stream(42, 1, 7).Uint64() == Stream(42, 2, 7).Uint64() ||
+		Stream(42, 1, 7).Uint64() == Stream(43, 1, 7).Uint64() {
+		t.Fatal("streams collide")
+	}
+	// Crude independence check: mean of 1e5 uniforms from 1000 streams.
+	sum := 0.0
+	for k := range 1000 {
+		r := Stream(1, uint64(k))
+		for range 100 {
+			sum += r.Float64()
+		}
+	}
+	if m := sum / 1e5; math.Abs(m-0.5) > 0.005 {
+		t.Fatalf("mean %v", m)
+	}
+}
+
+// BenchmarkScheduleStep fires events from a queue holding 1000 pending
+// events, each of which reschedules itself (one Pop + one Push per op).
+func BenchmarkScheduleStep(b *testing.B) {
+	s := New()
+	var fn func()
+	fn = func() { s.After(1000, fn) }
+	for i := range 1000 {
+		s.At(float64(i), fn)
+	}
+	for b.Loop() {
+		s.Step()
+	}
+}

@@ -1,0 +1,103 @@
+package iosim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/runner"
+)
+
+// ParseBandwidth reads a bandwidth in bytes/s: a plain number ("40e9") or
+// a number with a decimal unit, optionally followed by "/s": "40GB/s",
+// "40G", "1.5TB/s", "500MB/s", "2PB/s".
+func ParseBandwidth(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimSuffix(t, "/s")
+	t = strings.TrimSuffix(t, "B")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'G':
+			mult, t = 1e9, t[:n-1]
+		case 'T':
+			mult, t = 1e12, t[:n-1]
+		case 'P':
+			mult, t = 1e15, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("bad bandwidth %q (want bytes/s, e.g. 40e9 or 40GB/s)", s)
+	}
+	return v * mult, nil
+}
+
+// FormatBandwidth prints bytes/s with a decimal unit ("40GB/s").
+func FormatBandwidth(b float64) string {
+	for _, u := range []struct {
+		m float64
+		s string
+	}{{1e15, "PB/s"}, {1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}} {
+		if math.Abs(b) >= u.m {
+			return strconv.FormatFloat(b/u.m, 'g', 4, 64) + u.s
+		}
+	}
+	return strconv.FormatFloat(b, 'g', 4, 64) + "B/s"
+}
+
+// BandwidthFor finds by bisection (on a log scale, to relative precision
+// relTol) the smallest aggregate bandwidth in [lo, hi] at which strategy
+// st's mean waste over reps trials is at most 1 − efficiency (Fig. 4 uses
+// efficiency 0.8). Every evaluation uses the same trial seeds, so the
+// mean waste is a deterministic function of the bandwidth. It returns hi's
+// error if even hi is not enough and lo if lo already suffices.
+func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64, reps int, opt Options, ro runner.Options, lo, hi, relTol float64) (float64, error) {
+	if !(efficiency > 0 && efficiency < 1) {
+		return 0, fmt.Errorf("efficiency must be in (0, 1), got %v", efficiency)
+	}
+	if !(lo > 0 && hi > lo) || !(relTol > 0) {
+		return 0, fmt.Errorf("need 0 < lo < hi and tolerance > 0, got lo=%v hi=%v tol=%v", lo, hi, relTol)
+	}
+	meanWaste := func(beta float64) (float64, error) {
+		pts := []SweepPoint{{Param: "bandwidth", Value: beta, Config: c.WithBandwidth(beta)}}
+		rs, err := Sweep(ctx, pts, []Strategy{st}, reps, opt, ro, nil)
+		if err != nil {
+			return 0, err
+		}
+		return Aggregate(rs)[0].Strategies[0].Waste.Mean, nil
+	}
+	ok := func(beta float64) (bool, error) {
+		w, err := meanWaste(beta)
+		return w <= 1-efficiency, err
+	}
+	if good, err := ok(hi); err != nil {
+		return 0, err
+	} else if !good {
+		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s", st.Name, efficiency, FormatBandwidth(hi))
+	}
+	if good, err := ok(lo); err != nil {
+		return 0, err
+	} else if good {
+		return lo, nil
+	}
+	for hi/lo > 1+relTol {
+		mid := math.Sqrt(lo * hi)
+		good, err := ok(mid)
+		if err != nil {
+			return 0, err
+		}
+		if good {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, nil
+}

@@ -1,0 +1,190 @@
+package iosim
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// Seconds is a duration in seconds. In a config file it is a number of
+// seconds or a string such as "262.4h", "730d" or "2y" (a year is 365
+// days).
+type Seconds float64
+
+// UnmarshalYAML reads a number of seconds or a duration string.
+func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
+	v, err := ParseDuration(n.Value)
+	if err != nil {
+		return err
+	}
+	*s = Seconds(v)
+	return nil
+}
+
+// ParseDuration is units.ParseSeconds plus a "y" (365-day year) suffix.
+func ParseDuration(str string) (float64, error) {
+	str = strings.TrimSpace(str)
+	if y, ok := strings.CutSuffix(str, "y"); ok {
+		v, err := strconv.ParseFloat(y, 64)
+		if err != nil {
+			return 0, fmt.Errorf("bad duration %q", str)
+		}
+		return v * Year, nil
+	}
+	return units.ParseSeconds(str)
+}
+
+// Year is 365 days in seconds, the unit of node MTBFs in the paper.
+const Year = 365 * 24 * 3600.0
+
+// Platform is the machine of Section II: N nodes sharing one parallel
+// file system.
+type Platform struct {
+	// Name labels outputs.
+	Name string `yaml:"name" json:"name"`
+	// Nodes is N, the number of compute nodes. Valid range: ≥ 1.
+	Nodes int `yaml:"nodes" json:"nodes"`
+	// MemoryPerNode is in bytes; I/O volumes are fractions of a job's
+	// memory (nodes × MemoryPerNode). Valid range: (0, +∞).
+	MemoryPerNode float64 `yaml:"memory_per_node" json:"memory_per_node"`
+	// Bandwidth is β, the aggregate file-system bandwidth in bytes/s.
+	// Valid range: (0, +∞).
+	Bandwidth float64 `yaml:"bandwidth" json:"bandwidth"`
+	// NodeMTBF is μ_ind, the MTBF of one node in seconds (failures are
+	// exponential, independent per node). Valid range: (0, +∞].
+	NodeMTBF Seconds `yaml:"node_mtbf" json:"node_mtbf"`
+}
+
+// Class is an application class of Section II / Table I.
+type Class struct {
+	// Name labels the class (EAP, LAP, ...).
+	Name string `yaml:"name" json:"name"`
+	// Nodes is q, the nodes of every job of the class: 1 ≤ q ≤ N.
+	Nodes int `yaml:"nodes" json:"nodes"`
+	// Walltime is w, the typical work time in seconds; jobs draw their
+	// work uniformly in [0.8w, 1.2w] (Section V).
+	Walltime Seconds `yaml:"walltime" json:"walltime"`
+	// Input, Output and Checkpoint are the initial input, final output
+	// and checkpoint sizes as fractions of the job's memory (1.6 = 160%).
+	// Input, Output ≥ 0; Checkpoint > 0.
+	Input      float64 `yaml:"input" json:"input"`
+	Output     float64 `yaml:"output" json:"output"`
+	Checkpoint float64 `yaml:"checkpoint" json:"checkpoint"`
+	// RegularIO is the volume of regular (non-checkpoint) I/O over the
+	// whole run as a fraction of the job's memory, spread evenly over the
+	// work. ≥ 0.
+	RegularIO float64 `yaml:"regular_io" json:"regular_io"`
+	// Share is the fraction of the platform's node-hours the class uses;
+	// the shares of all classes sum to 1.
+	Share float64 `yaml:"share" json:"share"`
+}
+
+// Config is a platform with its workload.
+type Config struct {
+	Platform Platform `yaml:"platform" json:"platform"`
+	Classes  []Class  `yaml:"classes" json:"classes"`
+}
+
+// JobMemory is the memory of one job of class c in bytes.
+func (c *Config) JobMemory(k int) float64 {
+	return float64(c.Classes[k].Nodes) * c.Platform.MemoryPerNode
+}
+
+// CheckpointTime is C_k = checkpoint bytes / β, the interference-free
+// checkpoint (and recovery, R = C) duration of class k.
+func (c *Config) CheckpointTime(k int) float64 {
+	return c.Classes[k].Checkpoint * c.JobMemory(k) / c.Platform.Bandwidth
+}
+
+// WithBandwidth returns a copy of c with bandwidth β (bytes/s).
+func (c Config) WithBandwidth(beta float64) Config {
+	c.Platform.Bandwidth = beta
+	c.Classes = append([]Class(nil), c.Classes...)
+	return c
+}
+
+// WithNodeMTBF returns a copy of c with node MTBF mu (seconds).
+func (c Config) WithNodeMTBF(mu float64) Config {
+	c.Platform.NodeMTBF = Seconds(mu)
+	c.Classes = append([]Class(nil), c.Classes...)
+	return c
+}
+
+// ShareTolerance is how far the class shares may sum from 1.
+const ShareTolerance = 1e-3
+
+// Validate checks every field; the error is one line naming the field.
+func (c *Config) Validate() error {
+	p := &c.Platform
+	switch {
+	case p.Nodes <= 0:
+		return fmt.Errorf("platform.nodes: must be ≥ 1, got %d", p.Nodes)
+	case !(p.MemoryPerNode > 0) || math.IsInf(p.MemoryPerNode, 0):
+		return fmt.Errorf("platform.memory_per_node: must be a positive number of bytes, got %v", p.MemoryPerNode)
+	case !(p.Bandwidth > 0) || math.IsInf(p.Bandwidth, 0):
+		return fmt.Errorf("platform.bandwidth: must be a positive number of bytes/s, got %v", p.Bandwidth)
+	case !(p.NodeMTBF > 0):
+		return fmt.Errorf("platform.node_mtbf: must be positive, got %v", float64(p.NodeMTBF))
+	case len(c.Classes) == 0:
+		return errors.New("classes: at least one application class is needed")
+	}
+	sum := 0.0
+	for i, k := range c.Classes {
+		f := func(field, format string, a ...any) error {
+			return fmt.Errorf("classes[%d].%s (%s): %s", i, field, k.Name, fmt.Sprintf(format, a...))
+		}
+		switch {
+		case k.Nodes <= 0:
+			return f("nodes", "must be ≥ 1, got %d", k.Nodes)
+		case k.Nodes > p.Nodes:
+			return f("nodes", "%d nodes is larger than the platform (%d nodes)", k.Nodes, p.Nodes)
+		case !(k.Walltime > 0) || math.IsInf(float64(k.Walltime), 0):
+			return f("walltime", "must be positive, got %v", float64(k.Walltime))
+		case !(k.Input >= 0) || math.IsInf(k.Input, 0):
+			return f("input", "must be ≥ 0, got %v", k.Input)
+		case !(k.Output >= 0) || math.IsInf(k.Output, 0):
+			return f("output", "must be ≥ 0, got %v", k.Output)
+		case !(k.Checkpoint > 0) || math.IsInf(k.Checkpoint, 0):
+			return f("checkpoint", "must be positive, got %v", k.Checkpoint)
+		case !(k.RegularIO >= 0) || math.IsInf(k.RegularIO, 0):
+			return f("regular_io", "must be ≥ 0, got %v", k.RegularIO)
+		case !(k.Share > 0) || k.Share > 1:
+			return f("share", "must be in (0, 1], got %v", k.Share)
+		}
+		sum += k.Share
+	}
+	if math.Abs(sum-1) > ShareTolerance {
+		return fmt.Errorf("classes[].share: shares sum to %v, not 1", sum)
+	}
+	return nil
+}
+
+// Load reads a YAML or JSON config (JSON is read as YAML), rejects
+// unknown fields, and validates it.
+func Load(r io.Reader) (*Config, error) {
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("config: empty")
+		}
+		return nil, fmt.Errorf("config: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}

@@ -1,0 +1,176 @@
+package iosim
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const cieloYAML = `platform:
+  name: cielo
+  nodes: 17784
+  memory_per_node: 32e9
+  bandwidth: 40e9
+  node_mtbf: 2y
+classes:
+  - {name: EAP, nodes: 1024, walltime: 262.4h, input: 0.03, output: 1.05, checkpoint: 1.6, share: 0.66}
+  - {name: LAP, nodes: 256, walltime: 64h, input: 0.05, output: 2.2, checkpoint: 1.85, share: 0.055}
+  - {name: Silverton, nodes: 2048, walltime: 128h, input: 0.7, output: 0.43, checkpoint: 3.5, regular_io: 0.05, share: 0.165}
+  - {name: VPIC, nodes: 1875, walltime: 157.2h, input: 0.1, output: 2.7, checkpoint: 0.85, regular_io: 20, share: 0.12}
+`
+
+func TestLoadYAMLMatchesEmbedded(t *testing.T) {
+	fh, err := os.Open("testdata/cielo.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	c, err := Load(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Cielo()
+	for i := range want.Classes {
+		a, b := c.Classes[i], want.Classes[i]
+		if math.Abs(float64(a.Walltime-b.Walltime)) > 1e-6 {
+			t.Fatalf("class %d walltime %v vs %v", i, a.Walltime, b.Walltime)
+		}
+		a.Walltime = b.Walltime
+		if a != b {
+			t.Fatalf("class %d: %+v vs %+v", i, a, b)
+		}
+	}
+	if c.Platform != want.Platform {
+		t.Fatalf("%+v vs %+v", c.Platform, want.Platform)
+	}
+	// Checkpoint times at 40 GB/s are those of the paper's Maple file.
+	for i, want := range []float64{1310.72, 378.88, 5734.4, 1275} {
+		if got := c.CheckpointTime(i); math.Abs(got-want) > 1e-9 {
+			t.Errorf("C_%d = %v, want %v", i, got, want)
+		}
+	}
+}
+
+// The JSON that `ckpt iosim run --print-config` writes loads back.
+func TestJSONRoundTrip(t *testing.T) {
+	for name, mk := range Platforms {
+		want := mk()
+		b, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(*got, want) {
+			t.Fatalf("%s: %+v != %+v", name, *got, want)
+		}
+	}
+}
+
+func TestLoadJSON(t *testing.T) {
+	js := `{"platform": {"nodes": 10, "memory_per_node": 1e9, "bandwidth": 1e9, "node_mtbf": 86400},
+	"classes": [{"name": "a", "nodes": 5, "walltime": "2h", "checkpoint": 1, "share": 1}]}`
+	c, err := Load(strings.NewReader(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Classes[0].Walltime != 7200 || c.Platform.NodeMTBF != 86400 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	cases := []struct {
+		edit  func(*Config)
+		field string
+	}{
+		{func(c *Config) { c.Platform.Nodes = 0 }, "platform.nodes"},
+		{func(c *Config) { c.Platform.Bandwidth = 0 }, "platform.bandwidth"},
+		{func(c *Config) { c.Platform.Bandwidth = -1 }, "platform.bandwidth"},
+		{func(c *Config) { c.Platform.NodeMTBF = 0 }, "platform.node_mtbf"},
+		{func(c *Config) { c.Platform.MemoryPerNode = math.NaN() }, "platform.memory_per_node"},
+		{func(c *Config) { c.Classes[2].Nodes = 20000 }, "classes[2].nodes"},
+		{func(c *Config) { c.Classes[0].Share = 0.5 }, "share"},
+		{func(c *Config) { c.Classes[1].Checkpoint = 0 }, "classes[1].checkpoint"},
+		{func(c *Config) { c.Classes[3].Walltime = -1 }, "classes[3].walltime"},
+		{func(c *Config) { c.Classes = nil }, "classes"},
+	}
+	for _, tc := range cases {
+		c := Cielo()
+		tc.edit(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.field) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("want one-line error naming %s, got %v", tc.field, err)
+		}
+	}
+	c := Cielo()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	p := Prospective()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	for _, in := range []string{"", "platform: [", "platform: {nodes: 3, bogus: 1}", "platform: {nodes: x}",
+		"platform: {nodes: 10, memory_per_node: 1, bandwidth: 1, node_mtbf: 1y}\nclasses: [{name: a, nodes: 20, walltime: 1h, checkpoint: 1, share: 1}]",
+		"platform: {nodes: 10, memory_per_node: 1, bandwidth: 1, node_mtbf: 1y}\nclasses: [{name: a, nodes: 2, walltime: 1h, checkpoint: 1, share: 0.3}]",
+		"platform: {nodes: 10, memory_per_node: 1, bandwidth: 1, node_mtbf: soon}"} {
+		if _, err := Load(strings.NewReader(in)); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: got %v", in, err)
+		}
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add(cieloYAML)
+	f.Add(`{"platform": {"nodes": 10}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := Load(strings.NewReader(s))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("loaded config fails validation: %v", err)
+		}
+	})
+}
+
+func TestParseBandwidth(t *testing.T) {
+	for in, want := range map[string]float64{"40e9": 40e9, "40GB/s": 40e9, "40G": 40e9, "1.5TB/s": 1.5e12, "500MB/s": 5e8, "2PB/s": 2e15, " 7 ": 7} {
+		got, err := ParseBandwidth(in)
+		if err != nil || math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "fast", "GB/s", "NaN", "1e400"} {
+		if _, err := ParseBandwidth(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+	if s := FormatBandwidth(40e9); s != "40GB/s" {
+		t.Errorf("%s", s)
+	}
+}
+
+func FuzzParseBandwidth(f *testing.F) {
+	f.Add("40GB/s")
+	f.Add("1e12")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseBandwidth(s)
+		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			t.Fatalf("%q → %v", s, v)
+		}
+	})
+}

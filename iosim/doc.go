@@ -1,0 +1,79 @@
+// Package iosim simulates checkpointing jobs sharing one parallel file
+// system, after Herault, Robert, Bouteiller, Arnold, Ferreira, Bosilca and
+// Dongarra, "Optimal Cooperative Checkpointing for Shared High-Performance
+// Computing Platforms" (APDCM 2018).
+//
+// # Model (Sections II and V)
+//
+// A Platform has N nodes, a per-node memory, an aggregate bandwidth β and a
+// node MTBF μ_ind; each node fails at exponential times drawn from its own
+// random stream (des.Stream(seed, 1, node)), and a job dies when one of its
+// nodes fails. Application classes (Class) give nodes per job, work time w,
+// input, output, checkpoint and regular-I/O volumes as fractions of the
+// job's memory, and the class's share of node-time. GenerateJobs draws the
+// job list of Section V (work uniform in [0.8w, 1.2w], shares within 1 %,
+// at least WorkloadSlack × N × span of node-time); jobs start first-fit in
+// list order whenever nodes free up (the online re-planning of Section V);
+// a failed job is re-queued at the head with the work left since its last
+// committed checkpoint, reading that checkpoint (or its input if it has
+// none) as a recovery read.
+//
+// A job reads its input, then alternates computation and checkpoints —
+// the next checkpoint is requested P − C after the previous one ends
+// (Section II; max(P − C, 0) when C ≥ P) — performs its regular I/O in
+// transfers spread evenly over its work (Options.IOChunk), and writes its
+// output. Transfers are a fluid model: at every transfer start, end or
+// failure the rates of the active transfers are recomputed and their
+// completions rescheduled.
+//
+// # Strategies
+//
+// A Strategy combines a Sharing mode (Proportional, Token, Unlimited), an
+// Arbiter that grants the I/O token (FCFS, LeastWaste), whether waiting for
+// the checkpoint token blocks, and a PeriodRule (Fixed, Daly). Each family
+// lives in its own file and registers its variants by name: oblivious-*,
+// ordered-*, ordered-nb-* (× fixed, daly), least-waste (and
+// least-waste-printed, Eqs. 1–2 exactly as printed; see LeastWaste for
+// why they are dimensionally inconsistent), interference-free. Baseline is
+// the fault-free, checkpoint-free, interference-free run the waste is
+// measured against.
+//
+// # Metrics
+//
+// Simulate returns a Run whose Split accounts for every node-second of the
+// window [Skip, Span − Skip] (default: the 60 days between the first and
+// the last day of 62): Work + IO + Checkpoint + Lost + Idle = N × window
+// (checked by the tests to 1e-9 relative, the float rounding of the
+// sums). Waste = 1 − (Work + IO)/(Work + IO of the baseline); Slowdown is
+// the node-weighted ratio of actual to interference-free checkpoint
+// durations (Fig. 1). Trial runs the baseline and several strategies on one
+// seed; Sweep runs trials on the experiment runner (deterministic for any
+// worker count and shard split); Aggregate and Summarize give means,
+// quartiles and deciles.
+//
+// # Lower bound (Section IV)
+//
+// LowerBound is Theorem 1: the periods of Eq. (8) with the smallest λ ≥ 0
+// meeting the I/O constraint of Eq. (6), found by bisection, and the waste
+// of Eq. (7). PaperBound reproduces the published curve, whose Maple code
+// takes λ = min(0, r) instead of max(0, r): when bandwidth is scarce it
+// reports the infeasible Daly waste, below the bound.
+//
+// # Configuration
+//
+// Load reads YAML or JSON (schema: Config, Platform, Class; durations as
+// seconds or strings like "262.4h", "730d", "2y"; sizes in bytes, bandwidth
+// in bytes/s) and validates it with one-line errors naming the field.
+// Cielo (the default, Table I) and Prospective (Section VI-B) are
+// embedded.
+//
+// # Complexity
+//
+// A run is O(E log E) for E events: a few per checkpoint period per job,
+// one per node failure, and, under Proportional sharing, O(T) rescheduled
+// completions per transfer start or end with T concurrent transfers. A
+// 60-day Cielo run is ~10⁴ events and 10–30 ms on one core (0.2–1·10⁶
+// events/s). LeastWaste is
+// O(r²) per decision for r waiting requests; LowerBound is O(K) per
+// bisection step for K classes.
+package iosim

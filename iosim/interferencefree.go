@@ -1,0 +1,16 @@
+package iosim
+
+// The interference-free reference: every transfer runs at the full
+// bandwidth as if alone, with Daly periods — what the jobs would see on a
+// file system that scaled without limit. Not achievable; a yardstick.
+func init() {
+	Register("interference-free", func(float64) Strategy {
+		return Strategy{Name: "interference-free", Sharing: Unlimited, Period: Daly{}}
+	})
+}
+
+// Baseline is the reference run the waste is measured against (Section
+// VI-A): same jobs, no failures, no checkpoints, no interference.
+func Baseline() Strategy {
+	return Strategy{Name: "baseline", Sharing: Unlimited, Period: Never{}}
+}

@@ -1,0 +1,64 @@
+package iosim
+
+import (
+	"math"
+	"testing"
+)
+
+// Hand-computed decision. At now = 1000, μ_ind = 1e6:
+//
+//	0: input,      q=10, v=100, requested at 900  (d=100)
+//	1: checkpoint, q=50, C=400, last checkpoint at 0 (d=1000), R=400
+//	2: output,     q=20, v=50,  requested at 990  (d=10)
+//
+// W_0 = q2(d2+v0) + (v0 q1²/μ)(R1+d1+v0/2) = 20·110 + 100·2500/1e6·1450 = 2200 + 362.5 = 2562.5
+// W_1 = q0(d0+C1) + q2(d2+C1) = 10·500 + 20·410 = 13200
+// W_2 = q0(d0+v2) + (v2 q1²/μ)(R1+d1+v2/2) = 10·150 + 50·2500/1e6·1425 = 1500 + 178.125 = 1678.125
+//
+// so the output (2) gets the token. As printed, Eqs. (1)–(2) multiply the
+// idle sums by v too: W_0 = 100·(2200+3.625) = 220362.5,
+// W_1 = 400·13200 = 5.28e6, W_2 = 50·(1500+3.5625) = 75178.125: also 2.
+func TestLeastWasteHand(t *testing.T) {
+	w := []Request{
+		{Job: 0, Kind: Input, Nodes: 10, Duration: 100, Since: 900, Seq: 0},
+		{Job: 1, Kind: Checkpoint, Nodes: 50, Duration: 400, LastCheckpoint: 0, Recovery: 400, Seq: 1},
+		{Job: 2, Kind: Output, Nodes: 20, Duration: 50, Since: 990, Seq: 2},
+	}
+	env := Env{NodeMTBF: 1e6}
+	want := []float64{2562.5, 13200, 1678.125}
+	wantP := []float64{220362.5, 5.28e6, 75178.125}
+	for i := range w {
+		if got := (LeastWaste{}).Waste(1000, w, i, env.NodeMTBF); math.Abs(got-want[i]) > 1e-9 {
+			t.Errorf("W_%d = %v, want %v", i, got, want[i])
+		}
+		if got := (LeastWaste{Printed: true}).Waste(1000, w, i, env.NodeMTBF); math.Abs(got-wantP[i]) > 1e-6 {
+			t.Errorf("printed W_%d = %v, want %v", i, got, wantP[i])
+		}
+	}
+	if i := (LeastWaste{}).Pick(1000, w, env); i != 2 {
+		t.Errorf("picked %d, want 2", i)
+	}
+	// The two forms disagree when a long idle request competes with a
+	// risky checkpoint: the printed form over-weights idleness by v.
+	w2 := []Request{
+		{Job: 0, Kind: Input, Nodes: 1, Duration: 1000, Since: 0, Seq: 0},
+		{Job: 1, Kind: Checkpoint, Nodes: 1000, Duration: 10, LastCheckpoint: 0, Recovery: 10, Seq: 1},
+	}
+	// consistent: W_0 = 1000·1e6/1e6·(10+0+500) = 510000; W_1 = 1·(0+10) = 10 → pick 1
+	// printed:    W_0 = 1000·(0 + 1e6/1e6·510) = 510000; W_1 = 10·10 = 100 → pick 1 as well
+	if i := (LeastWaste{}).Pick(0, w2, env); i != 1 {
+		t.Errorf("picked %d, want 1", i)
+	}
+	// Ties go to the earlier request.
+	w3 := []Request{{Kind: Input, Nodes: 1, Duration: 1, Seq: 5}, {Kind: Input, Nodes: 1, Duration: 1, Seq: 3}}
+	if i := (LeastWaste{}).Pick(0, w3, env); i != 1 {
+		t.Errorf("tie: picked %d, want 1 (earlier seq)", i)
+	}
+}
+
+func TestFCFS(t *testing.T) {
+	w := []Request{{Seq: 4}, {Seq: 2}, {Seq: 9}}
+	if i := (FCFS{}).Pick(0, w, Env{}); i != 1 {
+		t.Fatalf("picked %d", i)
+	}
+}

@@ -1,0 +1,84 @@
+package iosim
+
+import (
+	"math"
+	"slices"
+)
+
+// Trial runs the fault-free, checkpoint-free, interference-free baseline
+// and every strategy on the same job list and failure times (both drawn
+// from opt.Seed), and returns each strategy's run with its waste against
+// the baseline.
+func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
+	opt = opt.withDefaults()
+	if err := c.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	if opt.Jobs == nil {
+		jobs, err := GenerateJobs(c, opt.Span, opt.Seed)
+		if err != nil {
+			return Outcome{}, err
+		}
+		opt.Jobs = jobs
+	}
+	bo := opt
+	bo.NoFailures = true
+	base, err := Simulate(c, Baseline(), bo)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Baseline: base}
+	for _, st := range sts {
+		r, err := Simulate(c, st, opt)
+		if err != nil {
+			return Outcome{}, err
+		}
+		out.Runs = append(out.Runs, r)
+		out.Waste = append(out.Waste, Waste(r, base))
+	}
+	return out, nil
+}
+
+// Outcome is one Trial: the baseline, and per strategy its run and waste.
+type Outcome struct {
+	Baseline Run
+	Runs     []Run
+	Waste    []float64
+}
+
+// Summary is the distribution of a metric over Monte Carlo runs: mean,
+// deciles 1 and 9, quartiles and median (Section V: "mean, first and ninth
+// decile, and first and third quartile").
+type Summary struct {
+	N      int     `json:"n"`
+	Mean   float64 `json:"mean"`
+	D1     float64 `json:"d1"`
+	Q1     float64 `json:"q1"`
+	Median float64 `json:"median"`
+	Q3     float64 `json:"q3"`
+	D9     float64 `json:"d9"`
+}
+
+// Summarize returns the Summary of xs (quantiles by linear interpolation
+// between order statistics, R's type 7). NaN fields for an empty sample.
+func Summarize(xs []float64) Summary {
+	if len(xs) == 0 {
+		n := math.NaN()
+		return Summary{Mean: n, D1: n, Q1: n, Median: n, Q3: n, D9: n}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	q := func(p float64) float64 {
+		h := p * float64(len(s)-1)
+		i := int(math.Floor(h))
+		if i+1 >= len(s) {
+			return s[len(s)-1]
+		}
+		return s[i] + (h-float64(i))*(s[i+1]-s[i])
+	}
+	return Summary{N: len(s), Mean: sum / float64(len(s)), D1: q(0.1), Q1: q(0.25), Median: q(0.5), Q3: q(0.75), D9: q(0.9)}
+}

@@ -1,0 +1,14 @@
+package iosim
+
+// Ordered-NB (Section III-C): FCFS token as Ordered, but a job waiting for
+// its checkpoint token keeps computing until the token arrives, and the
+// checkpoint then saves the progress made while waiting. Input, output,
+// recovery and regular I/O stay blocking.
+func init() {
+	Register("ordered-nb-fixed", func(p float64) Strategy {
+		return Strategy{Name: "ordered-nb-fixed", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Fixed(p)}
+	})
+	Register("ordered-nb-daly", func(float64) Strategy {
+		return Strategy{Name: "ordered-nb-daly", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Daly{}}
+	})
+}

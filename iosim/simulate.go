@@ -1,0 +1,650 @@
+package iosim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ckpt-hpc/ckpt/des"
+)
+
+// Day is 24 hours in seconds.
+const Day = 86400.0
+
+// Options are the knobs of one simulated run.
+type Options struct {
+	// Span is the simulated time in seconds; the metrics cover
+	// [Skip, Span−Skip]. Span = 0 means 62 days and then Skip = 0 means
+	// 1 day: the 60-day window of Section VI-A.
+	Span, Skip float64
+	// Seed selects the job list and the failure times.
+	Seed uint64
+	// NoFailures switches failures off.
+	NoFailures bool
+	// IOChunk is the compute time between two regular I/O transfers
+	// (default 1 h): a class's regular I/O is spread evenly over its work
+	// in transfers of RegularIO × memory × IOChunk / work bytes.
+	IOChunk float64
+	// Jobs, when non-nil, is the job list to run (else GenerateJobs).
+	Jobs []Job
+	// MaxEvents aborts a run that fires more events (default 2·10⁸).
+	MaxEvents uint64
+	// ComputeFullPeriod computes P seconds between the end of a
+	// checkpoint and the next request, as the paper's simulator does
+	// (src/Task.C: CkptStartTask at date + ckpt_interval), instead of
+	// Section II's P − C (the default, floored at 0 when C ≥ P).
+	ComputeFullPeriod bool
+	// Failures, when non-nil, replaces the random node failures by these
+	// (for hand-computed cases and replaying a failure log).
+	Failures []NodeFailure
+}
+
+// NodeFailure is a failure of node Node (0-based) at time Time (s).
+type NodeFailure struct {
+	Time float64
+	Node int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Span == 0 {
+		o.Span = 62 * Day
+		if o.Skip == 0 {
+			o.Skip = Day
+		}
+	}
+	if o.IOChunk == 0 {
+		o.IOChunk = 3600
+	}
+	if o.MaxEvents == 0 {
+		o.MaxEvents = 2e8
+	}
+	return o
+}
+
+// Split is where the node-seconds of the window went. Work + IO +
+// Checkpoint + Lost + Idle = nodes × window.
+type Split struct {
+	// Work: computation not rolled back by a failure.
+	Work float64 `json:"work"`
+	// IO: input, output and regular I/O not rolled back, counted at the
+	// interference-free rate (q × bytes/β); the slow-down part of a
+	// shared transfer is Idle.
+	IO float64 `json:"io"`
+	// Checkpoint: checkpoint commits and recovery reads (whatever their
+	// rate) and blocking waits for the checkpoint or recovery token.
+	Checkpoint float64 `json:"checkpoint"`
+	// Lost: computation and I/O rolled back by failures.
+	Lost float64 `json:"lost"`
+	// Idle: nodes without a job, jobs waiting for an input/output/regular
+	// I/O token, and the slow-down part of shared I/O transfers.
+	Idle float64 `json:"idle"`
+}
+
+// Total is the sum of the five parts.
+func (s Split) Total() float64 { return s.Work + s.IO + s.Checkpoint + s.Lost + s.Idle }
+
+// Useful is Work + IO, the progress the waste is measured on.
+func (s Split) Useful() float64 { return s.Work + s.IO }
+
+// Run is the outcome of one simulated run.
+type Run struct {
+	Strategy string  `json:"strategy"`
+	Seed     uint64  `json:"seed"`
+	Nodes    int     `json:"nodes"`
+	Window   float64 `json:"window"` // seconds
+	Split    Split   `json:"split"`  // node-seconds
+	// CheckpointActual and CheckpointNominal sum q × (commit − request)
+	// and q × C over the checkpoints committed in the window (for
+	// non-blocking strategies the request time is the grant time);
+	// Slowdown is their ratio (Fig. 1).
+	CheckpointActual  float64 `json:"checkpoint_actual"`
+	CheckpointNominal float64 `json:"checkpoint_nominal"`
+	Checkpoints       int     `json:"checkpoints"`
+	NodeFailures      int     `json:"node_failures"`
+	JobFailures       int     `json:"job_failures"`
+	JobsStarted       int     `json:"jobs_started"`
+	JobsCompleted     int     `json:"jobs_completed"`
+	// Busy is the fraction of the window's node-seconds allocated to jobs.
+	Busy   float64 `json:"busy"`
+	Events uint64  `json:"events"`
+}
+
+// Slowdown is CheckpointActual / CheckpointNominal (NaN without checkpoints).
+func (r Run) Slowdown() float64 { return r.CheckpointActual / r.CheckpointNominal }
+
+// Waste is 1 − useful(run)/useful(baseline) (Section VI-A).
+func Waste(run, baseline Run) float64 { return 1 - run.Split.Useful()/baseline.Split.Useful() }
+
+type jstate int
+
+const (
+	sWait     jstate = iota // waiting for the token for a blocking transfer
+	sTransfer               // transferring
+	sCompute                // computing (possibly with a non-blocking checkpoint request pending)
+	sDone                   // finished or failed
+)
+
+type job struct {
+	id, class, q  int
+	work          float64 // compute seconds to do in this run
+	progress      float64 // compute seconds done in this run
+	committed     float64 // progress saved by the last checkpoint of this run
+	snapshot      float64 // progress at the start of the current checkpoint
+	ioDone        float64 // progress up to which regular I/O is done
+	ioPerWork     float64 // regular I/O bytes per compute second
+	inKind        Kind
+	inBytes       float64
+	hasCkpt       bool // a checkpoint of this job exists (this run or an earlier one)
+	gap           float64
+	ckptDue       float64
+	lastCkpt      float64
+	ckptPending   bool // non-blocking checkpoint request waiting for the token
+	state         jstate
+	kind          Kind // of the current transfer or awaited token
+	since         float64
+	ev            *des.Event
+	tr            *transfer
+	nodes         []int32
+	unWork, unIO  float64 // in-window node-seconds since the last commit
+	runIdx        int
+	origInput     float64
+	outBytes      float64
+	ckptBytes     float64
+	ckptTime      float64
+	recoveryBytes float64
+}
+
+type transfer struct {
+	j         *job
+	kind      Kind
+	remaining float64
+	rate      float64
+	last      float64
+	req       float64
+	ev        *des.Event
+}
+
+type pending struct {
+	j     *job
+	kind  Kind
+	bytes float64
+	since float64
+	seq   uint64
+}
+
+type simulator struct {
+	cfg    *Config
+	st     Strategy
+	opt    Options
+	sim    *des.Sim
+	beta   float64
+	w0, w1 float64
+
+	queue   []*job // not yet started; restarts at the head
+	running []*job
+	free    []int32
+	nodeJob []int32 // job id + 1 on each node, 0 when free (no pointers: no GC write barriers)
+	byID    []*job
+	// nodeBufs are node lists of finished jobs, reused to avoid allocation.
+	nodeBufs [][]int32
+	minQ     int
+	nextID   int
+
+	active  []*transfer // Proportional
+	holder  *transfer   // Token
+	waiting []pending   // Token
+	seq     uint64
+	reqBuf  []Request
+
+	acc       Split
+	freeIdle  float64
+	freeSince float64
+	res       Run
+	err       error
+}
+
+// Simulate runs strategy st on the platform and workload of c and returns
+// the window's accounting. It is deterministic in (c, st, opt).
+//
+// Complexity: O(E log E) for E events (job phases, node failures, and —
+// under Proportional sharing — O(T) rate updates per transfer start/end
+// for T concurrent transfers).
+func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
+	if err := c.Validate(); err != nil {
+		return Run{}, err
+	}
+	opt = opt.withDefaults()
+	if !(opt.Span > 2*opt.Skip) || opt.Skip < 0 {
+		return Run{}, fmt.Errorf("span %gs must exceed twice the skipped time %gs", opt.Span, opt.Skip)
+	}
+	if !(opt.IOChunk > 0) {
+		return Run{}, fmt.Errorf("io chunk must be positive, got %g", opt.IOChunk)
+	}
+	if st.Sharing == Token && st.Arbiter == nil {
+		return Run{}, errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
+	}
+	jobs := opt.Jobs
+	if jobs == nil {
+		var err error
+		if jobs, err = GenerateJobs(c, opt.Span, opt.Seed); err != nil {
+			return Run{}, err
+		}
+	}
+	N := c.Platform.Nodes
+	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: c.Platform.Bandwidth,
+		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]int32, N), minQ: N}
+	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
+	s.free = make([]int32, N)
+	for i := range N {
+		s.free[i] = int32(N - 1 - i) // pop gives node 0 first
+	}
+	for _, cl := range c.Classes {
+		s.minQ = min(s.minQ, cl.Nodes)
+	}
+	for _, jb := range jobs {
+		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
+			return Run{}, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
+		}
+		s.queue = append(s.queue, s.newJob(jb.Class, jb.Work))
+	}
+	switch {
+	case opt.NoFailures:
+	case opt.Failures != nil:
+		for _, f := range opt.Failures {
+			if f.Node < 0 || f.Node >= N || !(f.Time >= 0) {
+				return Run{}, fmt.Errorf("failure of node %d at %g: outside the platform or the span", f.Node, f.Time)
+			}
+			s.nodeFailure(int32(f.Node), f.Time, func() float64 { return math.Inf(1) })
+		}
+	default:
+		mu := float64(c.Platform.NodeMTBF)
+		for k := range N {
+			r := des.Stream(opt.Seed, streamFailures, uint64(k))
+			s.nodeFailure(int32(k), r.ExpFloat64()*mu, func() float64 { return r.ExpFloat64() * mu })
+		}
+	}
+	s.schedule()
+	for s.err == nil && s.sim.Peek() <= s.w1 {
+		s.sim.Step()
+		if s.sim.Processed() > opt.MaxEvents {
+			return Run{}, fmt.Errorf("run aborted after %d events (raise MaxEvents)", opt.MaxEvents)
+		}
+	}
+	if s.err != nil {
+		return Run{}, s.err
+	}
+	s.sim.RunUntil(s.w1 - 0) // no event left ≤ w1; moves the clock
+	for _, j := range s.running {
+		s.flush(j)
+	}
+	s.flushFree()
+	s.res.Split = s.acc
+	s.res.Busy = 1 - s.freeIdle/(float64(N)*s.res.Window)
+	s.res.Events = s.sim.Processed()
+	return s.res, nil
+}
+
+func (s *simulator) newJob(class int, work float64) *job {
+	cl := &s.cfg.Classes[class]
+	mem := s.cfg.JobMemory(class)
+	C := cl.Checkpoint * mem / s.beta
+	j := &job{id: s.nextID, class: class, q: cl.Nodes, work: work,
+		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
+		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
+		runIdx: -1}
+	s.nextID++
+	s.byID = append(s.byID, j)
+	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
+	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
+	if s.opt.ComputeFullPeriod {
+		j.gap = P
+	}
+	return j
+}
+
+func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
+	if t > s.w1 {
+		return
+	}
+	s.sim.At(t, func() {
+		if s.sim.Now() >= s.w0 {
+			s.res.NodeFailures++
+		}
+		s.nodeFailure(k, s.sim.Now()+next(), next)
+		if id := s.nodeJob[k]; id != 0 {
+			s.fail(s.byID[id-1])
+		}
+	})
+}
+
+// clip is the length of [a, b] inside the window.
+func (s *simulator) clip(a, b float64) float64 {
+	return math.Max(0, math.Min(b, s.w1)-math.Max(a, s.w0))
+}
+
+func (s *simulator) flushFree() {
+	now := s.sim.Now()
+	d := float64(len(s.free)) * s.clip(s.freeSince, now)
+	s.acc.Idle += d
+	s.freeIdle += d
+	s.freeSince = now
+}
+
+// flush charges j's node-seconds since j.since to the category of its
+// current state.
+func (s *simulator) flush(j *job) {
+	now := s.sim.Now()
+	q := float64(j.q)
+	c := q * s.clip(j.since, now)
+	switch j.state {
+	case sCompute:
+		j.progress += now - j.since
+		s.acc.Work += c
+		j.unWork += c
+	case sTransfer:
+		switch j.kind {
+		case Checkpoint, Recovery:
+			s.acc.Checkpoint += c
+		default:
+			f := j.tr.rate / s.beta
+			s.acc.IO += c * f
+			s.acc.Idle += c * (1 - f)
+			j.unIO += c * f
+		}
+	case sWait:
+		switch j.kind {
+		case Checkpoint, Recovery:
+			s.acc.Checkpoint += c
+		default:
+			s.acc.Idle += c
+		}
+	}
+	j.since = now
+}
+
+func (s *simulator) schedule() {
+	for i := 0; i < len(s.queue) && len(s.free) >= s.minQ; {
+		j := s.queue[i]
+		if j.q > len(s.free) {
+			i++
+			continue
+		}
+		s.queue = slices.Delete(s.queue, i, i+1)
+		s.start(j)
+	}
+}
+
+func (s *simulator) start(j *job) {
+	s.flushFree()
+	if k := len(s.nodeBufs); k > 0 && cap(s.nodeBufs[k-1]) >= j.q {
+		j.nodes = append(s.nodeBufs[k-1][:0], s.free[len(s.free)-j.q:]...)
+		s.nodeBufs = s.nodeBufs[:k-1]
+	} else {
+		j.nodes = slices.Clone(s.free[len(s.free)-j.q:])
+	}
+	s.free = s.free[:len(s.free)-j.q]
+	for _, n := range j.nodes {
+		s.nodeJob[n] = int32(j.id + 1)
+	}
+	j.runIdx = len(s.running)
+	s.running = append(s.running, j)
+	s.res.JobsStarted++
+	j.since = s.sim.Now()
+	j.state = sWait
+	j.kind = j.inKind
+	s.request(j, j.inKind, j.inBytes)
+}
+
+func (s *simulator) release(j *job) {
+	s.flushFree()
+	for _, n := range j.nodes {
+		s.nodeJob[n] = 0
+	}
+	// Push back in reverse so that the next job popping q nodes gets the
+	// same nodes (a restart lands on the nodes it left).
+	for i := len(j.nodes) - 1; i >= 0; i-- {
+		s.free = append(s.free, j.nodes[i])
+	}
+	s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
+	j.nodes = nil
+	j.state = sDone
+	last := s.running[len(s.running)-1]
+	s.running[j.runIdx] = last
+	last.runIdx = j.runIdx
+	s.running = s.running[:len(s.running)-1]
+	j.runIdx = -1
+}
+
+// request asks for a blocking transfer (or a checkpoint, blocking or not).
+func (s *simulator) request(j *job, kind Kind, bytes float64) {
+	now := s.sim.Now()
+	if bytes <= 0 {
+		s.flush(j)
+		s.after(j, kind, now)
+		return
+	}
+	nb := kind == Checkpoint && s.st.NonBlocking
+	if s.st.Sharing != Token {
+		s.startTransfer(j, kind, bytes, now)
+		return
+	}
+	if nb {
+		j.ckptPending = true
+	} else {
+		s.flush(j)
+		j.state = sWait
+		j.kind = kind
+	}
+	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, since: now, seq: s.seq})
+	s.seq++
+	s.grant()
+}
+
+func (s *simulator) grant() {
+	if s.holder != nil || len(s.waiting) == 0 {
+		return
+	}
+	now := s.sim.Now()
+	s.reqBuf = s.reqBuf[:0]
+	for _, p := range s.waiting {
+		s.reqBuf = append(s.reqBuf, Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
+			Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: p.j.lastCkpt,
+			Recovery: p.j.ckptTime, Seq: p.seq})
+	}
+	i := s.st.Arbiter.Pick(now, s.reqBuf, Env{NodeMTBF: float64(s.cfg.Platform.NodeMTBF), Bandwidth: s.beta})
+	if i < 0 || i >= len(s.waiting) {
+		s.err = fmt.Errorf("strategy %s: arbiter picked %d of %d requests", s.st.Name, i, len(s.waiting))
+		return
+	}
+	p := s.waiting[i]
+	s.waiting = slices.Delete(s.waiting, i, i+1)
+	req := p.since
+	if p.kind == Checkpoint && p.j.ckptPending {
+		s.flush(p.j) // computed while waiting
+		s.sim.Cancel(p.j.ev)
+		p.j.ckptPending = false
+		req = now
+	}
+	s.startTransfer(p.j, p.kind, p.bytes, req)
+}
+
+func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
+	now := s.sim.Now()
+	s.flush(j)
+	if kind == Checkpoint {
+		j.snapshot = j.progress
+		if s.st.NonBlocking {
+			req = now
+		}
+	}
+	tr := &transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req}
+	j.state, j.kind, j.tr = sTransfer, kind, tr
+	switch s.st.Sharing {
+	case Proportional:
+		s.active = append(s.active, tr)
+		s.reshare()
+	case Token:
+		s.holder = tr
+		fallthrough
+	default:
+		tr.ev = s.sim.After(bytes/s.beta, func() { s.transferEnd(tr) })
+	}
+}
+
+// reshare recomputes the proportional rates of the active transfers and
+// reschedules their completions.
+func (s *simulator) reshare() {
+	now := s.sim.Now()
+	sumQ := 0
+	for _, tr := range s.active {
+		s.flush(tr.j)
+		tr.remaining -= tr.rate * (now - tr.last)
+		tr.last = now
+		sumQ += tr.j.q
+	}
+	for _, tr := range s.active {
+		tr.rate = s.beta * float64(tr.j.q) / float64(sumQ)
+		s.sim.Cancel(tr.ev)
+		tr.ev = s.sim.After(math.Max(tr.remaining, 0)/tr.rate, func() { s.transferEnd(tr) })
+	}
+}
+
+func (s *simulator) removeTransfer(tr *transfer) {
+	s.sim.Cancel(tr.ev)
+	switch s.st.Sharing {
+	case Proportional:
+		i := slices.Index(s.active, tr)
+		s.active = slices.Delete(s.active, i, i+1)
+		if len(s.active) > 0 {
+			s.reshare()
+		}
+	case Token:
+		s.holder = nil
+	}
+}
+
+func (s *simulator) transferEnd(tr *transfer) {
+	j := tr.j
+	s.flush(j)
+	j.tr, j.state = nil, sWait // zero-length until the next state
+	s.removeTransfer(tr)
+	s.after(j, tr.kind, tr.req)
+	if s.st.Sharing == Token {
+		s.grant()
+	}
+}
+
+// after continues j once a transfer of the given kind is done.
+func (s *simulator) after(j *job, kind Kind, req float64) {
+	now := s.sim.Now()
+	switch kind {
+	case Input, Recovery:
+		j.lastCkpt = now
+		j.ckptDue = now + j.gap
+		s.compute(j)
+	case RegularIO:
+		j.ioDone = j.progress
+		s.compute(j)
+	case Checkpoint:
+		j.committed = j.snapshot
+		j.hasCkpt = true
+		j.unWork, j.unIO = 0, 0
+		if now >= s.w0 && now <= s.w1 {
+			s.res.Checkpoints++
+			s.res.CheckpointActual += float64(j.q) * (now - req)
+			s.res.CheckpointNominal += float64(j.q) * j.ckptTime
+		}
+		j.lastCkpt = now
+		j.ckptDue = now + j.gap
+		s.compute(j)
+	case Output:
+		j.unWork, j.unIO = 0, 0
+		s.res.JobsCompleted++
+		s.release(j)
+		s.schedule()
+	}
+}
+
+func (s *simulator) compute(j *job) {
+	s.flush(j)
+	j.state = sCompute
+	s.planStop(j)
+}
+
+// planStop schedules j's next compute boundary: end of work, checkpoint
+// due, or regular I/O due (the latter two not while a non-blocking
+// checkpoint request is pending).
+func (s *simulator) planStop(j *job) {
+	now := s.sim.Now()
+	dt := j.work - j.progress
+	if !j.ckptPending {
+		if j.ioPerWork > 0 {
+			dt = math.Min(dt, j.ioDone+s.opt.IOChunk-j.progress)
+		}
+		dt = math.Min(dt, j.ckptDue-now)
+	}
+	j.ev = s.sim.After(math.Max(dt, 0), func() { s.computeStop(j) })
+}
+
+func (s *simulator) computeStop(j *job) {
+	s.flush(j)
+	now := s.sim.Now()
+	tol := 1e-9 * math.Max(1, j.work)
+	switch {
+	case j.progress >= j.work-tol:
+		j.progress = j.work
+		if j.ckptPending {
+			s.withdraw(j)
+			j.ckptPending = false
+		}
+		s.request(j, Output, j.outBytes+j.ioPerWork*(j.work-j.ioDone))
+	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+		s.request(j, Checkpoint, j.ckptBytes)
+		if j.ckptPending && j.state == sCompute {
+			s.planStop(j) // non-blocking: keep computing
+		}
+	case !j.ckptPending && j.ioPerWork > 0 && j.progress >= j.ioDone+s.opt.IOChunk-tol:
+		s.request(j, RegularIO, j.ioPerWork*(j.progress-j.ioDone))
+	default:
+		s.planStop(j)
+	}
+}
+
+func (s *simulator) withdraw(j *job) {
+	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
+}
+
+// fail kills j (one of its nodes failed): its work and I/O since the last
+// checkpoint are lost and a restart job goes to the head of the queue.
+func (s *simulator) fail(j *job) {
+	s.flush(j)
+	s.acc.Work -= j.unWork
+	s.acc.IO -= j.unIO
+	s.acc.Lost += j.unWork + j.unIO
+	j.unWork, j.unIO = 0, 0
+	if s.sim.Now() >= s.w0 {
+		s.res.JobFailures++
+	}
+	s.sim.Cancel(j.ev)
+	if j.state == sTransfer && j.tr != nil {
+		tr := j.tr
+		j.tr = nil
+		j.state = sDone
+		s.removeTransfer(tr)
+	}
+	s.withdraw(j)
+	j.ckptPending = false
+	s.release(j)
+	r := s.newJob(j.class, j.work-j.committed)
+	r.ioPerWork = j.ioPerWork
+	r.hasCkpt = j.hasCkpt
+	if j.hasCkpt {
+		r.inKind, r.inBytes = Recovery, j.ckptBytes
+	}
+	s.queue = slices.Insert(s.queue, 0, r)
+	if s.st.Sharing == Token {
+		s.grant()
+	}
+	s.schedule()
+}

@@ -1,0 +1,282 @@
+package iosim
+
+import (
+	"context"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/runner"
+	"math"
+	"reflect"
+	"testing"
+)
+
+// small is a 64-node test platform with three classes (one with regular
+// I/O) and frequent failures.
+func small() Config {
+	return Config{
+		Platform: Platform{Name: "small", Nodes: 64, MemoryPerNode: 1e9, Bandwidth: 1e8, NodeMTBF: Seconds(40 * Day)},
+		Classes: []Class{
+			{Name: "A", Nodes: 16, Walltime: 10 * 3600, Input: 0.2, Output: 0.5, Checkpoint: 1, Share: 0.5},
+			{Name: "B", Nodes: 8, Walltime: 5 * 3600, Input: 0.1, Output: 0.3, Checkpoint: 0.5, RegularIO: 2, Share: 0.3},
+			{Name: "C", Nodes: 32, Walltime: 20 * 3600, Input: 0.5, Output: 1, Checkpoint: 2, Share: 0.2},
+		},
+	}
+}
+
+func allStrategies(t *testing.T) []Strategy {
+	var out []Strategy
+	for _, n := range Names() {
+		st, err := Lookup(n, 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, st)
+	}
+	return append(out, Baseline())
+}
+
+// Conservation: for every run the five parts add up to nodes × window.
+func TestConservation(t *testing.T) {
+	c := small()
+	for _, st := range allStrategies(t) {
+		for seed := range uint64(4) {
+			r, err := Simulate(&c, st, Options{Span: 12 * Day, Skip: Day, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := float64(c.Platform.Nodes) * r.Window
+			if d := math.Abs(r.Split.Total() - want); d > 1e-9*want {
+				t.Errorf("%s seed %d: total %v, want %v (diff %v)", st.Name, seed, r.Split.Total(), want, d)
+			}
+			for name, v := range map[string]float64{"work": r.Split.Work, "io": r.Split.IO, "ckpt": r.Split.Checkpoint, "lost": r.Split.Lost, "idle": r.Split.Idle} {
+				if v < -1e-6*want {
+					t.Errorf("%s seed %d: negative %s %v", st.Name, seed, name, v)
+				}
+			}
+			if st.Name != "baseline" && (r.JobFailures == 0 || r.Split.Lost <= 0 || r.Checkpoints == 0) {
+				t.Errorf("%s seed %d: test exercises nothing: %+v", st.Name, seed, r)
+			}
+		}
+	}
+}
+
+// Same seed ⇒ same run.
+func TestDeterministic(t *testing.T) {
+	c := small()
+	for _, n := range []string{"oblivious-daly", "least-waste"} {
+		st, _ := Lookup(n, 3600)
+		a, _ := Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: 7})
+		b, _ := Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: 7})
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("%s: runs differ:\n%+v\n%+v", n, a, b)
+		}
+	}
+}
+
+// onePlatformJob is a platform filled by one job with no input/output.
+func onePlatformJob() Config {
+	return Config{
+		Platform: Platform{Nodes: 10, MemoryPerNode: 1e9, Bandwidth: 1e8, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "X", Nodes: 10, Walltime: 1000 * 3600, Checkpoint: 3.6, Share: 1}},
+	}
+}
+
+// Without failures or contention the waste is the checkpoint time alone:
+// C = 10×3.6e9/1e8 = 360 s in every period P = 3600 s, so 10 %.
+func TestWasteIsCheckpointTimeWithoutFailures(t *testing.T) {
+	c := onePlatformJob()
+	opt := Options{Span: 100 * 3600, Skip: 0, NoFailures: true, Jobs: []Job{{Class: 0, Work: 1000 * 3600}}}
+	base, err := Simulate(&c, Baseline(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Split.Useful() != 10*100*3600 {
+		t.Fatalf("baseline useful %v", base.Split.Useful())
+	}
+	for _, n := range Names() {
+		st, _ := Lookup(n, 3600)
+		st.Period = Fixed(3600) // Daly would be P = √(2·μ/10·360): same test, other P
+		r, err := Simulate(&c, st, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := Waste(r, base); math.Abs(w-0.1) > 1e-12 {
+			t.Errorf("%s: waste %v, want 0.1", n, w)
+		}
+		if math.Abs(r.Split.Checkpoint-0.1*10*100*3600) > 1e-6 || r.Checkpoints != 100 {
+			t.Errorf("%s: checkpoint %v over %d checkpoints", n, r.Split.Checkpoint, r.Checkpoints)
+		}
+		if s := r.Slowdown(); math.Abs(s-1) > 1e-12 {
+			t.Errorf("%s: slowdown %v without contention", n, s)
+		}
+	}
+	// The paper's simulator computes P between checkpoints: C/(P+C) = 360/3960.
+	st, _ := Lookup("ordered-fixed", 3600)
+	o := opt
+	o.Span = 3960 * 90
+	o.ComputeFullPeriod = true
+	base, _ = Simulate(&c, Baseline(), o)
+	r, _ := Simulate(&c, st, o)
+	if w := Waste(r, base); math.Abs(w-360.0/3960) > 1e-12 {
+		t.Errorf("full-period waste %v, want %v", w, 360.0/3960)
+	}
+}
+
+// Section III-B: two jobs of q nodes request V bytes at once. Shared
+// (Oblivious): both finish at 2V/β. Ordered: one at V/β, the other at
+// 2V/β. Unlimited: both at V/β. Checked through the work done in the
+// window [0, T]: Σ q (T − completion).
+func TestTwoJobsSectionIIIB(t *testing.T) {
+	c := Config{
+		Platform: Platform{Nodes: 20, MemoryPerNode: 1e9, Bandwidth: 1e9, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "X", Nodes: 10, Walltime: 100 * 3600, Input: 50, Checkpoint: 1, Share: 1}},
+	}
+	V := 50 * 10 * 1e9 // bytes per job
+	T := 10 * 3600.0
+	q := 10.0
+	opt := Options{Span: T, NoFailures: true, Jobs: []Job{{Class: 0, Work: 100 * 3600}, {Class: 0, Work: 100 * 3600}}}
+	beta := c.Platform.Bandwidth
+	cases := []struct {
+		st   Strategy
+		work float64
+	}{
+		{Strategy{Name: "shared", Sharing: Proportional, Period: Never{}}, 2 * q * (T - 2*V/beta)},
+		{Strategy{Name: "ordered", Sharing: Token, Arbiter: FCFS{}, Period: Never{}}, q*(T-V/beta) + q*(T-2*V/beta)},
+		{Strategy{Name: "free", Sharing: Unlimited, Period: Never{}}, 2 * q * (T - V/beta)},
+	}
+	for _, tc := range cases {
+		r, err := Simulate(&c, tc.st, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Split.Work-tc.work) > 1e-6 {
+			t.Errorf("%s: work %v, want %v", tc.st.Name, r.Split.Work, tc.work)
+		}
+		// I/O counted at the interference-free rate: 2 q V/β in every case.
+		if math.Abs(r.Split.IO-2*q*V/beta) > 1e-6 {
+			t.Errorf("%s: io %v, want %v", tc.st.Name, r.Split.IO, 2*q*V/beta)
+		}
+	}
+}
+
+// A sweep writes the same rows for 1 and 2 workers.
+func TestSweepWorkersIdentical(t *testing.T) {
+	c := small()
+	pts := []SweepPoint{{Param: "bandwidth", Value: 1e8, Config: c}, {Param: "bandwidth", Value: 2e8, Config: c.WithBandwidth(2e8)}}
+	var sts []Strategy
+	for _, n := range []string{"oblivious-daly", "least-waste"} {
+		st, _ := Lookup(n, 3600)
+		sts = append(sts, st)
+	}
+	run := func(w int) string {
+		var b strings.Builder
+		_, err := Sweep(context.Background(), pts, sts, 3, Options{Span: 6 * Day, Skip: Day}, runner.Options{Seed: 9, Workers: w, Progress: runner.ProgressOff}, runner.NewCSV[TrialResult](&b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	a, b := run(1), run(2)
+	if a != b || len(a) < 100 {
+		t.Fatalf("outputs differ or empty:\n%s\n%s", a, b)
+	}
+	agg := Aggregate(nil)
+	if len(agg) != 0 {
+		t.Fatal("aggregate of nothing")
+	}
+}
+
+// Two jobs of q nodes reach their first checkpoint (volume V, C = V/β)
+// at the same instant P − C. In the window [0, P + C]:
+//
+//	Oblivious: both commit at rate β/2 for 2C:    work 2q(P−C),       checkpoint 4qC
+//	Ordered:   A commits in [P−C, P] then computes C more; B waits C,
+//	           then commits in [P, P+C]:           work 2q(P−C) + qC,  checkpoint 3qC
+//	Ordered-NB: B computes while waiting:          work 2q(P−C) + 2qC, checkpoint 2qC
+//	Least-Waste: as Ordered-NB (both are checkpoint candidates).
+func TestTwoJobsCheckpointModels(t *testing.T) {
+	c := Config{
+		Platform: Platform{Nodes: 20, MemoryPerNode: 1e9, Bandwidth: 1e9, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "X", Nodes: 10, Walltime: 100 * 3600, Checkpoint: 30, Share: 1}},
+	}
+	q, C, P := 10.0, 300.0, 3600.0 // C = 30·10·1e9 B / 1e9 B/s
+	opt := Options{Span: P + C, NoFailures: true, Jobs: []Job{{Class: 0, Work: 100 * 3600}, {Class: 0, Work: 100 * 3600}}}
+	cases := []struct {
+		name       string
+		work, ckpt float64
+	}{
+		{"oblivious-fixed", 2 * q * (P - C), 4 * q * C},
+		{"ordered-fixed", 2*q*(P-C) + q*C, 3 * q * C},
+		{"ordered-nb-fixed", 2*q*(P-C) + 2*q*C, 2 * q * C},
+	}
+	for _, tc := range cases {
+		st, _ := Lookup(tc.name, P)
+		r, err := Simulate(&c, st, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Split.Work-tc.work) > 1e-6 || math.Abs(r.Split.Checkpoint-tc.ckpt) > 1e-6 || math.Abs(r.Split.Idle) > 1e-6 {
+			t.Errorf("%s: work %v ckpt %v idle %v, want %v %v 0", tc.name, r.Split.Work, r.Split.Checkpoint, r.Split.Idle, tc.work, tc.ckpt)
+		}
+	}
+	st, _ := Lookup("least-waste", P)
+	st.Period = Fixed(P)
+	r, _ := Simulate(&c, st, opt)
+	if math.Abs(r.Split.Work-cases[2].work) > 1e-6 || math.Abs(r.Split.Checkpoint-cases[2].ckpt) > 1e-6 {
+		t.Errorf("least-waste: work %v ckpt %v", r.Split.Work, r.Split.Checkpoint)
+	}
+}
+
+// One job on the whole platform (q = 10, P = 3600, C = 360), node 3 fails
+// at t = 5000: compute [0, 3240], commit [3240, 3600] (saves 3240 s),
+// compute [3600, 5000] — 1400 s lost —, recovery read [5000, 5360], compute
+// [5360, 8600]. In [0, 8600]: work 10·(3240+3240), checkpoint 10·(360+360),
+// lost 10·1400.
+func TestFailureHandComputed(t *testing.T) {
+	c := onePlatformJob()
+	st, _ := Lookup("ordered-fixed", 3600)
+	r, err := Simulate(&c, st, Options{Span: 8600, Jobs: []Job{{Class: 0, Work: 1000 * 3600}}, Failures: []NodeFailure{{Time: 5000, Node: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Split{Work: 64800, Checkpoint: 7200, Lost: 14000}
+	if d := math.Abs(r.Split.Work-want.Work) + math.Abs(r.Split.Checkpoint-want.Checkpoint) + math.Abs(r.Split.Lost-want.Lost) + math.Abs(r.Split.Idle) + math.Abs(r.Split.IO); d > 1e-6 {
+		t.Fatalf("split %+v, want %+v", r.Split, want)
+	}
+	if r.JobFailures != 1 || r.NodeFailures != 1 || r.JobsStarted != 2 {
+		t.Fatalf("%+v", r)
+	}
+	// A failure on a node outside the platform is an error, not a panic.
+	if _, err := Simulate(&c, st, Options{Span: 8600, Failures: []NodeFailure{{Time: 1, Node: 99}}}); err == nil {
+		t.Fatal("bad failure accepted")
+	}
+}
+
+// BandwidthFor returns a bandwidth at which the mean waste meets the
+// target, and the bandwidth one tolerance step below it does not.
+func TestBandwidthFor(t *testing.T) {
+	c := small()
+	st, _ := Lookup("ordered-nb-daly", 3600)
+	opt := Options{Span: 8 * Day, Skip: Day}
+	ro := runner.Options{Seed: 3, Workers: 2, Progress: runner.ProgressOff}
+	b, err := BandwidthFor(context.Background(), c, st, 0.7, 2, opt, ro, 1e6, 1e12, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waste := func(beta float64) float64 {
+		rs, err := Sweep(context.Background(), []SweepPoint{{Param: "bandwidth", Value: beta, Config: c.WithBandwidth(beta)}}, []Strategy{st}, 2, opt, ro, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Aggregate(rs)[0].Strategies[0].Waste.Mean
+	}
+	if w := waste(b); w > 0.3 {
+		t.Fatalf("waste %v at %v", w, b)
+	}
+	if w := waste(b / 1.05); w <= 0.3 {
+		t.Fatalf("waste %v ≤ 0.3 already at %v (answer %v)", w, b/1.05, b)
+	}
+	if _, err := BandwidthFor(context.Background(), c, st, 0.99999, 1, opt, ro, 1e6, 1e7, 0.05); err == nil {
+		t.Fatal("unreachable efficiency accepted")
+	}
+}

@@ -1,0 +1,186 @@
+// Package coopio reproduces the experiments of Herault, Robert, Bouteiller,
+// Arnold, Ferreira, Bosilca and Dongarra, "Optimal Cooperative
+// Checkpointing for Shared High-Performance Computing Platforms" (APDCM
+// 2018), as `ckpt repro coop`:
+//
+//   - Fig. 1: checkpoint slowdown of the blocking strategies against the
+//     system MTBF at 160, 80 and 40 GB/s (fig1_*.csv, fig1_*.png);
+//   - Fig. 2: waste of the seven strategies against the bandwidth (40–160
+//     GB/s, node MTBF 2 years), with Theorem 1's bound and the published
+//     (Maple) bound (fig2.csv, fig2_box.png, fig2_mean.png);
+//   - Fig. 3: waste against the node MTBF at 40 GB/s (fig3*);
+//   - Fig. 4: the smallest bandwidth reaching 80 % efficiency on the
+//     prospective 50 000-node system, by bisection (fig4.csv, fig4.png);
+//   - comparisons.csv: the numbers the paper states beside ours.
+//
+// Every trial runs the baseline and all strategies on the same job list
+// and failure draws; replicate r uses the same seed at every point of a
+// sweep. --quick shrinks seeds and points so that CI runs it in seconds.
+package coopio
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/plot"
+	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/runner"
+)
+
+// settings are the sizes --quick shrinks.
+type settings struct {
+	seeds       int       // trials per point (Figs. 1–3)
+	bandwidths  []float64 // Fig. 2, bytes/s
+	sysMTBFh    []float64 // Figs. 1 and 3: system MTBF in hours on Cielo
+	fig1BW      []float64
+	fig4Seeds   int
+	fig4MTBFy   []float64 // node MTBF in years
+	fig4Strats  []string
+	fig4Span    float64
+	fig4Tol     float64
+	span        float64
+	seed        uint64
+	fixedPeriod float64
+	fullPeriod  bool // Options.ComputeFullPeriod
+}
+
+func settingsFor(quick bool) settings {
+	s := settings{
+		seeds:       100,
+		sysMTBFh:    []float64{1, 2, 4, 8, 16, 24},
+		fig1BW:      []float64{160e9, 80e9, 40e9},
+		fig4Seeds:   10,
+		fig4MTBFy:   []float64{5, 10, 15, 20, 30, 45},
+		fig4Strats:  iosim.PaperStrategies,
+		fig4Span:    62 * iosim.Day,
+		fig4Tol:     0.05,
+		span:        62 * iosim.Day,
+		seed:        1,
+		fixedPeriod: 3600,
+	}
+	for b := 40e9; b <= 160e9+1; b += 10e9 {
+		s.bandwidths = append(s.bandwidths, b)
+	}
+	if quick {
+		s.seeds = 2
+		s.bandwidths = []float64{40e9, 100e9, 160e9}
+		s.sysMTBFh = []float64{1, 8, 24}
+		s.fig4Seeds = 1
+		s.fig4MTBFy = []float64{5, 25}
+		s.fig4Strats = []string{"oblivious-fixed", "ordered-nb-daly", "least-waste"}
+		s.fig4Span = 22 * iosim.Day
+		s.fig4Tol = 0.3
+	}
+	return s
+}
+
+// Run performs Figs. 1–4 and writes their outputs and comparisons.csv
+// into cfg.Dir.
+func Run(ctx context.Context, cfg repro.Config) error {
+	st := settingsFor(cfg.Quick)
+	var all []repro.Comparison
+	steps := []struct {
+		name string
+		fn   func(context.Context, repro.Config, settings) ([]repro.Comparison, error)
+	}{
+		{"Fig. 1 (checkpoint slowdown)", fig1},
+		{"Fig. 2 (waste vs bandwidth)", fig2},
+		{"Fig. 3 (waste vs node MTBF)", fig3},
+		{"Fig. 4 (bandwidth for 80% efficiency, prospective system)", fig4},
+	}
+	for _, s := range steps {
+		fmt.Fprintf(cfg.Log, "== %s\n", s.name)
+		cs, err := s.fn(ctx, cfg, st)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		repro.PrintComparisons(cfg.Log, s.name, cs)
+		all = append(all, cs...)
+	}
+	path, err := cfg.Path("comparisons.csv")
+	if err != nil {
+		return err
+	}
+	return repro.WriteComparisons(path, all)
+}
+
+func strategies(names []string, fixed float64) ([]iosim.Strategy, error) {
+	var out []iosim.Strategy
+	for _, n := range names {
+		s, err := iosim.Lookup(n, fixed)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// sweep runs a sweep, writing per-trial rows to name.csv.
+func sweep(ctx context.Context, cfg repro.Config, st settings, name string, pts []iosim.SweepPoint, sts []iosim.Strategy) ([]iosim.PointSummary, error) {
+	path, err := cfg.Path(name + ".csv")
+	if err != nil {
+		return nil, err
+	}
+	sink, closeOut, err := runner.CreateOutputs[iosim.TrialResult](path, "")
+	if err != nil {
+		return nil, err
+	}
+	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: st.fullPeriod}, runner.Options{Seed: st.seed, Workers: cfg.Workers, Label: name}, sink)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return iosim.Aggregate(rs), nil
+}
+
+func find(p iosim.PointSummary, name string) iosim.StrategySummary {
+	for _, s := range p.Strategies {
+		if s.Name == name {
+			return s
+		}
+	}
+	return iosim.StrategySummary{Waste: iosim.Summarize(nil), Slowdown: iosim.Summarize(nil)}
+}
+
+func gb(b float64) string { return strconv.FormatFloat(b/1e9, 'g', 4, 64) }
+
+// boxes draws a clustered box plot of the samples (waste or slowdown).
+func boxes(cfg repro.Config, file string, fig plot.Figure, agg []iosim.PointSummary, label func(float64) string, slowdown bool) error {
+	var groups []plot.BoxGroup
+	for _, p := range agg {
+		for _, s := range p.Strategies {
+			v := s.Samples
+			if slowdown {
+				v = s.SlowdownSamples
+			}
+			groups = append(groups, plot.BoxGroup{Category: label(p.Value), Series: s.Name, Values: finiteOnly(v)})
+		}
+	}
+	path, err := cfg.Path(file)
+	if err != nil {
+		return err
+	}
+	if fig.Width == 0 {
+		fig.Width, fig.Height = 10*72, 5*72
+	}
+	return plot.Box(path, fig, groups...)
+}
+
+func finiteOnly(v []float64) []float64 {
+	var out []float64
+	for _, x := range v {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			out = append(out, x)
+		}
+	}
+	if len(out) == 0 {
+		out = []float64{math.NaN()}
+	}
+	return out
+}

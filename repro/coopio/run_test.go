@@ -1,0 +1,53 @@
+package coopio
+
+import (
+	"context"
+	"encoding/csv"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/repro"
+)
+
+// The quick reproduction writes every output, and the comparisons hold
+// finite numbers for the quantities the paper states.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the quick reproduction")
+	}
+	dir := t.TempDir()
+	if err := Run(context.Background(), repro.Config{Dir: dir, Quick: true, Workers: 2, Log: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig1_160GBs.png", "fig2.csv", "fig2_box.png", "fig2_mean.png", "fig2_bounds.csv", "fig3.csv", "fig3_box.png", "fig4.csv", "fig4.png", "comparisons.csv"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	fh, err := os.Open(filepath.Join(dir, "comparisons.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil || len(rows) < 10 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	col := -1
+	for i, h := range rows[0] {
+		if h == "ours" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no ours column: %v", rows[0])
+	}
+	for _, r := range rows[1:] {
+		if _, err := strconv.ParseFloat(r[col], 64); err != nil {
+			t.Errorf("row %v: %v", r, err)
+		}
+	}
+}
