@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -21,7 +20,7 @@ type Seconds float64
 
 // UnmarshalYAML reads a number of seconds or a duration string.
 func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
-	v, err := ParseDuration(n.Value)
+	v, err := units.ParseSeconds(n.Value)
 	if err != nil {
 		return err
 	}
@@ -29,21 +28,8 @@ func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// ParseDuration is units.ParseSeconds plus a "y" (365-day year) suffix.
-func ParseDuration(str string) (float64, error) {
-	str = strings.TrimSpace(str)
-	if y, ok := strings.CutSuffix(str, "y"); ok {
-		v, err := strconv.ParseFloat(y, 64)
-		if err != nil {
-			return 0, fmt.Errorf("bad duration %q", str)
-		}
-		return v * Year, nil
-	}
-	return units.ParseSeconds(str)
-}
-
 // Year is 365 days in seconds, the unit of node MTBFs in the paper.
-const Year = 365 * 24 * 3600.0
+const Year = units.Year
 
 // Platform is the machine of Section II: N nodes sharing one parallel
 // file system.

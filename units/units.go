@@ -1,6 +1,7 @@
 // Package units parses and formats the time quantities that ckpt reads from
 // users: plain numbers are seconds, and Go-style durations ("90m", "2h",
-// "1h30m") as well as days ("2d") are accepted.
+// "1h30m") as well as days ("2d") and years ("2y") are accepted; and
+// bandwidths in bytes/s ("40GB/s").
 package units
 
 import (
@@ -11,11 +12,14 @@ import (
 	"time"
 )
 
+// Year is 365 days in seconds (node MTBFs are quoted in years).
+const Year = 365 * 24 * 3600.0
+
 // ParseSeconds reads a time quantity and returns it in seconds.
 //
 // A bare number ("3600", "1.5e3") is taken as seconds. Anything else must be
-// a Go duration ("90m", "2h", "1h30m", "250ms") or a number of days with the
-// suffix "d" ("1.5d"). NaN, infinities and empty strings are rejected; the
+// a Go duration ("90m", "2h", "1h30m", "250ms"), a number of days with the
+// suffix "d" ("1.5d") or of 365-day years with the suffix "y" ("2y"). NaN, infinities and empty strings are rejected; the
 // sign is kept, so callers that need a positive value check it themselves.
 func ParseSeconds(s string) (float64, error) {
 	t := strings.TrimSpace(s)
@@ -27,6 +31,13 @@ func ParseSeconds(s string) (float64, error) {
 			return 0, fmt.Errorf("duration %q is not a finite number", s)
 		}
 		return v, nil
+	}
+	if years, ok := strings.CutSuffix(t, "y"); ok {
+		v, err := strconv.ParseFloat(years, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("invalid duration %q", s)
+		}
+		return v * Year, nil
 	}
 	if days, ok := strings.CutSuffix(t, "d"); ok {
 		v, err := strconv.ParseFloat(days, 64)

@@ -43,3 +43,12 @@ func TestSlurmTime(t *testing.T) {
 		}
 	}
 }
+
+func TestParseYears(t *testing.T) {
+	if v, err := ParseSeconds("2y"); err != nil || v != 2*365*86400 {
+		t.Errorf("2y = %v, %v", v, err)
+	}
+	if _, err := ParseSeconds("xy"); err == nil {
+		t.Error("xy accepted")
+	}
+}

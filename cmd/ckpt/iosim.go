@@ -90,14 +90,14 @@ func (f *iosimFlags) load() (iosim.Config, error) {
 		c = mk()
 	}
 	if f.bandwidth != "" {
-		b, err := iosim.ParseBandwidth(f.bandwidth)
+		b, err := units.ParseBandwidth(f.bandwidth)
 		if err != nil {
 			return c, usage(fmt.Errorf("--bandwidth: %w", err))
 		}
 		c = c.WithBandwidth(b)
 	}
 	if f.mtbf != "" {
-		m, err := iosim.ParseDuration(f.mtbf)
+		m, err := units.ParseSeconds(f.mtbf)
 		if err != nil {
 			return c, usage(fmt.Errorf("--mtbf: %w", err))
 		}
@@ -116,7 +116,7 @@ func (f *iosimFlags) options() (iosim.Options, float64, error) {
 		if err != nil {
 			return 0
 		}
-		x, e := iosim.ParseDuration(v)
+		x, e := units.ParseSeconds(v)
 		if e != nil || !(x >= 0) {
 			err = usagef("--%s: bad duration %q", name, v)
 		}
@@ -231,7 +231,7 @@ func newIOSimRunCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "platform %s: %d nodes, bandwidth %s, node MTBF %s (system %s); %d trials of %s\n",
-				c.Platform.Name, c.Platform.Nodes, iosim.FormatBandwidth(c.Platform.Bandwidth), units.FormatSeconds(float64(c.Platform.NodeMTBF)),
+				c.Platform.Name, c.Platform.Nodes, units.FormatBandwidth(c.Platform.Bandwidth), units.FormatSeconds(float64(c.Platform.NodeMTBF)),
 				units.FormatSeconds(float64(c.Platform.NodeMTBF)/float64(c.Platform.Nodes)), f.seeds, units.FormatSeconds(out.Window))
 			fmt.Fprintf(w, "lower bound (Theorem 1): waste %.4f\n\n", bound)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -313,10 +313,10 @@ func newIOSimSweepCmd() *cobra.Command {
 				var cc iosim.Config
 				switch f.param {
 				case "bandwidth":
-					x, err = iosim.ParseBandwidth(v)
+					x, err = units.ParseBandwidth(v)
 					cc = c.WithBandwidth(x)
 				case "mtbf":
-					x, err = iosim.ParseDuration(v)
+					x, err = units.ParseSeconds(v)
 					cc = c.WithNodeMTBF(x)
 				default:
 					return usagef("--param: want bandwidth or mtbf, got %q", f.param)
@@ -361,7 +361,7 @@ func newIOSimSweepCmd() *cobra.Command {
 			}
 			fmt.Fprintln(tw, "bound\t")
 			for _, p := range agg {
-				lbl := iosim.FormatBandwidth(p.Value)
+				lbl := units.FormatBandwidth(p.Value)
 				cc := c.WithBandwidth(p.Value)
 				if f.param == "mtbf" {
 					lbl = fmt.Sprintf("%.3gy", p.Value/iosim.Year)
@@ -426,7 +426,7 @@ func newIOSimBoundCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
-				units.FormatSeconds(float64(c.Platform.NodeMTBF)), iosim.FormatBandwidth(beta))
+				units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
 			fmt.Fprintf(w, "waste %.4f (lambda %.4g, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n\n",
 				b.Waste, b.Lambda, b.IOFraction, b.DalyIOFraction, b.DalyWaste)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -484,8 +484,8 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 			if err != nil {
 				return usage(fmt.Errorf("--strategy: %w", err))
 			}
-			lo, err1 := iosim.ParseBandwidth(f.lo)
-			hi, err2 := iosim.ParseBandwidth(f.hi)
+			lo, err1 := units.ParseBandwidth(f.lo)
+			hi, err2 := units.ParseBandwidth(f.hi)
 			if err1 != nil || err2 != nil || !(lo > 0 && hi > lo) {
 				return usagef("--lo/--hi: need 0 < lo < hi, got %q, %q", f.lo, f.hi)
 			}
@@ -504,7 +504,7 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 					"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name, "seeds": f.seeds})
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", st.Name, 100*f.efficiency,
-				iosim.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
+				units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
 			return nil
 		},
 	}

@@ -1,0 +1,50 @@
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ParseBandwidth reads a bandwidth in bytes/s: a plain number ("40e9") or
+// a number with a decimal unit, optionally followed by "/s": "40GB/s",
+// "40G", "1.5TB/s", "500MB/s", "2PB/s".
+func ParseBandwidth(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimSuffix(t, "/s")
+	t = strings.TrimSuffix(t, "B")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'G':
+			mult, t = 1e9, t[:n-1]
+		case 'T':
+			mult, t = 1e12, t[:n-1]
+		case 'P':
+			mult, t = 1e15, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("bad bandwidth %q (want bytes/s, e.g. 40e9 or 40GB/s)", s)
+	}
+	return v * mult, nil
+}
+
+// FormatBandwidth prints bytes/s with a decimal unit ("40GB/s").
+func FormatBandwidth(b float64) string {
+	for _, u := range []struct {
+		m float64
+		s string
+	}{{1e15, "PB/s"}, {1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}} {
+		if math.Abs(b) >= u.m {
+			return strconv.FormatFloat(b/u.m, 'g', 4, 64) + u.s
+		}
+	}
+	return strconv.FormatFloat(b, 'g', 4, 64) + "B/s"
+}
