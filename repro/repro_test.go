@@ -2,7 +2,9 @@ package repro
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -36,5 +38,40 @@ func TestComparisons(t *testing.T) {
 	PrintComparisons(&b, "Title", cs)
 	if !strings.Contains(b.String(), "+0.5 (+25.0%)") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+func TestTableAndSteps(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Dir: dir, Log: &bytes.Buffer{}}
+	tb, err := cfg.NewTable("x.csv", "a", "b", "c", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Row(1.5, 2, true, math.NaN())
+	if err := tb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "x.csv"))
+	if string(got) != "a,b,c,d\n1.5,2,true,\n" {
+		t.Errorf("table %q", got)
+	}
+	var order []string
+	steps := []Step{
+		{"one", func(context.Context) ([]Comparison, error) {
+			order = append(order, "one")
+			return []Comparison{{Experiment: "E", Quantity: "q", Paper: 1, Ours: 1}}, nil
+		}},
+		{"two", func(context.Context) ([]Comparison, error) { order = append(order, "two"); return nil, nil }},
+	}
+	if err := RunSteps(context.Background(), cfg, steps); err != nil || strings.Join(order, ",") != "one,two" {
+		t.Fatalf("order %v err %v", order, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "comparisons.csv")); err != nil {
+		t.Error(err)
+	}
+	failing := []Step{{"bad", func(context.Context) ([]Comparison, error) { return nil, errors.New("boom") }}}
+	if err := RunSteps(context.Background(), cfg, failing); err == nil || !strings.Contains(err.Error(), "bad: boom") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -20,11 +20,11 @@ import (
 // experiment of Fig. 11 follows: tasks shorter than 1000 s, estimates from
 // those tasks only.
 func fig9and10(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Comparison, error) {
-	t9, err := newTable(cfg, "fig9.csv", "trace", "method", "job", "priority", "wpr")
+	t9, err := cfg.NewTable("fig9.csv", "trace", "method", "job", "priority", "wpr")
 	if err != nil {
 		return nil, err
 	}
-	t10, err := newTable(cfg, "fig10.csv", "trace", "method", "priority", "jobs", "min_wpr", "avg_wpr", "max_wpr")
+	t10, err := cfg.NewTable("fig10.csv", "trace", "method", "priority", "jobs", "min_wpr", "avg_wpr", "max_wpr")
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func fig9and10(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repr
 			}
 			perP := map[int][]float64{}
 			for j, id := range jobs {
-				t9.row(k.name, p.Name(), id, prio[id], w[j])
+				t9.Row(k.name, p.Name(), id, prio[id], w[j])
 				perP[prio[id]] = append(perP[prio[id]], w[j])
 			}
 			ps := make([]int, 0, len(perP))
@@ -57,7 +57,7 @@ func fig9and10(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repr
 			as, ms := plot.Series{Name: p.Name() + " avg", Markers: true}, plot.Series{Name: p.Name() + " min", Markers: true}
 			for _, pp := range ps {
 				avg, lo, hi := meanMin(perP[pp])
-				t10.row(k.name, p.Name(), pp, len(perP[pp]), lo, avg, hi)
+				t10.Row(k.name, p.Name(), pp, len(perP[pp]), lo, avg, hi)
 				as.X, as.Y = append(as.X, float64(pp)), append(as.Y, avg)
 				ms.X, ms.Y = append(ms.X, float64(pp)), append(ms.Y, lo)
 			}
@@ -94,10 +94,10 @@ func fig9and10(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repr
 			return nil, err
 		}
 	}
-	if err := t9.close(); err != nil {
+	if err := t9.Close(); err != nil {
 		return nil, err
 	}
-	if err := t10.close(); err != nil {
+	if err := t10.Close(); err != nil {
 		return nil, err
 	}
 	// Fig. 11: short tasks (< 1000 s) with estimates from short tasks.
@@ -135,7 +135,7 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 			short = append(short, x)
 		}
 	}
-	tab, err := newTable(cfg, "fig5-fits.csv", "sample", "family", "law", "loglik", "aic", "ks")
+	tab, err := cfg.NewTable("fig5-fits.csv", "sample", "family", "law", "loglik", "aic", "ks")
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 			if f.Dist != nil {
 				law = f.Dist.String()
 			}
-			tab.row(s.name, f.Family, law, f.LogLik, f.AIC, f.KS)
+			tab.Row(s.name, f.Family, law, f.LogLik, f.AIC, f.KS)
 		}
 		fmt.Fprintf(cfg.Log, "Google (mix) failure intervals %s: %d samples (%d zero dropped), best by AIC %s\n", s.name, len(s.v), dropped, fs[0].Dist)
 		if s.name == "all" {
@@ -165,7 +165,7 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 			}
 		}
 	}
-	if err := tab.close(); err != nil {
+	if err := tab.Close(); err != nil {
 		return nil, err
 	}
 	cs = append(cs,
@@ -189,7 +189,7 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 	if err != nil {
 		return nil, err
 	}
-	lt, err := newTable(cfg, "lanl-fits.csv", "system", "failures", "mtbf_s", "best", "exponential_aic", "weibull_aic", "lognormal_aic", "pareto_aic", "best_law", "best_ks")
+	lt, err := cfg.NewTable("lanl-fits.csv", "system", "failures", "mtbf_s", "best", "exponential_aic", "weibull_aic", "lognormal_aic", "pareto_aic", "best_law", "best_ks")
 	if err != nil {
 		return nil, err
 	}
@@ -201,10 +201,10 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 		}
 		b := s.Fits[0]
 		wins[b.Family]++
-		lt.row(s.System, s.Failures, s.MTBF, b.Family, aic["exponential"], aic["weibull"], aic["lognormal"], aic["pareto"], b.Dist.String(), b.KS)
+		lt.Row(s.System, s.Failures, s.MTBF, b.Family, aic["exponential"], aic["weibull"], aic["lognormal"], aic["pareto"], b.Dist.String(), b.KS)
 	}
 	fmt.Fprintf(cfg.Log, "LANL systems with >= 100 failures, best inter-event law by AIC: %v\n", wins)
-	return cs, lt.close()
+	return cs, lt.Close()
 }
 
 func positive(v []float64) []float64 {

@@ -24,12 +24,9 @@ package cloudckpt
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/repro"
@@ -109,85 +106,17 @@ func Run(ctx context.Context, cfg repro.Config) error {
 	if err != nil {
 		return err
 	}
-	var all []repro.Comparison
-	steps := []struct {
-		name string
-		fn   func(context.Context, repro.Config, settings, *data) ([]repro.Comparison, error)
-	}{
-		{"worked examples (Sections 4.1, 4.2.2)", examples},
-		{"Table 7", table7},
-		{"Table 6", table6},
-		{"Fig. 9 and Fig. 10", fig9and10},
-		{"Fig. 5 and LANL fits", fits},
-		{"what-if study", whatIf},
+	step := func(name string, fn func(context.Context, repro.Config, settings, *data) ([]repro.Comparison, error)) repro.Step {
+		return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st, d) }}
 	}
-	for _, s := range steps {
-		fmt.Fprintf(cfg.Log, "== %s\n", s.name)
-		cs, err := s.fn(ctx, cfg, st, d)
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
-		}
-		if len(cs) > 0 {
-			repro.PrintComparisons(cfg.Log, s.name, cs)
-		}
-		all = append(all, cs...)
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	path, err := cfg.Path("comparisons.csv")
-	if err != nil {
-		return err
-	}
-	return repro.WriteComparisons(path, all)
-}
-
-// table is a CSV file written row by row.
-type table struct {
-	f *os.File
-	w *csv.Writer
-}
-
-func newTable(cfg repro.Config, name string, header ...string) (*table, error) {
-	path, err := cfg.Path(name)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	t := &table{f: f, w: csv.NewWriter(f)}
-	t.w.Write(header)
-	return t, nil
-}
-
-func (t *table) row(cells ...any) {
-	rec := make([]string, len(cells))
-	for i, c := range cells {
-		switch v := c.(type) {
-		case float64:
-			if math.IsNaN(v) {
-				rec[i] = ""
-			} else {
-				rec[i] = strconv.FormatFloat(v, 'g', 8, 64)
-			}
-		case int:
-			rec[i] = strconv.Itoa(v)
-		default:
-			rec[i] = fmt.Sprint(v)
-		}
-	}
-	t.w.Write(rec)
-}
-
-func (t *table) close() error {
-	t.w.Flush()
-	if err := t.w.Error(); err != nil {
-		t.f.Close()
-		return err
-	}
-	return t.f.Close()
+	return repro.RunSteps(ctx, cfg, []repro.Step{
+		step("worked examples (Sections 4.1, 4.2.2)", examples),
+		step("Table 7", table7),
+		step("Table 6", table6),
+		step("Fig. 9 and Fig. 10", fig9and10),
+		step("Fig. 5 and LANL fits", fits),
+		step("what-if study", whatIf),
+	})
 }
 
 func cmp(exp, q string, paper, ours float64, note string) repro.Comparison {

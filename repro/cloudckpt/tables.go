@@ -48,18 +48,18 @@ func examples(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro
 	cs = append(cs, cmp(e, "BLCR tables choose local (1) or shared (0)", 1, boolf(blcr[best].Name == "local"), ""))
 	// Table 5: restart costs by memory size, types A and B.
 	t5 := []struct{ mb, a, b float64 }{{10, 0.71, 0.37}, {20, 0.84, 0.49}, {40, 1.23, 0.54}, {80, 1.87, 0.86}, {160, 3.22, 1.45}, {240, 5.69, 2.4}}
-	tab, err := newTable(cfg, "table5.csv", "memory_mb", "restart_a_paper", "restart_a_blcr", "restart_b_paper", "restart_b_blcr", "ckpt_local_blcr", "ckpt_shared_blcr")
+	tab, err := cfg.NewTable("table5.csv", "memory_mb", "restart_a_paper", "restart_a_blcr", "restart_b_paper", "restart_b_blcr", "ckpt_local_blcr", "ckpt_shared_blcr")
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range t5 {
 		a, bb := b.LocalRestart.At(r.mb), b.SharedRestart.At(r.mb)
-		tab.row(r.mb, r.a, a, r.b, bb, b.LocalCkpt.At(r.mb), b.SharedCkpt.At(r.mb))
+		tab.Row(r.mb, r.a, a, r.b, bb, b.LocalCkpt.At(r.mb), b.SharedCkpt.At(r.mb))
 		cs = append(cs,
 			cmp("Table 5", fmt.Sprintf("restart type A (s), %g MB", r.mb), r.a, a, "remotedisk-mv-restart.cost, interpolated"),
 			cmp("Table 5", fmt.Sprintf("restart type B (s), %g MB", r.mb), r.b, bb, "nfs-restart.cost, interpolated"))
 	}
-	return cs, tab.close()
+	return cs, tab.Close()
 }
 
 func boolf(b bool) float64 {
@@ -113,7 +113,7 @@ var paperColumn = map[string]string{"ST": "BoT", "BoT": "ST", "Mix": "Mix"}
 // table7 estimates MNOF and MTBF per priority for each task-length limit
 // (tasks whose work is below the limit).
 func table7(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Comparison, error) {
-	tab, err := newTable(cfg, "table7.csv", "limit_s", "trace", "priority", "tasks", "failures", "mnof", "mtbf", "paper_column", "mnof_paper", "mtbf_paper")
+	tab, err := cfg.NewTable("table7.csv", "limit_s", "trace", "priority", "tasks", "failures", "mnof", "mtbf", "paper_column", "mnof_paper", "mtbf_paper")
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func table7(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.C
 				if !has {
 					paper = [2]float64{math.NaN(), math.NaN()}
 				}
-				tab.row(limitName(l), k.name, pp, s.Tasks, s.Failures, s.MNOF, s.MTBF, col, paper[0], paper[1])
+				tab.Row(limitName(l), k.name, pp, s.Tasks, s.Failures, s.MNOF, s.MTBF, col, paper[0], paper[1])
 				if has {
 					q := fmt.Sprintf("%s (paper column %s) Pr%d len<%s", k.name, col, pp, limitName(l))
 					note := fmt.Sprintf("%d tasks", s.Tasks)
@@ -144,7 +144,7 @@ func table7(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.C
 			}
 		}
 	}
-	return cs, tab.close()
+	return cs, tab.Close()
 }
 
 // policies are the two formulas with the given MNOF and MTBF estimators.
@@ -191,7 +191,7 @@ func table6(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.C
 		"ST":  {0.937, 0.742, 0.938, 0.633},
 		"Mix": {0.949, 0.742, 0.939, 0.633},
 	}
-	tab, err := newTable(cfg, "table6.csv", "trace", "method", "jobs", "avg_wpr", "lowest_wpr", "avg_wpr_paper", "lowest_wpr_paper")
+	tab, err := cfg.NewTable("table6.csv", "trace", "method", "jobs", "avg_wpr", "lowest_wpr", "avg_wpr_paper", "lowest_wpr_paper")
 	if err != nil {
 		return nil, err
 	}
@@ -206,17 +206,17 @@ func table6(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.C
 			}
 			avg, lo, _ := meanMin(w)
 			pa := paper[k.name]
-			tab.row(k.name, p.Name(), len(w), avg, lo, pa[2*i], pa[2*i+1])
+			tab.Row(k.name, p.Name(), len(w), avg, lo, pa[2*i], pa[2*i+1])
 			cs = append(cs,
 				cmp("Table 6", k.name+" "+p.Name()+" avg WPR", pa[2*i], avg, note),
 				cmp("Table 6", k.name+" "+p.Name()+" lowest WPR", pa[2*i+1], lo, ""))
 			_, gw := interval.JobWPRGloudSim(d.tasks[k.name], i == 0, ckptCost, interval.OwnMNOF, interval.OwnMTBF)
 			gavg, glo, _ := meanMin(gw)
-			tab.row(k.name, p.Name()+" (GloudSim accounting)", len(gw), gavg, glo, pa[2*i], pa[2*i+1])
+			tab.Row(k.name, p.Name()+" (GloudSim accounting)", len(gw), gavg, glo, pa[2*i], pa[2*i+1])
 			cs = append(cs,
 				cmp("Table 6", k.name+" "+p.Name()+" avg WPR, GloudSim accounting", pa[2*i], gavg, gnote),
 				cmp("Table 6", k.name+" "+p.Name()+" lowest WPR, GloudSim accounting", pa[2*i+1], glo, ""))
 		}
 	}
-	return cs, tab.close()
+	return cs, tab.Close()
 }

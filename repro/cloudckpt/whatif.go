@@ -92,7 +92,7 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	if err != nil {
 		return nil, err
 	}
-	tab, err := newTable(cfg, "whatif.csv", "scenario", "law", "te", "c", "r", "ey", "mtbf", "young_overhead", "daly_overhead", "mnof_overhead", "best_overhead", "young_x", "daly_x", "mnof_x", "best_x", "best_period")
+	tab, err := cfg.NewTable("whatif.csv", "scenario", "law", "te", "c", "r", "ey", "mtbf", "young_overhead", "daly_overhead", "mnof_overhead", "best_overhead", "young_x", "daly_x", "mnof_x", "best_x", "best_period")
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	series := map[string]*plot.Series{"Young": {Name: "Young", Markers: true}, "Daly": {Name: "Daly", Markers: true}, "Formula (3)": {Name: "Formula (3)", Markers: true}}
 	for i, g := range got {
 		w, s := g.Value, sc[i]
-		tab.row(w.Scenario, w.Law, s.Te, s.C, s.R, w.EY, w.MTBF, w.Young, w.Daly, w.MNOF, w.Best, w.YoungX, w.DalyX, w.MNOFX, w.BestX, w.BestPeriod)
+		tab.Row(w.Scenario, w.Law, s.Te, s.C, s.R, w.EY, w.MTBF, w.Young, w.Daly, w.MNOF, w.Best, w.YoungX, w.DalyX, w.MNOFX, w.BestX, w.BestPeriod)
 		fmt.Fprintf(cfg.Log, "%-22s E(Y) %6.3g MTBF %8.4g  overhead: young %6.2f%% (x=%d)  daly %6.2f%% (x=%d)  formula(3) %6.2f%% (x=%d)  best %6.2f%% (x=%d)\n",
 			w.Scenario, w.EY, w.MTBF, 100*w.Young, w.YoungX, 100*w.Daly, w.DalyX, 100*w.MNOF, w.MNOFX, 100*w.Best, w.BestX)
 		names = append(names, w.Scenario)
@@ -112,7 +112,7 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 		cs = append(cs, cmp("what-if", w.Scenario+": Formula (3) E(Tw) / best", math.NaN(), (1+w.MNOF)/(1+w.Best), ""),
 			cmp("what-if", w.Scenario+": Young E(Tw) / best", math.NaN(), (1+w.Young)/(1+w.Best), ""))
 	}
-	if err := tab.close(); err != nil {
+	if err := tab.Close(); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(cfg.Log, "what-if scenarios on the x axis of whatif.png: %v\n", names)

@@ -20,7 +20,6 @@ package coopio
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -81,30 +80,15 @@ func settingsFor(quick bool) settings {
 // into cfg.Dir.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
-	var all []repro.Comparison
-	steps := []struct {
-		name string
-		fn   func(context.Context, repro.Config, settings) ([]repro.Comparison, error)
-	}{
-		{"Fig. 1 (checkpoint slowdown)", fig1},
-		{"Fig. 2 (waste vs bandwidth)", fig2},
-		{"Fig. 3 (waste vs node MTBF)", fig3},
-		{"Fig. 4 (bandwidth for 80% efficiency, prospective system)", fig4},
+	step := func(name string, fn func(context.Context, repro.Config, settings) ([]repro.Comparison, error)) repro.Step {
+		return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st) }}
 	}
-	for _, s := range steps {
-		fmt.Fprintf(cfg.Log, "== %s\n", s.name)
-		cs, err := s.fn(ctx, cfg, st)
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
-		}
-		repro.PrintComparisons(cfg.Log, s.name, cs)
-		all = append(all, cs...)
-	}
-	path, err := cfg.Path("comparisons.csv")
-	if err != nil {
-		return err
-	}
-	return repro.WriteComparisons(path, all)
+	return repro.RunSteps(ctx, cfg, []repro.Step{
+		step("Fig. 1 (checkpoint slowdown)", fig1),
+		step("Fig. 2 (waste vs bandwidth)", fig2),
+		step("Fig. 3 (waste vs node MTBF)", fig3),
+		step("Fig. 4 (bandwidth for 80% efficiency, prospective system)", fig4),
+	})
 }
 
 func strategies(names []string, fixed float64) ([]iosim.Strategy, error) {

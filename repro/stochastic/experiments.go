@@ -30,7 +30,7 @@ func intro(_ context.Context, cfg repro.Config, _ settings) ([]repro.Comparison,
 		{Experiment: exp, Quantity: "P(X>40)", Paper: 0.08, Ours: x.Survival(40)},
 	}
 	paperProbs := []float64{0.66, 0.26, 0.08}
-	t, err := newTable(cfg, "intro.csv", "strategy", "plan", "paper_printed", "eq5_with_paper_probs", "ours_exact_law")
+	t, err := cfg.NewTable("intro.csv", "strategy", "plan", "paper_printed", "eq5_with_paper_probs", "ours_exact_law")
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func intro(_ context.Context, cfg repro.Config, _ settings) ([]repro.Comparison,
 		if err != nil {
 			return nil, err
 		}
-		t.row(s.name, fmt.Sprint(s.s), s.printed, withPaper, exact)
+		t.Row(s.name, fmt.Sprint(s.s), s.printed, withPaper, exact)
 		cs = append(cs,
 			repro.Comparison{Experiment: exp, Quantity: "E(" + s.name + ") with the paper's probabilities", Paper: s.printed, Ours: withPaper, Note: s.note},
 			repro.Comparison{Experiment: exp, Quantity: "E(" + s.name + ") on the exact truncated LogNormal", Paper: s.printed, Ours: exact})
@@ -63,13 +63,12 @@ func intro(_ context.Context, cfg repro.Config, _ settings) ([]repro.Comparison,
 	if err != nil {
 		return nil, err
 	}
-	t.row("DYN-PROG-COUNT", fmt.Sprint(ap.Strategy), math.NaN(), math.NaN(), ap.Cost)
+	t.Row("DYN-PROG-COUNT", fmt.Sprint(ap.Strategy), math.NaN(), math.NaN(), ap.Cost)
 	cs = append(cs, repro.Comparison{Experiment: exp, Quantity: "E(DYN-PROG-COUNT) on the exact law", Paper: math.NaN(), Ours: ap.Cost,
 		Note: fmt.Sprintf("optimum >= %.4g (certified); the paper's S3 is not optimal", ap.LowerBound)})
-	if err := t.close(); err != nil {
+	if err := t.Close(); err != nil {
 		return nil, err
 	}
-	repro.PrintComparisons(cfg.Log, "Introduction example", cs)
 	return cs, nil
 }
 
@@ -124,7 +123,7 @@ func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compari
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(cfg, "table2.csv", "distribution", "strategy", "tau", "normalised_cost", "paper", "reference_cost_hours", "grid_n", "grid_n_algorithm1", "reference_gap_certified")
+	t, err := cfg.NewTable("table2.csv", "distribution", "strategy", "tau", "normalised_cost", "paper", "reference_cost_hours", "grid_n", "grid_n_algorithm1", "reference_gap_certified")
 	if err != nil {
 		return nil, err
 	}
@@ -140,23 +139,22 @@ func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compari
 			Note: fmt.Sprintf("our plan is certified within %.2g%% of optimal; see FINDINGS.md", 100*gap)})
 		for k, name := range []string{"ALL-CKPT-PER", "NO-CKPT-PER"} {
 			p := paperTable2[o.law][k]
-			t.row(o.law, name, "best", o.bestCost[k], p.BestCost, o.ref, o.n, o.asked, gap)
-			t.row(o.law, name+" best tau", "best", float64(o.best[k]), float64(p.BestTau), o.ref, o.n, o.asked, gap)
+			t.Row(o.law, name, "best", o.bestCost[k], p.BestCost, o.ref, o.n, o.asked, gap)
+			t.Row(o.law, name+" best tau", "best", float64(o.best[k]), float64(p.BestTau), o.ref, o.n, o.asked, gap)
 			cs = append(cs,
 				repro.Comparison{Experiment: "Table 2", Quantity: o.law + " " + name + " best tau", Paper: float64(p.BestTau), Ours: float64(o.best[k])},
 				repro.Comparison{Experiment: "Table 2", Quantity: o.law + " " + name + " best", Paper: p.BestCost, Ours: o.bestCost[k]})
 			for i, tau := range table2Taus {
-				t.row(o.law, name, tau, o.at[k][i], p.AtTau[i], o.ref, o.n, o.asked, gap)
+				t.Row(o.law, name, tau, o.at[k][i], p.AtTau[i], o.ref, o.n, o.asked, gap)
 				cs = append(cs, repro.Comparison{Experiment: "Table 2", Quantity: fmt.Sprintf("%s %s tau=%d", o.law, name, tau), Paper: p.AtTau[i], Ours: o.at[k][i]})
 			}
 		}
 		fmt.Fprintf(cfg.Log, "%-16s reference DYN-PROG-COUNT(X,0.1) = %.5g h on n = %d points (Algorithm 1 asks %d), certified within %.2g%% of optimal\n",
 			o.law, o.ref, o.n, o.asked, 100*gap)
 	}
-	if err := t.close(); err != nil {
+	if err := t.Close(); err != nil {
 		return nil, err
 	}
-	repro.PrintComparisons(cfg.Log, "Table 2 (normalised by DYN-PROG-COUNT(X, 0.1))", cs)
 	var series []line
 	for _, o := range res {
 		xs, ys := []float64{}, []float64{}
@@ -236,7 +234,7 @@ func fig5(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(cfg, "fig5.csv", "distribution", "c_r_hours", "strategy", "expected_cost_hours", "normalised")
+	t, err := cfg.NewTable("fig5.csv", "distribution", "c_r_hours", "strategy", "expected_cost_hours", "normalised")
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +248,7 @@ func fig5(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 					continue
 				}
 				norm := res[i][algo] / res[i][reservation.AlgoDynProgCount]
-				t.row(name, p.c, algo, res[i][algo], norm)
+				t.Row(name, p.c, algo, res[i][algo], norm)
 				xs, ys = append(xs, p.c*3600), append(ys, norm)
 			}
 			series = append(series, line{algo, xs, ys})
@@ -267,10 +265,9 @@ func fig5(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			return nil, err
 		}
 	}
-	if err := t.close(); err != nil {
+	if err := t.Close(); err != nil {
 		return nil, err
 	}
-	repro.PrintComparisons(cfg.Log, "Fig. 5", cs)
 	return cs, nil
 }
 
@@ -306,7 +303,7 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(cfg, "fig6.csv", "distribution", "epsilon", "n_used", "n_algorithm1", "expected_cost_hours", "normalised")
+	t, err := cfg.NewTable("fig6.csv", "distribution", "epsilon", "n_used", "n_algorithm1", "expected_cost_hours", "normalised")
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +322,7 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			if p.law.Name != l.Name {
 				continue
 			}
-			t.row(l.Name, p.eps, res[i].n, res[i].asked, res[i].cost, res[i].cost/ref)
+			t.Row(l.Name, p.eps, res[i].n, res[i].asked, res[i].cost, res[i].cost/ref)
 			xs, ys = append(xs, p.eps), append(ys, res[i].cost/ref)
 			minN, maxN = min(minN, res[i].asked), max(maxN, res[i].asked)
 		}
@@ -335,10 +332,9 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		repro.Comparison{Experiment: "Fig. 6", Quantity: "smallest n of Algorithm 1 over the sweep", Paper: 50, Ours: float64(minN),
 			Note: "the paper says n ranged from 50 to 1000; Algorithm 1's c0 = 3(b-a)/min(max(a,eps E/3),R,C) gives far more: the published runs cannot have used it"},
 		repro.Comparison{Experiment: "Fig. 6", Quantity: "largest n of Algorithm 1 over the sweep", Paper: 1000, Ours: float64(maxN)})
-	if err := t.close(); err != nil {
+	if err := t.Close(); err != nil {
 		return nil, err
 	}
-	repro.PrintComparisons(cfg.Log, "Fig. 6", cs)
 	return cs, drawLines(cfg, "fig6", "Fig. 6: DYN-PROG-COUNT(X,eps) / DYN-PROG-COUNT(X,0.1)", "epsilon", "normalised expected cost", true, false, series)
 }
 
@@ -386,7 +382,7 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTable(cfg, "fig7.csv", "varied", "ratio", "strategy", "normalised_by_omniscient")
+	t, err := cfg.NewTable("fig7.csv", "varied", "ratio", "strategy", "normalised_by_omniscient")
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +393,7 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			var xs, ys []float64
 			for i, p := range pts {
 				if p.vary == v {
-					t.row(v, p.ratio, algo, res[i][algo])
+					t.Row(v, p.ratio, algo, res[i][algo])
 					xs, ys = append(xs, p.ratio), append(ys, res[i][algo])
 				}
 			}
@@ -415,9 +411,8 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			return nil, err
 		}
 	}
-	if err := t.close(); err != nil {
+	if err := t.Close(); err != nil {
 		return nil, err
 	}
-	repro.PrintComparisons(cfg.Log, "Fig. 7", cs)
 	return cs[:1], nil
 }

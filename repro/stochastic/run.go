@@ -2,11 +2,6 @@ package stochastic
 
 import (
 	"context"
-	"encoding/csv"
-	"fmt"
-	"math"
-	"os"
-	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/repro"
@@ -40,30 +35,16 @@ func settingsFor(quick bool) settings {
 // figures, and comparisons.csv.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
-	var all []repro.Comparison
-	steps := []struct {
-		name string
-		fn   func(context.Context, repro.Config, settings) ([]repro.Comparison, error)
-	}{
-		{"introduction example", intro},
-		{"Table 2", table2},
-		{"Fig. 5", fig5},
-		{"Fig. 6", fig6},
-		{"Fig. 7", fig7},
+	step := func(name string, fn func(context.Context, repro.Config, settings) ([]repro.Comparison, error)) repro.Step {
+		return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st) }}
 	}
-	for _, s := range steps {
-		fmt.Fprintf(cfg.Log, "== %s\n", s.name)
-		cs, err := s.fn(ctx, cfg, st)
-		if err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
-		}
-		all = append(all, cs...)
-	}
-	path, err := cfg.Path("comparisons.csv")
-	if err != nil {
-		return err
-	}
-	return repro.WriteComparisons(path, all)
+	return repro.RunSteps(ctx, cfg, []repro.Step{
+		step("Introduction example", intro),
+		step("Table 2 (normalised by DYN-PROG-COUNT(X, 0.1))", table2),
+		step("Fig. 5", fig5),
+		step("Fig. 6", fig6),
+		step("Fig. 7", fig7),
+	})
 }
 
 // parallel evaluates fn on every point on the experiment runner's worker
@@ -98,54 +79,4 @@ func reference(x dist.Distribution, c reservation.Costs, class reservation.Class
 func bounded(d dist.Distribution) (dist.Distribution, error) {
 	x, _, err := reservation.Law(d, dist.DefaultTailMass)
 	return x, err
-}
-
-// table is a CSV file written row by row.
-type table struct {
-	f *os.File
-	w *csv.Writer
-}
-
-func newTable(cfg repro.Config, name string, header ...string) (*table, error) {
-	path, err := cfg.Path(name)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	t := &table{f: f, w: csv.NewWriter(f)}
-	t.w.Write(header)
-	return t, nil
-}
-
-func (t *table) row(cells ...any) {
-	rec := make([]string, len(cells))
-	for i, c := range cells {
-		switch v := c.(type) {
-		case float64:
-			if math.IsNaN(v) {
-				rec[i] = ""
-			} else {
-				rec[i] = strconv.FormatFloat(v, 'g', 8, 64)
-			}
-		case int:
-			rec[i] = strconv.Itoa(v)
-		case bool:
-			rec[i] = strconv.FormatBool(v)
-		default:
-			rec[i] = fmt.Sprint(v)
-		}
-	}
-	t.w.Write(rec)
-}
-
-func (t *table) close() error {
-	t.w.Flush()
-	if err := t.w.Error(); err != nil {
-		t.f.Close()
-		return err
-	}
-	return t.f.Close()
 }
