@@ -1,0 +1,63 @@
+// Package capacity schedules rigid jobs on a platform whose processor count
+// varies, after Cendrier, Benoit and Vivien, "Scheduling Jobs Under a
+// Variable Number of Processors" (Inria RR-9582, 2025).
+//
+// The processor count P_i changes at events T_i announced one section in
+// advance (P_min ≤ P_i ≤ P_max, |P_{i+1} − P_i| ≤ δ, Section 2). Each job
+// J_j runs on exactly p_j processors or not at all, checkpoints in C_j and
+// recovers in R_j. At T_i an online algorithm knows P_i and T_{i+1} but not
+// P_{i+1}, and must leave at least min(δ, P_i − P_min) processors
+// checkpointed before T_{i+1} so that no work is ever lost.
+//
+// The package holds:
+//   - the model (model.go: Job, Platform, Status, State) and explicit
+//     schedules (plan.go: Plan, Interval — per job, run/checkpoint/recover
+//     with times);
+//   - an independent validator (validate.go: Validate) that checks capacity
+//     at every instant, checkpoint and recovery lengths, recovery before
+//     work, no work lost and the online constraint, and measures the work;
+//     every metric comes from validated plans;
+//   - the objectives and bounds (simulate.go: Goodput Eq. 1, Yield Eq. 2,
+//     minimum yield Eq. 3, MW and Bounds of Section 3.4, Simulate);
+//   - the algorithms, one file each, registered by name behind the
+//     Algorithm interface (algorithm.go: New, Names): GreedyGoodput
+//     (Algorithm 1), GreedyYield, DPGoodputSlow(-Best-Cnf) (the 15 paths of
+//     Fig. 4, Appendix D.1), DPGoodput(-Best-Cnf) (DP1 + DP2, D.2), DPYield
+//     (D.3), TargetYield(Y), TargetGoodput(G) (D.4), DPBiC(X) and
+//     DPBiC-Best-Cnf(X) (D.5);
+//   - workloads (workload.go, sweep.go: Section 6.1 generation from the job
+//     widths of SWF or CQSim logs read by package trace);
+//   - finite jobs (Section 5): release dates by Accumulation, FIFO or
+//     Smallest (release.go, Appendix E.5.2), completion with a final
+//     checkpoint and reallocation of the freed processors by exact subset
+//     sum (finite.go: Finish, applied by Simulate), yields with release
+//     dates, and the yield upper bound of Section 5.1 by bisection over a
+//     max-flow feasibility test (finitebound.go: FiniteYieldBound);
+//   - online decisions from a JSON state (statefile.go: ReadState), the
+//     input of `ckpt capacity decide`.
+//
+// # Running time
+//
+// The dynamic programs share one multi-capacity knapsack (knapsack.go) over
+// flat arrays reused between sections: two value layers and one traceback
+// byte per (job, state). With A_1 = P_i − Σ_{Run^(0)} p_j ≤ P_max:
+// DPGoodput, DPYield, DPBiC and TargetYield take O(m·A_1·P_max) time per
+// section (DP1) plus O(m·P_max) (DP2), and O(m·A_1·P_max) bytes; the
+// -Best-Cnf variants multiply by the number of C_nf candidates (≤ m + 1);
+// DPGoodputSlow takes O(m·A_1·P_max²) per C_nf; TargetGoodput O(m·A_1·
+// P_max·64) (una in 64 steps). The greedy algorithms take O(m log m).
+// Measured on a 2-core box (bench_test.go): see the package benchmarks.
+//
+// # Ties
+//
+// Equal-gain solutions are ordered lexicographically as in Appendix D:
+// (work, jobs active at the end, jobs checkpointed at the end) for the
+// 15-path program, (work, jobs active in phase 2) then (work, checkpointed
+// jobs) for DP1/DP2, (minimum work, processors of min-work jobs, processors
+// used) for DPYield. Remaining ties are decided from the last job down
+// (the traceback order): J_m takes the earliest of its cases in the order
+// of Appendix D that reaches the optimum, then J_{m−1}, and so on — so of
+// two interchangeable jobs the later one in input order runs. Work is
+// compared with a tolerance of 1e-9 of the largest reachable value (float
+// sums in different orders).
+package capacity

@@ -1,0 +1,31 @@
+package capacity
+
+// DPGoodput is DPGOODPUT (Section 4.2.3, Appendix D.2): DP1 on (Π_1, Π_2)
+// with the ten phase-1/2 cases and C_nf = C_max, then DP2 on Π_3 choosing
+// the phase-3 checkpoints; ties prefer more jobs active in phase 2, then more
+// checkpointed at the end. With BestCnf it is DPGOODPUT-BEST-Cnf: every C_nf
+// candidate is tried. Time O(m·P_max²) per section, O(m²·P_max²) with
+// BestCnf; memory O(m·P_max²) bytes of traceback, reused between sections.
+type DPGoodput struct {
+	BestCnf bool
+	tp      twoPart
+}
+
+func (a *DPGoodput) Name() string {
+	if a.BestCnf {
+		return "dp-goodput-best-cnf"
+	}
+	return "dp-goodput"
+}
+
+func (a *DPGoodput) Plan(st *State) (*Plan, error) {
+	a.tp.obj, a.tp.bestCnf = objGoodput, a.BestCnf
+	return a.tp.plan(st)
+}
+
+func init() {
+	register("dp-goodput", Factory{New: func(float64) Algorithm { return &DPGoodput{} },
+		Doc: "DPGOODPUT: two-part DP (DP1 phases 1-2, DP2 phase 3), C_nf = C_max (Sec. 4.2.3, App. D.2)"})
+	register("dp-goodput-best-cnf", Factory{New: func(float64) Algorithm { return &DPGoodput{BestCnf: true} },
+		Doc: "DPGOODPUT-BEST-Cnf: DPGOODPUT for every C_nf candidate"})
+}

@@ -1,0 +1,94 @@
+package capacity
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+)
+
+// MaxProcessors bounds P_max in a state file: the dynamic programs keep
+// O(m·P_max²) bytes of traceback.
+const MaxProcessors = 1 << 16
+
+// stateFile is the JSON layout read by ReadState.
+type stateFile struct {
+	PMin   *int      `json:"p_min"`
+	PMax   *int      `json:"p_max"`
+	Delta  *int      `json:"delta"`
+	P      *int      `json:"p"`
+	Length *float64  `json:"length"`
+	Jobs   []fileJob `json:"jobs"`
+}
+
+type fileJob struct {
+	P      int      `json:"p"`
+	C      float64  `json:"c"`
+	R      float64  `json:"r"`
+	Status *Status  `json:"status"`
+	Yield  *float64 `json:"yield"`
+	Work   *float64 `json:"work"`
+	Avail  *float64 `json:"avail"`
+}
+
+// ReadState reads the state of a section for an online decision, the
+// input of `ckpt capacity decide`:
+//
+//	{"p_min": 80, "p_max": 400, "delta": 40, "p": 350, "length": 100,
+//	 "jobs": [{"p": 16, "c": 12, "r": 12, "status": "running", "yield": 0.3}, ...]}
+//
+// status is running, checkpointed or idle (the job's state at the end of
+// the previous section); a job gives its yield so far, or its work l_j and
+// yield denominator avail. With yields only, Work = yield and Avail = 1
+// (infinite jobs share the denominator, so only their order matters).
+// Unknown fields, missing fields and inconsistent values are errors naming
+// the field; the state is validated (State.Validate).
+func ReadState(r io.Reader, name string) (*State, error) {
+	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
+	dec.DisallowUnknownFields()
+	var in stateFile
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	for _, f := range []struct {
+		name    string
+		missing bool
+	}{{"p_min", in.PMin == nil}, {"p_max", in.PMax == nil}, {"delta", in.Delta == nil}, {"p", in.P == nil}, {"length", in.Length == nil}} {
+		if f.missing {
+			return nil, fmt.Errorf("%s: missing field %q", name, f.name)
+		}
+	}
+	if *in.PMax > MaxProcessors {
+		return nil, fmt.Errorf("%s: p_max = %d: at most %d supported", name, *in.PMax, MaxProcessors)
+	}
+	st := &State{Platform: Platform{PMin: *in.PMin, PMax: *in.PMax, Delta: *in.Delta}, P: *in.P, T: *in.Length}
+	for j, jb := range in.Jobs {
+		if jb.Status == nil {
+			return nil, fmt.Errorf("%s: job %d: missing field \"status\"", name, j)
+		}
+		st.Jobs = append(st.Jobs, Job{P: jb.P, C: jb.C, R: jb.R})
+		st.Status = append(st.Status, *jb.Status)
+		work, avail := 0.0, 1.0
+		switch {
+		case jb.Work != nil:
+			work = *jb.Work
+			if jb.Avail != nil {
+				avail = *jb.Avail
+			}
+		case jb.Yield != nil:
+			work = *jb.Yield
+		}
+		if !(work >= 0) || !(avail >= 0) || math.IsInf(work, 0) || math.IsInf(avail, 0) {
+			return nil, fmt.Errorf("%s: job %d: yield, work and avail must be finite and >= 0", name, j)
+		}
+		if *jb.Status == Done {
+			return nil, fmt.Errorf("%s: job %d: status must be running, checkpointed or idle", name, j)
+		}
+		st.Work = append(st.Work, work)
+		st.Avail = append(st.Avail, avail)
+	}
+	if err := st.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return st, nil
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const capState = `{"p_min":2,"p_max":10,"delta":2,"p":8,"length":100,
+ "jobs":[{"p":3,"c":10,"r":10,"status":"running","yield":0.5},
+         {"p":4,"c":12,"r":12,"status":"idle","yield":0.1},
+         {"p":2,"c":5,"r":5,"status":"checkpointed","yield":0.2},
+         {"p":5,"c":8,"r":8,"status":"idle","yield":0}]}`
+
+func TestCapacityDecideJSON(t *testing.T) {
+	for _, algo := range []string{"greedy-goodput", "greedy-yield", "dp-goodput", "dp-goodput-best-cnf", "dp-goodput-slow-best-cnf", "dp-yield", "dp-bic:15", "target-yield:0.3"} {
+		out, errOut, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", algo, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", algo, code, errOut)
+		}
+		var res struct {
+			Gain float64 `json:"gain"`
+			Keep int     `json:"keep"`
+			Jobs []struct {
+				P       int     `json:"p"`
+				End     string  `json:"end"`
+				Work    float64 `json:"work"`
+				Actions []struct {
+					Kind       string
+					Start, End float64
+				} `json:"actions"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		// Independent re-check of the printed schedule: work adds up,
+		// unsaved processors at the end within max(P − δ, P_min) = 6, and the
+		// running job 0 is never left without a checkpoint.
+		sum, unsaved := 0.0, 0
+		for _, j := range res.Jobs {
+			w := 0.0
+			for _, a := range j.Actions {
+				if a.Kind == "run" {
+					w += a.End - a.Start
+				}
+			}
+			if diff := w - j.Work; diff > 1e-9 || diff < -1e-9 {
+				t.Fatalf("%s: job work %v vs actions %v", algo, j.Work, w)
+			}
+			sum += float64(j.P) * w
+			if j.End == "running" {
+				unsaved += j.P
+			}
+		}
+		if res.Keep != 6 || unsaved > 6 || sum-res.Gain > 1e-6 || res.Gain-sum > 1e-6 {
+			t.Fatalf("%s: keep %d unsaved %d gain %v sum %v", algo, res.Keep, unsaved, res.Gain, sum)
+		}
+		if len(res.Jobs[0].Actions) == 0 || res.Jobs[0].Actions[0].Start != 0 {
+			t.Fatalf("%s: running job 0 dropped", algo)
+		}
+	}
+	out, _, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", "dp-goodput")
+	if code != 0 || !strings.Contains(out, "useful work") {
+		t.Fatalf("text output: %d %q", code, out)
+	}
+}
+
+func TestCapacityBadInput(t *testing.T) {
+	dir := t.TempDir()
+	swf := filepath.Join(dir, "bad.swf")
+	os.WriteFile(swf, []byte("; header\n1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n2 0 0 10 x 1\n"), 0o644)
+	cases := []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{strings.Replace(capState, `"delta":2`, `"delta":-1`, 1), []string{"decide", "--state", "-"}, "delta"},
+		{strings.Replace(capState, `"p_min":2`, `"p_min":11`, 1), []string{"decide", "--state", "-"}, "p_min"},
+		{strings.Replace(capState, `{"p":5,`, `{"p":50,`, 1), []string{"decide", "--state", "-"}, "wider than p_max"},
+		{strings.Replace(capState, `"length":100`, `"length":0`, 1), []string{"decide", "--state", "-"}, "length"},
+		{strings.Replace(capState, `"status":"idle"`, `"status":"sleeping"`, 1), []string{"decide", "--state", "-"}, "sleeping"},
+		{`{"p_min":2}`, []string{"decide", "--state", "-"}, "missing field"},
+		{capState, []string{"decide", "--state", "-", "--algo", "nope"}, "unknown algorithm"},
+		{"", []string{"simulate", "--delta", "-0.1"}, "--delta"},
+		{"", []string{"simulate", "--p-min", "1.5"}, "--p-min"},
+		{"", []string{"simulate", "--avg-t", "0"}, "--avg-t"},
+		{"", []string{"simulate", "--workload", swf, "--sections", "3"}, "bad.swf:3"},
+		{"", []string{"sweep", "--vary", "nope", "--values", "1"}, "unknown parameter"},
+		{"", []string{"simulate", "--finite", "lifo"}, "--finite"},
+		{"", []string{"simulate", "--finite", "fifo", "--sections", "3"}, "no run times"},
+	}
+	for _, c := range cases {
+		_, errOut, code := run(t, c.stdin, append([]string{"capacity"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q (want exit 2 and %q on one line)", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+func TestCapacitySimulateAndSweep(t *testing.T) {
+	out, errOut, code := run(t, "", "capacity", "simulate", "--p-max", "30", "--sections", "20", "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var rows []struct {
+		Algorithm  string
+		RelGoodput float64
+		RelYield   float64
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 5 {
+		t.Fatalf("%v %d", err, len(rows))
+	}
+	for _, r := range rows {
+		if r.RelGoodput <= 0 || r.RelGoodput > 1 || r.RelYield < 0 || r.RelYield > 1 {
+			t.Errorf("%+v", r)
+		}
+	}
+	// Finite jobs from a small SWF log with run times.
+	swf := filepath.Join(t.TempDir(), "ok.swf")
+	var b strings.Builder
+	b.WriteString("; tiny log\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&b, "%d 0 0 %d %d -1 -1 %d -1 -1 1 1 1 1 1 1 -1 -1\n", i, 200*(1+i%7), 1+i%6, 1+i%6)
+	}
+	os.WriteFile(swf, []byte(b.String()), 0o644)
+	out, errOut, code = run(t, "", "capacity", "simulate", "--p-max", "30", "--sections", "30", "--finite", "fifo", "--workload", swf, "--json")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	var frows []struct{ Finished, Jobs int }
+	if err := json.Unmarshal([]byte(out), &frows); err != nil || len(frows) != 5 || frows[0].Finished == 0 {
+		t.Fatalf("finite: %v %+v", err, frows)
+	}
+	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--algo", "dp-goodput,greedy-yield"}
+	s1, _, c1 := run(t, "", append(args, "--workers", "1")...)
+	s2, _, c2 := run(t, "", append(args, "--workers", "2")...)
+	if c1 != 0 || c2 != 0 || s1 != s2 || strings.Count(s1, "\n") != 9 {
+		t.Fatalf("sweep not deterministic or wrong size:\n%s\n%s", s1, s2)
+	}
+}
