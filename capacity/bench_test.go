@@ -2,41 +2,96 @@ package capacity
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 )
 
-// benchStates simulates 20 sections of a generated instance with
-// DPGoodput and returns the states met, so that every algorithm is timed on
-// realistic mid-run states (running, checkpointed and idle jobs).
-func benchStates(b *testing.B, pr Params) []*State {
-	pr.Sections = 20
-	in, err := Generate(rand.New(rand.NewPCG(1, 1)), pr, UniformWorkload(pr.Platform().PMin).Widths)
-	if err != nil {
-		b.Fatal(err)
+// The benchmarks time the algorithms on the job widths of the workloads of
+// `ckpt repro capacity` (KIT ForHLR II, NASA iPSC, ALCF Theta in 128-node
+// blocks) from $CKPT_DATA (else /work/shared/data), and on uniform widths
+// when the logs are missing.
+
+var benchWL struct {
+	once sync.Once
+	ws   []Workload
+}
+
+func benchWorkloads() []Workload {
+	benchWL.once.Do(func() {
+		dir := os.Getenv("CKPT_DATA")
+		if dir == "" {
+			dir = "/work/shared/data"
+		}
+		for _, f := range []string{"swf/KIT-FH2-2016-1_CQSim-simresult.rst", "swf/NASA-iPSC-1993-3.1-cln.swf.gz", "swf/ALCF-Theta-2022_cqsimplus.swf"} {
+			w, err := LoadWorkload(filepath.Join(dir, f))
+			if err != nil {
+				continue
+			}
+			if strings.HasPrefix(w.Name, "ALCF") {
+				w = w.InUnits(128)
+			}
+			w.Specs = nil
+			benchWL.ws = append(benchWL.ws, w)
+		}
+	})
+	if len(benchWL.ws) == 0 {
+		return []Workload{UniformWorkload(80)}
 	}
-	st := NewState(in)
-	var out []*State
-	a := &DPGoodput{}
-	for _, s := range in.Sections {
-		st.P, st.T = s.P, s.Length
-		cp := *st
-		cp.Status = append([]Status(nil), st.Status...)
-		cp.Work = append([]float64(nil), st.Work...)
-		cp.Avail = append([]float64(nil), st.Avail...)
-		out = append(out, &cp)
-		pl, err := a.Plan(st)
+	return benchWL.ws
+}
+
+// benchInstances draws one instance of pr per workload.
+func benchInstances(b *testing.B, pr Params) []*Instance {
+	var out []*Instance
+	for i, w := range benchWorkloads() {
+		in, err := Generate(rand.New(rand.NewPCG(uint64(i+1), 1)), pr, w.Widths)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Advance(st, pl, 5, 5); err != nil {
+		out = append(out, in)
+	}
+	return out
+}
+
+// benchStates runs spec itself over the first 20 sections of one instance
+// per workload and returns the states met in sections 10–19, so that every
+// algorithm is timed on the mid-run states it produces (running,
+// checkpointed and idle jobs in its own proportions).
+func benchStates(b *testing.B, pr Params, spec string) []*State {
+	pr.Sections = 20
+	var out []*State
+	for _, in := range benchInstances(b, pr) {
+		st := NewState(in)
+		a, err := New(spec)
+		if err != nil {
 			b.Fatal(err)
 		}
+		for i, s := range in.Sections {
+			st.P, st.T = s.P, s.Length
+			if i >= 10 {
+				cp := *st
+				cp.Status = append([]Status(nil), st.Status...)
+				cp.Work = append([]float64(nil), st.Work...)
+				cp.Avail = append([]float64(nil), st.Avail...)
+				out = append(out, &cp)
+			}
+			pl, err := a.Plan(st)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := Advance(st, pl, 5, 5); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
-	return out[10:]
+	return out
 }
 
 func benchAlgo(b *testing.B, pr Params, spec string) {
-	states := benchStates(b, pr)
+	states := benchStates(b, pr, spec)
 	a, err := New(spec)
 	if err != nil {
 		b.Fatal(err)
@@ -50,10 +105,15 @@ func benchAlgo(b *testing.B, pr Params, spec string) {
 	}
 }
 
+// benchSpecs are the algorithms of the default setting (Figs. 7b–15).
 var benchSpecs = []string{"greedy-goodput", "greedy-yield", "dp-goodput", "dp-goodput-best-cnf", "dp-yield", "dp-bic:15", "dp-bic-best-cnf:15", "target-yield:0.5"}
 
+// lightOnly are the algorithms the paper runs in the light setting only
+// (Figs. 6 and 7a).
+var lightOnly = []string{"dp-goodput-slow", "dp-goodput-slow-best-cnf", "target-goodput:0.9"}
+
 // BenchmarkSectionDefault times one section (ns/op) of each algorithm in the
-// default setting (P_max = 400).
+// default setting (P_max = 400), averaged over the three workloads.
 func BenchmarkSectionDefault(b *testing.B) {
 	for _, s := range benchSpecs {
 		b.Run(s, func(b *testing.B) { benchAlgo(b, DefaultParams(), s) })
@@ -61,9 +121,40 @@ func BenchmarkSectionDefault(b *testing.B) {
 }
 
 // BenchmarkSectionLight times one section in the light setting (P_max =
-// 100), including the slow 15-case programs.
+// 100), including the slow 15-case programs and TARGETGOODPUT.
 func BenchmarkSectionLight(b *testing.B) {
-	for _, s := range append(benchSpecs, "dp-goodput-slow", "dp-goodput-slow-best-cnf", "target-goodput:0.9") {
+	for _, s := range append(append([]string{}, benchSpecs...), lightOnly...) {
 		b.Run(s, func(b *testing.B) { benchAlgo(b, LightParams(), s) })
+	}
+}
+
+// BenchmarkInstanceDefault times a whole simulation (ns/op) of the paper's
+// size, 400 sections, one instance per workload in turn; run it with
+// -benchtime=3x or so.
+func BenchmarkInstanceDefault(b *testing.B) {
+	for _, s := range benchSpecs {
+		b.Run(s, func(b *testing.B) { benchInstance(b, DefaultParams(), s) })
+	}
+}
+
+// BenchmarkInstanceLight is BenchmarkInstanceDefault in the light setting.
+func BenchmarkInstanceLight(b *testing.B) {
+	for _, s := range append(append([]string{}, benchSpecs...), lightOnly...) {
+		b.Run(s, func(b *testing.B) { benchInstance(b, LightParams(), s) })
+	}
+}
+
+func benchInstance(b *testing.B, pr Params, spec string) {
+	ins := benchInstances(b, pr)
+	i := 0
+	for b.Loop() {
+		a, err := New(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Simulate(ins[i%len(ins)], a); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
