@@ -7,16 +7,18 @@
 //
 // An App is built in three ways:
 //
-//   - from per-phase memory traces (ReadTasksDir: one folder per run, files
-//     task1.csv … taskN.csv of "t, usedKiB"): the duration of a phase is the
-//     span of its timestamps and its peak the largest sample;
-//   - from whole-run memory traces (ReadTrace + Segment, the parser of
-//     Fig. 7): a run is cut into phases of roughly constant memory;
+//   - from per-phase memory traces (ReadRuns, ReadTasksDir: one folder per
+//     run, files task1.csv … taskN.csv of "t, usedKiB"): the duration of a
+//     phase is the span of its timestamps and its peak the largest sample;
+//   - from whole-run memory traces (ReadRuns on a folder of ID.csv, or
+//     ReadTrace + Segment, the parser of Fig. 7): a run is cut into phases
+//     of roughly constant memory; runs cut into another number of phases
+//     than most are left out and reported (RunSet.Dropped);
 //   - from a YAML or JSON profile (Load, Parse) or a built-in one (SLANT of
 //     Table 2, MaCRUISE of Table 3; Builtin).
 //
-// FitApp fits one law per task from k runs (Normal as in the paper, or any
-// family dist.Fit supports) and takes the largest observed peak as M_i.
+// FitApp fits one law per task from k ≥ 2 runs (Normal as in the paper, or
+// any family dist.Fit supports) and takes the largest observed peak as M_i.
 //
 // From an App the package computes the law of the total walltime (Total:
 // the exact Normal sum of Section 3.2.1 when every task is Normal, grid

@@ -3,20 +3,31 @@ package profile
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/dist"
 )
 
 // FitApp fits the chain model of Eq. (1) to runs: task i's law is the
-// maximum-likelihood fit of family (any of dist.FitFamilies; "normal" as in
-// Section 3.2) to the durations of phase i, and M_i is the largest peak of
-// phase i over the runs (the peak does not depend on the input, so the
-// maximum of a few runs estimates it). Every run must have the same number
-// of phases. When a phase has the same duration in every run (no spread to
-// fit) the law is a Normal of standard deviation 1 s around it.
+// maximum-likelihood fit of family to the durations of phase i, and M_i is
+// the largest peak of phase i over the runs (the peak does not depend on
+// the input, so the maximum of a few runs estimates it). family is any of
+// dist.FitFamilies ("normal" as in Section 3.2).
+//
+// A fit needs at least 2 runs, each with the same number of phases. When a
+// phase has the same duration in every run (no spread to fit) its law is a
+// Normal of standard deviation 1 s around that duration.
 func FitApp(name string, runs []Run, family string) (*App, error) {
-	if len(runs) == 0 {
-		return nil, fmt.Errorf("no run to fit")
+	if len(runs) < 2 {
+		id := ""
+		if len(runs) == 1 {
+			id = " (run " + runs[0].ID + ")"
+		}
+		return nil, fmt.Errorf("fitting a walltime law per phase needs at least 2 runs, got %d%s", len(runs), id)
+	}
+	if !slices.Contains(dist.FitFamilies(), family) {
+		return nil, fmt.Errorf("fit family %q is not one of %s", family, strings.Join(dist.FitFamilies(), ", "))
 	}
 	n := len(runs[0].Phases)
 	if n == 0 {

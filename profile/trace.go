@@ -2,6 +2,7 @@ package profile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -113,16 +114,67 @@ func (r Run) Walltime() float64 {
 	return s
 }
 
-// ReadTasksDir reads a folder of per-phase traces: one sub-folder per run
-// (its name is the run ID) holding task1.csv, task2.csv, … (read with
-// ReadTrace). Runs are returned in the order of their IDs (numerically when
-// they are numbers). Every run must have the same phases 1 … n with no gap;
-// a missing phase is an error naming the folder.
+// ReadOptions tunes ReadRuns.
+type ReadOptions struct {
+	// Phases, when > 0, is the number of phases every run must have:
+	// whole-run traces segmented into another number are dropped (see
+	// RunSet.Dropped), and per-phase folders with another number are an
+	// error. 0 keeps the most common number of the whole-run traces.
+	Phases int
+	// Segment tunes the segmentation of whole-run traces.
+	Segment SegmentOptions
+}
+
+// Dropped is a whole-run trace that ReadRuns left out because it was
+// segmented into another number of phases than the runs kept.
+type Dropped struct {
+	ID     string // the run ID (the file name without .csv)
+	Path   string
+	Phases int // the number of phases Segment found
+}
+
+// RunSet is what ReadRuns found in a folder.
+type RunSet struct {
+	// Runs are the runs kept, in the order of their IDs; each has Phases
+	// phases.
+	Runs   []Run
+	Phases int
+	// Whole is true when the runs were whole-run traces cut by Segment.
+	Whole bool
+	// Dropped lists the whole-run traces segmented into another number of
+	// phases, in the order of their IDs (always empty for per-phase
+	// folders).
+	Dropped []Dropped
+}
+
+// ErrPhaseTie is wrapped by the error of ReadRuns when no number of phases
+// is the most common among whole-run traces (the caller must choose one
+// with ReadOptions.Phases).
+var ErrPhaseTie = errors.New("no number of phases is the most common")
+
+// ReadRuns reads a folder of past runs in either layout:
 //
-// A folder without sub-folders but with ID.csv files is read as whole-run
-// traces instead: each is cut into phases by Segment (default options),
-// and every run must yield the same number of phases.
-func ReadTasksDir(dir string) ([]Run, error) {
+//   - per-phase traces: one sub-folder per run (its name is the run ID)
+//     holding task1.csv, task2.csv, … (read with ReadTrace). Every run
+//     must have the same phases 1 … n with no gap: a missing phase, or
+//     runs with different numbers of phases, is an error naming the
+//     folder.
+//   - whole-run traces: a folder without sub-folders but with ID.csv
+//     files, each cut into phases by Segment. Segmentation is not
+//     infallible (on the 88 DRD SLANT runs it finds 7 phases in 87 and 5
+//     in one run where tasks 2-4 hold plateaus of the same height), so the
+//     runs segmented into the most common number of phases (or
+//     o.Phases) are kept and the others are reported in RunSet.Dropped
+//     for the caller to warn about. A tie between two counts wraps
+//     ErrPhaseTie.
+//
+// Runs are returned in the order of their IDs (numerically when they are
+// numbers). Unreadable or malformed traces are errors naming the file and
+// the line.
+func ReadRuns(dir string, o ReadOptions) (*RunSet, error) {
+	if o.Phases < 0 {
+		return nil, fmt.Errorf("number of phases %d, want > 0 (or 0: the most common)", o.Phases)
+	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -136,28 +188,45 @@ func ReadTasksDir(dir string) ([]Run, error) {
 		}
 	}
 	if len(ids) == 0 && len(whole) > 0 {
-		return readWholeRuns(dir, whole)
+		return readWholeRuns(dir, whole, o)
 	}
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no run folder (want ID/task1.csv …) and no whole-run trace (ID.csv)", dir)
 	}
 	sortIDs(ids)
-	var runs []Run
-	nPhases := 0
+	set := &RunSet{Phases: o.Phases}
 	for _, id := range ids {
 		run, err := readRunDir(filepath.Join(dir, id))
 		if err != nil {
 			return nil, err
 		}
 		run.ID = id
-		if nPhases == 0 {
-			nPhases = len(run.Phases)
-		} else if len(run.Phases) != nPhases {
-			return nil, fmt.Errorf("%s: %d phases, but %s has %d", filepath.Join(dir, id), len(run.Phases), filepath.Join(dir, ids[0]), nPhases)
+		switch {
+		case set.Phases == 0:
+			set.Phases = len(run.Phases)
+		case len(run.Phases) != set.Phases && o.Phases > 0:
+			return nil, fmt.Errorf("%s: %d phases, want %d", filepath.Join(dir, id), len(run.Phases), o.Phases)
+		case len(run.Phases) != set.Phases:
+			return nil, fmt.Errorf("%s: %d phases, but %s has %d", filepath.Join(dir, id), len(run.Phases), filepath.Join(dir, ids[0]), set.Phases)
 		}
-		runs = append(runs, run)
+		set.Runs = append(set.Runs, run)
 	}
-	return runs, nil
+	return set, nil
+}
+
+// ReadTasksDir is ReadRuns with the default options, strict: whole-run
+// traces segmented into different numbers of phases are an error rather
+// than dropped.
+func ReadTasksDir(dir string) ([]Run, error) {
+	set, err := ReadRuns(dir, ReadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Dropped) > 0 {
+		d := set.Dropped[0]
+		return nil, fmt.Errorf("%s: segmented into %d phases, but %d other run(s) into %d", d.Path, d.Phases, len(set.Runs), set.Phases)
+	}
+	return set.Runs, nil
 }
 
 func readRunDir(dir string) (Run, error) {
@@ -223,10 +292,13 @@ func sortIDs(ids []string) {
 	})
 }
 
-// readWholeRuns segments every whole-run trace of dir.
-func readWholeRuns(dir string, files []string) ([]Run, error) {
+// readWholeRuns segments every whole-run trace of dir and keeps the runs
+// of o.Phases phases (0: the most common number).
+func readWholeRuns(dir string, files []string, o ReadOptions) (*RunSet, error) {
 	sortIDs(files)
-	var runs []Run
+	var all []Run
+	var paths []string
+	count := map[int]int{}
 	for _, name := range files {
 		path := filepath.Join(dir, name)
 		f, err := os.Open(path)
@@ -238,15 +310,57 @@ func readWholeRuns(dir string, files []string) ([]Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		starts, err := Segment(s, SegmentOptions{})
+		starts, err := Segment(s, o.Segment)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		run := Run{ID: strings.TrimSuffix(name, ".csv"), Phases: Phases(s, starts)}
-		if len(runs) > 0 && len(run.Phases) != len(runs[0].Phases) {
-			return nil, fmt.Errorf("%s: segmented into %d phases, but %s into %d", path, len(run.Phases), filepath.Join(dir, files[0]), len(runs[0].Phases))
-		}
-		runs = append(runs, run)
+		all = append(all, run)
+		paths = append(paths, path)
+		count[len(run.Phases)]++
 	}
-	return runs, nil
+	want := o.Phases
+	if want == 0 {
+		best, tied := 0, false
+		for n, c := range count {
+			if c > best {
+				want, best, tied = n, c, false
+			} else if c == best {
+				tied = true
+			}
+		}
+		if tied {
+			return nil, fmt.Errorf("%s: %w among the whole-run traces (%s)", dir, ErrPhaseTie, phaseCounts(count))
+		}
+	} else if count[want] == 0 {
+		return nil, fmt.Errorf("%s: no whole-run trace segments into %d phases (%s)", dir, want, phaseCounts(count))
+	}
+	set := &RunSet{Phases: want, Whole: true}
+	for i, r := range all {
+		if len(r.Phases) == want {
+			set.Runs = append(set.Runs, r)
+		} else {
+			set.Dropped = append(set.Dropped, Dropped{ID: r.ID, Path: paths[i], Phases: len(r.Phases)})
+		}
+	}
+	return set, nil
+}
+
+// phaseCounts describes how many runs were segmented into each number of
+// phases, most phases first: "7 phases: 87 runs, 5 phases: 1 run".
+func phaseCounts(count map[int]int) string {
+	var ns []int
+	for n := range count {
+		ns = append(ns, n)
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ns)))
+	var parts []string
+	for _, n := range ns {
+		runs := "runs"
+		if count[n] == 1 {
+			runs = "run"
+		}
+		parts = append(parts, fmt.Sprintf("%d phases: %d %s", n, count[n], runs))
+	}
+	return strings.Join(parts, ", ")
 }

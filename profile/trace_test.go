@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -103,6 +104,129 @@ func TestReadTasksDirWholeRuns(t *testing.T) {
 	}
 }
 
+// wholeRun renders a whole-run trace of plateaus (GB), each lens[k] samples
+// long and starting from the 1.7 GB baseline, as "t, usedKiB" lines.
+func wholeRun(peaks []float64, lens []int) string {
+	var b strings.Builder
+	tt := 0
+	for k, n := range lens {
+		for j := range n {
+			level := 1.7 + (peaks[k]-1.7)*math.Max(0, math.Min(1, float64(j-2)/5))
+			fmt.Fprintf(&b, "%d, %.0f\n", tt, level*KiBPerGB)
+			tt += 2
+		}
+	}
+	return b.String()
+}
+
+// TestReadRunsKeepsModalPhaseCount: whole-run traces that segment into
+// another number of phases than most are dropped and reported, not a
+// failure of the whole folder (defect: one odd run failed all 88 DRD runs).
+func TestReadRunsKeepsModalPhaseCount(t *testing.T) {
+	dir := t.TempDir()
+	three := []float64{4, 20, 8}
+	writeRun(t, dir, map[string]string{
+		"1.csv":  wholeRun(three, []int{30, 50, 40}),
+		"2.csv":  wholeRun(three, []int{35, 45, 60}),
+		"10.csv": wholeRun(three, []int{32, 40, 50}),
+		"7.csv":  wholeRun([]float64{4, 20}, []int{30, 50}),
+	})
+	set, err := ReadRuns(dir, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Whole || set.Phases != 3 || len(set.Runs) != 3 || set.Runs[0].ID != "1" || set.Runs[2].ID != "10" {
+		t.Fatalf("kept %+v", set)
+	}
+	if len(set.Dropped) != 1 || set.Dropped[0].ID != "7" || set.Dropped[0].Phases != 2 || set.Dropped[0].Path != filepath.Join(dir, "7.csv") {
+		t.Fatalf("dropped %+v", set.Dropped)
+	}
+	// An explicit count keeps the others.
+	set, err = ReadRuns(dir, ReadOptions{Phases: 2})
+	if err != nil || len(set.Runs) != 1 || set.Runs[0].ID != "7" || len(set.Dropped) != 3 {
+		t.Fatalf("--phases 2: %+v, %v", set, err)
+	}
+	if _, err := ReadRuns(dir, ReadOptions{Phases: 5}); err == nil || !strings.Contains(err.Error(), "no whole-run trace segments into 5 phases (3 phases: 3 runs, 2 phases: 1 run)") {
+		t.Errorf("--phases 5: %v", err)
+	}
+	// ReadTasksDir stays strict.
+	if _, err := ReadTasksDir(dir); err == nil || !strings.Contains(err.Error(), "7.csv: segmented into 2 phases, but 3 other run(s) into 3") {
+		t.Errorf("ReadTasksDir: %v", err)
+	}
+	// A tie has no most common count.
+	os.Remove(filepath.Join(dir, "1.csv"))
+	os.Remove(filepath.Join(dir, "2.csv"))
+	if _, err := ReadRuns(dir, ReadOptions{}); !errors.Is(err, ErrPhaseTie) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("tie: %v", err)
+	}
+	// Per-phase folders: a count that does not match is an error.
+	pp := t.TempDir()
+	writeRun(t, pp, map[string]string{"1/task1.csv": "0, 1\n2, 2\n", "1/task2.csv": "4, 1\n6, 2\n"})
+	if _, err := ReadRuns(pp, ReadOptions{Phases: 3}); err == nil || !strings.Contains(err.Error(), "2 phases, want 3") {
+		t.Errorf("per-phase --phases 3: %v", err)
+	}
+}
+
+// TestReadRunsDRDWholeRuns writes the concatenated phase traces of the 88
+// DRD runs as whole-run traces, as a user without the published split
+// would have them: 87 segment into the 7 phases (run 81, whose tasks 2, 3
+// and 4 hold plateaus of about 10 GB, into 5) and are kept.
+func TestReadRunsDRDWholeRuns(t *testing.T) {
+	ids, err := os.ReadDir(drdDir)
+	if err != nil {
+		t.Skip("DRD traces not available:", err)
+	}
+	dir := t.TempDir()
+	for _, id := range ids {
+		var b []byte
+		for k := 1; k <= 7; k++ {
+			x, err := os.ReadFile(filepath.Join(drdDir, id.Name(), fmt.Sprintf("task%d.csv", k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, x...)
+		}
+		if err := os.WriteFile(filepath.Join(dir, id.Name()+".csv"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := ReadRuns(dir, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Phases != 7 || len(set.Runs) != 87 || len(set.Dropped) != 1 || set.Dropped[0].ID != "81" || set.Dropped[0].Phases != 5 {
+		t.Fatalf("kept %d runs of %d phases, dropped %+v", len(set.Runs), set.Phases, set.Dropped)
+	}
+	if _, err := FitApp("drd", set.Runs, "normal"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFitAppNeedsTwoRuns(t *testing.T) {
+	one := []Run{{ID: "20", Phases: []Phase{{Duration: 100, Peak: 3}, {Duration: 50, Peak: 9}}}}
+	for _, runs := range [][]Run{nil, one} {
+		_, err := FitApp("x", runs, "normal")
+		if err == nil || !strings.Contains(err.Error(), "at least 2 runs") {
+			t.Errorf("%d run(s): %v, want an error", len(runs), err)
+		}
+	}
+	if _, err := FitApp("x", one, "normal"); !strings.Contains(err.Error(), "got 1 (run 20)") {
+		t.Errorf("error does not name the run: %v", err)
+	}
+	two := append(one, Run{ID: "21", Phases: []Phase{{Duration: 120, Peak: 3.2}, {Duration: 50, Peak: 8}}})
+	a, err := FitApp("x", two, "normal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Phase 2 lasted 50 s in both runs: a Normal of σ = 1 s around it.
+	if n := a.Tasks[1].Walltime.(dist.Normal); n.Mu != 50 || n.Sigma != 1 || a.Tasks[1].Mem != 9 {
+		t.Errorf("task 2: %v, %v GB", n, a.Tasks[1].Mem)
+	}
+	if _, err := FitApp("x", two, "auto"); err == nil {
+		t.Error("FitApp accepted family auto")
+	}
+}
+
 func TestReadTraceHeaderAndQuirks(t *testing.T) {
 	s, err := ReadTrace(strings.NewReader("t,usedKiB\n# c\n0 , 976562.5\n\n2,1953125\r\n"), "x")
 	if err != nil {
@@ -185,10 +309,25 @@ func TestParseProfile(t *testing.T) {
 		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: -3\n", "p:3: task 1: mem -3 GB is negative"},
 		{"tasks:\n  - walltime: normal:mu=1\n    mem: 3\n", "p:2: task 1: walltime:"},
 		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: lots\n", "p:3: task 1: mem \"lots\""},
-		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    memory: 3\n", "p: line 3"},
+		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    memory: 3\n", `p:3: unknown key "memory" (task keys are name, walltime, mem)`},
+		{"name: x\nmachine: y\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: unknown key "machine" (top-level keys are name, checkpoint, tasks)`},
+		{"checkpoint: {latency: 1, bw: 2}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:1: unknown key "bw" (checkpoint keys are latency, bandwidth)`},
+		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": 3, "x": 1}]}`, `p:1: unknown key "x"`},
+		{"checkpoint: {latency: -1, bandwidth: 2}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:1: checkpoint: latency -1 s, want"},
+		{"checkpoint:\n  latency: 1\n  bandwidth: 0\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:3: checkpoint: bandwidth 0 GB/s, want"},
+		{"checkpoint:\n  latency: 1\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:2: checkpoint has no bandwidth"},
 		{"", "p: empty profile"},
 		{"name: x\n", "p: profile has no tasks"},
-		{"tasks:\n  - mem: 1\n", "p: task 1 has no walltime"},
+		{"tasks: []\n", "p:1: profile has no tasks"},
+		{"tasks:\n  walltime: normal:mu=1,sigma=1\n", "p:2: want tasks: a list of {name, walltime, mem}, got a mapping"},
+		{"- a\n", "p:1: want a profile: a mapping of name, checkpoint, tasks, got a list"},
+		{"tasks:\n  - mem: 1\n", "p:2: task 1 has no walltime"},
+		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n", "p:2: task 1 has no mem"},
+		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: .nan\n", "p:3: task 1: mem .nan GB is negative or not finite"},
+		{"tasks:\n  - walltime: normal:mu=-100,sigma=10\n    mem: 3\n", "p:2: task 1: walltime normal:mu=-100,sigma=10 has mean -100 s"},
+		{"tasks:\n  - walltime: discrete:100@0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probabilities must sum to 1"},
+		{"tasks:\n  - walltime: discrete:100@-0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probability"},
+		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": 3}`, "p:1: did not find expected"},
 	}
 	for _, b := range bad {
 		_, err := Parse(strings.NewReader(b.in), "p")

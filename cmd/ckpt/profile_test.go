@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,6 +86,26 @@ func TestReserveProfileBadInput(t *testing.T) {
 	back := filepath.Join(dir, "back")
 	os.MkdirAll(filepath.Join(back, "7"), 0o755)
 	os.WriteFile(filepath.Join(back, "7", "task1.csv"), []byte("0, 1\n4, 2\n2, 3\n"), 0o644)
+	one := filepath.Join(dir, "one")
+	os.MkdirAll(filepath.Join(one, "5"), 0o755)
+	os.WriteFile(filepath.Join(one, "5", "task1.csv"), []byte("0, 1000\n2, 2000\n"), 0o644)
+	os.WriteFile(filepath.Join(one, "5", "task2.csv"), []byte("4, 1000\n6, 2000\n"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.MkdirAll(empty, 0o755)
+	malformed := filepath.Join(dir, "malformed")
+	os.MkdirAll(filepath.Join(malformed, "1"), 0o755)
+	os.WriteFile(filepath.Join(malformed, "1", "task1.csv"), []byte("0, 1\n2; 2\n"), 0o644)
+	nan := filepath.Join(dir, "nan")
+	os.MkdirAll(nan, 0o755)
+	os.WriteFile(filepath.Join(nan, "2.csv"), []byte("0, 1\n2, NaN\n"), 0o644)
+	tie := filepath.Join(dir, "tie")
+	os.MkdirAll(tie, 0o755)
+	os.WriteFile(filepath.Join(tie, "1.csv"), []byte(plateaus([]float64{4, 20, 8}, 40)), 0o644)
+	os.WriteFile(filepath.Join(tie, "2.csv"), []byte(plateaus([]float64{4, 20}, 40)), 0o644)
+	unknown := filepath.Join(dir, "unknown.yaml")
+	os.WriteFile(unknown, []byte("name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n"), 0o644)
+	noTasks := filepath.Join(dir, "none.yaml")
+	os.WriteFile(noTasks, []byte("tasks: []\n"), 0o644)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -96,10 +118,120 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", "slant", "--mem-strategy", "nope"}, "--mem-strategy"},
 		{[]string{"--profile", "slant", "--mem-strategy", "neuro"}, "needs past runs"},
 		{[]string{"--profile", "macruise", "--mem-strategy", "mem-all-ckpt-v2"}, "not defined"},
+		// Flags of the single-job planner are refused, not ignored.
+		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
+		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
+		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
+		{[]string{"--tasks", drdTasks, "--column", "x"}, "--column does not apply"},
+		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
+		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
+		{[]string{"--tasks", drdTasks, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
+		{[]string{"--tasks", drdTasks, "--phases", "0"}, "--phases must be >= 1"},
+		{[]string{"--tasks", drdTasks, "--phases", "6"}, "drd-tasks/20: 7 phases, want 6"},
+		// and the multi-phase flags without --profile/--tasks.
+		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
+		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
+		// One past run is not enough to fit a law.
+		{[]string{"--tasks", one}, "needs at least 2 runs, got 1 (run 5)"},
+		{[]string{"--tasks", empty}, "no run folder"},
+		{[]string{"--tasks", filepath.Join(dir, "nope")}, "no such file"},
+		{[]string{"--tasks", malformed}, "task1.csv:2: want 2 comma-separated fields"},
+		{[]string{"--tasks", nan}, "2.csv:2: memory \"NaN\" is not a finite number"},
+		{[]string{"--tasks", tie}, "no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one with --phases N"},
+		{[]string{"--tasks", drdTasks, "--fit", "pareto"}, "too heavy-tailed for the planner"},
+		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
+		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
 	} {
 		out, errOut, code := run(t, "", append([]string{"reserve"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// plateaus is a whole-run trace "t, usedKiB" of plateaus of the given GB
+// heights, n samples each, every one rising from a 1.7 GB baseline.
+func plateaus(gb []float64, n int) string {
+	var b strings.Builder
+	t := 0
+	for _, p := range gb {
+		for j := range n {
+			level := 1.7 + (p-1.7)*math.Max(0, math.Min(1, float64(j-2)/5))
+			fmt.Fprintf(&b, "%d, %.0f\n", t, level*1e9/1024)
+			t += 2
+		}
+	}
+	return b.String()
+}
+
+// TestReserveTasksWholeRuns: the DRD runs as whole-run traces (the phase
+// traces of each run concatenated). One of the 88 (run 81) segments into 5
+// phases instead of 7; it used to fail the whole folder. Now it is dropped
+// with a one-line warning naming it, and the plan uses the 87 others.
+func TestReserveTasksWholeRuns(t *testing.T) {
+	ids, err := os.ReadDir(drdTasks)
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	for _, id := range ids {
+		var b []byte
+		for k := 1; k <= 7; k++ {
+			x, err := os.ReadFile(filepath.Join(drdTasks, id.Name(), fmt.Sprintf("task%d.csv", k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, x...)
+		}
+		os.WriteFile(filepath.Join(dir, id.Name()+".csv"), b, 0o644)
+	}
+	out, errOut, code := run(t, "", "reserve", "--tasks", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	warn := strings.TrimSpace(errOut)
+	if strings.Count(warn, "\n") > 0 || !strings.Contains(warn, "warning") || !strings.Contains(warn, "kept 87 of 88 runs, those segmented into 7 phases; dropped 81 (5 phases)") {
+		t.Errorf("stderr %q", errOut)
+	}
+	var p struct {
+		Runs    int      `json:"runs"`
+		Dropped []string `json:"dropped_runs"`
+		Tasks   []struct {
+			Mem float64 `json:"mem"`
+		} `json:"tasks"`
+		Reservations []struct {
+			Mem float64 `json:"mem"`
+		} `json:"reservations"`
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Runs != 87 || len(p.Dropped) != 1 || p.Dropped[0] != "81" || len(p.Tasks) != 7 || math.Abs(p.Tasks[4].Mem-51.5) > 0.1 || len(p.Reservations) < 2 {
+		t.Errorf("plan %+v", p)
+	}
+	// --phases 5 keeps run 81 alone: too few runs to fit.
+	out, errOut, code = run(t, "", "reserve", "--tasks", dir, "--phases", "5")
+	if code != 2 || out != "" || !strings.Contains(errOut, "kept 1 of 88 runs") || !strings.Contains(errOut, "and 77 more") || !strings.Contains(errOut, "got 1 (run 81)") {
+		t.Errorf("--phases 5: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestReserveTasksOtherFamily: a non-Normal fit is summarised in one line,
+// not printed as the thousands of points of its discretised total.
+func TestReserveTasksOtherFamily(t *testing.T) {
+	if _, err := os.Stat(drdTasks); err != nil {
+		t.Skip(err)
+	}
+	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks, "--fit", "gamma")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 300 {
+			t.Fatalf("line of %d characters: %.200s…", len(line), line)
+		}
+	}
+	if !strings.Contains(out, "gamma fit per task") || !strings.Contains(out, "total walltime: sum of the task laws on a grid: mean 7143") {
+		t.Errorf("output:\n%s", out)
 	}
 }

@@ -49,9 +49,10 @@ func dataDir() string {
 
 // Run performs the experiments of Section 4.3 and writes to cfg.Dir:
 // fig14.csv (every strategy, k and repetition on the 88 DRD runs), the
-// three panels of Fig. 14, fig15.png (MEM-ALL-CKPT-V2 against ALL-CKPT),
-// fig17.csv and its panels (MaCRUISE, runs generated from Table 3),
-// table2.csv and comparisons.csv.
+// three panels of Fig. 14, fig15 (MEM-ALL-CKPT-V2 against ALL-CKPT),
+// fig17.csv and its panels (MaCRUISE, runs generated from Table 3), fig11
+// and fig12b (task status and M_0.1(t)), table2.csv and comparisons.csv.
+// Every figure is written as PNG and SVG.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
 	runs, err := profile.ReadTasksDir(filepath.Join(dataDir(), "slant", "drd-tasks"))
@@ -258,12 +259,8 @@ func figures(cfg repro.Config, prefix, app string, rows []row, strategies []stri
 			}
 			groups[i].Values = append(groups[i].Values, pn.get(r))
 		}
-		p, err := cfg.Path(prefix + pn.file + ".png")
-		if err != nil {
-			return err
-		}
 		fig := plot.Figure{Title: app + ": " + pn.ylabel, XLabel: "number of training runs", YLabel: pn.ylabel, YRange: roomForLegend(groups)}
-		if err := plot.Box(p, fig, groups...); err != nil {
+		if err := savePlot(cfg, prefix+pn.file, func(p string) error { return plot.Box(p, fig, groups...) }); err != nil {
 			return err
 		}
 	}
@@ -286,12 +283,24 @@ func fig15(cfg repro.Config, rows []row) error {
 		}
 		groups[i].Values = append(groups[i].Values, r.Mem)
 	}
-	p, err := cfg.Path("fig15.png")
-	if err != nil {
-		return err
+	fig := plot.Figure{Title: "SLANT: weighted memory, ALL-CKPT vs V2", XLabel: "number of training runs",
+		YLabel: "weighted requested memory (GB)", YRange: roomForLegend(groups)}
+	return savePlot(cfg, "fig15", func(p string) error { return plot.Box(p, fig, groups...) })
+}
+
+// savePlot draws a figure twice, as name.png and name.svg, like the other
+// reproductions.
+func savePlot(cfg repro.Config, name string, draw func(path string) error) error {
+	for _, ext := range []string{".png", ".svg"} {
+		p, err := cfg.Path(name + ext)
+		if err != nil {
+			return err
+		}
+		if err := draw(p); err != nil {
+			return fmt.Errorf("%s: %w", name+ext, err)
+		}
 	}
-	return plot.Box(p, plot.Figure{Title: "SLANT: weighted memory, ALL-CKPT vs V2", XLabel: "number of training runs",
-		YLabel: "weighted requested memory (GB)", YRange: roomForLegend(groups)}, groups...)
+	return nil
 }
 
 // roomForLegend is a y range that fits the data in its lower 65 %, leaving
@@ -446,7 +455,7 @@ func table2(cfg repro.Config, runs []profile.Run) ([]repro.Comparison, error) {
 
 // fig11 draws y_i(t) = P(task i finished by t) from the raw runs (Fig. 9)
 // and from the Normal model (Fig. 11, dashed in the paper; here a second
-// series per task) and M_0.1(t) (Fig. 12b) in fig12b.png.
+// series per task) and M_0.1(t) (Fig. 12b) in fig12b.png and .svg.
 func fig11(cfg repro.Config, runs []profile.Run, tl *profile.Timeline) error {
 	var ts []float64
 	for t := 0.0; t <= 12000; t += 60 {
@@ -474,12 +483,9 @@ func fig11(cfg repro.Config, runs []profile.Run, tl *profile.Timeline) error {
 		}
 		series = append(series, plot.Series{Name: fmt.Sprintf("y%d raw", i), X: x, Y: raw}, plot.Series{Name: fmt.Sprintf("y%d model", i), X: x, Y: model})
 	}
-	p, err := cfg.Path("fig11.png")
-	if err != nil {
-		return err
-	}
-	if err := plot.Lines(p, plot.Figure{Title: "SLANT: P(task i finished by t), 88 runs vs Normal model", XLabel: "time (min)", YLabel: "probability",
-		Legend: plot.LegendBottomRight, Width: 8 * 72, Height: 5 * 72}, series...); err != nil {
+	fig := plot.Figure{Title: "SLANT: P(task i finished by t), 88 runs vs Normal model", XLabel: "time (min)", YLabel: "probability",
+		Legend: plot.LegendBottomRight, Width: 8 * 72, Height: 5 * 72}
+	if err := savePlot(cfg, "fig11", func(p string) error { return plot.Lines(p, fig, series...) }); err != nil {
 		return err
 	}
 	m := make([]float64, len(ts))
@@ -487,8 +493,6 @@ func fig11(cfg repro.Config, runs []profile.Run, tl *profile.Timeline) error {
 	for j, t := range ts {
 		x[j], m[j] = t/60, tl.LikelyMax(0.1, t)
 	}
-	if p, err = cfg.Path("fig12b.png"); err != nil {
-		return err
-	}
-	return plot.Lines(p, plot.Figure{Title: "SLANT: likely maximum memory M_0.1(t)", XLabel: "time (min)", YLabel: "memory (GB)"}, plot.Series{Name: "M_0.1", X: x, Y: m})
+	fig12 := plot.Figure{Title: "SLANT: likely maximum memory M_0.1(t)", XLabel: "time (min)", YLabel: "memory (GB)"}
+	return savePlot(cfg, "fig12b", func(p string) error { return plot.Lines(p, fig12, plot.Series{Name: "M_0.1", X: x, Y: m}) })
 }
