@@ -8,7 +8,8 @@ import (
 )
 
 // BenchmarkReplayAllTraces replays every task of the three GloudSim traces
-// under Formula (3) with per-priority MNOF, C = R = 2 s.
+// under Formula (3) with per-priority MNOF, C = R = 2 s. It skips when the
+// traces are absent.
 func BenchmarkReplayAllTraces(b *testing.B) {
 	var tasks []TraceTask
 	for _, kind := range []string{"single", "batch", "mix"} {

@@ -4,17 +4,35 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
-const gloudDir = "../../shared/data/google2011/gloudsim-task-traces/"
+// dataDir is the shared real data: $CKPT_DATA when set, else
+// ../shared/data beside the repository.
+func dataDir() string {
+	if d := os.Getenv("CKPT_DATA"); d != "" {
+		return d
+	}
+	return "../../shared/data"
+}
 
+var (
+	gloudDir = filepath.Join(dataDir(), "google2011", "gloudsim-task-traces")
+	lanlFile = filepath.Join(dataDir(), "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	blcrDir  = filepath.Join(dataDir(), "checkpoint-costs", "blcr")
+)
+
+// loadGloud reads one GloudSim trace, or skips the test or benchmark when
+// the data is absent.
 func loadGloud(t testing.TB, kind string) trace.GloudSimTrace {
 	t.Helper()
-	f, err := os.Open(gloudDir + kind + "-jobTrace-dec.dat")
+	path := filepath.Join(gloudDir, kind+"-jobTrace-dec.dat")
+	requireData(t, path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +130,8 @@ func TestEstimateByHand(t *testing.T) {
 }
 
 func TestLANLSystems(t *testing.T) {
-	requireData(t, "../../shared/data/failures/LA-UR-05-7318-failure-data-1996-2005.csv")
-	f, err := os.Open("../../shared/data/failures/LA-UR-05-7318-failure-data-1996-2005.csv")
+	requireData(t, lanlFile)
+	f, err := os.Open(lanlFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +159,9 @@ func TestLANLSystems(t *testing.T) {
 	}
 }
 
-// requireData skips the test when the shared real data (../shared/data
-// beside the repository) is absent: the project must work without it.
-func requireData(t *testing.T, path string) {
+// requireData skips the test or benchmark when the shared real data
+// (dataDir) is absent: the project must work without it.
+func requireData(t testing.TB, path string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("real data not available: %v", err)

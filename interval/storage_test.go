@@ -6,8 +6,6 @@ import (
 	"testing"
 )
 
-const blcrDir = "../../shared/data/checkpoint-costs/blcr"
-
 // Section 4.2.2: Te = 200 s, 160 MB, E(Y) = 2; local ramdisk C = 0.632 s
 // (Table 2), restart of type A 3.22 s (Table 5); NFS C = 1.67 s, type B
 // 1.45 s. The paper: x = 17.79 and 10.94, costs 28.29 and 37.78.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -22,7 +24,7 @@ type Seconds float64
 func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
 	v, err := units.ParseSeconds(n.Value)
 	if err != nil {
-		return err
+		return fmt.Errorf("line %d: %v", n.Line, err)
 	}
 	*s = Seconds(v)
 	return nil
@@ -154,23 +156,90 @@ func (c *Config) Validate() error {
 }
 
 // Load reads a YAML or JSON config (JSON is read as YAML), rejects
-// unknown fields, and validates it.
-func Load(r io.Reader) (*Config, error) {
+// unknown fields, and validates it. Errors are one line starting with
+// "config: " (see LoadNamed).
+func Load(r io.Reader) (*Config, error) { return LoadNamed(r, "") }
+
+// LoadNamed is Load for a config called name (usually its file name),
+// which every error names, with the line when the parser gives one:
+//
+//	config apex.yaml:3: unknown key "nodez" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf)
+//	config apex.yaml: platform.nodes: must be ≥ 1, got 0
+func LoadNamed(r io.Reader, name string) (*Config, error) {
+	where := "config"
+	if name != "" {
+		where = "config " + name
+	}
 	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var c Config
 	if err := dec.Decode(&c); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, errors.New("config: empty")
+			return nil, fmt.Errorf("%s: empty", where)
 		}
-		return nil, fmt.Errorf("config: %s", strings.ReplaceAll(err.Error(), "\n", "; "))
+		return nil, decodeError(where, err)
 	}
 	if err := c.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return &c, nil
+}
+
+var (
+	yamlLine     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	yamlUnknown  = regexp.MustCompile(`^field (\S+) not found in type iosim\.(\w+)$`)
+	yamlTypeName = strings.NewReplacer("iosim.Platform", "the platform section", "iosim.Class", "a class",
+		"iosim.Config", "the config", "iosim.Seconds", "a duration", "[]iosim.Class", "the class list")
+	// sections name where the fields of each type live, for messages.
+	sections = map[string]struct {
+		where string
+		typ   reflect.Type
+	}{
+		"Config":   {"at the top level", reflect.TypeFor[Config]()},
+		"Platform": {"in platform", reflect.TypeFor[Platform]()},
+		"Class":    {"in a class", reflect.TypeFor[Class]()},
+	}
+)
+
+// decodeError turns a YAML decoding error into one line: the config, the
+// line, and for an unknown key the section and its known keys.
+func decodeError(where string, err error) error {
+	msgs := []string{strings.TrimPrefix(err.Error(), "yaml: ")}
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msgs = te.Errors
+	}
+	msg := strings.TrimSpace(msgs[0])
+	loc := where
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		loc, msg = where+":"+m[1], m[2]
+	}
+	if m := yamlUnknown.FindStringSubmatch(msg); m != nil {
+		if sec, ok := sections[m[2]]; ok {
+			msg = fmt.Sprintf("unknown key %q %s (known: %s)", m[1], sec.where, strings.Join(yamlKeys(sec.typ), ", "))
+		} else {
+			msg = fmt.Sprintf("unknown key %q", m[1])
+		}
+	} else {
+		msg = yamlTypeName.Replace(msg)
+	}
+	if len(msgs) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(msgs)-1)
+	}
+	return fmt.Errorf("%s: %s", loc, strings.ReplaceAll(msg, "\n", "; "))
+}
+
+// yamlKeys lists the yaml keys of a struct type in field order.
+func yamlKeys(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -146,3 +146,23 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// An unknown key is one line naming the config, the line, the key, its
+// section and the keys that section accepts.
+func TestLoadUnknownKey(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"platform:\n  name: x\n  nodez: 10\n", `config apex.yaml:3: unknown key "nodez" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf)`},
+		{"platform: {nodes: 10}\nclazzes: []\n", `config apex.yaml:2: unknown key "clazzes" at the top level (known: platform, classes)`},
+		{"classes:\n  - name: a\n    nodse: 3\n", `config apex.yaml:3: unknown key "nodse" in a class (known: name, nodes, walltime, input, output, checkpoint, regular_io, share)`},
+		{"platform: {nodes: 10, x: 1, y: 2}\n", `config apex.yaml:1: unknown key "x" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf) (and 1 more)`},
+		{"platform: {node_mtbf: soon}\n", `config apex.yaml:1: invalid duration "soon"`},
+	} {
+		_, err := LoadNamed(strings.NewReader(tc.in), "apex.yaml")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q:\n got %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+	if _, err := Load(strings.NewReader("platform: {nodez: 1}")); err == nil || !strings.HasPrefix(err.Error(), `config:1: unknown key "nodez" in platform`) {
+		t.Errorf("unnamed: %v", err)
+	}
+}

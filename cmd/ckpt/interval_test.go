@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -143,5 +146,132 @@ func TestIntervalBadTrace(t *testing.T) {
 	_, errOut, code := run(t, "", "interval", "--te", "10", "--ckpt", "1", "--trace", path)
 	if code != 2 || !strings.Contains(errOut, "bad.dat:") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+type storageOut struct {
+	Storage []struct {
+		Name      string  `json:"name"`
+		C         float64 `json:"c"`
+		R         float64 `json:"r"`
+		Intervals float64 `json:"intervals"`
+		Cost      float64 `json:"cost"`
+		XReal     float64 `json:"x_real"`
+		CostReal  float64 `json:"cost_real"`
+	} `json:"storage"`
+	StorageChoice string  `json:"storage_choice"`
+	C             float64 `json:"c"`
+	R             float64 `json:"r"`
+}
+
+// Section 4.2.2 from the command line: Te = 200 s, E(Y) = 2, local ramdisk
+// C = 0.632 s with restart (migration A) 3.22 s, NFS C = 1.67 s with
+// restart 1.45 s. The paper: x* = 17.79 and 10.94, costs 28.29 and 37.78.
+// At the integer x (18 and 11) the costs are 28.30 and 37.78.
+func TestIntervalStorageExample(t *testing.T) {
+	args := []string{"interval", "--te", "200", "--failures", "2", "--local", "0.632,3.22", "--shared", "1.67,1.45"}
+	out, errOut, code := run(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var o storageOut
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Storage) != 2 || o.StorageChoice != "local" {
+		t.Fatalf("storage %+v, choice %q", o.Storage, o.StorageChoice)
+	}
+	near := func(a, b, tol float64) bool { return a-b <= tol && b-a <= tol }
+	for i, w := range []struct{ x, cost, xr, costr float64 }{{18, 28.30, 17.79, 28.29}, {11, 37.78, 10.94, 37.78}} {
+		s := o.Storage[i]
+		if s.Intervals != w.x || !near(s.Cost, w.cost, 0.005) || !near(s.XReal, w.xr, 0.005) || !near(s.CostReal, w.costr, 0.005) {
+			t.Errorf("%s: %+v, want x=%v cost %v, x*=%v cost %v", s.Name, s, w.x, w.cost, w.xr, w.costr)
+		}
+	}
+	if o.C != 0.632 || o.R != 3.22 {
+		t.Errorf("plan uses C=%v R=%v, want the local storage's 0.632 and 3.22", o.C, o.R)
+	}
+	out, errOut, code = run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"28.29", "37.78", "best"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--local", "0.632,3.22"},
+		{"--local", "0,1", "--shared", "1,1"},
+		{"--local", "1", "--shared", "1,1"},
+		{"--local", "1,-1", "--shared", "1,1"},
+		{"--local", "1,1", "--shared", "1,1", "--memory", "160"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"interval", "--te", "200", "--failures", "2"}, bad...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, errOut)
+		}
+	}
+}
+
+// --memory finds the BLCR tables from any working directory through
+// $CKPT_DATA (the default used to be ../shared/data relative to the
+// working directory), and says how to fix it when they are absent.
+func TestIntervalBLCRFromAnyDirectory(t *testing.T) {
+	data, err := filepath.Abs("../../../shared/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "checkpoint-costs", "blcr")); err != nil {
+		t.Skip("real data not available")
+	}
+	cmd := exec.Command(ckptBin, "interval", "--te", "200", "--failures", "2", "--memory", "160", "--json")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "CKPT_DATA="+data)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	var o storageOut
+	if err := json.Unmarshal(out, &o); err != nil || o.StorageChoice != "local" {
+		t.Fatalf("choice %q, err %v: %s", o.StorageChoice, err, out)
+	}
+	cmd = exec.Command(ckptBin, "interval", "--te", "200", "--failures", "2", "--memory", "160")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "CKPT_DATA="+t.TempDir())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "CKPT_DATA") || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+		t.Errorf("missing tables: %v, stderr %q", err, stderr.String())
+	}
+}
+
+// --lanl without --system (or with a system not in the log) is a one-line
+// usage error that lists the systems.
+func TestIntervalLANLNeedsSystem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lanl.csv")
+	csv := "System,machine type,nodes,procstot,procsinnode,nodenum,nodenumz,node install,node prod,node decom,fru type,mem,cputype,memtype,num intercon,purpose,Prob Started,Prob Fixed,Down Time,Facilities,Hardware,Human Error,Network,Undetermined,Software,Same Event\n" +
+		"2,cluster,49,6152,128,1,1,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,4/19/2001 3:27,4/19/2001 3:48,21,,,,,,Other Software,No\n" +
+		"2,cluster,49,6152,128,3,3,Nov-96,Jan-97,5-Nov,part,32,1,1,12,compute,10/31/2004 0:16,10/31/2004 2:35,199,,Fan Assembly,,,,,No\n" +
+		"17,,,,,,,,,,,,,,,,1/8/1997 8:40,1/8/1997 8:50,10,,Other,,,,,No\n" +
+		"17,,,,,,,,,,,,,,,,3/17/1997 8:25,3/17/1997 9:05,40,,,,,Unresolvable,,No\n" +
+		"7,smp,1,8,8,0,0,before tracking,before tracking,Dec-99,part,16,3,3,0,compute,5/19/1995 21:55,5/19/1995 22:58,63,,,,,,,No\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--system", "7"}, {"--system", "99"}} {
+		_, errOut, code := run(t, "", append([]string{"interval", "--te", "1d", "--ckpt", "5m", "--lanl", path}, extra...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "systems: 2, 17)") {
+			t.Errorf("%v: exit %d, stderr %q", extra, code, errOut)
+		}
+	}
+	out, errOut, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", path, "--system", "17", "--json")
+	if code != 0 {
+		t.Fatalf("--system 17: exit %d: %s", code, errOut)
+	}
+	if o := decodeInterval(t, out); o.MTBF <= 0 {
+		t.Errorf("MTBF %v", o.MTBF)
 	}
 }

@@ -41,6 +41,7 @@ type iosimFlags struct {
 	lo, hi, strategy      string
 	printConfig, noHeader bool
 	fullPeriod            bool
+	scheduler             string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
@@ -61,6 +62,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 		fl.IntVar(&f.workers, "workers", 0, "parallel trials (0 = all cores); never changes the output")
 		fl.BoolVar(&f.noFailures, "no-failures", false, "switch failures off")
 		fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
+		fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
 	}
 }
 
@@ -77,9 +79,13 @@ func (f *iosimFlags) load() (iosim.Config, error) {
 			defer fh.Close()
 			r = fh
 		}
-		p, err := iosim.Load(r)
+		name := f.config
+		if name == "-" {
+			name = "(stdin)"
+		}
+		p, err := iosim.LoadNamed(r, name)
 		if err != nil {
-			return c, usage(fmt.Errorf("%s: %w", f.config, err))
+			return c, usage(err)
 		}
 		c = *p
 	} else {
@@ -131,6 +137,9 @@ func (f *iosimFlags) options() (iosim.Options, float64, error) {
 	o.ComputeFullPeriod = f.fullPeriod
 	if err != nil {
 		return o, 0, err
+	}
+	if o.Scheduler, err = iosim.ParseScheduler(f.scheduler); err != nil {
+		return o, 0, usage(fmt.Errorf("--scheduler: %w", err))
 	}
 	switch {
 	case !(o.Span > 2*o.Skip):
@@ -217,15 +226,20 @@ func newIOSimRunCmd() *cobra.Command {
 				bound = b.Waste
 			}
 			ev, evs, busy := 0.0, 0, 0.0
+			shares := map[string]float64{}
 			for _, r := range rs {
 				busy += r.Outcome.Baseline.Busy / float64(len(rs))
+				for k, v := range r.Outcome.Baseline.ClassShares {
+					shares[c.Classes[k].Name] += v / float64(len(rs))
+				}
 				for _, x := range r.Outcome.Runs {
 					ev += float64(x.Events)
 					evs++
 				}
 			}
 			out := iosimRunOut{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: c.Platform.Bandwidth, NodeMTBF: float64(c.Platform.NodeMTBF),
-				Seeds: f.seeds, Window: opt.Span - 2*opt.Skip, Bound: iosimFloat(bound), Strategies: agg.Strategies}
+				Seeds: f.seeds, Window: opt.Span - 2*opt.Skip, Bound: iosimFloat(bound), Strategies: agg.Strategies,
+				Scheduler: opt.Scheduler.String(), BaselineBusy: busy, BaselineClassShares: shares}
 			if f.json {
 				return iosimWriteJSON(cmd.OutOrStdout(), out)
 			}
@@ -241,7 +255,11 @@ func newIOSimRunCmd() *cobra.Command {
 					s.Slowdown.Mean, s.Split.Work, s.Split.IO, s.Split.Checkpoint, s.Split.Lost, s.Split.Idle)
 			}
 			tw.Flush()
-			fmt.Fprintf(w, "\nsplit = mean fraction of node-time; baseline keeps %.1f%% of the nodes busy; %.0f events per run on average\n", 100*busy, ev/float64(evs))
+			fmt.Fprintf(w, "\nsplit = mean fraction of node-time; baseline keeps %.1f%% of the nodes busy (%s scheduler; node-time", 100*busy, opt.Scheduler)
+			for _, k := range c.Classes {
+				fmt.Fprintf(w, " %s %.1f%%", k.Name, 100*shares[k.Name])
+			}
+			fmt.Fprintf(w, "); %.0f events per run on average\n", ev/float64(evs))
 			return nil
 		},
 	}
@@ -259,6 +277,11 @@ type iosimRunOut struct {
 	Window     float64                 `json:"window"`
 	Bound      iosimFloat              `json:"bound"`
 	Strategies []iosim.StrategySummary `json:"strategies"`
+	Scheduler  string                  `json:"scheduler"`
+	// BaselineBusy and BaselineClassShares are the mean busy fraction of
+	// the baseline runs and each class's share of their node-time.
+	BaselineBusy        float64            `json:"baseline_busy"`
+	BaselineClassShares map[string]float64 `json:"baseline_class_shares"`
 }
 
 // iosimFloat writes NaN and ±Inf as null.
@@ -472,6 +495,14 @@ func newIOSimBandwidthForCmd() *cobra.Command {
   ckpt iosim bandwidth-for --efficiency 0.9 --strategy ordered-nb-daly --seeds 5 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// The flags shared with run and sweep that make no sense here
+			// are refused rather than ignored.
+			if cmd.Flags().Changed("strategies") {
+				return usagef("--strategies: bandwidth-for bisects one strategy; give --strategy NAME")
+			}
+			if cmd.Flags().Changed("bandwidth") {
+				return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
+			}
 			c, err := f.load()
 			if err != nil {
 				return err
@@ -516,5 +547,8 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 	fl.StringVar(&f.hi, "hi", "1PB/s", "upper end of the bisection")
 	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
 	cmd.Flags().Lookup("seeds").DefValue = "10"
+	// Registered by common for run and sweep; refused here (see RunE).
+	_ = fl.MarkHidden("strategies")
+	_ = fl.MarkHidden("bandwidth")
 	return cmd
 }

@@ -44,12 +44,18 @@ func TestIOSimRunJSON(t *testing.T) {
 			} `json:"waste"`
 			Split map[string]float64 `json:"split"`
 		} `json:"strategies"`
+		Scheduler    string             `json:"scheduler"`
+		BaselineBusy float64            `json:"baseline_busy"`
+		ClassShares  map[string]float64 `json:"baseline_class_shares"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Strategies) != 2 || r.Strategies[1].Name != "least-waste" || r.Strategies[0].Waste.N != 2 {
 		t.Fatalf("%s", out)
+	}
+	if r.Scheduler != "reserve" || !(r.BaselineBusy > 0.9 && r.BaselineBusy <= 1) || len(r.ClassShares) != 4 || !(r.ClassShares["Silverton"] > 0.05) {
+		t.Errorf("scheduler %q, baseline busy %v, class shares %v", r.Scheduler, r.BaselineBusy, r.ClassShares)
 	}
 	for _, s := range r.Strategies {
 		sum := 0.0
@@ -111,6 +117,9 @@ classes:
 		{"iosim", "run", "--seeds", "0"},
 		{"iosim", "sweep", "--param", "color"},
 		{"iosim", "bandwidth-for", "--efficiency", "1.5"},
+		{"iosim", "bandwidth-for", "--strategies", "least-waste,ordered-nb-daly"},
+		{"iosim", "bandwidth-for", "--bandwidth", "80GB/s"},
+		{"iosim", "run", "--scheduler", "fifo"},
 		{"iosim", "run", "--platform", "mars"},
 	} {
 		if _, errs, code := run(t, "", args...); code != 2 || errs == "" {

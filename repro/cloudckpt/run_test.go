@@ -15,6 +15,7 @@ import (
 // The quick reproduction writes every output, and the quantities that are
 // pure arithmetic on the data match the paper exactly.
 func TestRunQuick(t *testing.T) {
+	requireData(t)
 	dir := t.TempDir()
 	var log bytes.Buffer
 	if err := Run(context.Background(), repro.Config{Dir: dir, Quick: true, Workers: 2, Log: &log}); err != nil {
@@ -76,6 +77,7 @@ func TestRunQuick(t *testing.T) {
 
 // Same seed, any number of workers: byte-identical outputs.
 func TestRunDeterministic(t *testing.T) {
+	requireData(t)
 	var outs [2][]byte
 	for i, w := range []int{1, 2} {
 		dir := t.TempDir()
@@ -92,5 +94,14 @@ func TestRunDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Error("outputs differ between 1 and 2 workers")
+	}
+}
+
+// requireData skips when the shared real data cannot be found: the
+// reproduction replays the real traces and has nothing to run without them.
+func requireData(t *testing.T) {
+	t.Helper()
+	if _, err := DataDir(); err != nil {
+		t.Skipf("real data not available: %v", err)
 	}
 }

@@ -43,7 +43,7 @@ func fig1(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			return nil, err
 		}
 		fig := plot.Figure{Title: fmt.Sprintf("Fig. 1: checkpoint slowdown, Cielo, %s GB/s", gb(bw)), XLabel: "system MTBF", YLabel: "checkpoint time / interference-free", RefY: []float64{1}}
-		if err := boxes(cfg, name+".png", fig, agg, sysLabel(c.Platform.Nodes), true); err != nil {
+		if err := boxes(cfg, name, fig, agg, sysLabel(c.Platform.Nodes), true); err != nil {
 			return nil, err
 		}
 		if bw == 160e9 {
@@ -84,12 +84,8 @@ func meanLines(cfg repro.Config, file string, fig plot.Figure, agg []iosim.Point
 		}
 		series = append(series, s)
 	}
-	path, err := cfg.Path(file)
-	if err != nil {
-		return err
-	}
 	fig.Width, fig.Height = 8*72, 5*72
-	return plot.Lines(path, fig, series...)
+	return savePlot(cfg, file, func(path string) error { return plot.Lines(path, fig, series...) })
 }
 
 // writeBounds writes name_bounds.csv: value, Theorem 1 bound, published bound.
@@ -156,23 +152,27 @@ func fig2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		return nil, err
 	}
 	fig := plot.Figure{Title: "Fig. 2: waste vs bandwidth, Cielo, node MTBF 2 years", XLabel: "aggregate bandwidth (GB/s)", YLabel: "waste"}
-	if err := boxes(cfg, "fig2_box.png", fig, agg, gb, false); err != nil {
+	if err := boxes(cfg, "fig2_box", fig, agg, gb, false); err != nil {
 		return nil, err
 	}
 	bm := map[string][]float64{"bound (Theorem 1)": th, "bound (published Maple)": mp}
-	if err := meanLines(cfg, "fig2_mean.png", fig, agg, func(v float64) float64 { return v / 1e9 }, bm, []string{"bound (Theorem 1)", "bound (published Maple)"}); err != nil {
+	if err := meanLines(cfg, "fig2_mean", fig, agg, func(v float64) float64 { return v / 1e9 }, bm, []string{"bound (Theorem 1)", "bound (published Maple)"}); err != nil {
 		return nil, err
 	}
 	last := agg[len(agg)-1]
 	first := agg[0]
 	cs := []repro.Comparison{
-		{Experiment: "Fig. 2", Quantity: "oblivious-fixed waste at 160 GB/s", Paper: 0.40, Ours: find(last, "oblivious-fixed").Waste.Mean, Note: "paper: 'remains above 40%'"},
+		{Experiment: "Fig. 2", Quantity: "oblivious-fixed waste at 160 GB/s", Paper: 0.40, Ours: find(last, "oblivious-fixed").Waste.Mean,
+			Note: "paper: 'remains above 40%' (a floor); the 1 h checkpoint volume saturates the file system, waste >= 0.51 before failures (FINDINGS.md)"},
 		{Experiment: "Fig. 2", Quantity: "ordered-fixed waste at 160 GB/s", Paper: 0.40, Ours: find(last, "ordered-fixed").Waste.Mean, Note: "paper: 'remains above 40%'"},
+		{Experiment: "Fig. 2", Quantity: "1 h checkpoint volume / bandwidth at 160 GB/s", Paper: math.NaN(), Ours: hourlyDemand(cfgs[len(cfgs)-1], st.fixedPeriod) / st.bandwidths[len(st.bandwidths)-1],
+			Note: "> 1: the Fixed strategies saturate the file system at every bandwidth of Fig. 2"},
 		{Experiment: "Fig. 2", Quantity: "oblivious-daly waste at 160 GB/s", Paper: 0.20, Ours: find(last, "oblivious-daly").Waste.Mean, Note: "paper: 'slowly reach 20%'"},
 		{Experiment: "Fig. 2", Quantity: "ordered-nb-daly waste at 160 GB/s", Paper: 0.20, Ours: find(last, "ordered-nb-daly").Waste.Mean, Note: "paper: 'below 20%' (upper limit)"},
 		{Experiment: "Fig. 2", Quantity: "least-waste waste at 160 GB/s", Paper: 0.20, Ours: find(last, "least-waste").Waste.Mean, Note: "paper: 'below 20%', 'reaches the theoretical performance'"},
 		{Experiment: "Fig. 2", Quantity: "least-waste minus Theorem 1 bound at 160 GB/s", Paper: 0, Ours: find(last, "least-waste").Waste.Mean - th[len(th)-1]},
-		{Experiment: "Fig. 2", Quantity: "least-waste minus Theorem 1 bound at 40 GB/s", Paper: 0, Ours: find(first, "least-waste").Waste.Mean - th[0]},
+		{Experiment: "Fig. 2", Quantity: "least-waste minus Theorem 1 bound at 40 GB/s", Paper: 0, Ours: find(first, "least-waste").Waste.Mean - th[0],
+			Note: "Daly periods need twice the bandwidth (F > 1); Least-Waste keeps them and loses work, the bound stretches them (FINDINGS.md)"},
 		{Experiment: "Fig. 2", Quantity: "published bound minus Theorem 1 at 40 GB/s", Paper: math.NaN(), Ours: mp[0] - th[0],
 			Note: "Maple uses lambda=min(0,r): Daly periods although F>1"},
 	}
@@ -209,17 +209,18 @@ func fig3(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	}
 	years := func(mu float64) string { return strconv.FormatFloat(mu/iosim.Year, 'f', 1, 64) + "y" }
 	fig := plot.Figure{Title: "Fig. 3: waste vs node MTBF, Cielo, 40 GB/s", XLabel: "node MTBF", YLabel: "waste"}
-	if err := boxes(cfg, "fig3_box.png", fig, agg, years, false); err != nil {
+	if err := boxes(cfg, "fig3_box", fig, agg, years, false); err != nil {
 		return nil, err
 	}
 	fig.XLabel = "node MTBF (years)"
 	bm := map[string][]float64{"bound (Theorem 1)": th, "bound (published Maple)": mp}
-	if err := meanLines(cfg, "fig3_mean.png", fig, agg, func(v float64) float64 { return v / iosim.Year }, bm, []string{"bound (Theorem 1)", "bound (published Maple)"}); err != nil {
+	if err := meanLines(cfg, "fig3_mean", fig, agg, func(v float64) float64 { return v / iosim.Year }, bm, []string{"bound (Theorem 1)", "bound (published Maple)"}); err != nil {
 		return nil, err
 	}
 	var cs []repro.Comparison
 	for _, p := range []iosim.PointSummary{agg[0], agg[len(agg)-1]} {
-		cs = append(cs, repro.Comparison{Experiment: "Fig. 3", Quantity: "oblivious-fixed waste at node MTBF " + years(p.Value), Paper: 0.80, Ours: find(p, "oblivious-fixed").Waste.Mean, Note: "paper: 'constant around 80%'"})
+		cs = append(cs, repro.Comparison{Experiment: "Fig. 3", Quantity: "oblivious-fixed waste at node MTBF " + years(p.Value), Paper: 0.80, Ours: find(p, "oblivious-fixed").Waste.Mean,
+			Note: "paper: 'constant around 80%'; saturation alone gives >= 0.94 with Table I's sizes (FINDINGS.md)"})
 	}
 	// The same two points with the paper simulator's checkpoint spacing
 	// (P of computation between checkpoints instead of P − C).
@@ -310,11 +311,8 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	if len(series) == 0 {
 		return nil, fmt.Errorf("no strategy reaches 80%% efficiency below 10 PB/s")
 	}
-	p, err := cfg.Path("fig4.png")
-	if err != nil {
-		return nil, err
-	}
-	if err := plot.Lines(p, plot.Figure{Title: "Fig. 4: bandwidth for 80% efficiency, prospective system", XLabel: "node MTBF (years)", YLabel: "bandwidth (GB/s)", LogY: true, Width: 8 * 72, Height: 5 * 72}, series...); err != nil {
+	fig := plot.Figure{Title: "Fig. 4: bandwidth for 80% efficiency, prospective system", XLabel: "node MTBF (years)", YLabel: "bandwidth (GB/s)", LogY: true, Width: 8 * 72, Height: 5 * 72}
+	if err := savePlot(cfg, "fig4", func(path string) error { return plot.Lines(path, fig, series...) }); err != nil {
 		return nil, err
 	}
 	var cs []repro.Comparison
@@ -325,15 +323,18 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 				worst = r
 			}
 		}
-		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "max bandwidth ratio oblivious-fixed / least-waste", Paper: 50, Ours: worst, Note: "paper: 'up to 50 times'"})
+		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "max bandwidth ratio oblivious-fixed / least-waste", Paper: 50, Ours: worst,
+			Note: "paper: 'up to 50 times'; oblivious-fixed's need diverges near a 3.1-year node MTBF, below this grid (FINDINGS.md)"})
 		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "least-waste bandwidth ratio, lowest / highest node MTBF", Paper: 3, Ours: lw[0] / lw[len(lw)-1],
-			Note: "paper: 'only increases by a factor of three' (<1h vs 8h system MTBF)"})
+			Note: "paper: 'only increases by a factor of three' (<1h vs 8h system MTBF); Young's formula gives bandwidth ~ 1/MTBF"})
 	}
 	if nb, of := bw["ordered-nb-fixed"], bw["oblivious-fixed"]; nb != nil && of != nil {
-		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "ordered-nb-fixed / oblivious-fixed bandwidth at the highest MTBF", Paper: 0.25, Ours: nb[len(nb)-1] / of[len(of)-1], Note: "paper: 'a quarter of the bandwidth'"})
+		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "ordered-nb-fixed / oblivious-fixed bandwidth at the highest MTBF", Paper: 0.25, Ours: nb[len(nb)-1] / of[len(of)-1],
+			Note: "paper: 'a quarter of the bandwidth'; the commit blocks the job in both, non-blocking saves only the contention"})
 	}
 	if d, of := bw["ordered-daly"], bw["oblivious-fixed"]; d != nil && of != nil {
-		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "ordered-daly / oblivious-fixed bandwidth at the highest MTBF", Paper: 0.5, Ours: d[len(d)-1] / of[len(of)-1], Note: "paper: Daly-based 'around half'"})
+		cs = append(cs, repro.Comparison{Experiment: "Fig. 4", Quantity: "ordered-daly / oblivious-fixed bandwidth at the highest MTBF", Paper: 0.5, Ours: d[len(d)-1] / of[len(of)-1],
+			Note: "paper: Daly-based 'around half'; ours is about half at 15-20 years and falls as Daly periods lengthen"})
 	}
 	for _, s := range st.fig4Strats {
 		for i, y := range st.fig4MTBFy {
@@ -341,4 +342,14 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		}
 	}
 	return cs, nil
+}
+
+// hourlyDemand is the checkpoint volume per second when every node is busy
+// and every job checkpoints once per period: N·M·Σ share_k·f_k / period.
+func hourlyDemand(c iosim.Config, period float64) float64 {
+	f := 0.0
+	for _, k := range c.Classes {
+		f += k.Share * k.Checkpoint
+	}
+	return float64(c.Platform.Nodes) * c.Platform.MemoryPerNode * f / period
 }

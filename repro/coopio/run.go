@@ -4,13 +4,13 @@
 // 2018), as `ckpt repro coop`:
 //
 //   - Fig. 1: checkpoint slowdown of the blocking strategies against the
-//     system MTBF at 160, 80 and 40 GB/s (fig1_*.csv, fig1_*.png);
+//     system MTBF at 160, 80 and 40 GB/s (fig1_*.csv, fig1_*.png/.svg);
 //   - Fig. 2: waste of the seven strategies against the bandwidth (40–160
 //     GB/s, node MTBF 2 years), with Theorem 1's bound and the published
-//     (Maple) bound (fig2.csv, fig2_box.png, fig2_mean.png);
+//     (Maple) bound (fig2.csv, fig2_box and fig2_mean .png/.svg);
 //   - Fig. 3: waste against the node MTBF at 40 GB/s (fig3*);
 //   - Fig. 4: the smallest bandwidth reaching 80 % efficiency on the
-//     prospective 50 000-node system, by bisection (fig4.csv, fig4.png);
+//     prospective 50 000-node system, by bisection (fig4.csv, fig4.png/.svg);
 //   - comparisons.csv: the numbers the paper states beside ours.
 //
 // Every trial runs the baseline and all strategies on the same job list
@@ -20,6 +20,7 @@ package coopio
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -134,8 +135,23 @@ func find(p iosim.PointSummary, name string) iosim.StrategySummary {
 
 func gb(b float64) string { return strconv.FormatFloat(b/1e9, 'g', 4, 64) }
 
-// boxes draws a clustered box plot of the samples (waste or slowdown).
-func boxes(cfg repro.Config, file string, fig plot.Figure, agg []iosim.PointSummary, label func(float64) string, slowdown bool) error {
+// savePlot draws a figure twice, as name.png and name.svg.
+func savePlot(cfg repro.Config, name string, draw func(path string) error) error {
+	for _, ext := range []string{".png", ".svg"} {
+		p, err := cfg.Path(name + ext)
+		if err != nil {
+			return err
+		}
+		if err := draw(p); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// boxes draws a clustered box plot of the samples (waste or slowdown) as
+// name.png and name.svg.
+func boxes(cfg repro.Config, name string, fig plot.Figure, agg []iosim.PointSummary, label func(float64) string, slowdown bool) error {
 	var groups []plot.BoxGroup
 	for _, p := range agg {
 		for _, s := range p.Strategies {
@@ -146,14 +162,10 @@ func boxes(cfg repro.Config, file string, fig plot.Figure, agg []iosim.PointSumm
 			groups = append(groups, plot.BoxGroup{Category: label(p.Value), Series: s.Name, Values: finiteOnly(v)})
 		}
 	}
-	path, err := cfg.Path(file)
-	if err != nil {
-		return err
-	}
 	if fig.Width == 0 {
 		fig.Width, fig.Height = 10*72, 5*72
 	}
-	return plot.Box(path, fig, groups...)
+	return savePlot(cfg, name, func(path string) error { return plot.Box(path, fig, groups...) })
 }
 
 func finiteOnly(v []float64) []float64 {

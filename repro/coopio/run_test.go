@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/iosim"
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 
@@ -25,6 +27,18 @@ func TestQuick(t *testing.T) {
 	for _, f := range []string{"fig1_160GBs.png", "fig2.csv", "fig2_box.png", "fig2_mean.png", "fig2_bounds.csv", "fig3.csv", "fig3_box.png", "fig4.csv", "fig4.png", "comparisons.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// Every figure comes as PNG and SVG.
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	if len(pngs) < 8 {
+		t.Errorf("%d PNG figures, want at least 8 (Figs. 1 ×3, 2 ×2, 3 ×2, 4)", len(pngs))
+	}
+	for _, p := range pngs {
+		svg := strings.TrimSuffix(p, ".png") + ".svg"
+		b, err := os.ReadFile(svg)
+		if err != nil || !strings.Contains(string(b), "<svg") {
+			t.Errorf("%s has no SVG twin: %v", filepath.Base(p), err)
 		}
 	}
 	fh, err := os.Open(filepath.Join(dir, "comparisons.csv"))
@@ -49,5 +63,14 @@ func TestQuick(t *testing.T) {
 		if _, err := strconv.ParseFloat(r[col], 64); err != nil {
 			t.Errorf("row %v: %v", r, err)
 		}
+	}
+}
+
+// The 1-hour checkpoint volume on Cielo, by hand: 17 784 nodes × 32 GB ×
+// (0.66·1.6 + 0.055·1.85 + 0.165·3.5 + 0.12·0.85 = 1.83725) / 3 600 s.
+func TestHourlyDemand(t *testing.T) {
+	want := 17784 * 32e9 * 1.83725 / 3600
+	if got := hourlyDemand(iosim.Cielo(), 3600); got < want*(1-1e-12) || got > want*(1+1e-12) {
+		t.Errorf("hourlyDemand = %v, want %v", got, want)
 	}
 }
