@@ -21,11 +21,38 @@ func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return 0, 0, fmt.Errorf("epsilon must be > 0, got %v", eps)
 	}
+	g, err := newGridLaw(d)
+	if err != nil {
+		return 0, 0, err
+	}
+	c0 = g.c0(c, eps)
+	if math.IsInf(c0, 1) {
+		return 0, c0, errNoGuarantee
+	}
+	// Heavy tails can ask for astronomically many points; n saturates at
+	// MaxInt32 and callers cap it (Plan reports the guarantee the capped
+	// grid achieves, see Guarantee).
+	nf := math.Min(math.Ceil(c0/eps), math.MaxInt32)
+	return max(int(nf), 1), c0, nil
+}
+
+var errNoGuarantee = errors.New("no grid size guarantees 1+epsilon when C or R is 0 and gamma is 0 (the optimum needs arbitrarily many reservations); set the number of points n instead")
+
+// gridLaw holds what Algorithm 1's c0 needs of a bounded law.
+type gridLaw struct{ a, b, mean float64 }
+
+func newGridLaw(d dist.Distribution) (gridLaw, error) {
 	a, b := d.Support()
 	if math.IsInf(b, 0) || math.IsNaN(b) {
-		return 0, 0, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
+		return gridLaw{}, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
 	}
-	small := math.Min(math.Max(a, eps*d.Mean()/3), math.Min(c.R, c.C))
+	return gridLaw{a, b, d.Mean()}, nil
+}
+
+// c0 is line 2 of Algorithm 1. It does not increase with ε, so c0(ε)/ε
+// strictly decreases.
+func (g gridLaw) c0(c Costs, eps float64) float64 {
+	small := math.Min(math.Max(g.a, eps*g.mean/3), math.Min(c.R, c.C))
 	inv := math.Inf(1)
 	if small > 0 {
 		inv = 1 / small
@@ -34,14 +61,72 @@ func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err
 	if c.Gamma > 0 {
 		ratio = (c.Alpha + c.Beta) / c.Gamma
 	}
-	c0 = 3 * (b - a) * math.Min(inv, ratio)
-	if math.IsInf(c0, 1) {
-		return 0, c0, errors.New("no grid size guarantees 1+epsilon when C or R is 0 and gamma is 0 (the optimum needs arbitrarily many reservations); set the number of points n instead")
+	return 3 * (g.b - g.a) * math.Min(inv, ratio)
+}
+
+// fits reports whether Algorithm 1 with parameter eps asks for at most n
+// points: ⌈c0(ε)/ε⌉ ≤ n, computed exactly as GridSize does.
+func (g gridLaw) fits(c Costs, eps float64, n int) bool {
+	return math.Ceil(g.c0(c, eps)/eps) <= float64(n)
+}
+
+// Guarantee is the approximation guarantee that a grid of n points achieves
+// for the bounded law d: the smallest ε with ⌈c0(ε)/ε⌉ ≤ n, that is, the
+// smallest ε for which Algorithm 1 would have asked for no more than n
+// points, so that Theorem 3 applies to the plan with that ε. c0 is returned
+// at that ε. Since c0(ε)/ε strictly decreases, ε is found by bisection down
+// to adjacent floats, keeping the end where GridSize(d, c, ε) ≤ n holds. When
+// no ε gives a finite c0 (C or R is 0 and γ = 0), the error says so.
+//
+// Theorem 3 bounds the plan's cost by (1 + ε/3)² times the optimum, which
+// is at most 1 + ε only for ε ≤ 3: see GuaranteeFactor.
+func Guarantee(d dist.Distribution, c Costs, n int) (eps, c0 float64, err error) {
+	if n < 1 {
+		return 0, 0, fmt.Errorf("number of grid points must be >= 1, got %d", n)
 	}
-	// Heavy tails can ask for astronomically many points; n saturates at
-	// MaxInt32 and callers cap it (Plan reports the guarantee c0/n it gets).
-	nf := math.Min(math.Ceil(c0/eps), math.MaxInt32)
-	return max(int(nf), 1), c0, nil
+	g, err := newGridLaw(d)
+	if err != nil {
+		return 0, 0, err
+	}
+	// As ε grows c0(ε) stops changing (once εE[X]/3 exceeds min(R, C)), so
+	// c0(ε)/ε → 0 and doubling finds a feasible ε unless c0 is infinite.
+	hi := 1.0
+	for !g.fits(c, hi, n) {
+		hi *= 2
+		if math.IsInf(hi, 1) || math.IsInf(g.c0(c, hi), 1) {
+			return math.Inf(1), math.Inf(1), errNoGuarantee
+		}
+	}
+	for hi/2 > 0 && g.fits(c, hi/2, n) {
+		hi /= 2
+	}
+	lo := hi / 2 // does not fit (or is 0)
+	// Bisect to adjacent floats: about 53 steps.
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if g.fits(c, mid, n) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, g.c0(c, hi), nil
+}
+
+// GuaranteeFactor is the factor of the optimum within which Theorem 3
+// guarantees the cost of DYN-PROG-COUNT(X, ε): its proof combines two
+// factors 1 + ε/3 (Lemma 1 with ε/3, then Lemma 2), and (1 + ε/3)² ≤ 1 + ε
+// only for ε ≤ 3; the paper's last step assumes that. GuaranteeFactor
+// returns 1 + ε for ε ≤ 3, the bound the paper states, and (1 + ε/3)²
+// beyond.
+func GuaranteeFactor(eps float64) float64 {
+	if eps <= 3 {
+		return 1 + eps
+	}
+	return (1 + eps/3) * (1 + eps/3)
 }
 
 // Approximation is the result of DYN-PROG-COUNT(X, ε) on a continuous law.

@@ -15,7 +15,9 @@
 //   - optimal strategies for discrete laws (DynProgCount, Theorem 2) in the
 //     classes DYN-PROG-COUNT (Mixed), ALL-CKPT and NO-CKPT;
 //   - DYN-PROG-COUNT(X, ε) for bounded continuous laws (GridSize and
-//     Approximate, Algorithm 1), with an a-posteriori certified lower bound;
+//     Approximate, Algorithm 1), the guarantee a given grid achieves
+//     (Guarantee, GuaranteeFactor), and an a-posteriori certified lower
+//     bound;
 //   - ALL-CKPT-PER and NO-CKPT-PER (Periodic, BestPeriodic, Algorithm 2);
 //   - the practitioners' baselines (MaxReservation, Escalating with
 //     NeuroFirst or MaxOfLastFirst) and the omniscient bound (Omniscient);

@@ -1,6 +1,7 @@
 package reservation
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -35,8 +36,8 @@ type Options struct {
 	Epsilon float64
 	// N, when > 0, is the number of grid points, overriding Epsilon.
 	N int
-	// MaxN caps the grid derived from Epsilon (0 means DefaultMaxN); the
-	// result's Epsilon then reports the guarantee actually achieved.
+	// MaxN caps the grid derived from Epsilon (0 means DefaultMaxN). The
+	// result's Epsilon always reports the guarantee the grid achieves.
 	MaxN int
 	// MinN is the smallest grid used when it is derived from Epsilon (0
 	// means DefaultMinN, a negative value means no floor): a finer grid
@@ -61,6 +62,13 @@ type Options struct {
 
 // DefaultMinN is the default floor of the grid derived from Epsilon.
 const DefaultMinN = 2000
+
+// MaxGridPoints is the largest grid Plan uses: a larger Options.N is an
+// error, a larger Options.MaxN is lowered to it. The solver needs O(n)
+// memory and O(n²) time (20 000 points take about a second, so this many
+// about 100 s), and Plan solves up to six times (the plan, its lower bound,
+// the other classes); an unbounded N once exhausted memory.
+const MaxGridPoints = 200000
 
 // DefaultMaxN bounds the grid Algorithm 1 may ask for: the O(n²) solver
 // plans n = 20 000 in about a second.
@@ -98,9 +106,14 @@ type Result struct {
 	// above Hi that truncation discarded (0 for bounded laws).
 	Lo, Hi   float64 `json:"-"`
 	TailMass float64 `json:"tail_mass"`
-	// N is the grid size for continuous laws (0 for discrete ones), C0 and
-	// Epsilon are Algorithm 1's c0 and the guarantee the grid achieves
-	// (c0/N); Capped says MaxN cut the grid requested by Options.Epsilon.
+	// N is the grid size for continuous laws (0 for discrete ones).
+	// Epsilon is the guarantee the N points achieve (see Guarantee: the
+	// smallest ε with ⌈c0(ε)/ε⌉ ≤ N, +Inf if none), at most
+	// Options.Epsilon unless MaxN capped the grid, and C0 is c0 at that ε.
+	// Capped says MaxN cut the grid below the n = ⌈c0/ε⌉ of Options.Epsilon
+	// (cutting only the DefaultMinN floor does not count). The
+	// guarantee is for the DP classes (dyn-prog-count and, within their
+	// class, all-ckpt and no-ckpt); the periodic strategies have none.
 	N       int     `json:"n,omitempty"`
 	C0      float64 `json:"c0,omitempty"`
 	Epsilon float64 `json:"epsilon,omitempty"`
@@ -122,6 +135,9 @@ func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float6
 	}
 	lo, hi := d.Support()
 	if lo >= 0 && !math.IsInf(hi, 1) {
+		if err := checkTop(d, hi, 0); err != nil {
+			return nil, 0, err
+		}
 		return d, 0, nil
 	}
 	if lo < 0 {
@@ -131,14 +147,42 @@ func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float6
 	}
 	x, err = dist.Bound(d, tailMass)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("cannot cut %v at its quantile Q(1 - %g): %w", d, tailMass, err)
 	}
 	xlo, xhi := x.Support()
+	if err := checkTop(d, xhi, tailMass); err != nil {
+		return nil, 0, err
+	}
 	cut = 1 - (d.CDF(xhi) - d.CDF(xlo))
 	if math.IsInf(hi, 1) {
 		cut = d.Survival(xhi) + d.CDF(xlo)
 	}
 	return x, cut, nil
+}
+
+// MaxWalltime is the largest walltime, in seconds, a law may reach once
+// truncated: 10¹⁰ s, about 317 years. Beyond it durations leave what
+// schedulers and time.Duration (±292 years) represent, and a law that
+// reaches it is almost certainly given in the wrong unit (a rate per hour
+// read as per second) or so heavy-tailed that the cut at Q(1 − ν) decides
+// the plan; Law rejects it.
+const MaxWalltime = 1e10
+
+// checkTop rejects a law whose planned support ends above MaxWalltime, or
+// at 0 (every walltime 0: there is nothing to plan).
+func checkTop(d dist.Distribution, hi, tailMass float64) error {
+	if hi <= 0 {
+		return fmt.Errorf("%v puts all its probability on a walltime of 0", d)
+	}
+	if hi <= MaxWalltime {
+		return nil
+	}
+	if tailMass > 0 {
+		return fmt.Errorf("%v reaches %.3g s at its quantile Q(1 - %g), beyond the limit of %.0e s (%.0f years) on walltimes; check the units (plain numbers are seconds, rates are per second) or cut more of the tail (--tail-mass)",
+			d, hi, tailMass, MaxWalltime, MaxWalltime/(365*86400))
+	}
+	return fmt.Errorf("%v reaches %.3g s, beyond the limit of %.0e s (%.0f years) on walltimes; check the units (plain numbers are seconds, rates are per second)",
+		d, hi, MaxWalltime, MaxWalltime/(365*86400))
 }
 
 // MaxNegativeMass is the largest probability of a negative walltime Law
@@ -161,6 +205,10 @@ func Plan(d dist.Distribution, o Options) (*Result, error) {
 	}
 	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN()}
 	res.Lo, res.Hi = x.Support()
+	res.Omniscient = Omniscient(x, o.Costs)
+	if err := res.checkFinite(o.Costs); err != nil { // before any work
+		return nil, err
+	}
 	disc, isDiscrete := x.(*dist.Discrete)
 	if !isDiscrete {
 		if err := res.sizeGrid(x, o); err != nil {
@@ -212,6 +260,14 @@ func Plan(d dist.Distribution, o Options) (*Result, error) {
 	}
 	res.Tau = all[o.Algorithm].Tau
 	res.fill(s, x, o.Costs, all[o.Algorithm].ExpectedCost)
+	if err := res.checkFinite(o.Costs); err != nil {
+		return nil, err
+	}
+	// The omniscient cost bounds every strategy's from below too, and beats
+	// the grid's bound when the grid is coarse (a capped heavy tail).
+	if !math.IsNaN(res.LowerBound) && res.LowerBound < res.Omniscient {
+		res.LowerBound = math.Min(res.Omniscient, res.ExpectedCost)
+	}
 	if o.Baselines {
 		for _, name := range Algorithms {
 			if name != o.Algorithm {
@@ -237,12 +293,19 @@ func Evaluate(d dist.Distribution, s Strategy, o Options) (*Result, error) {
 		return nil, err
 	}
 	cost, err := expectedCostOn(s, x, o.Costs)
+	if errors.Is(err, ErrNotCovered) {
+		_, hi := x.Support()
+		return nil, fmt.Errorf("%w; the law planned for reaches %.6g s, so the last milestone must be at least that", err, hi)
+	}
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Algorithm: "given", TailMass: cut, LowerBound: math.NaN()}
 	res.Lo, res.Hi = x.Support()
 	res.fill(s, x, o.Costs, cost)
+	if err := res.checkFinite(o.Costs); err != nil {
+		return nil, err
+	}
 	if o.Baselines || o.LowerBound {
 		o.Algorithm = AlgoDynProgCount
 		ref, err := Plan(d, o)
@@ -258,6 +321,17 @@ func Evaluate(d dist.Distribution, s Strategy, o Options) (*Result, error) {
 	return res, nil
 }
 
+// checkFinite refuses a result whose costs overflowed float64 (an α, β or
+// γ near 1e308): its comparisons would be meaningless.
+func (r *Result) checkFinite(c Costs) error {
+	for _, v := range []float64{r.ExpectedCost, r.Omniscient} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("the expected cost is %v: the cost model (alpha %g, beta %g, gamma %g) overflows on walltimes up to %.3g s; rescale it", v, c.Alpha, c.Beta, c.Gamma, r.Hi)
+		}
+	}
+	return nil
+}
+
 func (r *Result) sizeGrid(x dist.Distribution, o Options) error {
 	maxN := o.MaxN
 	if maxN == 0 {
@@ -266,32 +340,32 @@ func (r *Result) sizeGrid(x dist.Distribution, o Options) error {
 	if o.N < 0 {
 		return fmt.Errorf("number of grid points must be >= 1, got %d", o.N)
 	}
-	var n int
-	var c0 float64
-	var err error
-	if o.N > 0 {
-		n = o.N
-		if o.Epsilon == 0 {
-			o.Epsilon = 1
-		}
-		if _, c0, err = GridSize(x, o.Costs, o.Epsilon); err != nil {
-			c0 = math.Inf(1)
-		}
-	} else {
-		if n, c0, err = GridSize(x, o.Costs, o.Epsilon); err != nil {
+	if o.N > MaxGridPoints {
+		return fmt.Errorf("at most %d grid points are supported (the solver takes O(n) memory and O(n²) time), got %d", MaxGridPoints, o.N)
+	}
+	maxN = min(maxN, MaxGridPoints)
+	n := o.N
+	if n == 0 {
+		want, _, err := GridSize(x, o.Costs, o.Epsilon)
+		if err != nil {
 			return err
 		}
 		minN := o.MinN
 		if minN == 0 {
 			minN = DefaultMinN
 		}
-		n = max(n, minN)
-		if n > maxN {
-			n, r.Capped = maxN, true
-		}
+		n = min(max(want, minN), maxN)
+		r.Capped = n < want
 	}
-	r.N, r.C0 = n, c0
-	r.Epsilon = c0 / float64(n)
+	// The guarantee is the one the n points actually achieve, not c0(ε)/n:
+	// c0 depends on ε, and a grid that is finer (the MinN floor, --n) or
+	// coarser (MaxN) than ⌈c0(ε)/ε⌉ reaches another ε.
+	r.N = n
+	eps, c0, err := Guarantee(x, o.Costs, n)
+	if err != nil {
+		eps, c0 = math.Inf(1), math.Inf(1)
+	}
+	r.Epsilon, r.C0 = eps, c0
 	return nil
 }
 

@@ -53,9 +53,16 @@ func ParseSeconds(s string) (float64, error) {
 	return d.Seconds(), nil
 }
 
+// maxExactHours bounds the counts of hours (and minutes) the formatters
+// convert to int64: 2⁵³, below which float64 integers are exact.
+const maxExactHours = 1 << 53
+
 // FormatSeconds renders seconds for humans: "45s", "12m30s", "3h05m", "2d04h".
-// Sub-second values keep three decimals. It is for display only; machine
-// output (--json) carries plain seconds.
+// Sub-second values keep three decimals (three significant digits below
+// half a millisecond, so that no positive value prints as 0); values beyond 2⁵³ hours are
+// written in seconds in scientific notation ("1.606e+301s"), NaN and
+// infinities as strconv writes them, so no value prints as garbage. It is for
+// display only; machine output (--json) carries plain seconds.
 func FormatSeconds(sec float64) string {
 	if math.IsNaN(sec) || math.IsInf(sec, 0) {
 		return strconv.FormatFloat(sec, 'g', -1, 64)
@@ -66,6 +73,9 @@ func FormatSeconds(sec float64) string {
 	}
 	var out string
 	switch {
+	case sec > 0 && sec < 0.0005:
+		// Would round to "0.000s": keep three significant digits.
+		out = strconv.FormatFloat(sec, 'g', 3, 64) + "s"
 	case sec < 1:
 		out = strconv.FormatFloat(sec, 'f', 3, 64) + "s"
 	case sec < 60:
@@ -76,9 +86,13 @@ func FormatSeconds(sec float64) string {
 	case sec < 86400:
 		r := int64(math.Round(sec / 60))
 		out = fmt.Sprintf("%dh%02dm", r/60, r%60)
-	default:
+	case sec < maxExactHours*3600:
 		r := int64(math.Round(sec / 3600))
 		out = fmt.Sprintf("%dd%02dh", r/24, r%24)
+	default:
+		// Beyond 2⁵³ hours (10¹² years) whole hours no longer fit an
+		// int64 exactly: give the seconds in scientific notation.
+		out = strconv.FormatFloat(sec, 'g', 4, 64) + "s"
 	}
 	if neg {
 		return "-" + out
@@ -88,9 +102,15 @@ func FormatSeconds(sec float64) string {
 
 // SlurmTime renders seconds, rounded up to whole minutes, in the
 // "[D-]HH:MM:SS" form that sbatch --time accepts. Rounding up never shortens
-// a reservation below what the plan asked for.
+// a reservation below what the plan asked for. A length Slurm cannot
+// represent (above MaxSlurmMinutes minutes, or +Inf) is "INFINITE", which
+// sbatch accepts as no time limit; zero, negative and NaN lengths, which no
+// plan has, give "00:00:00".
 func SlurmTime(sec float64) string {
-	if sec <= 0 || math.IsNaN(sec) || math.IsInf(sec, 0) {
+	if math.IsInf(sec, 1) || sec/60 > MaxSlurmMinutes {
+		return "INFINITE"
+	}
+	if !(sec > 0) {
 		return "00:00:00"
 	}
 	m := int64(math.Ceil(sec/60 - 1e-9))
@@ -100,3 +120,8 @@ func SlurmTime(sec float64) string {
 	}
 	return fmt.Sprintf("%02d:%02d:00", h, mm)
 }
+
+// MaxSlurmMinutes is the longest time limit SlurmTime writes as a number:
+// Slurm stores time limits as 32-bit counts of minutes, with 0xfffffffe
+// (NO_VAL) and 0xffffffff (INFINITE) reserved; this is about 8 166 years.
+const MaxSlurmMinutes = 0xfffffffd

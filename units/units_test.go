@@ -1,7 +1,10 @@
 package units
 
 import (
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +53,50 @@ func TestParseYears(t *testing.T) {
 	}
 	if _, err := ParseSeconds("xy"); err == nil {
 		t.Error("xy accepted")
+	}
+}
+
+// Huge values must not overflow the int64 conversions into negative or
+// garbage text (exponential:rate=1e-300 once printed "-384307168202282325d-8h").
+func TestFormattersOnHugeValues(t *testing.T) {
+	for _, v := range []float64{1e10, 1e15, 3.3e22, 1e300, math.MaxFloat64} {
+		got := FormatSeconds(v)
+		var d, h int64
+		if _, err := fmt.Sscanf(got, "%dd%dh", &d, &h); err == nil {
+			// Days and hours, rounded to the hour.
+			if d < 0 || h < 0 || h > 23 || math.Abs(float64(d)*86400+float64(h)*3600-v) > 1800+v*1e-15 {
+				t.Errorf("FormatSeconds(%g) = %q", v, got)
+			}
+		} else if back, err := strconv.ParseFloat(strings.TrimSuffix(got, "s"), 64); err != nil && !math.IsInf(back, 1) || err == nil && math.Abs(back-v) > 1e-3*v {
+			t.Errorf("FormatSeconds(%g) = %q reads back as %v, %v", v, got, back, err)
+		}
+		if got := FormatSeconds(-v); got != "-"+FormatSeconds(v) {
+			t.Errorf("FormatSeconds(%g) = %q", -v, got)
+		}
+		if s := SlurmTime(v); strings.HasPrefix(s, "-") || strings.Count(s, "-") > 1 || strings.Contains(s, ":-") {
+			t.Errorf("SlurmTime(%g) = %q", v, s)
+		}
+	}
+	for v, want := range map[float64]string{1e300: "1e+300s", 1e10: "115740d18h", 1e15: "11574074074d02h"} {
+		if got := FormatSeconds(v); got != want {
+			t.Errorf("FormatSeconds(%g) = %q, want %q", v, got, want)
+		}
+	}
+	// 1e10 s = 166 666 667 minutes (rounded up) = 115 740 days 17 h 47 min.
+	if got := SlurmTime(1e10); got != "115740-17:47:00" {
+		t.Errorf("SlurmTime(1e10) = %q", got)
+	}
+	if got := SlurmTime(60 * MaxSlurmMinutes); got != "2982616-04:13:00" {
+		t.Errorf("SlurmTime(max) = %q", got)
+	}
+	for _, v := range []float64{1e300, math.Inf(1), 60 * (MaxSlurmMinutes + 1)} {
+		if got := SlurmTime(v); got != "INFINITE" {
+			t.Errorf("SlurmTime(%g) = %q, want INFINITE", v, got)
+		}
+	}
+	for _, v := range []float64{math.NaN(), -5, math.Inf(-1)} {
+		if got := SlurmTime(v); got != "00:00:00" {
+			t.Errorf("SlurmTime(%v) = %q", v, got)
+		}
 	}
 }

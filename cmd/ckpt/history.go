@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 
 	"github.com/ckpt-hpc/ckpt/dist"
@@ -16,18 +18,21 @@ import (
 // puts no probability above the longest run seen, so a plan for it stops
 // exactly there. BIC's stronger penalty picks the generating family far
 // more reliably (dist's tests: 239 of 240 seeded runs).
-func fitHistory(values []float64, fit string) (dist.Distribution, []fitInfo, error) {
+//
+// ks is the Kolmogorov–Smirnov statistic of the fitted law against the
+// runs (NaN for the empirical law, which fits them by construction).
+func fitHistory(values []float64, fit string) (d dist.Distribution, fits []fitInfo, ks float64, err error) {
 	if len(values) < 2 {
-		return nil, nil, fmt.Errorf("history has %d run(s); at least 2 are needed to estimate a walltime law", len(values))
+		return nil, nil, 0, fmt.Errorf("history has %d run(s); at least 2 are needed to estimate a walltime law", len(values))
 	}
 	switch fit {
 	case "empirical":
 		d, err := dist.Empirical(values)
-		return d, nil, err
+		return d, nil, math.NaN(), err
 	case "auto":
 		r, err := dist.FitAuto(values)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, 0, err
 		}
 		var infos []fitInfo
 		for _, c := range r.Candidates {
@@ -47,9 +52,18 @@ func fitHistory(values []float64, fit string) (dist.Distribution, []fitInfo, err
 			}
 			return infos[i].BIC < infos[j].BIC
 		})
-		return r.BestBIC.Dist, infos, nil
+		return r.BestBIC.Dist, infos, r.BestBIC.KS, nil
 	default:
 		d, err := dist.Fit(fit, values)
-		return d, nil, err
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		return d, nil, dist.KSStatistic(d, slices.Sorted(slices.Values(values))), nil
 	}
 }
+
+// ksCritical is the 1% critical value of the Kolmogorov–Smirnov statistic
+// for n samples, 1.63/√n (Kolmogorov's asymptotic value). It is for a law
+// fixed in advance; a law fitted to the same samples sits closer to them,
+// so the check is conservative: a fit that fails it is certainly poor.
+func ksCritical(n int) float64 { return 1.63 / math.Sqrt(float64(n)) }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ckpt-hpc/ckpt/dist"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -56,6 +58,7 @@ type planJSON struct {
 	Reservations    []reservationJSON   `json:"reservations"`
 	Baselines       map[string]*float64 `json:"baselines,omitempty"`
 	BaselineDetails []baselineJSON      `json:"baseline_details,omitempty"`
+	Warnings        []string            `json:"warnings,omitempty"`
 }
 
 type baselineJSON struct {
@@ -71,7 +74,7 @@ func reserveJSON(r *reservation.Result, src lawSource, o reservation.Options) pl
 		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau,
 		ExpectedCost: r.ExpectedCost, OmniscientCost: r.Omniscient, LowerBound: finite(r.LowerBound),
 	}
-	if r.N > 0 {
+	if r.N > 0 && hasGuarantee(r.Algorithm) {
 		out.Epsilon = finite(r.Epsilon)
 	}
 	for i, rv := range r.Reservations {
@@ -116,20 +119,7 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 	c := o.Costs
 	fmt.Fprintf(&b, "cost model: %g x reserved + %g x used + %g per reservation; checkpoint C = %s, restart R = %s\n",
 		c.Alpha, c.Beta, c.Gamma, units.FormatSeconds(c.C), units.FormatSeconds(c.R))
-	fmt.Fprintf(&b, "strategy: %s", r.Algorithm)
-	if r.N > 0 && r.Algorithm != "given" {
-		fmt.Fprintf(&b, " on %d grid points", r.N)
-		if !math.IsInf(r.Epsilon, 0) && !math.IsNaN(r.Epsilon) {
-			fmt.Fprintf(&b, " (guaranteed within a factor 1+%.3g of the optimum", r.Epsilon)
-			if r.Capped {
-				b.WriteString("; grid capped by --max-n")
-			}
-			b.WriteString(")")
-		}
-	}
-	if r.Tau > 0 {
-		fmt.Fprintf(&b, ", tau = %d chunks", r.Tau)
-	}
+	b.WriteString(strategyLine(r))
 	b.WriteString("\n\n")
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -179,6 +169,101 @@ func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reser
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// strategyLine describes the planning algorithm and what is guaranteed
+// about its plan: Theorem 3's factor for DYN-PROG-COUNT(X, ε) and, within
+// their classes (Section 3.4), its ALL-CKPT and NO-CKPT variants; nothing
+// for the periodic strategies, which are heuristics (best τ of Algorithm 2),
+// nor for a plan given to --evaluate.
+func strategyLine(r *reservation.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "strategy: %s", r.Algorithm)
+	switch {
+	case hasGuarantee(r.Algorithm):
+		if r.N == 0 {
+			b.WriteString(" (optimal for this discrete law")
+			if r.Algorithm != reservation.AlgoDynProgCount {
+				b.WriteString(" among the strategies of its class")
+			}
+			b.WriteString(")")
+			break
+		}
+		fmt.Fprintf(&b, " on %d grid points", r.N)
+		if math.IsInf(r.Epsilon, 0) || math.IsNaN(r.Epsilon) {
+			b.WriteString(" (no guarantee: with C or R = 0 and gamma = 0 no grid bounds the error)")
+			break
+		}
+		of := "the optimum"
+		switch r.Algorithm {
+		case reservation.AlgoAllCkpt:
+			of = "the best strategy that checkpoints every reservation"
+		case reservation.AlgoNoCkpt:
+			of = "the best strategy without checkpoints"
+		}
+		if f := reservation.GuaranteeFactor(r.Epsilon); f == 1+r.Epsilon {
+			fmt.Fprintf(&b, " (guaranteed within a factor 1+%.3g of %s", r.Epsilon, of)
+		} else {
+			fmt.Fprintf(&b, " (guaranteed within a factor %.3g = (1+%.3g/3)^2 of %s", f, r.Epsilon, of)
+		}
+		if r.Capped {
+			b.WriteString("; grid capped by --max-n")
+		}
+		b.WriteString(")")
+	case r.Algorithm == reservation.AlgoAllCkptPer || r.Algorithm == reservation.AlgoNoCkptPer:
+		fmt.Fprintf(&b, ", the best of tau = 1..max-tau equal chunks: tau = %d (a heuristic, with no guarantee)", r.Tau)
+	case r.Algorithm == "given":
+		b.WriteString(" (the plan given to --evaluate)")
+	}
+	return b.String()
+}
+
+// hasGuarantee says whether Theorem 3 covers the algorithm's plans (the DP
+// classes); the JSON's epsilon is reported only for them.
+func hasGuarantee(algorithm string) bool {
+	switch algorithm {
+	case reservation.AlgoDynProgCount, reservation.AlgoAllCkpt, reservation.AlgoNoCkpt:
+		return true
+	}
+	return false
+}
+
+// planWarnings says when the plan should not be taken for the cheapest: a
+// law of infinite mean, which only its truncation makes plannable, and a
+// strategy priced beside the plan that costs less (a heavy tail on a
+// capped grid, or a restricted --strategy).
+func planWarnings(r *reservation.Result, d dist.Distribution, o reservation.Options) []string {
+	var w []string
+	if m := d.Mean(); math.IsInf(m, 0) || math.IsNaN(m) {
+		mean := "finite"
+		if x, _, err := reservation.Law(d, o.TailMass); err == nil {
+			mean = units.FormatSeconds(x.Mean())
+		}
+		w = append(w, fmt.Sprintf("%v has an infinite mean, so every strategy has an infinite expected cost on it; as the paper does for unbounded laws, the plan is for the law truncated to [%s, %s] (probability %.3g above is dropped), whose mean is %s, and with so heavy a tail that cut decides the plan: compare --tail-mass values",
+			d, units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi), r.TailMass, mean))
+	}
+	if r.Algorithm == "given" {
+		return w // pricing the user's plan beside the others is the point
+	}
+	var best *reservation.Priced
+	for i, bl := range r.Baselines {
+		if bl.Name != r.Algorithm && (best == nil || bl.ExpectedCost < best.ExpectedCost) {
+			best = &r.Baselines[i]
+		}
+	}
+	if best == nil || !(best.ExpectedCost < r.ExpectedCost*(1-1e-9)) {
+		return w
+	}
+	msg := fmt.Sprintf("the %s plan is not the cheapest strategy priced here: %s expects %.6g against %.6g for the plan",
+		r.Algorithm, best.Name, best.ExpectedCost, r.ExpectedCost)
+	if r.N > 0 && hasGuarantee(r.Algorithm) {
+		msg += fmt.Sprintf("; its %d-point grid (one point every %s of [%s, %s]) is too coarse for this law and guarantees only a factor %.3g; a larger --n or --max-n, or a larger --tail-mass (a shorter support), refines it",
+			r.N, units.FormatSeconds((r.Hi-r.Lo)/float64(r.N)), units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi), reservation.GuaranteeFactor(r.Epsilon))
+	}
+	if slices.Contains(reservation.Algorithms, best.Name) {
+		msg += fmt.Sprintf("; --strategy %s plans that one", best.Name)
+	}
+	return append(w, msg)
 }
 
 func yesNo(b bool) string {

@@ -45,15 +45,18 @@ func newReserveCmd() *cobra.Command {
 each ending with or without a checkpoint, so that the expected cost
 alpha*W + beta*min(W, walltime) + gamma summed over reservations is minimal
 (Gainaru et al., IPDPS 2020). The walltime law comes from --dist or from a
-history of past runs (--history). Plain numbers are seconds; durations like
-90m, 2h or 1.5d are accepted. With no arguments it plans for the paper's
-neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
+history of past runs (--history): --fit auto fits every family by maximum
+likelihood and keeps the one of least BIC (Bayesian information criterion), and
+warns when that law fails a Kolmogorov-Smirnov check. Unbounded laws are
+truncated at Q(1 - tail-mass) as in the paper. Plain numbers are seconds;
+durations like 90m, 2h or 1.5d are accepted. With no arguments it plans for the
+paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		Example: `  ckpt reserve
   ckpt reserve --history runs.txt --ckpt 10m --restart 10m --sbatch segment.sh > submit.sh && bash submit.sh
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
-  ckpt reserve --evaluate "20h:ckpt,40h,80h" --dist lognormal:mean=21.4h,sd=19.7h`,
+  ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
@@ -61,8 +64,8 @@ neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	f.addLawAndCostFlags(fl)
 	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
 	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
-	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum")
-	fl.IntVar(&f.n, "n", 0, "number of discretisation points (overrides --epsilon)")
+	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
+	fl.IntVar(&f.n, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
 	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
@@ -91,14 +94,14 @@ var reserveFlagHooks []func(*cobra.Command)
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
 // share: the walltime law, the cost model and the search limits.
 func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
-	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+", discrete)")
+	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+")")
 	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
 	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
-	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (least BIC), empirical, or a family name")
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves), or one of "+strings.Join(dist.FitFamilies(), ", "))
 	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
 	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
 	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
-	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, "cap on the number of points derived from --epsilon")
+	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
 	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
 	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
@@ -139,6 +142,10 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 			return usage(err)
 		}
 	}
+	warnings := append(source.Warnings, planWarnings(res, law, opts)...)
+	for _, w := range warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
+	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
 		script, err := sbatchChain(res, f.sbatch, f.jobName, opts.Costs)
@@ -149,7 +156,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		return err
 	}
 	if f.json {
-		return writeJSON(out, reserveJSON(res, source, opts))
+		js := reserveJSON(res, source, opts)
+		js.Warnings = warnings
+		return writeJSON(out, js)
 	}
 	return writeReserveText(out, res, source, opts, f.all)
 }
@@ -163,9 +172,20 @@ func (f reserveFlags) options() (reservation.Options, error) {
 	if err != nil {
 		return reservation.Options{}, fmt.Errorf("--restart: %w", err)
 	}
+	for _, v := range []struct {
+		flag, in string
+		sec      float64
+	}{{"--ckpt", f.ckpt, c}, {"--restart", f.restart, r}} {
+		if v.sec < 0 {
+			return reservation.Options{}, fmt.Errorf("%s %s: must be >= 0", v.flag, v.in)
+		}
+		if v.sec > reservation.MaxWalltime {
+			return reservation.Options{}, fmt.Errorf("%s %s: %.3g s is beyond the limit of %.0e s on durations", v.flag, v.in, v.sec, reservation.MaxWalltime)
+		}
+	}
 	costs := reservation.Costs{Alpha: f.alpha, Beta: f.beta, Gamma: f.gamma, C: c, R: r}
 	if err := costs.Validate(); err != nil {
-		return reservation.Options{}, err
+		return reservation.Options{}, fmt.Errorf("--%w", err)
 	}
 	if !(f.epsilon > 0) || math.IsInf(f.epsilon, 0) {
 		return reservation.Options{}, fmt.Errorf("--epsilon must be > 0, got %v", f.epsilon)
@@ -173,8 +193,11 @@ func (f reserveFlags) options() (reservation.Options, error) {
 	if f.n < 0 || f.nSet && f.n < 1 {
 		return reservation.Options{}, fmt.Errorf("--n must be >= 1, got %d", f.n)
 	}
-	if f.maxN < 1 {
-		return reservation.Options{}, fmt.Errorf("--max-n must be >= 1, got %d", f.maxN)
+	if f.n > reservation.MaxGridPoints {
+		return reservation.Options{}, fmt.Errorf("--n must be <= %d, got %d", reservation.MaxGridPoints, f.n)
+	}
+	if f.maxN < 1 || f.maxN > reservation.MaxGridPoints {
+		return reservation.Options{}, fmt.Errorf("--max-n must be in [1, %d], got %d", reservation.MaxGridPoints, f.maxN)
 	}
 	if f.maxTau < 1 {
 		return reservation.Options{}, fmt.Errorf("--max-tau must be >= 1, got %d", f.maxTau)
@@ -207,6 +230,13 @@ type lawSource struct {
 	Runs    int       `json:"runs,omitempty"`
 	Fit     string    `json:"fit,omitempty"`
 	Fits    []fitInfo `json:"fits,omitempty"`
+	// KS is the Kolmogorov-Smirnov statistic of the fitted law against the
+	// runs and KSCritical its 1% critical value 1.63/sqrt(runs) (absent
+	// for --fit empirical).
+	KS         *float64 `json:"ks,omitempty"`
+	KSCritical *float64 `json:"ks_critical,omitempty"`
+	// Warnings about the law, printed on stderr.
+	Warnings []string `json:"-"`
 }
 
 type fitInfo struct {
@@ -250,11 +280,24 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 		return nil, lawSource{}, err
 	}
 	values := h.Values
+	for _, v := range values {
+		if v > reservation.MaxWalltime {
+			return nil, lawSource{}, fmt.Errorf("%s: a walltime of %.3g s is beyond the limit of %.0e s; check the units (seconds)", name, v, reservation.MaxWalltime)
+		}
+	}
 	opts.History = values
 	src := lawSource{History: name, Runs: len(values), Fit: f.fit}
-	d, fits, err := fitHistory(values, f.fit)
+	d, fits, ks, err := fitHistory(values, f.fit)
 	if err != nil {
 		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if !math.IsNaN(ks) {
+		crit := ksCritical(len(values))
+		src.KS, src.KSCritical = &ks, &crit
+		if ks > crit {
+			src.Warnings = append(src.Warnings, fmt.Sprintf("the fitted law %v fails the Kolmogorov-Smirnov check on the %d runs of %s: KS statistic %.3g > %.3g, the 1%% critical value 1.63/sqrt(%d); the runs may be bimodal or from another family, and --fit empirical plans on the runs themselves",
+				d, len(values), name, ks, crit, len(values)))
+		}
 	}
 	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fits, finite(d.Mean()), finite(d.Quantile(0.5))
 	if _, isDiscrete := d.(*dist.Discrete); isDiscrete {

@@ -124,9 +124,12 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	law, _, err := f.law(cmd, &base)
+	law, src, err := f.law(cmd, &base)
 	if err != nil {
 		return usage(err)
+	}
+	for _, w := range src.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
 	var points []sweepPoint
 	for _, c := range cs {
