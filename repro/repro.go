@@ -39,6 +39,21 @@ func (c Config) Path(name string) (string, error) {
 	return filepath.Join(c.Dir, name), nil
 }
 
+// SavePlot draws a figure twice, as name.png and name.svg, in the output
+// folder; draw receives each path in turn.
+func (c Config) SavePlot(name string, draw func(path string) error) error {
+	for _, ext := range []string{".png", ".svg"} {
+		p, err := c.Path(name + ext)
+		if err != nil {
+			return err
+		}
+		if err := draw(p); err != nil {
+			return fmt.Errorf("%s: %w", name+ext, err)
+		}
+	}
+	return nil
+}
+
 // Comparison is one published number beside ours.
 type Comparison struct {
 	Experiment string  // e.g. "Table 2"

@@ -85,7 +85,7 @@ func meanLines(cfg repro.Config, file string, fig plot.Figure, agg []iosim.Point
 		series = append(series, s)
 	}
 	fig.Width, fig.Height = 8*72, 5*72
-	return savePlot(cfg, file, func(path string) error { return plot.Lines(path, fig, series...) })
+	return cfg.SavePlot(file, func(path string) error { return plot.Lines(path, fig, series...) })
 }
 
 // writeBounds writes name_bounds.csv: value, Theorem 1 bound, published bound.
@@ -312,7 +312,7 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		return nil, fmt.Errorf("no strategy reaches 80%% efficiency below 10 PB/s")
 	}
 	fig := plot.Figure{Title: "Fig. 4: bandwidth for 80% efficiency, prospective system", XLabel: "node MTBF (years)", YLabel: "bandwidth (GB/s)", LogY: true, Width: 8 * 72, Height: 5 * 72}
-	if err := savePlot(cfg, "fig4", func(path string) error { return plot.Lines(path, fig, series...) }); err != nil {
+	if err := cfg.SavePlot("fig4", func(path string) error { return plot.Lines(path, fig, series...) }); err != nil {
 		return nil, err
 	}
 	var cs []repro.Comparison

@@ -20,7 +20,6 @@ package coopio
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -135,20 +134,6 @@ func find(p iosim.PointSummary, name string) iosim.StrategySummary {
 
 func gb(b float64) string { return strconv.FormatFloat(b/1e9, 'g', 4, 64) }
 
-// savePlot draws a figure twice, as name.png and name.svg.
-func savePlot(cfg repro.Config, name string, draw func(path string) error) error {
-	for _, ext := range []string{".png", ".svg"} {
-		p, err := cfg.Path(name + ext)
-		if err != nil {
-			return err
-		}
-		if err := draw(p); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return nil
-}
-
 // boxes draws a clustered box plot of the samples (waste or slowdown) as
 // name.png and name.svg.
 func boxes(cfg repro.Config, name string, fig plot.Figure, agg []iosim.PointSummary, label func(float64) string, slowdown bool) error {
@@ -165,7 +150,7 @@ func boxes(cfg repro.Config, name string, fig plot.Figure, agg []iosim.PointSumm
 	if fig.Width == 0 {
 		fig.Width, fig.Height = 10*72, 5*72
 	}
-	return savePlot(cfg, name, func(path string) error { return plot.Box(path, fig, groups...) })
+	return cfg.SavePlot(name, func(path string) error { return plot.Box(path, fig, groups...) })
 }
 
 func finiteOnly(v []float64) []float64 {

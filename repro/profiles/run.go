@@ -260,7 +260,7 @@ func figures(cfg repro.Config, prefix, app string, rows []row, strategies []stri
 			groups[i].Values = append(groups[i].Values, pn.get(r))
 		}
 		fig := plot.Figure{Title: app + ": " + pn.ylabel, XLabel: "number of training runs", YLabel: pn.ylabel, YRange: roomForLegend(groups)}
-		if err := savePlot(cfg, prefix+pn.file, func(p string) error { return plot.Box(p, fig, groups...) }); err != nil {
+		if err := cfg.SavePlot(prefix+pn.file, func(p string) error { return plot.Box(p, fig, groups...) }); err != nil {
 			return err
 		}
 	}
@@ -285,22 +285,7 @@ func fig15(cfg repro.Config, rows []row) error {
 	}
 	fig := plot.Figure{Title: "SLANT: weighted memory, ALL-CKPT vs V2", XLabel: "number of training runs",
 		YLabel: "weighted requested memory (GB)", YRange: roomForLegend(groups)}
-	return savePlot(cfg, "fig15", func(p string) error { return plot.Box(p, fig, groups...) })
-}
-
-// savePlot draws a figure twice, as name.png and name.svg, like the other
-// reproductions.
-func savePlot(cfg repro.Config, name string, draw func(path string) error) error {
-	for _, ext := range []string{".png", ".svg"} {
-		p, err := cfg.Path(name + ext)
-		if err != nil {
-			return err
-		}
-		if err := draw(p); err != nil {
-			return fmt.Errorf("%s: %w", name+ext, err)
-		}
-	}
-	return nil
+	return cfg.SavePlot("fig15", func(p string) error { return plot.Box(p, fig, groups...) })
 }
 
 // roomForLegend is a y range that fits the data in its lower 65 %, leaving
@@ -485,7 +470,7 @@ func fig11(cfg repro.Config, runs []profile.Run, tl *profile.Timeline) error {
 	}
 	fig := plot.Figure{Title: "SLANT: P(task i finished by t), 88 runs vs Normal model", XLabel: "time (min)", YLabel: "probability",
 		Legend: plot.LegendBottomRight, Width: 8 * 72, Height: 5 * 72}
-	if err := savePlot(cfg, "fig11", func(p string) error { return plot.Lines(p, fig, series...) }); err != nil {
+	if err := cfg.SavePlot("fig11", func(p string) error { return plot.Lines(p, fig, series...) }); err != nil {
 		return err
 	}
 	m := make([]float64, len(ts))
@@ -494,5 +479,5 @@ func fig11(cfg repro.Config, runs []profile.Run, tl *profile.Timeline) error {
 		x[j], m[j] = t/60, tl.LikelyMax(0.1, t)
 	}
 	fig12 := plot.Figure{Title: "SLANT: likely maximum memory M_0.1(t)", XLabel: "time (min)", YLabel: "memory (GB)"}
-	return savePlot(cfg, "fig12b", func(p string) error { return plot.Lines(p, fig12, plot.Series{Name: "M_0.1", X: x, Y: m}) })
+	return cfg.SavePlot("fig12b", func(p string) error { return plot.Lines(p, fig12, plot.Series{Name: "M_0.1", X: x, Y: m}) })
 }

@@ -19,14 +19,5 @@ func drawLines(cfg repro.Config, name, title, xlabel, ylabel string, logX, logY 
 	for i, l := range lines {
 		series[i] = plot.Series{Name: l.name, X: l.x, Y: l.y, Markers: true}
 	}
-	for _, ext := range []string{".png", ".svg"} {
-		path, err := cfg.Path(name + ext)
-		if err != nil {
-			return err
-		}
-		if err := plot.Lines(path, fig, series...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cfg.SavePlot(name, func(path string) error { return plot.Lines(path, fig, series...) })
 }

@@ -229,19 +229,6 @@ func overWorkloads(cells []cell) map[string]map[float64][2]float64 {
 	return out
 }
 
-func (s *setup) savePlot(name string, draw func(path string) error) error {
-	for _, ext := range []string{".png", ".svg"} {
-		p, err := s.cfg.Path(name + ext)
-		if err != nil {
-			return err
-		}
-		if err := draw(p); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return nil
-}
-
 var fig6Algos = []string{"dp-goodput-slow-best-cnf", "dp-goodput-slow", "dp-goodput", "dp-goodput-best-cnf"}
 
 // fig6 compares the four DPGOODPUT variants (light setting). The slow
@@ -277,7 +264,7 @@ func (s *setup) fig6(ctx context.Context) error {
 			Quantity: "rel. goodput DPGoodput − DPGoodputSlow-Best-Cnf, " + w.Name, Paper: math.NaN(),
 			Ours: byW[w.Name]["dp-goodput"] - best, Note: "paper: all four variants very close"})
 	}
-	return s.savePlot("fig6_dpgoodput_variants", func(path string) error {
+	return s.cfg.SavePlot("fig6_dpgoodput_variants", func(path string) error {
 		return plot.Lines(path, plot.Figure{Title: "Fig. 6: 1 slow-best-cnf, 2 slow, 3 dp-goodput, 4 best-cnf", XLabel: "variant", YLabel: "relative goodput"}, series...)
 	})
 }
@@ -351,7 +338,7 @@ func (s *setup) fig7(ctx context.Context) error {
 			}
 			series = append(series, sr)
 		}
-		if err := s.savePlot("fig7_pareto_"+setting.name, func(path string) error {
+		if err := s.cfg.SavePlot("fig7_pareto_"+setting.name, func(path string) error {
 			return plot.Scatter(path, plot.Figure{Title: "Fig. 7 (" + setting.name + "): Pareto comparison", XLabel: "relative goodput", YLabel: "relative min yield", Legend: plot.LegendBottomLeft}, series...)
 		}); err != nil {
 			return err
@@ -425,12 +412,12 @@ func (s *setup) variations(ctx context.Context) error {
 			gs, ys = append(gs, g), append(ys, y)
 		}
 		logx := v.name == "avgT"
-		if err := s.savePlot(v.fig+"_"+v.name+"_goodput", func(path string) error {
+		if err := s.cfg.SavePlot(v.fig+"_"+v.name+"_goodput", func(path string) error {
 			return plot.Lines(path, plot.Figure{Title: v.fig + ": relative goodput", XLabel: v.label, YLabel: "relative goodput", LogX: logx}, gs...)
 		}); err != nil {
 			return err
 		}
-		if err := s.savePlot(v.fig+"_"+v.name+"_minyield", func(path string) error {
+		if err := s.cfg.SavePlot(v.fig+"_"+v.name+"_minyield", func(path string) error {
 			return plot.Lines(path, plot.Figure{Title: v.fig + ": relative min yield", XLabel: v.label, YLabel: "relative min yield", LogX: logx}, ys...)
 		}); err != nil {
 			return err
@@ -476,7 +463,7 @@ func (s *setup) fig13(ctx context.Context) error {
 	}
 	s.comps = append(s.comps, repro.Comparison{Experiment: "Fig. 13a", Quantity: "max |rel. goodput finite − infinite|", Paper: 0, Ours: maxDiff,
 		Note: "paper: no visible difference; ours: every finite job pays a recovery and a final checkpoint (>= 5 units each), 0.2 of the time on NASA's short jobs (FINDINGS.md)"})
-	return s.savePlot("fig13_finite_vs_infinite", func(path string) error {
+	return s.cfg.SavePlot("fig13_finite_vs_infinite", func(path string) error {
 		return plot.Lines(path, plot.Figure{Title: "Fig. 13a: relative goodput, finite vs infinite jobs", XLabel: "avgT", YLabel: "relative goodput", LogX: true}, series...)
 	})
 }
@@ -564,7 +551,7 @@ func (s *setup) cdfs(ctx context.Context) error {
 		if err := f.Close(); err != nil {
 			return err
 		}
-		if err := s.savePlot(fig.name, func(path string) error {
+		if err := s.cfg.SavePlot(fig.name, func(path string) error {
 			return plot.StepCDF(path, plot.Figure{Title: fig.name, XLabel: "yield", Legend: plot.LegendBottomRight}, ns...)
 		}); err != nil {
 			return err
