@@ -59,8 +59,10 @@ const (
 	// (remaining work, its checkpoints at the job's period, pending
 	// transfers at the full bandwidth) and are recomputed at every job
 	// start, end and failure: the plan is amended whenever a job ends
-	// early or late (Section V). Every job therefore starts in its turn,
-	// and the classes run in the proportions of the list.
+	// early or late (Section V). Every job is planned in its turn, so the
+	// classes run in the proportions of the list; a backfilled job slowed by
+	// I/O contention, or a pending input or recovery read the plan does not
+	// count, can still delay the job at the head a little.
 	Reserve Scheduler = iota
 	// Greedy starts, at every job end, any queued job that fits, in queue
 	// order, with no reservation. It packs nodes well but starves wide

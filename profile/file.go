@@ -69,7 +69,12 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 	if err := dec.Decode(&fp); err != nil {
 		return nil, fmt.Errorf("%s%s", name, yamlError(err))
 	}
+	// at names the line when the node has one (a value reached through a
+	// YAML merge key or an alias may not).
 	at := func(line int, format string, a ...any) error {
+		if line <= 0 {
+			return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, a...))
+		}
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
 	}
 	doc := root.Content[0]
@@ -82,7 +87,10 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 	p := &Profile{App: &App{Name: fp.Name}, Checkpoint: fp.Checkpoint}
 	if c := p.Checkpoint; c != nil {
 		ck := mapValue(doc, "checkpoint")
-		line := ck.Line
+		line := 0
+		if ck != nil {
+			line = ck.Line
+		}
 		if !(c.Latency >= 0) || math.IsInf(c.Latency, 0) {
 			if v := mapValue(ck, "latency"); v != nil {
 				line = v.Line

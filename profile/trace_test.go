@@ -328,6 +328,9 @@ func TestParseProfile(t *testing.T) {
 		{"tasks:\n  - walltime: discrete:100@0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probabilities must sum to 1"},
 		{"tasks:\n  - walltime: discrete:100@-0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probability"},
 		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": 3}`, "p:1: did not find expected"},
+		// Values reached through a YAML merge key have no line of their own.
+		{"<<: {checkpoint: {latency: -1, bandwidth: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p: checkpoint: latency -1 s, want"},
+		{"<<: {checkpoint: {latency: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p: checkpoint has no bandwidth"},
 	}
 	for _, b := range bad {
 		_, err := Parse(strings.NewReader(b.in), "p")

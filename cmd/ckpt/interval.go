@@ -194,6 +194,12 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 		return usagef("give --failures E(Y), --mtbf, --trace or --lanl")
 	}
 
+	if given("system") && f.lanlFile == "" {
+		return usagef("--system goes with --lanl FILE")
+	}
+	if given("blcr") && !given("memory") {
+		return usagef("--blcr goes with --memory MB")
+	}
 	var storage, storageReal []interval.StorageCost
 	best := -1
 	var stores []interval.Storage
@@ -242,7 +248,7 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 		}
 	}
 	if math.IsNaN(task.C) {
-		return usagef("--ckpt is required (or --memory to take it from the BLCR tables)")
+		return usagef("--ckpt is required (or --memory to take it from the BLCR tables, or --local C,R --shared C,R)")
 	}
 	methods, err := interval.Plan(task)
 	if err != nil {
@@ -288,7 +294,7 @@ func parseCostPair(v string) (c, r float64, err error) {
 	if r, err = units.ParseSeconds(strings.TrimSpace(parts[1])); err != nil || !(r >= 0) || math.IsInf(r, 0) {
 		return 0, 0, fmt.Errorf("restart cost must be a finite duration >= 0, got %q", parts[1])
 	}
-	return c, r, nil
+	return c, r + 0, nil // + 0 turns −0 into 0
 }
 
 // blcrDir is the folder of the BLCR cost tables: dir when given, else

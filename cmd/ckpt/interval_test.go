@@ -123,6 +123,8 @@ func TestIntervalBadInput(t *testing.T) {
 		{"--te", "10", "--ckpt", "1", "--failures", "1", "--restart", "-1"},
 		{"--te", "10", "--ckpt", "1", "--trace", "/nonexistent.dat"},
 		{"--te", "10", "--ckpt", "1", "--failures", "1", "--memory", "-3"},
+		{"--te", "10", "--ckpt", "1", "--failures", "1", "--system", "2"},
+		{"--te", "10", "--ckpt", "1", "--failures", "1", "--blcr", "/tmp"},
 	} {
 		out, errOut, code := run(t, "", append([]string{"interval"}, args...)...)
 		if code != 2 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -107,7 +108,7 @@ func TestREADMEExamples(t *testing.T) {
 	}
 	path := filepath.Dir(ckptBin) + string(os.PathListSeparator) + os.Getenv("PATH")
 	for _, ex := range exs {
-		t.Run(strings.Fields(ex.command)[0]+"_line"+itoa(ex.line), func(t *testing.T) {
+		t.Run(strings.Fields(ex.command)[0]+"_line"+strconv.Itoa(ex.line), func(t *testing.T) {
 			t.Parallel()
 			cmd := exec.Command("bash", "-o", "pipefail", "-c", ex.command)
 			cmd.Dir = work
@@ -162,14 +163,4 @@ func matchLine(pat, got string) bool {
 		got = got[k+len(p):]
 	}
 	return true
-}
-
-func itoa(i int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + i%10)}, b...)
-		if i /= 10; i == 0 {
-			return string(b)
-		}
-	}
 }

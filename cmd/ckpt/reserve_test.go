@@ -484,13 +484,20 @@ func TestReserveHelpText(t *testing.T) {
 	if code != 0 {
 		t.Fatal("--help failed")
 	}
+	seen := 0
 	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "--dist string") || strings.Contains(l, "--fit string") {
+			seen++
+		}
 		if strings.Contains(l, "--dist string") && strings.Count(l, "discrete") != 1 {
 			t.Errorf("--dist help names discrete %d times: %q", strings.Count(l, "discrete"), l)
 		}
 		if strings.Contains(l, "--fit string") && !strings.Contains(l, "least BIC") {
 			t.Errorf("--fit help does not say BIC: %q", l)
 		}
+	}
+	if seen != 2 {
+		t.Errorf("--help should list --dist and --fit, found %d of them:\n%s", seen, out)
 	}
 	if strings.Contains(out, "AIC") || !strings.Contains(out, "least BIC") {
 		t.Errorf("help should name BIC (and not AIC) as --fit auto's criterion:\n%s", out)

@@ -80,17 +80,14 @@ func fig9and10(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repr
 		if k.name == "Mix" {
 			continue
 		}
-		path, err := cfg.Path("fig9-" + k.file + ".png")
-		if err != nil {
+		if err := cfg.SavePlot("fig9-"+k.file, func(path string) error {
+			return plot.StepCDF(path, plot.Figure{Title: "Fig. 9: CDF of job WPR, " + k.name + " jobs (per-priority estimates)", XLabel: "WPR", YLabel: "CDF", Legend: plot.LegendTopLeft}, cdf...)
+		}); err != nil {
 			return nil, err
 		}
-		if err := plot.StepCDF(path, plot.Figure{Title: "Fig. 9: CDF of job WPR, " + k.name + " jobs (per-priority estimates)", XLabel: "WPR", YLabel: "CDF", Legend: plot.LegendTopLeft}, cdf...); err != nil {
-			return nil, err
-		}
-		if path, err = cfg.Path("fig10-" + k.file + ".png"); err != nil {
-			return nil, err
-		}
-		if err := plot.Lines(path, plot.Figure{Title: "Fig. 10: WPR by priority, " + k.name + " jobs", XLabel: "priority", YLabel: "WPR", Legend: plot.LegendBottomRight}, append(avgS, minS...)...); err != nil {
+		if err := cfg.SavePlot("fig10-"+k.file, func(path string) error {
+			return plot.Lines(path, plot.Figure{Title: "Fig. 10: WPR by priority, " + k.name + " jobs", XLabel: "priority", YLabel: "WPR", Legend: plot.LegendBottomRight}, append(avgS, minS...)...)
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -173,8 +170,10 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 		cmp("Fig. 5", "best fit of all intervals is Pareto (1) or not (0)", 1, boolf(bestAll == "pareto"), "best by AIC: "+bestAll),
 		cmp("Fig. 5", "exponential rate of intervals <= 1000 s", 0.00423445, rateShort, "MLE 1/mean, truncation ignored as in the paper"),
 		cmp("Fig. 5", "Young period (s) from that rate, C = 2", 30.7, interval.Young(2, 1/rateShort), ""))
-	if err := plot.StepCDF(mustPath(cfg, "fig5-intervals.png"), plot.Figure{Title: "Fig. 5: Google failure intervals (mix)", XLabel: "uninterrupted interval (s)", YLabel: "CDF", LogX: true, Legend: plot.LegendTopLeft},
-		plot.NamedSamples{Name: "intervals", Values: positive(iv)}); err != nil {
+	if err := cfg.SavePlot("fig5-intervals", func(path string) error {
+		return plot.StepCDF(path, plot.Figure{Title: "Fig. 5: Google failure intervals (mix)", XLabel: "uninterrupted interval (s)", YLabel: "CDF", LogX: true, Legend: plot.LegendTopLeft},
+			plot.NamedSamples{Name: "intervals", Values: positive(iv)})
+	}); err != nil {
 		return nil, err
 	}
 
@@ -215,12 +214,4 @@ func positive(v []float64) []float64 {
 		}
 	}
 	return out
-}
-
-func mustPath(cfg repro.Config, name string) string {
-	p, err := cfg.Path(name)
-	if err != nil {
-		return filepath.Join(cfg.Dir, name) // the plot call reports the error
-	}
-	return p
 }

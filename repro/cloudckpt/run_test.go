@@ -22,7 +22,8 @@ func TestRunQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"comparisons.csv", "table5.csv", "table6.csv", "table7.csv", "fig9.csv", "fig10.csv", "fig5-fits.csv", "lanl-fits.csv", "whatif.csv",
-		"fig9-single.png", "fig9-batch.png", "fig10-single.png", "fig10-batch.png", "fig5-intervals.png", "whatif.png"} {
+		"fig9-single.png", "fig9-batch.png", "fig10-single.png", "fig10-batch.png", "fig5-intervals.png", "whatif.png",
+		"fig9-single.svg", "fig9-batch.svg", "fig10-single.svg", "fig10-batch.svg", "fig5-intervals.svg", "whatif.svg"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty", f)
 		}

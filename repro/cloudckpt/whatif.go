@@ -116,12 +116,10 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 		return nil, err
 	}
 	fmt.Fprintf(cfg.Log, "what-if scenarios on the x axis of whatif.png: %v\n", names)
-	p, err := cfg.Path("whatif.png")
-	if err != nil {
-		return nil, err
-	}
-	err = plot.Lines(p, plot.Figure{Title: "What-if: E(Tw) / best fixed period, by scenario", XLabel: "scenario (see whatif.csv)", YLabel: "ratio to best", RefY: []float64{1}},
-		*series["Young"], *series["Daly"], *series["Formula (3)"])
+	err = cfg.SavePlot("whatif", func(path string) error {
+		return plot.Lines(path, plot.Figure{Title: "What-if: E(Tw) / best fixed period, by scenario", XLabel: "scenario (see whatif.csv)", YLabel: "ratio to best", RefY: []float64{1}},
+			*series["Young"], *series["Daly"], *series["Formula (3)"])
+	})
 	return cs, err
 }
 
