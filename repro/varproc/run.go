@@ -40,9 +40,9 @@ const seed = 2025
 // The full reproduction runs the paper's size: 400 sections and 10
 // instances per workload and point. The dynamic programs compute only the
 // reachable part of their tables (capacity/knapsack.go), so the default
-// sweep of Figs. 7b–12 (4020 simulations) takes about 43 min on 2 cores
-// and the whole reproduction about 65–70 min (estimated from measured
-// fractions); the exceptions, to stay near an hour, are the slow
+// sweep of Figs. 7b–12 (4020 simulations) takes about 54–56 min of 2-core
+// time and the whole reproduction 83 min (9 924 s of CPU, measured end to
+// end, FINDINGS.md); the exceptions, to stay near an hour, are the slow
 // DPGOODPUT variants of Fig. 6, run on 3 instances per workload,
 // TARGETGOODPUT (Fig. 7a, O(m·P_max²·64) per section, 25–30 s per
 // instance on Theta) and the finite jobs of Fig. 13a, 2 instances per
