@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // BenchmarkReplayAllTraces replays every task of the three GloudSim traces
@@ -36,7 +36,7 @@ func BenchmarkIntervals(b *testing.B) {
 // BenchmarkMeanWallclock: 1000 simulated runs of a 1000 s task, Pareto
 // failures of mean 500 s, 25 intervals.
 func BenchmarkMeanWallclock(b *testing.B) {
-	law := dist.Pareto{Xm: 500.0 / 3, Alpha: 1.5}
+	law := distribution.Pareto{Xm: 500.0 / 3, Alpha: 1.5}
 	for b.Loop() {
 		if _, err := MeanWallclock(1000, 40, 2, 2, law, 1, 1000); err != nil {
 			b.Fatal(err)

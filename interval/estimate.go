@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -82,7 +82,7 @@ func FailureIntervals(tasks []TraceTask) []float64 {
 // Fit is one family's maximum-likelihood fit of inter-failure times.
 type Fit struct {
 	Family string
-	Dist   dist.Distribution // nil when the fit failed
+	Dist   distribution.Distribution // nil when the fit failed
 	LogLik float64
 	AIC    float64 // 2k − 2 log L
 	KS     float64 // Kolmogorov–Smirnov distance to the samples
@@ -111,7 +111,7 @@ func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
 	sort.Float64s(sorted)
 	for _, fam := range FitFamilies {
 		k := 2
-		d, err := dist.Fit(fam, pos)
+		d, err := distribution.Fit(fam, pos)
 		if fam == "exponential" {
 			k = 1
 		}
@@ -119,8 +119,8 @@ func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
 			fits = append(fits, Fit{Family: fam, Err: err.Error(), LogLik: math.NaN(), AIC: math.Inf(1), KS: math.NaN()})
 			continue
 		}
-		ll := dist.LogLikelihood(d, pos)
-		fits = append(fits, Fit{Family: fam, Dist: d, LogLik: ll, AIC: 2*float64(k) - 2*ll, KS: dist.KSStatistic(d, sorted)})
+		ll := distribution.LogLikelihood(d, pos)
+		fits = append(fits, Fit{Family: fam, Dist: d, LogLik: ll, AIC: 2*float64(k) - 2*ll, KS: distribution.KSStatistic(d, sorted)})
 	}
 	sort.SliceStable(fits, func(i, j int) bool { return fits[i].AIC < fits[j].AIC })
 	return fits, dropped

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -75,14 +75,14 @@ func TestEstimateMatchesGloudSimGroupMeans(t *testing.T) {
 }
 
 // Maximum-likelihood fits recover the generating law (Pareto MLE in
-// closed form; the others through dist.Fit) and AIC prefers it.
+// closed form; the others through distribution.Fit) and AIC prefers it.
 func TestFitInterFailureRecoversLaw(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	laws := map[string]dist.Distribution{
-		"pareto":      dist.Pareto{Xm: 10, Alpha: 1.5},
-		"exponential": dist.Exponential{Rate: 0.01},
-		"weibull":     dist.Weibull{K: 0.5, Lambda: 100},
-		"lognormal":   dist.LogNormal{Mu: 4, Sigma: 1.5},
+	laws := map[string]distribution.Distribution{
+		"pareto":      distribution.Pareto{Xm: 10, Alpha: 1.5},
+		"exponential": distribution.Exponential{Rate: 0.01},
+		"weibull":     distribution.Weibull{K: 0.5, Lambda: 100},
+		"lognormal":   distribution.LogNormal{Mu: 4, Sigma: 1.5},
 	}
 	for fam, law := range laws {
 		xs := make([]float64, 20000)
@@ -100,7 +100,7 @@ func TestFitInterFailureRecoversLaw(t *testing.T) {
 			t.Errorf("%s: KS %v", fam, fits[0].KS)
 		}
 		if fam == "pareto" {
-			p := fits[0].Dist.(dist.Pareto)
+			p := fits[0].Dist.(distribution.Pareto)
 			if math.Abs(p.Alpha-1.5) > 0.05 || math.Abs(p.Xm-10) > 0.01 {
 				t.Errorf("pareto fit %+v", p)
 			}
@@ -152,7 +152,7 @@ func TestLANLSystems(t *testing.T) {
 		// is at least the MTBF of trace.MTBF (events merge simultaneous
 		// failures, so there are fewer, longer intervals).
 		for _, ft := range s.Fits {
-			if e, ok := ft.Dist.(dist.Exponential); ok && 1/e.Rate < s.MTBF*(1-1e-9) {
+			if e, ok := ft.Dist.(distribution.Exponential); ok && 1/e.Rate < s.MTBF*(1-1e-9) {
 				t.Errorf("system %d: exponential mean %v < MTBF %v", s.System, 1/e.Rate, s.MTBF)
 			}
 		}

@@ -5,7 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 // maxSimFailures bounds the failures of one simulated run: a law whose runs
@@ -19,7 +20,7 @@ const maxSimFailures = 1_000_000
 // run's outcome; the error reports invalid arguments or a run that needed
 // more than a million failures (the period is hopeless for this law).
 // O(failures).
-func Simulate(te, period, c, r float64, law dist.Distribution, rng *rand.Rand) (ReplayResult, error) {
+func Simulate(te, period, c, r float64, law distribution.Distribution, rng *rand.Rand) (ReplayResult, error) {
 	k := 0
 	var overflow bool
 	res, err := replay(te, period, c, r, func() (float64, bool) {
@@ -40,14 +41,14 @@ func Simulate(te, period, c, r float64, law dist.Distribution, rng *rand.Rand) (
 // each drawing from its own generator seeded by (seed, rep), so that
 // different periods see the same failures (common random numbers) and the
 // search over periods is not fooled by noise. O(reps·failures).
-func MeanWallclock(te, period, c, r float64, law dist.Distribution, seed uint64, reps int) (float64, error) {
+func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
 	if reps < 1 {
 		return 0, fmt.Errorf("reps must be >= 1, got %d", reps)
 	}
 	s := 0.0
 	for i := 0; i < reps; i++ {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		res, err := Simulate(te, period, c, r, law, rng)
+		g := rng.Stream(seed, 0, uint64(i))
+		res, err := Simulate(te, period, c, r, law, g)
 		if err != nil {
 			return 0, err
 		}
@@ -61,14 +62,14 @@ func MeanWallclock(te, period, c, r float64, law dist.Distribution, seed uint64,
 // time, over reps draws (seeded like MeanWallclock). It is what the MNOF of
 // a history of such tasks measures when the overheads are small.
 // O(reps·E(Y)).
-func RenewalMean(te float64, law dist.Distribution, seed uint64, reps int) float64 {
+func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps int) float64 {
 	total := 0
 	for i := 0; i < reps; i++ {
-		rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, uint64(i)))
-		t := law.Rand(rng)
+		g := rng.Stream(seed, 1, uint64(i))
+		t := law.Rand(g)
 		for t < te && total < math.MaxInt32 {
 			total++
-			t += law.Rand(rng)
+			t += law.Rand(g)
 		}
 	}
 	return float64(total) / float64(reps)
@@ -81,7 +82,7 @@ func RenewalMean(te float64, law dist.Distribution, seed uint64, reps int) float
 // the best x (a period that does not divide te leaves a shorter last
 // interval, which can be slightly better). Ties keep the longer period.
 // O((maxX + 40)·reps·failures).
-func BestFixed(te, c, r float64, law dist.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
+func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
 	if maxX < 1 {
 		return 0, 0, fmt.Errorf("maxX must be >= 1, got %d", maxX)
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // With exponential failures of rate λ hitting work and checkpoints (not the
@@ -18,7 +18,7 @@ func TestSimulateExponentialExact(t *testing.T) {
 		e := math.Expm1(lambda * L)
 		exact += e/lambda + r*e
 	}
-	got, err := MeanWallclock(te, p, c, r, dist.Exponential{Rate: lambda}, 1, 200000)
+	got, err := MeanWallclock(te, p, c, r, distribution.Exponential{Rate: lambda}, 1, 200000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestSimulateExponentialExact(t *testing.T) {
 		t.Errorf("simulated %v, exact %v", got, exact)
 	}
 	// Renewal mean of a Poisson process over te: λ·te.
-	if m := RenewalMean(te, dist.Exponential{Rate: lambda}, 3, 200000); math.Abs(m-1) > 0.01 {
+	if m := RenewalMean(te, distribution.Exponential{Rate: lambda}, 3, 200000); math.Abs(m-1) > 0.01 {
 		t.Errorf("renewal mean %v, want 1", m)
 	}
 }
@@ -47,7 +47,7 @@ func TestBestFixedExponential(t *testing.T) {
 			bx, bv = x, v
 		}
 	}
-	p, mean, err := BestFixed(te, c, r, dist.Exponential{Rate: lambda}, 7, 4000, 100)
+	p, mean, err := BestFixed(te, c, r, distribution.Exponential{Rate: lambda}, 7, 4000, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestBestFixedExponential(t *testing.T) {
 	// The search is at least as good as every equal-interval period it
 	// tried (same random numbers).
 	for n := 1; n <= 100; n += 7 {
-		if m, _ := MeanWallclock(te, te/float64(n), c, r, dist.Exponential{Rate: lambda}, 7, 4000); m < mean {
+		if m, _ := MeanWallclock(te, te/float64(n), c, r, distribution.Exponential{Rate: lambda}, 7, 4000); m < mean {
 			t.Errorf("x=%d simulates %v < best %v", n, m, mean)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // A profile file (YAML, or JSON, which YAML reads too) describes an App:
@@ -23,7 +23,7 @@ import (
 //	  bandwidth: 0.207          #   GB/s, > 0 (required)
 //	tasks:                      # at least one, in execution order
 //	  - name: preprocessing     # optional
-//	    walltime: normal:mu=255,sigma=96.7   # a dist.Parse spec (seconds)
+//	    walltime: normal:mu=255,sigma=96.7   # a distribution.Parse spec (seconds)
 //	    mem: 3.5                # peak memory in GB, >= 0
 //
 // Unknown keys are errors, and so are a task law of mean <= 0 (with a
@@ -118,7 +118,7 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 		if t.Walltime.Kind != yaml.ScalarNode {
 			return nil, at(t.Walltime.Line, "task %d: walltime must be a spec string such as normal:mu=255,sigma=96.7", i+1)
 		}
-		d, err := dist.Parse(t.Walltime.Value)
+		d, err := distribution.Parse(t.Walltime.Value)
 		if err != nil {
 			return nil, at(t.Walltime.Line, "task %d: walltime: %v", i+1, err)
 		}
@@ -239,7 +239,7 @@ func Builtin(name string) (*App, bool) {
 		mem := []float64{3.5, 10, 6, 10, 50, 3.5, 10}
 		a := &App{Name: "slant"}
 		for i := range mu {
-			a.Tasks = append(a.Tasks, Task{Name: fmt.Sprintf("task%d", i+1), Walltime: dist.Normal{Mu: mu[i], Sigma: sd[i]}, Mem: mem[i]})
+			a.Tasks = append(a.Tasks, Task{Name: fmt.Sprintf("task%d", i+1), Walltime: distribution.Normal{Mu: mu[i], Sigma: sd[i]}, Mem: mem[i]})
 		}
 		return a, true
 	case "macruise":
@@ -248,7 +248,7 @@ func Builtin(name string) (*App, bool) {
 		mem := []float64{7.5, 5.5, 2.75}
 		a := &App{Name: "macruise"}
 		for i := range mu {
-			a.Tasks = append(a.Tasks, Task{Name: fmt.Sprintf("task%d", i+1), Walltime: dist.Normal{Mu: 60 * mu[i], Sigma: 60 * sd[i]}, Mem: mem[i]})
+			a.Tasks = append(a.Tasks, Task{Name: fmt.Sprintf("task%d", i+1), Walltime: distribution.Normal{Mu: 60 * mu[i], Sigma: 60 * sd[i]}, Mem: mem[i]})
 		}
 		return a, true
 	}

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // FitApp fits the chain model of Eq. (1) to runs: task i's law is the
 // maximum-likelihood fit of family to the durations of phase i, and M_i is
 // the largest peak of phase i over the runs (the peak does not depend on
 // the input, so the maximum of a few runs estimates it). family is any of
-// dist.FitFamilies ("normal" as in Section 3.2).
+// distribution.FitFamilies ("normal" as in Section 3.2).
 //
 // A fit needs at least 2 runs, each with the same number of phases. When a
 // phase has the same duration in every run (no spread to fit) its law is a
@@ -26,8 +26,8 @@ func FitApp(name string, runs []Run, family string) (*App, error) {
 		}
 		return nil, fmt.Errorf("fitting a walltime law per phase needs at least 2 runs, got %d%s", len(runs), id)
 	}
-	if !slices.Contains(dist.FitFamilies(), family) {
-		return nil, fmt.Errorf("fit family %q is not one of %s", family, strings.Join(dist.FitFamilies(), ", "))
+	if !slices.Contains(distribution.FitFamilies(), family) {
+		return nil, fmt.Errorf("fit family %q is not one of %s", family, strings.Join(distribution.FitFamilies(), ", "))
 	}
 	n := len(runs[0].Phases)
 	if n == 0 {
@@ -55,15 +55,15 @@ func FitApp(name string, runs []Run, family string) (*App, error) {
 	return a, nil
 }
 
-func fitOne(family string, xs []float64) (dist.Distribution, error) {
+func fitOne(family string, xs []float64) (distribution.Distribution, error) {
 	same := true
 	for _, x := range xs[1:] {
 		same = same && x == xs[0]
 	}
 	if same {
-		return dist.Normal{Mu: xs[0], Sigma: 1}, nil
+		return distribution.Normal{Mu: xs[0], Sigma: 1}, nil
 	}
-	return dist.Fit(family, xs)
+	return distribution.Fit(family, xs)
 }
 
 // Walltimes returns the total walltime of every run.

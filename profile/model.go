@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Task is one phase j_i of the chain: its walltime law f_i and its peak
@@ -14,7 +14,7 @@ type Task struct {
 	// Name labels the task in reports (optional).
 	Name string
 	// Walltime is the law of X_i, in seconds.
-	Walltime dist.Distribution
+	Walltime distribution.Distribution
 	// Mem is the peak memory M_i in GB. Valid range [0, +∞).
 	Mem float64
 }
@@ -77,14 +77,14 @@ func (a *App) MeanWalltime() float64 {
 // then keeps the small mass below zero that Normal tasks carry; the planner
 // cuts it). Otherwise it is the discrete law of the grid convolution of
 // NewTimeline (each task rounded to the grid, negative values at 0).
-func (a *App) Total() (dist.Distribution, error) {
+func (a *App) Total() (distribution.Distribution, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
 	mu, v := 0.0, 0.0
 	allNormal := true
 	for _, t := range a.Tasks {
-		n, ok := t.Walltime.(dist.Normal)
+		n, ok := t.Walltime.(distribution.Normal)
 		if !ok {
 			allNormal = false
 			break
@@ -93,7 +93,7 @@ func (a *App) Total() (dist.Distribution, error) {
 		v += n.Sigma * n.Sigma
 	}
 	if allNormal {
-		return dist.Normal{Mu: mu, Sigma: math.Sqrt(v)}, nil
+		return distribution.Normal{Mu: mu, Sigma: math.Sqrt(v)}, nil
 	}
 	tl, err := NewTimeline(a, 0)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // mcStatus draws runs of a and estimates P(S_{i−1} < t ≤ S_i) and
@@ -46,9 +46,9 @@ func mcStatus(a *App, ts []float64, n int, seed uint64) (running, finished [][]f
 
 func TestTimelineAgreesWithMonteCarlo(t *testing.T) {
 	mixed := &App{Name: "mixed", Tasks: []Task{
-		{Walltime: dist.Gamma{Alpha: 2, Beta: 0.01}, Mem: 4},
-		{Walltime: dist.LogNormal{Mu: 6, Sigma: 0.5}, Mem: 20},
-		{Walltime: dist.Uniform{A: 100, B: 900}, Mem: 8},
+		{Walltime: distribution.Gamma{Alpha: 2, Beta: 0.01}, Mem: 4},
+		{Walltime: distribution.LogNormal{Mu: 6, Sigma: 0.5}, Mem: 20},
+		{Walltime: distribution.Uniform{A: 100, B: 900}, Mem: 8},
 	}}
 	slant, _ := Builtin("slant")
 	for _, a := range []*App{slant, mixed} {
@@ -131,14 +131,14 @@ func TestTotalAgreesWithMonteCarlo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, ok := tot.(dist.Normal)
+	n, ok := tot.(distribution.Normal)
 	// Σμ = 7157 s, √Σσ² = √667489 = 817.0 s by hand from Table 2.
 	if !ok || math.Abs(n.Mu-7157) > 1e-9 || math.Abs(n.Sigma-817.0) > 0.01 {
 		t.Fatalf("total %v, want normal(7157, 817.0)", tot)
 	}
 	mixed := &App{Tasks: []Task{
-		{Walltime: dist.Gamma{Alpha: 2, Beta: 0.01}, Mem: 1},
-		{Walltime: dist.Weibull{K: 1.5, Lambda: 600}, Mem: 2},
+		{Walltime: distribution.Gamma{Alpha: 2, Beta: 0.01}, Mem: 1},
+		{Walltime: distribution.Weibull{K: 1.5, Lambda: 600}, Mem: 2},
 	}}
 	td, err := mixed.Total()
 	if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // DefaultSteps is the default number of grid steps of a Timeline.
@@ -84,7 +84,7 @@ func NewTimeline(a *App, steps int) (*Timeline, error) {
 
 // roundLaw puts on grid point k the mass of ((k−½)h, (k+½)h], and on 0 the
 // mass of (−∞, h/2].
-func roundLaw(d dist.Distribution, h float64, steps int) []float64 {
+func roundLaw(d distribution.Distribution, h float64, steps int) []float64 {
 	q := make([]float64, steps+1)
 	prev := d.CDF(h / 2)
 	q[0] = prev
@@ -170,8 +170,8 @@ func (tl *Timeline) LikelyMax(tau, t float64) float64 {
 	return m
 }
 
-// TotalDiscrete is the law of S_n on the grid, as a dist.Discrete.
-func (tl *Timeline) TotalDiscrete() (*dist.Discrete, error) {
+// TotalDiscrete is the law of S_n on the grid, as a distribution.Discrete.
+func (tl *Timeline) TotalDiscrete() (*distribution.Discrete, error) {
 	p := tl.pmf[len(tl.pmf)-1]
 	var vs, ps []float64
 	total := 0.0
@@ -185,5 +185,5 @@ func (tl *Timeline) TotalDiscrete() (*dist.Discrete, error) {
 	for i := range ps {
 		ps[i] /= total
 	}
-	return dist.NewDiscrete(vs, ps)
+	return distribution.NewDiscrete(vs, ps)
 }

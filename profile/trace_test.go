@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 func TestReadTasksDirDRD(t *testing.T) {
@@ -30,7 +30,7 @@ func TestReadTasksDirDRD(t *testing.T) {
 	mu := []float64{255, 871, 588, 459, 3050, 804, 1130}
 	sd := []float64{96.7, 322, 76.8, 48.1, 263, 393, 568}
 	for i, task := range a.Tasks {
-		n := task.Walltime.(dist.Normal)
+		n := task.Walltime.(distribution.Normal)
 		if math.Abs(n.Mu-mu[i])/mu[i] > 0.015 || math.Abs(n.Sigma-sd[i])/sd[i] > 0.03 {
 			t.Errorf("task %d: fitted %v, Table 2 has (%v, %v)", i+1, n, mu[i], sd[i])
 		}
@@ -219,7 +219,7 @@ func TestFitAppNeedsTwoRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Phase 2 lasted 50 s in both runs: a Normal of σ = 1 s around it.
-	if n := a.Tasks[1].Walltime.(dist.Normal); n.Mu != 50 || n.Sigma != 1 || a.Tasks[1].Mem != 9 {
+	if n := a.Tasks[1].Walltime.(distribution.Normal); n.Mu != 50 || n.Sigma != 1 || a.Tasks[1].Mem != 9 {
 		t.Errorf("task 2: %v, %v GB", n, a.Tasks[1].Mem)
 	}
 	if _, err := FitApp("x", two, "auto"); err == nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // GridSize is lines 2–3 of Algorithm 1 (DYN-PROG-COUNT(X, ε)):
@@ -17,7 +17,7 @@ import (
 // +∞; with C = 0 or R = 0 (and a = 0) the first is, and if both are the
 // optimum needs arbitrarily many reservations, so no n gives the guarantee
 // and an error says to choose n directly. n saturates at math.MaxInt32.
-func GridSize(d dist.Distribution, c Costs, eps float64) (n int, c0 float64, err error) {
+func GridSize(d distribution.Distribution, c Costs, eps float64) (n int, c0 float64, err error) {
 	if !(eps > 0) || math.IsInf(eps, 0) {
 		return 0, 0, fmt.Errorf("epsilon must be > 0, got %v", eps)
 	}
@@ -41,7 +41,7 @@ var errNoGuarantee = errors.New("no grid size guarantees 1+epsilon when C or R i
 // gridLaw holds what Algorithm 1's c0 needs of a bounded law.
 type gridLaw struct{ a, b, mean float64 }
 
-func newGridLaw(d dist.Distribution) (gridLaw, error) {
+func newGridLaw(d distribution.Distribution) (gridLaw, error) {
 	a, b := d.Support()
 	if math.IsInf(b, 0) || math.IsNaN(b) {
 		return gridLaw{}, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
@@ -80,7 +80,7 @@ func (g gridLaw) fits(c Costs, eps float64, n int) bool {
 //
 // Theorem 3 bounds the plan's cost by (1 + ε/3)² times the optimum, which
 // is at most 1 + ε only for ε ≤ 3: see GuaranteeFactor.
-func Guarantee(d dist.Distribution, c Costs, n int) (eps, c0 float64, err error) {
+func Guarantee(d distribution.Distribution, c Costs, n int) (eps, c0 float64, err error) {
 	if n < 1 {
 		return 0, 0, fmt.Errorf("number of grid points must be >= 1, got %d", n)
 	}
@@ -149,7 +149,7 @@ type Approximation struct {
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
 // class, and price the plan on X itself. With lowerBound it also solves the
 // lower grid to bound the optimum from below (twice the time).
-func Approximate(x dist.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
+func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("number of grid points must be >= 1, got %d", n)
 	}
@@ -157,7 +157,7 @@ func Approximate(x dist.Distribution, c Costs, class Class, n int, lowerBound bo
 	if math.IsInf(b, 0) {
 		return nil, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
 	}
-	y, err := dist.Discretize(x, n)
+	y, err := distribution.Discretize(x, n)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func Approximate(x dist.Distribution, c Costs, class Class, n int, lowerBound bo
 
 // expectedCostOn prices s on x, tolerating the rounding of the grid's last
 // point a few ulps below the top of the support.
-func expectedCostOn(s Strategy, x dist.Distribution, c Costs) (float64, error) {
+func expectedCostOn(s Strategy, x distribution.Distribution, c Costs) (float64, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}

@@ -6,12 +6,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
-func bounded(t *testing.T, d dist.Distribution) dist.Distribution {
+func bounded(t *testing.T, d distribution.Distribution) distribution.Distribution {
 	t.Helper()
-	x, _, err := Law(d, dist.DefaultTailMass)
+	x, _, err := Law(d, distribution.DefaultTailMass)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,15 +19,15 @@ func bounded(t *testing.T, d dist.Distribution) dist.Distribution {
 }
 
 // continuousLaws are bounded laws of different shapes, in hours.
-func continuousLaws(t *testing.T) map[string]dist.Distribution {
+func continuousLaws(t *testing.T) map[string]distribution.Distribution {
 	t.Helper()
-	return map[string]dist.Distribution{
-		"uniform":       dist.Uniform{A: 1, B: 20},
-		"truncnormal":   dist.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20},
-		"boundedpareto": dist.BoundedPareto{L: 1, H: 20, Alpha: 2.1},
-		"beta":          dist.Beta{Alpha: 2, Beta: 2, A: 0, B: 1},
-		"exponential":   bounded(t, dist.Exponential{Rate: 1}),
-		"lognormal":     bounded(t, dist.LogNormal{Mu: 1, Sigma: 0.5}),
+	return map[string]distribution.Distribution{
+		"uniform":       distribution.Uniform{A: 1, B: 20},
+		"truncnormal":   distribution.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20},
+		"boundedpareto": distribution.BoundedPareto{L: 1, H: 20, Alpha: 2.1},
+		"beta":          distribution.Beta{Alpha: 2, Beta: 2, A: 0, B: 1},
+		"exponential":   bounded(t, distribution.Exponential{Rate: 1}),
+		"lognormal":     bounded(t, distribution.LogNormal{Mu: 1, Sigma: 0.5}),
 	}
 }
 
@@ -130,7 +130,7 @@ func TestDynProgCountBeatsPeriodicOnTheSameGrid(t *testing.T) {
 func TestGridSize(t *testing.T) {
 	// Exponential(1) cut at Q(1−1e−7) = 16.118 h, C = R = 0.1 h, ε = 0.1:
 	// min(max(0, 0.1·E[X]/3), 0.1, 0.1) = 0.0333 → c0 = 3·16.118/0.0333.
-	x := bounded(t, dist.Exponential{Rate: 1})
+	x := bounded(t, distribution.Exponential{Rate: 1})
 	_, b := x.Support()
 	n, c0, err := GridSize(x, ReservationOnly(0.1, 0.1), 0.1)
 	if err != nil {
@@ -152,13 +152,13 @@ func TestGridSize(t *testing.T) {
 			t.Errorf("ε = %v accepted", eps)
 		}
 	}
-	if _, _, err := GridSize(dist.Exponential{Rate: 1}, ReservationOnly(1, 1), 1); err == nil {
+	if _, _, err := GridSize(distribution.Exponential{Rate: 1}, ReservationOnly(1, 1), 1); err == nil {
 		t.Error("unbounded law accepted")
 	}
 }
 
 func TestExpectedCostRejectsUncoveredStrategies(t *testing.T) {
-	x := dist.Uniform{A: 1, B: 20}
+	x := distribution.Uniform{A: 1, B: 20}
 	_, err := ExpectedCost(Strategy{{Milestone: 10}}, x, ReservationOnly(1, 1))
 	if !errors.Is(err, ErrNotCovered) {
 		t.Fatalf("err = %v, want ErrNotCovered", err)
@@ -190,7 +190,7 @@ func TestPlanNeverLosesToItsBaselines(t *testing.T) {
 }
 
 func TestLawTruncation(t *testing.T) {
-	x, cut, err := Law(dist.Normal{Mu: 10, Sigma: 1}, 1e-7)
+	x, cut, err := Law(distribution.Normal{Mu: 10, Sigma: 1}, 1e-7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,13 +198,13 @@ func TestLawTruncation(t *testing.T) {
 	if lo < 0 || math.IsInf(hi, 0) || math.Abs(cut-2e-7) > 1e-12 {
 		t.Fatalf("support [%v, %v], cut %v", lo, hi, cut)
 	}
-	if _, _, err := Law(dist.Normal{Mu: 1, Sigma: 1}, 1e-7); err == nil {
+	if _, _, err := Law(distribution.Normal{Mu: 1, Sigma: 1}, 1e-7); err == nil {
 		t.Error("a law with P(X<0) = 0.16 was accepted")
 	}
-	if y, cut, err := Law(dist.Uniform{A: 1, B: 2}, 1e-7); err != nil || cut != 0 || y != (dist.Uniform{A: 1, B: 2}) {
+	if y, cut, err := Law(distribution.Uniform{A: 1, B: 2}, 1e-7); err != nil || cut != 0 || y != (distribution.Uniform{A: 1, B: 2}) {
 		t.Errorf("bounded law changed: %v %v %v", y, cut, err)
 	}
-	if _, cut, _ := Law(dist.Exponential{Rate: 2}, 1e-5); math.Abs(cut-1e-5) > 1e-12 {
+	if _, cut, _ := Law(distribution.Exponential{Rate: 2}, 1e-5); math.Abs(cut-1e-5) > 1e-12 {
 		t.Errorf("exponential cut %v, want 1e-5", cut)
 	}
 }

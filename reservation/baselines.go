@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // MaxReservation is today's standard practice: one reservation of the
@@ -34,7 +34,7 @@ func Escalating(first, factor, b float64) (Strategy, error) {
 // NeuroFirst is the first reservation of the strategy the MASI
 // neuroscience lab uses (Section 5.1): the average of the last 5 runs. With
 // no history it is E[X], the expected average of 5 runs.
-func NeuroFirst(history []float64, x dist.Distribution) float64 {
+func NeuroFirst(history []float64, x distribution.Distribution) float64 {
 	if len(history) == 0 {
 		return x.Mean()
 	}
@@ -49,7 +49,7 @@ func NeuroFirst(history []float64, x dist.Distribution) float64 {
 // MaxOfLastFirst is 1.5 × the maximum of the last k runs; with no history it
 // is 1.5 × E[max of k independent runs] = 1.5·(a + ∫_a^b 1 − F(t)^k dt),
 // integrated with composite Simpson on 4096 panels.
-func MaxOfLastFirst(history []float64, k int, x dist.Distribution) float64 {
+func MaxOfLastFirst(history []float64, k int, x distribution.Distribution) float64 {
 	if len(history) > 0 {
 		m := 0.0
 		for _, v := range history[max(0, len(history)-k):] {

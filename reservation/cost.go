@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // ErrNotCovered is wrapped by the errors of functions that price a strategy
@@ -21,7 +21,7 @@ var ErrNotCovered = fmt.Errorf("strategy does not cover the distribution")
 // P(X > t_last) > 0 some jobs never finish and the expected cost is infinite,
 // which is reported as an error wrapping ErrNotCovered. Time O(|S|) calls to
 // d.Survival.
-func ExpectedCost(s Strategy, d dist.Distribution, c Costs) (float64, error) {
+func ExpectedCost(s Strategy, d distribution.Distribution, c Costs) (float64, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
@@ -92,7 +92,7 @@ func SampleCost(s Strategy, c Costs, walltimes []float64) float64 {
 
 // MonteCarlo estimates E(S(X)) from n draws of d and returns the sample mean
 // and its standard error.
-func MonteCarlo(s Strategy, c Costs, d dist.Distribution, n int, rng *rand.Rand) (mean, stderr float64) {
+func MonteCarlo(s Strategy, c Costs, d distribution.Distribution, n int, rng *rand.Rand) (mean, stderr float64) {
 	var sum, sumSq float64
 	for range n {
 		v := CostFor(s, c, d.Rand(rng))
@@ -107,6 +107,6 @@ func MonteCarlo(s Strategy, c Costs, d dist.Distribution, n int, rng *rand.Rand)
 // Omniscient is the cost of a scheduler that knows each job's walltime and
 // makes one exact reservation: (α + β)·E[X] + γ. No strategy does better
 // (used in the proof of Lemma 1), so it normalises Fig. 7.
-func Omniscient(d dist.Distribution, c Costs) float64 {
+func Omniscient(d distribution.Distribution, c Costs) float64 {
 	return (c.Alpha+c.Beta)*d.Mean() + c.Gamma
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // paperC0 is line 2 of Algorithm 1 written out again from the paper, as an
@@ -24,7 +24,7 @@ func paperC0(a, b, mean float64, c Costs, eps float64) float64 {
 }
 
 // pointsFor is line 3 of Algorithm 1, n = ⌈c0/ε⌉, with the oracle c0.
-func pointsFor(x dist.Distribution, c Costs, eps float64) float64 {
+func pointsFor(x distribution.Distribution, c Costs, eps float64) float64 {
 	a, b := x.Support()
 	return math.Ceil(paperC0(a, b, x.Mean(), c, eps) / eps)
 }
@@ -33,19 +33,19 @@ func pointsFor(x dist.Distribution, c Costs, eps float64) float64 {
 // of c0 binds for some ε: εE[X]/3, R or C, a > 0, and γ.
 func guaranteeCases(t *testing.T) []struct {
 	name string
-	x    dist.Distribution
+	x    distribution.Distribution
 	c    Costs
 } {
 	return []struct {
 		name string
-		x    dist.Distribution
+		x    distribution.Distribution
 		c    Costs
 	}{
-		{"uniform", dist.Uniform{A: 0, B: 20}, ReservationOnly(1, 1)},
-		{"uniform-a", dist.Uniform{A: 1, B: 20}, ReservationOnly(0.1, 0.5)},
-		{"exponential", bounded(t, dist.Exponential{Rate: 1}), ReservationOnly(0.1, 0.1)},
-		{"lognormal-gamma", bounded(t, dist.LogNormal{Mu: 1, Sigma: 0.5}), Costs{Alpha: 1, Beta: 0.5, Gamma: 2, C: 0.01, R: 0.02}},
-		{"boundedpareto", dist.BoundedPareto{L: 1, H: 20, Alpha: 2.1}, Costs{Alpha: 1, Gamma: 0.001, C: 0.3, R: 0.3}},
+		{"uniform", distribution.Uniform{A: 0, B: 20}, ReservationOnly(1, 1)},
+		{"uniform-a", distribution.Uniform{A: 1, B: 20}, ReservationOnly(0.1, 0.5)},
+		{"exponential", bounded(t, distribution.Exponential{Rate: 1}), ReservationOnly(0.1, 0.1)},
+		{"lognormal-gamma", bounded(t, distribution.LogNormal{Mu: 1, Sigma: 0.5}), Costs{Alpha: 1, Beta: 0.5, Gamma: 2, C: 0.01, R: 0.02}},
+		{"boundedpareto", distribution.BoundedPareto{L: 1, H: 20, Alpha: 2.1}, Costs{Alpha: 1, Gamma: 0.001, C: 0.3, R: 0.3}},
 	}
 }
 
@@ -73,10 +73,10 @@ func TestGuaranteeIsTheSmallestEpsilonForNPoints(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := Guarantee(dist.Uniform{A: 0, B: 1}, ReservationOnly(0, 1), 100); err == nil {
+	if _, _, err := Guarantee(distribution.Uniform{A: 0, B: 1}, ReservationOnly(0, 1), 100); err == nil {
 		t.Error("C = 0 and γ = 0 gave a finite guarantee")
 	}
-	if _, _, err := Guarantee(dist.Uniform{A: 0, B: 1}, ReservationOnly(1, 1), 0); err == nil {
+	if _, _, err := Guarantee(distribution.Uniform{A: 0, B: 1}, ReservationOnly(1, 1), 0); err == nil {
 		t.Error("n = 0 accepted")
 	}
 }
@@ -122,7 +122,7 @@ func TestPlanReportsTheAchievedGuarantee(t *testing.T) {
 			}
 		}
 	}
-	res, err := Plan(dist.Uniform{A: 0, B: 20}, Options{Costs: ReservationOnly(1, 1), Epsilon: 1})
+	res, err := Plan(distribution.Uniform{A: 0, B: 20}, Options{Costs: ReservationOnly(1, 1), Epsilon: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,14 +164,14 @@ func TestGuaranteeFactor(t *testing.T) {
 // refused with an error naming them; the formatters never see them.
 func TestLawRefusesHugeAndNullSupports(t *testing.T) {
 	for _, tc := range []struct {
-		d    dist.Distribution
+		d    distribution.Distribution
 		nu   float64
 		want string
 	}{
-		{dist.Exponential{Rate: 1e-300}, 1e-7, "1.61e+301"},
-		{dist.Pareto{Xm: 3600, Alpha: 0.8}, 1e-7, "2.02e+12"},
-		{dist.Uniform{A: 0, B: 2e10}, 1e-7, "2e+10"},
-		{dist.LogNormal{Mu: 8, Sigma: 3}, 1e-7, "1.77e+10"},
+		{distribution.Exponential{Rate: 1e-300}, 1e-7, "1.61e+301"},
+		{distribution.Pareto{Xm: 3600, Alpha: 0.8}, 1e-7, "2.02e+12"},
+		{distribution.Uniform{A: 0, B: 2e10}, 1e-7, "2e+10"},
+		{distribution.LogNormal{Mu: 8, Sigma: 3}, 1e-7, "1.77e+10"},
 	} {
 		_, _, err := Law(tc.d, tc.nu)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "1e+10") {
@@ -182,17 +182,17 @@ func TestLawRefusesHugeAndNullSupports(t *testing.T) {
 		}
 	}
 	// The same Pareto cut at Q(1 − 10⁻⁴) = 3.6·10⁸ s is plannable.
-	if _, _, err := Law(dist.Pareto{Xm: 3600, Alpha: 0.8}, 1e-4); err != nil {
+	if _, _, err := Law(distribution.Pareto{Xm: 3600, Alpha: 0.8}, 1e-4); err != nil {
 		t.Error(err)
 	}
-	d, _ := dist.NewDiscrete([]float64{0}, []float64{1})
+	d, _ := distribution.NewDiscrete([]float64{0}, []float64{1})
 	if _, _, err := Law(d, 1e-7); err == nil || !strings.Contains(err.Error(), "0") {
 		t.Errorf("point mass at 0: err = %v", err)
 	}
 }
 
 func TestPlanRefusesOverflowingCostsAndHugeGrids(t *testing.T) {
-	x := dist.Uniform{A: 0, B: 1e6}
+	x := distribution.Uniform{A: 0, B: 1e6}
 	if _, err := Plan(x, Options{Costs: Costs{Alpha: 1e308, C: 1, R: 1}, N: 50}); err == nil || !strings.Contains(err.Error(), "1e+308") {
 		t.Errorf("alpha = 1e308: err = %v", err)
 	}
@@ -212,7 +212,7 @@ func TestPlanRefusesOverflowingCostsAndHugeGrids(t *testing.T) {
 // The omniscient cost bounds every strategy from below, so the certified
 // bound is never weaker than it (a coarse capped grid's own bound can be).
 func TestLowerBoundIsAtLeastOmniscient(t *testing.T) {
-	x := bounded(t, dist.Pareto{Xm: 60, Alpha: 0.9})
+	x := bounded(t, distribution.Pareto{Xm: 60, Alpha: 0.9})
 	res, err := Plan(x, Options{Costs: ReservationOnly(600, 600), N: 300, LowerBound: true})
 	if err != nil {
 		t.Fatal(err)

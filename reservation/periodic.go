@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Periodic is Algorithm 2 on the domain [a, b] with τ chunks of length
@@ -24,7 +24,7 @@ func Periodic(a, b float64, tau int, ckpt bool) Strategy {
 // BestPeriodic tries τ = 1 … maxTau and returns the cheapest periodic
 // strategy for x (the paper searches τ ∈ [1, 1000]). Ties keep the smaller
 // τ. Time O(maxTau²) survival evaluations.
-func BestPeriodic(x dist.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
+func BestPeriodic(x distribution.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
 	if maxTau < 1 {
 		return 0, nil, 0, fmt.Errorf("maximum number of chunks must be >= 1, got %d", maxTau)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Algorithm names accepted by Plan (and by `ckpt reserve --strategy`).
@@ -45,7 +45,7 @@ type Options struct {
 	// DefaultMinN points it costs milliseconds.
 	MinN int
 	// TailMass ν cuts an unbounded support at Q(1 − ν) (0 means
-	// dist.DefaultTailMass).
+	// distribution.DefaultTailMass).
 	TailMass float64
 	// MaxTau is the largest number of chunks tried by the periodic
 	// strategies (0 means 1000, as in the paper).
@@ -126,9 +126,9 @@ type Result struct {
 // tail reaching below 0 (a Normal) is cut at 0, with renormalisation. cut is
 // the probability removed. A law that puts more than MaxNegativeMass on
 // negative walltimes is rejected: cutting it would plan for another law.
-func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float64, err error) {
+func Law(d distribution.Distribution, tailMass float64) (x distribution.Distribution, cut float64, err error) {
 	if tailMass == 0 {
-		tailMass = dist.DefaultTailMass
+		tailMass = distribution.DefaultTailMass
 	}
 	if !(tailMass > 0 && tailMass < 1) {
 		return nil, 0, fmt.Errorf("tail mass must be in (0, 1), got %v", tailMass)
@@ -145,7 +145,7 @@ func Law(d dist.Distribution, tailMass float64) (x dist.Distribution, cut float6
 			return nil, 0, fmt.Errorf("%v puts probability %.3g on negative walltimes; use a law on [0, ∞) such as truncnormal", d, neg)
 		}
 	}
-	x, err = dist.Bound(d, tailMass)
+	x, err = distribution.Bound(d, tailMass)
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot cut %v at its quantile Q(1 - %g): %w", d, tailMass, err)
 	}
@@ -170,7 +170,7 @@ const MaxWalltime = 1e10
 
 // checkTop rejects a law whose planned support ends above MaxWalltime, or
 // at 0 (every walltime 0: there is nothing to plan).
-func checkTop(d dist.Distribution, hi, tailMass float64) error {
+func checkTop(d distribution.Distribution, hi, tailMass float64) error {
 	if hi <= 0 {
 		return fmt.Errorf("%v puts all its probability on a walltime of 0", d)
 	}
@@ -192,7 +192,7 @@ const MaxNegativeMass = 1e-6
 // Plan computes the reservation plan for law d with the chosen algorithm,
 // prices it exactly (Theorem 1 on d, truncated if unbounded) and, on
 // request, prices the other strategies beside it.
-func Plan(d dist.Distribution, o Options) (*Result, error) {
+func Plan(d distribution.Distribution, o Options) (*Result, error) {
 	if err := o.Costs.Validate(); err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func Plan(d dist.Distribution, o Options) (*Result, error) {
 	if err := res.checkFinite(o.Costs); err != nil { // before any work
 		return nil, err
 	}
-	disc, isDiscrete := x.(*dist.Discrete)
+	disc, isDiscrete := x.(*distribution.Discrete)
 	if !isDiscrete {
 		if err := res.sizeGrid(x, o); err != nil {
 			return nil, err
@@ -284,7 +284,7 @@ func Plan(d dist.Distribution, o Options) (*Result, error) {
 
 // Evaluate prices a given strategy on d (truncated like Plan does) and, on
 // request, the baselines beside it.
-func Evaluate(d dist.Distribution, s Strategy, o Options) (*Result, error) {
+func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, error) {
 	if err := o.Costs.Validate(); err != nil {
 		return nil, err
 	}
@@ -332,7 +332,7 @@ func (r *Result) checkFinite(c Costs) error {
 	return nil
 }
 
-func (r *Result) sizeGrid(x dist.Distribution, o Options) error {
+func (r *Result) sizeGrid(x distribution.Distribution, o Options) error {
 	maxN := o.MaxN
 	if maxN == 0 {
 		maxN = DefaultMaxN
@@ -369,7 +369,7 @@ func (r *Result) sizeGrid(x dist.Distribution, o Options) error {
 	return nil
 }
 
-func (r *Result) fill(s Strategy, x dist.Distribution, c Costs, cost float64) {
+func (r *Result) fill(s Strategy, x distribution.Distribution, c Costs, cost float64) {
 	r.Strategy = s
 	r.ExpectedCost = cost
 	r.Omniscient = Omniscient(x, c)
@@ -382,7 +382,7 @@ func (r *Result) fill(s Strategy, x dist.Distribution, c Costs, cost float64) {
 	}
 }
 
-func practitioners(x dist.Distribution, o Options) []Priced {
+func practitioners(x distribution.Distribution, o Options) []Priced {
 	_, b := x.Support()
 	out := []Priced{{Name: BaselineMax, Reservations: 1}}
 	out[0].ExpectedCost, _ = expectedCostOn(MaxReservation(b), x, o.Costs)

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
 )
 
@@ -65,7 +65,7 @@ func DefaultAppPlanOptions(app *profile.App) AppPlanOptions {
 
 // AppPlans holds the strategies planned for one application model.
 type AppPlans struct {
-	Total dist.Distribution
+	Total distribution.Distribution
 	Law   MemLaw
 	Plans map[string]*MemPlan
 }
@@ -85,9 +85,9 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	if err != nil {
 		return nil, err
 	}
-	disc, ok := x.(*dist.Discrete)
+	disc, ok := x.(*distribution.Discrete)
 	if !ok {
-		if disc, err = dist.Discretize(x, o.N); err != nil {
+		if disc, err = distribution.Discretize(x, o.N); err != nil {
 			return nil, err
 		}
 	}

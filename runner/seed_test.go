@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/rng"
+)
 
 // refSplitMix is the textbook SplitMix64 generator, written as an
 // iterator so that it checks the closed form splitmix(s, i) independently.
@@ -36,8 +40,8 @@ func TestSplitMixReferenceValues(t *testing.T) {
 			if got := g.next(); got != w {
 				t.Errorf("reference seed %d output %d = %#x, want %#x", tc.seed, i+1, got, w)
 			}
-			if got := splitmix(tc.seed, uint64(i+1)); got != w {
-				t.Errorf("splitmix(%d, %d) = %#x, want %#x", tc.seed, i+1, got, w)
+			if got := rng.SplitMix(tc.seed, uint64(i+1)); got != w {
+				t.Errorf("rng.SplitMix(%d, %d) = %#x, want %#x", tc.seed, i+1, got, w)
 			}
 		}
 	}

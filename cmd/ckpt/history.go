@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // fitHistory turns past walltimes into the law to plan with: the empirical
@@ -21,16 +21,16 @@ import (
 //
 // ks is the Kolmogorov–Smirnov statistic of the fitted law against the
 // runs (NaN for the empirical law, which fits them by construction).
-func fitHistory(values []float64, fit string) (d dist.Distribution, fits []fitInfo, ks float64, err error) {
+func fitHistory(values []float64, fit string) (d distribution.Distribution, fits []fitInfo, ks float64, err error) {
 	if len(values) < 2 {
 		return nil, nil, 0, fmt.Errorf("history has %d run(s); at least 2 are needed to estimate a walltime law", len(values))
 	}
 	switch fit {
 	case "empirical":
-		d, err := dist.Empirical(values)
+		d, err := distribution.Empirical(values)
 		return d, nil, math.NaN(), err
 	case "auto":
-		r, err := dist.FitAuto(values)
+		r, err := distribution.FitAuto(values)
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -54,11 +54,11 @@ func fitHistory(values []float64, fit string) (d dist.Distribution, fits []fitIn
 		})
 		return r.BestBIC.Dist, infos, r.BestBIC.KS, nil
 	default:
-		d, err := dist.Fit(fit, values)
+		d, err := distribution.Fit(fit, values)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		return d, nil, dist.KSStatistic(d, slices.Sorted(slices.Values(values))), nil
+		return d, nil, distribution.KSStatistic(d, slices.Sorted(slices.Values(values))), nil
 	}
 }
 

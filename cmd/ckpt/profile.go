@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/repro/profiles"
 	"github.com/ckpt-hpc/ckpt/reservation"
@@ -341,7 +341,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 // otherFamilies lists the fit families other than normal.
 func otherFamilies() string {
 	var out []string
-	for _, f := range dist.FitFamilies() {
+	for _, f := range distribution.FitFamilies() {
 		if f != "normal" {
 			out = append(out, f)
 		}
@@ -352,8 +352,8 @@ func otherFamilies() string {
 // describeTotal is a short description of the law of the total walltime:
 // its spec when every task is Normal (the exact sum), otherwise a summary
 // of the grid convolution (whose spec lists thousands of points).
-func describeTotal(d dist.Distribution) string {
-	if n, ok := d.(dist.Normal); ok {
+func describeTotal(d distribution.Distribution) string {
+	if n, ok := d.(distribution.Normal); ok {
 		return fmt.Sprintf("normal:mu=%.6g,sigma=%.6g", n.Mu, n.Sigma)
 	}
 	return fmt.Sprintf("sum of the task laws on a grid: mean %.5g s, median %.5g s, 99th percentile %.5g s", d.Mean(), d.Quantile(0.5), d.Quantile(0.99))

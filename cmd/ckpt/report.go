@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -232,7 +232,7 @@ func hasGuarantee(algorithm string) bool {
 // law of infinite mean, which only its truncation makes plannable, and a
 // strategy priced beside the plan that costs less (a heavy tail on a
 // capped grid, or a restricted --strategy).
-func planWarnings(r *reservation.Result, d dist.Distribution, o reservation.Options) []string {
+func planWarnings(r *reservation.Result, d distribution.Distribution, o reservation.Options) []string {
 	var w []string
 	if m := d.Mean(); math.IsInf(m, 0) || math.IsNaN(m) {
 		mean := "finite"

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
@@ -94,16 +94,16 @@ var reserveFlagHooks []func(*cobra.Command)
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
 // share: the walltime law, the cost model and the search limits.
 func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
-	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(dist.Families(), ", ")+")")
+	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(distribution.Families(), ", ")+")")
 	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
 	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
-	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves), or one of "+strings.Join(dist.FitFamilies(), ", "))
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves), or one of "+strings.Join(distribution.FitFamilies(), ", "))
 	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
 	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
 	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
 	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
 	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
-	fl.Float64Var(&f.tailMass, "tail-mass", dist.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
 // profileRun plans time and memory per reservation for a multi-phase
@@ -205,8 +205,8 @@ func (f reserveFlags) options() (reservation.Options, error) {
 	if !(f.tailMass > 0 && f.tailMass < 1) {
 		return reservation.Options{}, fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
 	}
-	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(dist.FitFamilies(), f.fit) {
-		return reservation.Options{}, fmt.Errorf("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(dist.FitFamilies(), ", "))
+	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.FitFamilies(), f.fit) {
+		return reservation.Options{}, fmt.Errorf("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.FitFamilies(), ", "))
 	}
 	known := false
 	for _, a := range reservation.Algorithms {
@@ -248,7 +248,7 @@ type fitInfo struct {
 	Note   string  `json:"note,omitempty"`
 }
 
-func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.Distribution, lawSource, error) {
+func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
 	if f.sbatch != "" && f.json {
 		return nil, lawSource{}, fmt.Errorf("give --sbatch or --json, not both")
 	}
@@ -260,7 +260,7 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 		if spec == "" {
 			spec = defaultDist
 		}
-		d, err := dist.Parse(spec)
+		d, err := distribution.Parse(spec)
 		if err != nil {
 			return nil, lawSource{}, fmt.Errorf("--dist: %w", err)
 		}
@@ -300,8 +300,8 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (dist.D
 		}
 	}
 	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fits, finite(d.Mean()), finite(d.Quantile(0.5))
-	if _, isDiscrete := d.(*dist.Discrete); isDiscrete {
-		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*dist.Discrete).Values))
+	if _, isDiscrete := d.(*distribution.Discrete); isDiscrete {
+		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*distribution.Discrete).Values))
 	}
 	return d, src, nil
 }

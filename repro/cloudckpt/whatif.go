@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
@@ -20,7 +20,7 @@ import (
 type scenario struct {
 	Name     string
 	Te, C, R float64
-	Law      dist.Distribution
+	Law      distribution.Distribution
 }
 
 // whatIfRow is the outcome of one scenario.
@@ -47,10 +47,10 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	ln := 1.5
 	pa := 1.5
 	sc := []scenario{
-		{"exponential", te, c, r, dist.Exponential{Rate: 1 / m}},
-		{"weibull k=0.5", te, c, r, dist.Weibull{K: wk, Lambda: m / math.Gamma(1+1/wk)}},
-		{"lognormal sigma=1.5", te, c, r, dist.LogNormal{Mu: math.Log(m) - ln*ln/2, Sigma: ln}},
-		{"pareto alpha=1.5", te, c, r, dist.Pareto{Xm: m * (pa - 1) / pa, Alpha: pa}},
+		{"exponential", te, c, r, distribution.Exponential{Rate: 1 / m}},
+		{"weibull k=0.5", te, c, r, distribution.Weibull{K: wk, Lambda: m / math.Gamma(1+1/wk)}},
+		{"lognormal sigma=1.5", te, c, r, distribution.LogNormal{Mu: math.Log(m) - ln*ln/2, Sigma: ln}},
+		{"pareto alpha=1.5", te, c, r, distribution.Pareto{Xm: m * (pa - 1) / pa, Alpha: pa}},
 	}
 	// The Google intervals of the mix trace up to 1000 s, best fit.
 	var short []float64

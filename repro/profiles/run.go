@@ -10,11 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 // settings are the sizes --quick shrinks.
@@ -103,7 +104,7 @@ func Run(ctx context.Context, cfg repro.Config) error {
 			Ours: 1 - mean(rowsM, reservation.StrategyMemAllCkptV2, 0, memK)/mean(rowsM, reservation.StrategyAllCkpt, 0, memK)})
 
 	fmt.Fprintln(cfg.Log, "== Fig. 17 (MaCRUISE, 46 runs generated from Table 3)")
-	mac := macruiseRuns(46, rand.New(rand.NewPCG(seed, 17)))
+	mac := macruiseRuns(46, rng.Stream(seed, 17))
 	rows17, err := experiment(ctx, cfg, st, "macruise", mac, 2, 0)
 	if err != nil {
 		return err
@@ -153,10 +154,10 @@ func experiment(ctx context.Context, cfg repro.Config, st settings, name string,
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			rng := rand.New(rand.NewPCG(seed, stream*1000+uint64(100*k+rep)))
+			g := rng.Stream(seed, stream, uint64(k), uint64(rep))
 			train := make([]profile.Run, k)
 			for i := range train {
-				train[i] = runs[rng.IntN(len(runs))]
+				train[i] = runs[g.IntN(len(runs))]
 			}
 			app, err := profile.FitApp(name, train, "normal")
 			if err != nil {
@@ -393,7 +394,7 @@ func table2(cfg repro.Config, runs []profile.Run) ([]repro.Comparison, error) {
 	w := csv.NewWriter(f)
 	w.Write([]string{"task", "mu", "sigma", "peak_gb", "paper_mu", "paper_sigma"})
 	for i, t := range app.Tasks {
-		n := t.Walltime.(dist.Normal)
+		n := t.Walltime.(distribution.Normal)
 		w.Write([]string{strconv.Itoa(i + 1), fmt.Sprintf("%.1f", n.Mu), fmt.Sprintf("%.1f", n.Sigma), fmt.Sprintf("%.2f", t.Mem), fmt.Sprint(mu[i]), fmt.Sprint(sd[i])})
 		cs = append(cs, repro.Comparison{Experiment: "Table 2", Quantity: fmt.Sprintf("task %d mean (s)", i+1), Paper: mu[i], Ours: n.Mu,
 			Note: "durations = span of each phase trace; the paper rounded to minutes"})

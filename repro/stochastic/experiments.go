@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/reservation"
 )
@@ -14,11 +14,11 @@ import (
 // and standard deviation 20 truncated to [0, 80] (hours divided by 60, so
 // "minutes"), α = 1, β = γ = 0, C = R = 7.
 func intro(_ context.Context, cfg repro.Config, _ settings) ([]repro.Comparison, error) {
-	ln, err := dist.LogNormalFromMeanSD(21, 20)
+	ln, err := distribution.LogNormalFromMeanSD(21, 20)
 	if err != nil {
 		return nil, err
 	}
-	x, err := dist.Truncate(ln, 0, 80)
+	x, err := distribution.Truncate(ln, 0, 80)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compari
 	return cs, drawLines(cfg, "table2-all-ckpt-per", "Table 2: ALL-CKPT-PER / DYN-PROG-COUNT(X,0.1)", "tau", "normalised expected cost", true, true, series)
 }
 
-func lawNamed(name string) dist.Distribution {
+func lawNamed(name string) distribution.Distribution {
 	for _, l := range table1() {
 		if l.Name == name {
 			return l.D
@@ -186,7 +186,7 @@ func isTable2Tau(tau int) bool {
 
 // strategyCosts prices every strategy for x: the three DP classes on
 // Algorithm 1's grid (ε = 0.1, capped), and the two periodic ones.
-func strategyCosts(x dist.Distribution, c reservation.Costs, eps float64, st settings) (map[string]float64, error) {
+func strategyCosts(x distribution.Distribution, c reservation.Costs, eps float64, st settings) (map[string]float64, error) {
 	out := map[string]float64{}
 	for _, cl := range []reservation.Class{reservation.Mixed, reservation.AllCkpt, reservation.NoCkpt} {
 		ap, _, err := reference(x, c, cl, eps, st.maxN, false)
@@ -361,7 +361,7 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		} else {
 			sd *= p.ratio
 		}
-		ln, err := dist.LogNormalFromMeanSD(mu, sd)
+		ln, err := distribution.LogNormalFromMeanSD(mu, sd)
 		if err != nil {
 			return nil, err
 		}

@@ -8,27 +8,27 @@ package stochastic
 import (
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // law is one of the nine distributions of Table 1, in hours.
 type law struct {
 	Name string
-	D    dist.Distribution
+	D    distribution.Distribution
 }
 
 // table1 returns the instantiations of Table 1 (all parameters in hours).
 func table1() []law {
 	return []law{
-		{"Exponential", dist.Exponential{Rate: 1}},
-		{"Weibull", dist.Weibull{K: 0.5, Lambda: 1}},
-		{"Gamma", dist.Gamma{Alpha: 2, Beta: 2}},
-		{"LogNormal", dist.LogNormal{Mu: 3, Sigma: 0.5}},
-		{"Pareto", dist.Pareto{Xm: 1.5, Alpha: 3}},
-		{"TruncatedNormal", dist.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20}},
-		{"Uniform", dist.Uniform{A: 1, B: 20}},
-		{"Beta", dist.Beta{Alpha: 2, Beta: 2, A: 0, B: 1}},
-		{"BoundedPareto", dist.BoundedPareto{L: 1, H: 20, Alpha: 2.1}},
+		{"Exponential", distribution.Exponential{Rate: 1}},
+		{"Weibull", distribution.Weibull{K: 0.5, Lambda: 1}},
+		{"Gamma", distribution.Gamma{Alpha: 2, Beta: 2}},
+		{"LogNormal", distribution.LogNormal{Mu: 3, Sigma: 0.5}},
+		{"Pareto", distribution.Pareto{Xm: 1.5, Alpha: 3}},
+		{"TruncatedNormal", distribution.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20}},
+		{"Uniform", distribution.Uniform{A: 1, B: 20}},
+		{"Beta", distribution.Beta{Alpha: 2, Beta: 2, A: 0, B: 1}},
+		{"BoundedPareto", distribution.BoundedPareto{L: 1, H: 20, Alpha: 2.1}},
 	}
 }
 

@@ -3,7 +3,7 @@ package stochastic
 import (
 	"context"
 
-	"github.com/ckpt-hpc/ckpt/dist"
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -65,7 +65,7 @@ func parallel[P, R any](ctx context.Context, cfg repro.Config, label string, poi
 
 // reference is DYN-PROG-COUNT(X, ε) with Algorithm 1's grid, capped at
 // maxN points, and its certified lower bound.
-func reference(x dist.Distribution, c reservation.Costs, class reservation.Class, eps float64, maxN int, lb bool) (*reservation.Approximation, int, error) {
+func reference(x distribution.Distribution, c reservation.Costs, class reservation.Class, eps float64, maxN int, lb bool) (*reservation.Approximation, int, error) {
 	n, _, err := reservation.GridSize(x, c, eps)
 	if err != nil {
 		return nil, 0, err
@@ -76,7 +76,7 @@ func reference(x dist.Distribution, c reservation.Costs, class reservation.Class
 	return ap, asked, err
 }
 
-func bounded(d dist.Distribution) (dist.Distribution, error) {
-	x, _, err := reservation.Law(d, dist.DefaultTailMass)
+func bounded(d distribution.Distribution) (distribution.Distribution, error) {
+	x, _, err := reservation.Law(d, distribution.DefaultTailMass)
 	return x, err
 }
