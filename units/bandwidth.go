@@ -30,7 +30,7 @@ func ParseBandwidth(s string) (float64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	if err != nil || math.IsNaN(v*mult) || math.IsInf(v*mult, 0) {
 		return 0, fmt.Errorf("bad bandwidth %q (want bytes/s, e.g. 40e9 or 40GB/s)", s)
 	}
 	return v * mult, nil

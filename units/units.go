@@ -15,42 +15,133 @@ import (
 // Year is 365 days in seconds (node MTBFs are quoted in years).
 const Year = 365 * 24 * 3600.0
 
-// ParseSeconds reads a time quantity and returns it in seconds.
+// ParseSeconds reads a time quantity and returns it in seconds. It is the
+// one duration grammar of ckpt: flags, YAML and JSON configs, profiles and
+// histories all go through it.
 //
-// A bare number ("3600", "1.5e3") is taken as seconds. Anything else must be
-// a Go duration ("90m", "2h", "1h30m", "250ms"), a number of days with the
-// suffix "d" ("1.5d") or of 365-day years with the suffix "y" ("2y"). NaN, infinities and empty strings are rejected; the
-// sign is kept, so callers that need a positive value check it themselves.
+//   - a bare number ("3600", "1.5e3") is seconds;
+//   - a Go duration ("90m", "1.5h", "1h30m", "250ms"), days with the suffix
+//     "d" ("2d", "1.5d") or 365-day years with the suffix "y" ("2y");
+//   - Slurm's time forms: "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM" and
+//     "D-HH:MM:SS" (as sbatch --time and sacct print them; unlike Slurm, a
+//     bare number stays seconds, not minutes).
+//
+// NaN, infinities, results that overflow to ±Inf and empty strings are
+// rejected; the sign is kept, so callers that need a positive value check it
+// themselves.
 func ParseSeconds(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, fmt.Errorf("empty duration")
 	}
+	v, err := parseSeconds(t)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q (want seconds, a duration like 90m, 1.5h, 2d, or Slurm's [D-]HH:MM:SS)", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("duration %q is not a finite number of seconds", s)
+	}
+	return v, nil
+}
+
+func parseSeconds(t string) (float64, error) {
 	if v, err := strconv.ParseFloat(t, 64); err == nil {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("duration %q is not a finite number", s)
-		}
 		return v, nil
 	}
-	if years, ok := strings.CutSuffix(t, "y"); ok {
-		v, err := strconv.ParseFloat(years, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("invalid duration %q", s)
-		}
-		return v * Year, nil
+	if strings.ContainsAny(t, ":-") && !strings.HasPrefix(t, "-") {
+		return parseSlurm(t)
 	}
-	if days, ok := strings.CutSuffix(t, "d"); ok {
-		v, err := strconv.ParseFloat(days, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("invalid duration %q", s)
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"y", Year}, {"d", 86400}} {
+		if n, ok := strings.CutSuffix(t, u.suffix); ok {
+			v, err := strconv.ParseFloat(n, 64)
+			if err != nil {
+				return 0, err
+			}
+			return v * u.mult, nil
 		}
-		return v * 86400, nil
 	}
 	d, err := time.ParseDuration(t)
 	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q (want seconds or a duration like 90m, 2h, 1.5d)", s)
+		return 0, err
 	}
 	return d.Seconds(), nil
+}
+
+// parseSlurm reads [D-]HH:MM:SS, D-HH[:MM], MM:SS. Every field is a
+// non-negative integer; minutes and seconds are below 60 and hours below
+// 24 when a day count is given (Slurm's own reading is more lenient, ours
+// refuses what is likely a typo).
+func parseSlurm(t string) (float64, error) {
+	days := int64(0)
+	rest := t
+	if d, r, ok := strings.Cut(t, "-"); ok {
+		n, err := slurmField(d, -1)
+		if err != nil {
+			return 0, err
+		}
+		days, rest = n, r
+		parts := strings.Split(rest, ":")
+		if len(parts) > 3 {
+			return 0, fmt.Errorf("too many fields")
+		}
+		limits := []int64{24, 60, 60}
+		mult := []int64{3600, 60, 1}
+		sec := days * 86400
+		for i, p := range parts {
+			n, err := slurmField(p, limits[i])
+			if err != nil {
+				return 0, err
+			}
+			sec += n * mult[i]
+		}
+		return float64(sec), nil
+	}
+	parts := strings.Split(rest, ":")
+	var limits, mult []int64
+	switch len(parts) {
+	case 2: // MM:SS
+		limits, mult = []int64{-1, 60}, []int64{60, 1}
+	case 3: // HH:MM:SS
+		limits, mult = []int64{-1, 60, 60}, []int64{3600, 60, 1}
+	default:
+		return 0, fmt.Errorf("want MM:SS or HH:MM:SS")
+	}
+	var sec int64
+	for i, p := range parts {
+		n, err := slurmField(p, limits[i])
+		if err != nil {
+			return 0, err
+		}
+		if n > math.MaxInt64/mult[i]/4 {
+			return 0, fmt.Errorf("field too large")
+		}
+		sec += n * mult[i]
+	}
+	return float64(sec), nil
+}
+
+// slurmField reads a non-negative integer field of at most 9 digits, below
+// limit when limit > 0.
+func slurmField(p string, limit int64) (int64, error) {
+	if p == "" || len(p) > 9 {
+		return 0, fmt.Errorf("bad field %q", p)
+	}
+	for _, c := range p {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("bad field %q", p)
+		}
+	}
+	n, err := strconv.ParseInt(p, 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	if limit > 0 && n >= limit {
+		return 0, fmt.Errorf("field %q out of range", p)
+	}
+	return n, nil
 }
 
 // maxExactHours bounds the counts of hours (and minutes) the formatters
