@@ -10,9 +10,9 @@ import (
 // CreateOutputs creates the CSV file csvPath and the JSON-lines file
 // jsonlPath and returns a Sink writing every result to both, with a
 // function that closes the files once Run has returned. An empty path
-// skips that format; "-" writes it to standard output (which is not
+// skips that format; "-" writes it to stdout (which is not
 // closed). At least one path must be given.
-func CreateOutputs[R any](csvPath, jsonlPath string) (Sink[R], func() error, error) {
+func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func() error, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
 	}
@@ -31,7 +31,7 @@ func CreateOutputs[R any](csvPath, jsonlPath string) (Sink[R], func() error, err
 	}
 	open := func(path string) (io.Writer, error) {
 		if path == "-" {
-			return os.Stdout, nil
+			return stdout, nil
 		}
 		f, err := os.Create(path)
 		if err != nil {

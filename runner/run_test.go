@@ -369,7 +369,7 @@ func TestProgressOnlyWhenAsked(t *testing.T) {
 func TestCreateOutputs(t *testing.T) {
 	dir := t.TempDir()
 	cp, jp := dir+"/o.csv", dir+"/o.jsonl"
-	sink, closeFn, err := CreateOutputs[outcome](cp, jp)
+	sink, closeFn, err := CreateOutputs[outcome](nil, cp, jp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,10 +385,10 @@ func TestCreateOutputs(t *testing.T) {
 	if !bytes.Equal(gotC, wantC) || !bytes.Equal(gotJ, wantJ) {
 		t.Fatal("files differ from in-memory outputs")
 	}
-	if _, _, err := CreateOutputs[outcome]("", ""); err == nil {
+	if _, _, err := CreateOutputs[outcome](nil, "", ""); err == nil {
 		t.Fatal("no paths accepted")
 	}
-	if _, _, err := CreateOutputs[outcome](dir+"/no/such/dir.csv", ""); err == nil || !strings.Contains(err.Error(), "dir.csv") {
+	if _, _, err := CreateOutputs[outcome](nil, dir+"/no/such/dir.csv", ""); err == nil || !strings.Contains(err.Error(), "dir.csv") {
 		t.Fatalf("bad path: %v", err)
 	}
 }

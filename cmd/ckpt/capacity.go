@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -12,14 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/repro/varproc"
 	"github.com/ckpt-hpc/ckpt/runner"
 )
-
-func init() {
-	commands = append(commands, newCapacityCmd)
-	reproductions["capacity"] = reproduction{paper: "Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", run: varproc.Run}
-}
 
 func newCapacityCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -58,9 +53,9 @@ type decideOut struct {
 	Jobs      []decideJobOut `json:"jobs"`
 }
 
-func readDecideState(path string) (*capacity.State, error) {
+func readDecideState(stdin io.Reader, path string) (*capacity.State, error) {
 	if path == "-" {
-		return capacity.ReadState(os.Stdin, "stdin")
+		return capacity.ReadState(stdin, "stdin")
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -91,7 +86,7 @@ avail instead of yield).`,
 			if state == "" {
 				return usagef("--state is required")
 			}
-			st, err := readDecideState(state)
+			st, err := readDecideState(cmd.InOrStdin(), state)
 			if err != nil {
 				return usage(err)
 			}
@@ -377,7 +372,7 @@ func newCapacitySweepCmd() *cobra.Command {
 			if csvPath == "" && jsonlPath == "" {
 				sink = runner.NewCSV[capacity.SweepRow](cmd.OutOrStdout())
 			} else {
-				sink, closeFn, err = runner.CreateOutputs[capacity.SweepRow](csvPath, jsonlPath)
+				sink, closeFn, err = runner.CreateOutputs[capacity.SweepRow](cmd.OutOrStdout(), csvPath, jsonlPath)
 				if err != nil {
 					return err
 				}

@@ -13,15 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/interval"
-	"github.com/ckpt-hpc/ckpt/repro/cloudckpt"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
-
-func init() {
-	commands = append(commands, newIntervalCmd)
-	reproductions["cloud"] = reproduction{paper: "Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", run: cloudckpt.Run}
-}
 
 type intervalFlags struct {
 	te, ckpt, restart, mtbf string

@@ -12,15 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
-	"github.com/ckpt-hpc/ckpt/repro/coopio"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 )
-
-func init() {
-	commands = append(commands, newIOSimCmd)
-	reproductions["coop"] = reproduction{paper: "Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", run: coopio.Run}
-}
 
 // iosimFlags are shared by the iosim subcommands.
 type iosimFlags struct {
@@ -35,6 +29,7 @@ type iosimFlags struct {
 	json                  bool
 	noFailures            bool
 	shard, csv, jsonl     string
+	stdin                 io.Reader // the command's standard input, for --config -
 	param, values         string
 	maple, fullBandwidth  bool
 	efficiency, tol       float64
@@ -70,7 +65,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 func (f *iosimFlags) load() (iosim.Config, error) {
 	var c iosim.Config
 	if f.config != "" {
-		var r io.Reader = os.Stdin
+		var r = f.stdin
 		if f.config != "-" {
 			fh, err := os.Open(f.config)
 			if err != nil {
@@ -199,6 +194,7 @@ func newIOSimRunCmd() *cobra.Command {
   ckpt iosim run --config mymachine.yaml --print-config`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.stdin = cmd.InOrStdin()
 			c, err := f.load()
 			if err != nil {
 				return err
@@ -310,6 +306,7 @@ func newIOSimSweepCmd() *cobra.Command {
   ckpt iosim sweep --param bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.stdin = cmd.InOrStdin()
 			c, err := f.load()
 			if err != nil {
 				return err
@@ -358,7 +355,7 @@ func newIOSimSweepCmd() *cobra.Command {
 			var sink runner.Sink[iosim.TrialResult]
 			closeOut := func() error { return nil }
 			if f.csv != "" || f.jsonl != "" {
-				if sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](f.csv, f.jsonl); err != nil {
+				if sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
 					return err
 				}
 			}
@@ -425,6 +422,7 @@ func newIOSimBoundCmd() *cobra.Command {
   ckpt iosim bound --maple --json     # the published curve's (flawed) computation`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.stdin = cmd.InOrStdin()
 			c, err := f.load()
 			if err != nil {
 				return err
@@ -503,6 +501,7 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 			if cmd.Flags().Changed("bandwidth") {
 				return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
 			}
+			f.stdin = cmd.InOrStdin()
 			c, err := f.load()
 			if err != nil {
 				return err

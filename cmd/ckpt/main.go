@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -43,34 +44,43 @@ Every command prints a human-readable report, or JSON with --json.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
-	for _, c := range commands {
-		root.AddCommand(c())
-	}
+	root.AddCommand(
+		newReserveCmd(),
+		newIntervalCmd(),
+		newIOSimCmd(),
+		newCapacityCmd(),
+		newReproCmd(),
+		newMergeCmd(),
+	)
 	return root
 }
 
-// commands are the subcommands; each capability's file adds its own in an
-// init function, so that capabilities do not edit each other's files.
-var commands []func() *cobra.Command
-
-func init() {
-	commands = append(commands, newReserveCmd, newReproCmd, newMergeCmd)
+// execute runs ckpt with the given arguments and streams and returns the
+// process exit status: 0, 1 for runtime failures, 2 for usage errors. The
+// tests call it in-process.
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "ckpt:", err)
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		return 2
+	}
+	return 1
 }
 
 func main() {
-	root := newRoot()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := root.ExecuteContext(ctx)
+	code := execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	if err == nil {
-		return
-	}
-	fmt.Fprintln(os.Stderr, "ckpt:", err)
-	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
-		os.Exit(2)
-	}
-	os.Exit(1)
+	os.Exit(code)
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command,

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"os/exec"
@@ -29,21 +29,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// run executes the ckpt binary and returns stdout, stderr and exit code.
+// run executes ckpt in-process (so that coverage counts the commands) and
+// returns stdout, stderr and the exit code main would return.
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(ckptBin, args...)
-	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := execute(context.Background(), args, strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
 

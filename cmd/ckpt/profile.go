@@ -13,17 +13,10 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
-	"github.com/ckpt-hpc/ckpt/repro/profiles"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
 )
-
-func init() {
-	profileRun = runProfile
-	reproductions["profiles"] = reproduction{paper: "Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", run: profiles.Run}
-	reserveFlagHooks = append(reserveFlagHooks, addProfileFlags)
-}
 
 func addProfileFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()

@@ -12,7 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/repro/cloudckpt"
+	"github.com/ckpt-hpc/ckpt/repro/coopio"
+	"github.com/ckpt-hpc/ckpt/repro/profiles"
 	"github.com/ckpt-hpc/ckpt/repro/stochastic"
+	"github.com/ckpt-hpc/ckpt/repro/varproc"
 )
 
 // reproduction is one `ckpt repro NAME`.
@@ -21,10 +25,13 @@ type reproduction struct {
 	run   func(ctx context.Context, cfg repro.Config) error
 }
 
-// reproductions maps `ckpt repro NAME` to the paper it reproduces; each
-// capability's command file registers its own in an init function.
+// reproductions maps `ckpt repro NAME` to the paper it reproduces.
 var reproductions = map[string]reproduction{
 	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run},
+	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run},
+	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run},
+	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run},
 }
 
 func newReproCmd() *cobra.Command {

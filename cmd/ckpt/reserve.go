@@ -74,22 +74,11 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.tasks, "tasks", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
-	for _, sub := range reserveSubcommands {
-		cmd.AddCommand(sub())
-	}
-	for _, hook := range reserveFlagHooks {
-		hook(cmd)
-	}
+	cmd.AddCommand(newReserveSweepCmd())
+	addProfileFlags(cmd)
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
 }
-
-// reserveSubcommands are the subcommands of ckpt reserve (sweep, …).
-var reserveSubcommands []func() *cobra.Command
-
-// reserveFlagHooks add the flags of extensions of ckpt reserve (the
-// multi-phase planner of profile.go) when the command is built.
-var reserveFlagHooks []func(*cobra.Command)
 
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
 // share: the walltime law, the cost model and the search limits.
@@ -106,17 +95,10 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
-// profileRun plans time and memory per reservation for a multi-phase
-// application (--profile or --tasks); cmd/ckpt/profile.go sets it.
-var profileRun func(cmd *cobra.Command, f reserveFlags) error
-
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
 	if f.profile != "" || f.tasks != "" {
-		if profileRun == nil {
-			return usagef("--profile and --tasks are not available in this build")
-		}
-		return profileRun(cmd, f)
+		return runProfile(cmd, f)
 	}
 	opts, err := f.options()
 	if err != nil {

@@ -148,7 +148,7 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 		return usage(err)
 	}
 	csvPath, jsonlPath := f.csv, f.jsonl
-	sink, closeOut, err := runner.CreateOutputs[sweepRow](csvPath, jsonlPath)
+	sink, closeOut, err := runner.CreateOutputs[sweepRow](cmd.OutOrStdout(), csvPath, jsonlPath)
 	if err != nil {
 		return err
 	}
@@ -171,8 +171,4 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 		runErr = err
 	}
 	return runErr
-}
-
-func init() {
-	reserveSubcommands = append(reserveSubcommands, newReserveSweepCmd)
 }

@@ -268,7 +268,7 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	if err != nil {
 		return nil, err
 	}
-	sink, closeOut, err := runner.CreateOutputs[fig4Result](path, "")
+	sink, closeOut, err := runner.CreateOutputs[fig4Result](nil, path, "")
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func sweep(ctx context.Context, cfg repro.Config, st settings, name string, pts 
 	if err != nil {
 		return nil, err
 	}
-	sink, closeOut, err := runner.CreateOutputs[iosim.TrialResult](path, "")
+	sink, closeOut, err := runner.CreateOutputs[iosim.TrialResult](nil, path, "")
 	if err != nil {
 		return nil, err
 	}

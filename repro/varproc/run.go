@@ -168,7 +168,7 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 	if err != nil {
 		return nil, err
 	}
-	fileSink, closeFn, err := runner.CreateOutputs[capacity.SweepRow](path, "")
+	fileSink, closeFn, err := runner.CreateOutputs[capacity.SweepRow](nil, path, "")
 	if err != nil {
 		return nil, err
 	}
