@@ -5,6 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // Storage is one place to keep checkpoints, with its costs for the task.
@@ -12,6 +15,26 @@ type Storage struct {
 	Name string
 	C    float64 // checkpoint cost, > 0
 	R    float64 // restart cost (including any migration of the image), ≥ 0
+}
+
+// ParseStorage reads a storage's costs written "C,R": the checkpoint cost
+// C > 0 and the restart cost R >= 0, each in the duration grammar of
+// units.ParseSeconds (seconds, 90s, 1.5m, 00:01:30, …), spaces around
+// either allowed. Errors are one line and quote the bad part. O(len(v)).
+func ParseStorage(name, v string) (Storage, error) {
+	cs, rs, ok := strings.Cut(v, ",")
+	if !ok || strings.Contains(rs, ",") {
+		return Storage{}, fmt.Errorf("want C,R (checkpoint and restart costs), got %q", v)
+	}
+	c, err := units.ParseSeconds(strings.TrimSpace(cs))
+	if err != nil || !(c > 0) {
+		return Storage{}, fmt.Errorf("checkpoint cost must be a duration > 0, got %q", cs)
+	}
+	r, err := units.ParseSeconds(strings.TrimSpace(rs))
+	if err != nil || !(r >= 0) {
+		return Storage{}, fmt.Errorf("restart cost must be a duration >= 0, got %q", rs)
+	}
+	return Storage{Name: name, C: c, R: r + 0}, nil // + 0 turns −0 into 0
 }
 
 // StorageCost is the plan and expected cost on one storage.
@@ -77,6 +100,10 @@ const (
 	BLCRSharedRestart = "nfs-restart.cost"
 )
 
+// BLCRDir is the folder of the BLCR tables inside the data folder, as
+// path elements for datadir.Path.
+var BLCRDir = []string{"checkpoint-costs", "blcr"}
+
 // LoadBLCR reads the four tables from dir.
 func LoadBLCR(dir string) (BLCR, error) {
 	var b BLCR
@@ -99,8 +126,30 @@ func LoadBLCR(dir string) (BLCR, error) {
 	return b, nil
 }
 
+// Range is the memory range, in MB, that all four tables measured: from
+// the largest of their smallest memories to the smallest of their largest
+// (10.3–248.3 MB for GloudSim's tables). Inside it the costs are
+// interpolated between measurements; outside, CostTable.At extrapolates
+// along a least-squares line, which nothing measured supports.
+func (b BLCR) Range() (lo, hi float64) {
+	lo, hi = math.Inf(-1), math.Inf(1)
+	for _, t := range []CostTable{b.LocalCkpt, b.SharedCkpt, b.LocalRestart, b.SharedRestart} {
+		if n := len(t.MemoryMB); n > 0 {
+			lo, hi = math.Max(lo, t.MemoryMB[0]), math.Min(hi, t.MemoryMB[n-1])
+		}
+	}
+	return lo, hi
+}
+
+// Extrapolated reports whether a task of memory mb megabytes lies outside
+// Range, so that Storages(mb) extrapolates the tables.
+func (b BLCR) Extrapolated(mb float64) bool {
+	lo, hi := b.Range()
+	return !(mb >= lo && mb <= hi)
+}
+
 // Storages returns the local and shared storage costs for a task of memory
-// mb megabytes.
+// mb megabytes (extrapolated outside Range: see Extrapolated).
 func (b BLCR) Storages(mb float64) []Storage {
 	return []Storage{
 		{Name: "local", C: b.LocalCkpt.At(mb), R: b.LocalRestart.At(mb)},

@@ -3,6 +3,7 @@ package trace
 import (
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -438,4 +439,21 @@ func (kv kvLine) int(key string) (int, error) {
 		return 0, kv.ls.errorf("invalid %s %s", key, quote(s))
 	}
 	return n, nil
+}
+
+// GloudSimData is the GloudSim job trace of kind "single", "batch" or
+// "mix" inside ckpt's data folder, as path elements for datadir.Path.
+func GloudSimData(kind string) []string {
+	return []string{"google2011", "gloudsim-task-traces", kind + "-jobTrace-dec.dat"}
+}
+
+// ReadGloudSimFile reads the GloudSim job trace at path (errors name the
+// path and the line).
+func ReadGloudSimFile(path string) (GloudSimTrace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return GloudSimTrace{}, err
+	}
+	defer f.Close()
+	return ReadGloudSim(f, path)
 }

@@ -3,6 +3,7 @@ package trace
 import (
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -290,4 +291,19 @@ func (s LANLSystem) MTBF() float64 {
 		return math.NaN()
 	}
 	return s.Failures[n-1].Started.Sub(s.Failures[0].Started).Seconds() / float64(n-1)
+}
+
+// LANLData is the LANL failure log inside ckpt's data folder, as path
+// elements for datadir.Path.
+var LANLData = []string{"failures", "LA-UR-05-7318-failure-data-1996-2005.csv"}
+
+// ReadLANLFile reads the LANL failure CSV at path: the one way ckpt loads
+// it (errors name the path and the line). O(n).
+func ReadLANLFile(path string) ([]LANLFailure, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadLANL(f, path)
 }

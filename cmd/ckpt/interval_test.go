@@ -121,10 +121,10 @@ func TestIntervalBadInput(t *testing.T) {
 		{"--ckpt", "1", "--failures", "1"},
 		{"--te", "abc", "--ckpt", "1", "--failures", "1"},
 		{"--te", "10", "--ckpt", "1", "--failures", "1", "--restart", "-1"},
-		{"--te", "10", "--ckpt", "1", "--trace", "/nonexistent.dat"},
+		{"--te", "10", "--ckpt", "1", "--trace", "nonexistent.dat"},
 		{"--te", "10", "--ckpt", "1", "--failures", "1", "--memory", "-3"},
 		{"--te", "10", "--ckpt", "1", "--failures", "1", "--system", "2"},
-		{"--te", "10", "--ckpt", "1", "--failures", "1", "--blcr", "/tmp"},
+		{"--te", "10", "--ckpt", "1", "--failures", "1", "--blcr", "somedir"},
 	} {
 		out, errOut, code := run(t, "", append([]string{"interval"}, args...)...)
 		if code != 2 {
