@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
-	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // fig9and10 replays every task with the MNOF and MTBF of its priority group
@@ -178,22 +175,12 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 	}
 
 	// LANL systems.
-	path := filepath.Join(d.dir, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := trace.ReadLANL(f, path)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
 	lt, err := cfg.NewTable("lanl-fits.csv", "system", "failures", "mtbf_s", "best", "exponential_aic", "weibull_aic", "lognormal_aic", "pareto_aic", "best_law", "best_ks")
 	if err != nil {
 		return nil, err
 	}
 	wins := map[string]int{}
-	for _, s := range interval.LANLSystems(recs, 100) {
+	for _, s := range interval.LANLSystems(d.lanl, 100) {
 		aic := map[string]float64{}
 		for _, f := range s.Fits {
 			aic[f.Family] = f.AIC

@@ -15,19 +15,21 @@
 // GloudSim's numeric analyser) and R = 2 s per restart. ST, BoT and Mix are
 // the single, batch and mix traces.
 //
-// The data are looked up in $CKPT_DATA, else in the first of ../shared/data,
-// ../../shared/data, ../../../shared/data, /work/shared/data that exists.
+// The data (the three GloudSim traces, the LANL failure log and the BLCR
+// cost tables) are found through package datadir: $CKPT_DATA, else
+// ../shared/data beside the checkout.
 //
-// Cost: the replays take milliseconds; the what-if study dominates
-// (scenarios × maxX × reps simulations), a few seconds with --quick.
+// Cost: the replays are linear in the traces' segments; the what-if study
+// dominates, scenarios × (maxX + 40) × reps simulations of O(failures)
+// each (BENCHMARKS.md has the measured times). The what-if draws come from
+// runner's per-scenario seeds (rng.Derive of the base seed 2013), so every
+// run, with any number of workers, writes the same bytes.
 package cloudckpt
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/trace"
@@ -57,43 +59,45 @@ var kinds = []struct{ file, name string }{
 	{"single", "ST"}, {"batch", "BoT"}, {"mix", "Mix"},
 }
 
+// data are the real inputs, read once.
 type data struct {
-	dir   string
-	tasks map[string][]interval.TraceTask // by paper name
+	tasks   map[string][]interval.TraceTask // by paper name
+	lanl    []trace.LANLFailure             // the LANL failure log
+	blcrDir string                          // folder of the BLCR cost tables
 }
 
-// DataDir returns the folder of the shared data.
-func DataDir() (string, error) {
-	cands := []string{os.Getenv("CKPT_DATA"), "../shared/data", "../../shared/data", "../../../shared/data", "/work/shared/data"}
-	for _, c := range cands {
-		if c == "" {
-			continue
-		}
-		if st, err := os.Stat(filepath.Join(c, "google2011", "gloudsim-task-traces")); err == nil && st.IsDir() {
-			return c, nil
-		}
+// dataFiles lists the data files the reproduction reads, as path elements
+// for datadir.Path.
+func dataFiles() [][]string {
+	var out [][]string
+	for _, k := range kinds {
+		out = append(out, trace.GloudSimData(k.file))
 	}
-	return "", fmt.Errorf("shared data not found: set CKPT_DATA to the folder holding google2011/, failures/ and checkpoint-costs/")
+	return append(out, trace.LANLData, interval.BLCRDir)
 }
 
 func load() (*data, error) {
-	dir, err := DataDir()
-	if err != nil {
-		return nil, err
-	}
-	d := &data{dir: dir, tasks: map[string][]interval.TraceTask{}}
+	d := &data{tasks: map[string][]interval.TraceTask{}}
 	for _, k := range kinds {
-		path := filepath.Join(dir, "google2011", "gloudsim-task-traces", k.file+"-jobTrace-dec.dat")
-		f, err := os.Open(path)
+		path, err := datadir.Path("", trace.GloudSimData(k.file)...)
 		if err != nil {
 			return nil, err
 		}
-		tr, err := trace.ReadGloudSim(f, path)
-		f.Close()
+		tr, err := trace.ReadGloudSimFile(path)
 		if err != nil {
 			return nil, err
 		}
 		d.tasks[k.name] = interval.TasksFromGloudSim(tr)
+	}
+	path, err := datadir.Path("", trace.LANLData...)
+	if err != nil {
+		return nil, err
+	}
+	if d.lanl, err = trace.ReadLANLFile(path); err != nil {
+		return nil, err
+	}
+	if d.blcrDir, err = datadir.Path("", interval.BLCRDir...); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

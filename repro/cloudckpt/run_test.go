@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 
@@ -98,11 +99,11 @@ func TestRunDeterministic(t *testing.T) {
 	}
 }
 
-// requireData skips when the shared real data cannot be found: the
+// requireData skips (fails under CI) when a data file cannot be found: the
 // reproduction replays the real traces and has nothing to run without them.
 func requireData(t *testing.T) {
 	t.Helper()
-	if _, err := DataDir(); err != nil {
-		t.Skipf("real data not available: %v", err)
+	for _, f := range dataFiles() {
+		datadir.ForTest(t, f...)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/repro"
@@ -29,7 +28,7 @@ func examples(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro
 	if err != nil {
 		return nil, err
 	}
-	b, err := interval.LoadBLCR(filepath.Join(d.dir, "checkpoint-costs", "blcr"))
+	b, err := interval.LoadBLCR(d.blcrDir)
 	if err != nil {
 		return nil, err
 	}

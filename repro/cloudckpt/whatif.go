@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/runner"
-	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // scenario is one what-if case: a task and the law of its failure
@@ -63,18 +60,8 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 		sc = append(sc, scenario{"google <=1000s fit", te, c, r, fs[0].Dist})
 	}
 	// The LANL system with the most failures: a one-day job, C = R = 5 min.
-	path := filepath.Join(d.dir, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := trace.ReadLANL(f, path)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
 	var top interval.SystemFailures
-	for _, s := range interval.LANLSystems(recs, 100) {
+	for _, s := range interval.LANLSystems(d.lanl, 100) {
 		if s.Failures > top.Failures {
 			top = s
 		}
@@ -84,7 +71,7 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	}
 
 	var got []runner.Result[whatIfRow]
-	err = runner.Run(ctx, runner.Options{Seed: 2013, Workers: cfg.Workers, Label: "what-if"}, sc, 1,
+	err := runner.Run(ctx, runner.Options{Seed: 2013, Workers: cfg.Workers, Label: "what-if"}, sc, 1,
 		func(_ context.Context, it runner.Item[scenario]) (whatIfRow, error) {
 			return runScenario(it.Param, it.Seed, st)
 		},
