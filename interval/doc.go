@@ -13,16 +13,20 @@
 //   - Theorem 1: x* = √(Te·E(Y)/(2C)) equal intervals (Eq. 3), the integer
 //     number of intervals that minimises E(Tw) of Eq. (4), and E(Tw) itself for
 //     any plan (theorem1.go); Corollary 1 links the two (E(Y) = Te/MTBF);
-//   - Plan, which prices the three methods side by side for the CLI (plan.go);
+//   - Plan, which prices the three methods side by side (plan.go), and
+//     Advise, the whole answer of `ckpt interval`: the storage choice, the
+//     checkpoint and restart costs it supplies when the caller gives none,
+//     then Plan (advise.go);
 //   - Algorithm 1, the adaptive recomputation of the remaining checkpoint
 //     positions when the MNOF changes, and Theorem 2 (adaptive.go);
 //   - the choice between local and shared checkpoint storage of Section 4.2.2,
-//     with BLCR costs by memory size interpolated from measured tables
+//     with BLCR costs by memory size interpolated from measured tables, and
+//     the measured memory range outside which they are extrapolated
 //     (storage.go, costtable.go);
-//   - MNOF and MTBF per group (priority, task-length limit) from the GloudSim
-//     Google task traces, and per system from the LANL failure logs with
-//     Exponential, Weibull, LogNormal and Pareto fits of the inter-failure
-//     times (estimate.go, pareto.go);
+//   - MNOF and MTBF per group (priority, task-length limit: TraceFilter)
+//     from the GloudSim Google task traces, and per system from the LANL
+//     failure logs (LANLSystem) with Exponential, Weibull, LogNormal and
+//     Pareto fits of the inter-failure times (estimate.go, sources.go);
 //   - the replay of a real task's failures through a checkpoint policy and its
 //     workload-processing ratio WPR, Eq. (9) (replay.go, policy.go), and the
 //     accounting of GloudSim's numeric analyser as a paper-exact switch
@@ -39,12 +43,30 @@
 // expected work lost to one failure is Σ len_i²/(2·Te) over the intervals
 // (Te/(2x) for x equal intervals).
 //
-// # Running time
+// # Paper sections
 //
-// Every formula is O(1). Intervals compares the two integers around x*: O(1).
-// Replaying a task with K failures costs O(K) whatever the number of
-// checkpoints (each uninterrupted run is resolved in closed form); replaying
-// the 6,037 tasks of the three GloudSim traces takes about 0.3 ms.
+// Section 3 (the model, Eq. 1–2), Section 4.1 (Theorem 1, Eq. 3–4,
+// Corollary 1, Young's Eq. 6, the fits of Fig. 5), Section 4.2 (Algorithm 1,
+// Theorem 2), Section 4.2.1 (Formulas 7–8), Section 4.2.2 (local versus
+// shared storage, Table 5), Section 5 (Table 6–7, Fig. 9–11, the WPR of
+// Eq. 9). The reproduction is repro/cloudckpt (`ckpt repro cloud`).
+//
+// # Complexity
+//
+// Every formula is O(1) in time and memory. Intervals compares the two
+// integers around x*: O(1). Advise and PlanStorage are O(number of
+// storages). Replaying a task with K failures costs O(K) time and O(1)
+// memory whatever the number of checkpoints (each uninterrupted run is
+// resolved in closed form). Estimating from a trace is linear in its
+// failures; the LANL fits are O(n log n) in the system's failures.
 // Simulate costs O(failures) per run; BestFixed tries maxX equal-interval
 // periods and refines the best by golden section, (maxX + 40)·reps runs.
+// Measured times are in BENCHMARKS.md.
+//
+// # Randomness
+//
+// Only the simulator draws random numbers (MeanWallclock, RenewalMean,
+// BestFixed): each run's generator is rng.Stream(seed, …), so a seed fixes
+// every result whatever the parallelism. Planning, estimation and fitting
+// are deterministic.
 package interval

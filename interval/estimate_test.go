@@ -3,52 +3,38 @@ package interval
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
-// dataDir is the shared real data: $CKPT_DATA when set, else
-// ../shared/data beside the repository.
-func dataDir() string {
-	if d := os.Getenv("CKPT_DATA"); d != "" {
-		return d
-	}
-	return "../../shared/data"
-}
-
-var (
-	gloudDir = filepath.Join(dataDir(), "google2011", "gloudsim-task-traces")
-	lanlFile = filepath.Join(dataDir(), "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
-	blcrDir  = filepath.Join(dataDir(), "checkpoint-costs", "blcr")
-)
-
-// loadGloud reads one GloudSim trace, or skips the test or benchmark when
-// the data is absent.
+// loadGloud reads one GloudSim trace of the data folder, or skips the test
+// or benchmark with the missing file's name (fails under CI).
 func loadGloud(t testing.TB, kind string) trace.GloudSimTrace {
 	t.Helper()
-	path := filepath.Join(gloudDir, kind+"-jobTrace-dec.dat")
-	requireData(t, path)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := trace.ReadGloudSim(f, kind)
+	tr, err := trace.ReadGloudSimFile(datadir.ForTest(t, trace.GloudSimData(kind)...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tr
 }
 
+// loadLANL reads the LANL failure log of the data folder, or skips.
+func loadLANL(t testing.TB) []trace.LANLFailure {
+	t.Helper()
+	recs, err := trace.ReadLANLFile(datadir.ForTest(t, trace.LANLData...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
 // The per-priority MTBF we estimate (mean of all failure intervals of the
 // group) is the pjcMeanLength GloudSim wrote in the file for that group: an
 // independent computation of the same quantity.
 func TestEstimateMatchesGloudSimGroupMeans(t *testing.T) {
-	requireData(t, gloudDir)
 	for _, kind := range []string{"single", "batch", "mix"} {
 		tr := loadGloud(t, kind)
 		tasks := TasksFromGloudSim(tr)
@@ -130,16 +116,7 @@ func TestEstimateByHand(t *testing.T) {
 }
 
 func TestLANLSystems(t *testing.T) {
-	requireData(t, lanlFile)
-	f, err := os.Open(lanlFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := trace.ReadLANL(f, "lanl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := loadLANL(t)
 	sys := LANLSystems(recs, 100)
 	if len(sys) < 10 {
 		t.Fatalf("%d systems with >= 100 failures", len(sys))
@@ -156,14 +133,5 @@ func TestLANLSystems(t *testing.T) {
 				t.Errorf("system %d: exponential mean %v < MTBF %v", s.System, 1/e.Rate, s.MTBF)
 			}
 		}
-	}
-}
-
-// requireData skips the test or benchmark when the shared real data
-// (dataDir) is absent: the project must work without it.
-func requireData(t testing.TB, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real data not available: %v", err)
 	}
 }

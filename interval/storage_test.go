@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 // Section 4.2.2: Te = 200 s, 160 MB, E(Y) = 2; local ramdisk C = 0.632 s
@@ -68,8 +70,7 @@ func TestCostTableInterpolation(t *testing.T) {
 // The real BLCR tables reproduce Table 5 of the paper at 160 MB within the
 // measurement noise (type A 3.22 s, type B 1.45 s).
 func TestBLCRTables(t *testing.T) {
-	requireData(t, blcrDir)
-	b, err := LoadBLCR(blcrDir)
+	b, err := LoadBLCR(datadir.ForTest(t, BLCRDir...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,15 @@ func TestBLCRTables(t *testing.T) {
 	}
 	if got := b.SharedRestart.At(160); math.Abs(got-1.45) > 0.1 {
 		t.Errorf("type B restart at 160 MB = %v, paper 1.45", got)
+	}
+	// The four tables were measured from 10.27 to 248.33 MB (their files).
+	if lo, hi := b.Range(); math.Abs(lo-10.266197) > 1e-6 || math.Abs(hi-248.32846) > 1e-6 {
+		t.Errorf("measured range %v-%v MB", lo, hi)
+	}
+	for mb, want := range map[float64]bool{160: false, 10.3: false, 248: false, 10: true, 250: true, 1e9: true} {
+		if b.Extrapolated(mb) != want {
+			t.Errorf("Extrapolated(%v) = %v", mb, !want)
+		}
 	}
 	s := b.Storages(160)
 	if s[0].C >= s[1].C {

@@ -248,6 +248,14 @@ func FuzzGloudSim(f *testing.F) {
 				if len(tk.Segments) == 0 || tk.Failures() != len(tk.Segments)-1 {
 					t.Fatal("bad task")
 				}
+				if tk.Line <= j.Line {
+					t.Fatalf("task on line %d before its job on line %d", tk.Line, j.Line)
+				}
+				for _, sg := range tk.Segments {
+					if !(sg.Duration >= 0) || math.IsInf(sg.Duration, 0) || math.IsNaN(sg.Start) || math.IsInf(sg.End, 0) {
+						t.Fatalf("segment %+v", sg)
+					}
+				}
 				for i := 1; i < len(tk.Segments); i++ {
 					if tk.Segments[i].Start < tk.Segments[i-1].Start ||
 						tk.Segments[i].Start < tk.Segments[i-1].End-GloudSimMaxOverlap {

@@ -271,7 +271,8 @@ func (s LANLSystem) InterFailureTimes() []float64 {
 
 // InterEventTimes are the times between consecutive distinct failure start
 // times of the system, in seconds: failures starting in the same minute
-// count as one event, so every value is > 0 (at least 60 s).
+// count as one event, so every value is > 0 (at least 60 s in the real
+// file, whose times have minute resolution).
 func (s LANLSystem) InterEventTimes() []float64 {
 	var out []float64
 	for i := 1; i < len(s.Failures); i++ {

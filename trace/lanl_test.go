@@ -192,7 +192,26 @@ func FuzzLANL(f *testing.F) {
 			checkErrShape(t, "fz", err)
 			return
 		}
+		for i, r := range recs {
+			if r.Line < 1 || i > 0 && r.Line <= recs[i-1].Line {
+				t.Fatalf("record %d on line %d after line %d", i, r.Line, recs[max(i-1, 0)].Line)
+			}
+			if r.Fixed.Before(r.Started) || !(r.Downtime == -1 || r.Downtime >= 0) || math.IsInf(r.Downtime, 0) {
+				t.Fatalf("line %d: started %v fixed %v downtime %v", r.Line, r.Started, r.Fixed, r.Downtime)
+			}
+			if r.System < 0 || r.Cause == "" && r.CauseDetail != "" {
+				t.Fatalf("line %d: system %d cause %q %q", r.Line, r.System, r.Cause, r.CauseDetail)
+			}
+		}
 		for _, s := range GroupLANLBySystem(recs) {
+			if m := s.MTBF(); len(s.Failures) >= 2 && !(m >= 0) {
+				t.Fatalf("system %d: MTBF %v", s.System, m)
+			}
+			for _, x := range s.InterEventTimes() {
+				if !(x > 0) {
+					t.Fatalf("inter-event time %v, want > 0", x)
+				}
+			}
 			for _, x := range s.InterFailureTimes() {
 				if x < 0 || math.IsNaN(x) {
 					t.Fatalf("bad inter-failure time %v", x)

@@ -4,26 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
-// dataDir is where the project's real data lives: $CKPT_DATA, else
-// /work/shared/data. Tests that need a real file skip when it is absent.
-func dataDir() string {
-	if d := os.Getenv("CKPT_DATA"); d != "" {
-		return d
-	}
-	return "/work/shared/data"
-}
-
-// openReal opens a file of the real data set or skips the test.
+// openReal opens a file of the real data set (rel is slash-separated,
+// inside the data folder of package datadir), or skips the test with the
+// missing file's name (fails under CI, which has the data).
 func openReal(t *testing.T, rel string) *os.File {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dataDir(), rel))
+	f, err := os.Open(datadir.ForTest(t, strings.Split(rel, "/")...))
 	if err != nil {
-		t.Skipf("real data not available: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
 	return f

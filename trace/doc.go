@@ -1,0 +1,46 @@
+// Package trace reads the job, walltime and failure logs that ckpt plans and
+// simulates against. One file per format:
+//
+//   - history.go: past walltimes of one application, for
+//     "ckpt reserve --history FILE". Three layouts are auto-detected: one
+//     value per line, CSV with a header, and Slurm "sacct --parsable2"
+//     output. Skipped: blank lines, "#" comments, repeated header lines;
+//     in sacct output also job steps (123.batch, 123.extern, 123.0),
+//     heterogeneous-job components other than +0 and, when a State column
+//     exists, jobs that did not complete (a TIMEOUT, CANCELLED or FAILED
+//     job's elapsed time is when it was stopped, not the walltime it
+//     needed). Every skipped line is counted by reason in History.Skipped.
+//   - swf.go: the Standard Workload Format v2.2 of the Parallel Workloads
+//     Archive (";" header lines, 18 fields per job, -1 = unknown), gzip
+//     detected from its magic bytes, and the semicolon-separated result
+//     files of the CQSim simulator (real request and run time, simulated
+//     schedule). Skipped: blank lines, and a CQSim header line.
+//   - gloudsim.go: Google cluster trace (2011) jobs as exported by GloudSim,
+//     each task with its execution segments: the failure counts and
+//     uninterrupted intervals from which Di et al. (SC'13, Sections 4.1 and
+//     5, Fig. 5, Table 7) estimate MNOF and MTBF per priority. Skipped:
+//     blank lines.
+//   - lanl.go: the Los Alamos failure records 1996–2005 (LA-UR-05-7318),
+//     with grouping by system and inter-failure times for MTBF and
+//     distribution fitting. Skipped: the header line and blank lines.
+//
+// The history reader serves the reservation papers ("Reservation and
+// Checkpointing Strategies for Stochastic Jobs", IPDPS 2020, and the HPC
+// application profiles of IEEE TPDS 2021: walltime distributions fitted to
+// past runs); SWF and CQSim serve the scheduling papers' workloads.
+//
+// ReadLANLFile and ReadGloudSimFile are the one way ckpt loads those data
+// sets from a path; LANLData and GloudSimData name them inside the data
+// folder (found by package datadir).
+//
+// All readers take an io.Reader and a source name used only in messages.
+// Errors are *ParseError values that print on one line as
+// "name:line: message" and quote the offending value; readers never panic
+// and never skip a malformed line. Lines are limited to 1 MiB.
+//
+// Complexity: every reader is a single pass over its input. The SWF, CQSim
+// and LANL readers stream (NewSWFReader, NewCQSimReader, NewLANLReader: one
+// record in memory at a time, O(line) memory); their Read* conveniences and
+// the history and GloudSim readers return the whole content, whose memory is
+// linear in the number of values, records or segments kept.
+package trace
