@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 type intervalOut struct {
@@ -84,13 +89,10 @@ func TestIntervalTextAndSources(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if _, err := os.Stat("../../../shared/data/google2011/gloudsim-task-traces/mix-jobTrace-dec.dat"); err != nil {
-		t.Skip("real data not available")
-	}
 	// Table 7 of the paper: mix trace, priority 2 (file 1), tasks < 1000 s:
 	// MNOF 1.06, MTBF 179.
-	out, errOut, code = run(t, "", "interval", "--te", "900", "--ckpt", "2", "--json", "--priority", "1", "--max-length", "1000",
-		"--trace", "../../../shared/data/google2011/gloudsim-task-traces/mix-jobTrace-dec.dat")
+	mix := datadir.ForTest(t, trace.GloudSimData("mix")...)
+	out, errOut, code = run(t, "", "interval", "--te", "900", "--ckpt", "2", "--json", "--priority", "1", "--max-length", "1000", "--trace", mix)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -99,8 +101,8 @@ func TestIntervalTextAndSources(t *testing.T) {
 		t.Errorf("estimated E(Y) %v MTBF %v, paper 1.06 and 179", o.ExpectedFailures, o.MTBF)
 	}
 	out, errOut, code = run(t, "", "interval", "--te", "200", "--failures", "2", "--memory", "160", "--json",
-		"--blcr", "../../../shared/data/checkpoint-costs/blcr")
-	if code != 0 {
+		"--blcr", datadir.ForTest(t, interval.BLCRDir...))
+	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if o := decodeInterval(t, out); o.StorageChoice != "local" {
@@ -217,36 +219,33 @@ func TestIntervalStorageExample(t *testing.T) {
 }
 
 // --memory finds the BLCR tables from any working directory through
-// $CKPT_DATA (the default used to be ../shared/data relative to the
-// working directory), and says how to fix it when they are absent.
+// $CKPT_DATA or --data, and says how to fix it when they are absent.
 func TestIntervalBLCRFromAnyDirectory(t *testing.T) {
-	data, err := filepath.Abs("../../../shared/data")
+	datadir.ForTest(t, interval.BLCRDir...)
+	data, err := datadir.Find("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(data, "checkpoint-costs", "blcr")); err != nil {
-		t.Skip("real data not available")
+	if data, err = filepath.Abs(data); err != nil {
+		t.Fatal(err)
 	}
-	cmd := exec.Command(ckptBin, "interval", "--te", "200", "--failures", "2", "--memory", "160", "--json")
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "CKPT_DATA="+data)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%v", err)
+	t.Chdir(t.TempDir())
+	for _, env := range []struct{ env, flag string }{{data, ""}, {t.TempDir(), data}} {
+		t.Setenv(datadir.Env, env.env)
+		args := []string{"interval", "--te", "200", "--failures", "2", "--memory", "160", "--json"}
+		if env.flag != "" {
+			args = append(args, "--data", env.flag)
+		}
+		out, errOut, code := run(t, "", args...)
+		var o storageOut
+		if err := json.Unmarshal([]byte(out), &o); code != 0 || err != nil || o.StorageChoice != "local" {
+			t.Fatalf("%v: exit %d, choice %q, err %v: %s", args, code, o.StorageChoice, err, errOut)
+		}
 	}
-	var o storageOut
-	if err := json.Unmarshal(out, &o); err != nil || o.StorageChoice != "local" {
-		t.Fatalf("choice %q, err %v: %s", o.StorageChoice, err, out)
-	}
-	cmd = exec.Command(ckptBin, "interval", "--te", "200", "--failures", "2", "--memory", "160")
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "CKPT_DATA="+t.TempDir())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err = cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "CKPT_DATA") || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
-		t.Errorf("missing tables: %v, stderr %q", err, stderr.String())
+	t.Setenv(datadir.Env, t.TempDir())
+	_, errOut, code := run(t, "", "interval", "--te", "200", "--failures", "2", "--memory", "160")
+	if code != 2 || !strings.Contains(errOut, "checkpoint-costs") || !strings.Contains(errOut, "--blcr DIR") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("missing tables: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -275,5 +274,122 @@ func TestIntervalLANLNeedsSystem(t *testing.T) {
 	}
 	if o := decodeInterval(t, out); o.MTBF <= 0 {
 		t.Errorf("MTBF %v", o.MTBF)
+	}
+}
+
+// failingWriter fails every write, as a full disk or a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Lost output is an error: when stdout cannot be written, interval exits 1
+// and says why, in text and in JSON.
+func TestIntervalLostOutput(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--json"}, {"--local", "1,2", "--shared", "2,1"}} {
+		var errb strings.Builder
+		args := append([]string{"interval", "--te", "18", "--ckpt", "2", "--failures", "2"}, extra...)
+		code := execute(context.Background(), args, strings.NewReader(""), failingWriter{}, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v: exit %d, stderr %q", extra, code, errb.String())
+		}
+	}
+}
+
+// Every duration flag takes the shared grammar, Slurm's HH:MM:SS included.
+func TestIntervalDurationGrammar(t *testing.T) {
+	out, errOut, code := run(t, "", "interval", "--te", "01:30:00", "--ckpt", "00:30", "--restart", "1m", "--mtbf", "0-06", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var o struct{ Te, C, R, MTBF float64 }
+	if err := json.Unmarshal([]byte(out), &o); err != nil || o.Te != 5400 || o.C != 30 || o.R != 60 || o.MTBF != 6*3600 {
+		t.Errorf("te %v c %v r %v mtbf %v (%v)", o.Te, o.C, o.R, o.MTBF, err)
+	}
+	out, errOut, code = run(t, "", "interval", "--te", "200", "--failures", "2", "--local", "00:00:01,1.5m", "--shared", "2s,3", "--json")
+	var st storageOut
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || st.Storage[0].C != 1 || st.Storage[0].R != 90 {
+		t.Errorf("exit %d, %+v, %v: %s", code, st, err, errOut)
+	}
+}
+
+// --memory outside the measured BLCR range (10-248 MB) warns on stderr
+// with the range and says so in the JSON; inside it, no warning.
+func TestIntervalMemoryExtrapolation(t *testing.T) {
+	blcr := datadir.ForTest(t, interval.BLCRDir...)
+	type memOut struct {
+		Memory struct {
+			MB           float64    `json:"mb"`
+			MeasuredMB   [2]float64 `json:"measured_mb"`
+			Extrapolated bool       `json:"extrapolated"`
+		} `json:"memory"`
+	}
+	for _, c := range []struct {
+		mb   string
+		warn bool
+	}{{"160", false}, {"1e9", true}, {"5", true}} {
+		out, errOut, code := run(t, "", "interval", "--te", "200", "--failures", "2", "--memory", c.mb, "--blcr", blcr, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.mb, code, errOut)
+		}
+		var o memOut
+		if err := json.Unmarshal([]byte(out), &o); err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(errOut, "warning") && strings.Contains(errOut, "10.27-248.3 MB")
+		if o.Memory.Extrapolated != c.warn || warned != c.warn || (errOut != "") != c.warn {
+			t.Errorf("--memory %s: extrapolated %v, stderr %q", c.mb, o.Memory.Extrapolated, errOut)
+		}
+		if o.Memory.MeasuredMB[0] < 10 || o.Memory.MeasuredMB[1] > 250 {
+			t.Errorf("measured range %v", o.Memory.MeasuredMB)
+		}
+	}
+}
+
+// Flags that do not apply are refused, not ignored.
+func TestIntervalIgnoredFlags(t *testing.T) {
+	base := []string{"interval", "--te", "100", "--ckpt", "1", "--failures", "1"}
+	for _, extra := range [][]string{
+		{"--priority", "1"},
+		{"--max-length", "1000"},
+		{"--system", "2"},
+		{"--blcr", "somedir"},
+		{"--data", "somedir"},
+		{"--local", "1,1"},
+		{"--shared", "1,1"},
+	} {
+		_, errOut, code := run(t, "", append(base, extra...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, extra[0]) {
+			t.Errorf("%v: exit %d, stderr %q", extra, code, errOut)
+		}
+	}
+}
+
+// JSON carries no NaN or Inf: with E(Y) = 0 the MTBF is infinite and
+// prints as null; the overhead is in percent, as in the text table.
+func TestIntervalJSONNonFinite(t *testing.T) {
+	out, errOut, code := run(t, "", "interval", "--te", "100", "--ckpt", "1", "--failures", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if string(raw["mtbf"]) != "null" {
+		t.Errorf("mtbf = %s, want null", raw["mtbf"])
+	}
+	// E(Y) = 2, Te = 18, C = 2: E(Tw) = 28, overhead 10/18 = 55.556 %.
+	out, _, _ = run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--json")
+	var o struct {
+		MNOF map[string]any `json:"mnof"`
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := o.MNOF["overhead_percent"].(float64); !ok || math.Abs(v-1000.0/18) > 1e-9 {
+		t.Errorf("mnof overhead_percent %v", o.MNOF["overhead_percent"])
+	}
+	if _, old := o.MNOF["overhead"]; old {
+		t.Error("old key overhead still present")
 	}
 }
