@@ -151,6 +151,10 @@ func checkIntervalFlags(f intervalFlags, given func(string) bool) error {
 		}
 	}
 	switch {
+	case f.priority < -1:
+		return usagef("--priority must be a priority group >= 0, or -1 for all, got %d", f.priority)
+	case f.system < 0:
+		return usagef("--system must be a system number >= 0, got %d", f.system)
 	case f.te == "":
 		return usagef("--te is required (the work of the task)")
 	case f.traceFile != "" && f.lanlFile != "":
@@ -241,7 +245,7 @@ func intervalStorages(f intervalFlags, given func(string) bool) ([]interval.Stor
 	}
 	b, err := interval.LoadBLCR(dir)
 	if err != nil {
-		return nil, nil, usagef("--blcr: %v", err)
+		return nil, nil, usagef("--memory: BLCR cost tables: %v", err)
 	}
 	lo, hi := b.Range()
 	return b.Storages(f.memory), &memoryJSON{MB: f.memory, MeasuredMB: [2]float64{lo, hi}, Extrapolated: b.Extrapolated(f.memory)}, nil

@@ -356,9 +356,15 @@ func TestIntervalIgnoredFlags(t *testing.T) {
 		{"--data", "somedir"},
 		{"--local", "1,1"},
 		{"--shared", "1,1"},
+		{"--trace", "x.dat", "--priority", "-2"},
+		{"--lanl", "x.csv", "--system", "-1"},
 	} {
-		_, errOut, code := run(t, "", append(base, extra...)...)
-		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, extra[0]) {
+		args := append(base, extra...)
+		if extra[0] == "--trace" {
+			args = append([]string{"interval", "--te", "100", "--ckpt", "1"}, extra...)
+		}
+		_, errOut, code := run(t, "", args...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, extra[len(extra)-2]) {
 			t.Errorf("%v: exit %d, stderr %q", extra, code, errOut)
 		}
 	}
