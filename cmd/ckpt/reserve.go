@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -187,8 +186,8 @@ func (f reserveFlags) options() (reservation.Options, error) {
 	if !(f.tailMass > 0 && f.tailMass < 1) {
 		return reservation.Options{}, fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
 	}
-	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.FitFamilies(), f.fit) {
-		return reservation.Options{}, fmt.Errorf("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.FitFamilies(), ", "))
+	if err := distribution.CheckFitMethod(f.fit); err != nil {
+		return reservation.Options{}, err
 	}
 	known := false
 	for _, a := range reservation.Algorithms {
@@ -269,16 +268,15 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distri
 	}
 	opts.History = values
 	src := lawSource{History: name, Runs: len(values), Fit: f.fit}
-	d, fits, ks, err := fitHistory(values, f.fit)
+	hf, err := distribution.FitHistory(values, f.fit)
 	if err != nil {
 		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
 	}
-	if !math.IsNaN(ks) {
-		crit := ksCritical(len(values))
-		src.KS, src.KSCritical = &ks, &crit
-		if ks > crit {
-			src.Warnings = append(src.Warnings, fmt.Sprintf("the fitted law %v fails the Kolmogorov-Smirnov check on the %d runs of %s: KS statistic %.3g > %.3g, the 1%% critical value 1.63/sqrt(%d); the runs may be bimodal or from another family, and --fit empirical plans on the runs themselves",
-				d, len(values), name, ks, crit, len(values)))
+	d, fits := hf.Law, fitInfos(hf.Candidates)
+	if !math.IsNaN(hf.KS) {
+		src.KS, src.KSCritical = &hf.KS, &hf.KSCritical
+		if w := hf.Warning(name); w != "" {
+			src.Warnings = append(src.Warnings, w)
 		}
 	}
 	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fits, finite(d.Mean()), finite(d.Quantile(0.5))
