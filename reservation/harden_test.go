@@ -53,7 +53,7 @@ func TestPlanCostScaleInvariance(t *testing.T) {
 func TestPlanRefusesUnnormalisable(t *testing.T) {
 	law := distribution.LogNormal{Mu: 10.9, Sigma: 0.78}
 	for _, c := range []Costs{
-		{Alpha: 1e305, C: 600, R: 600},          // costs overflow once scaled back
+		{Alpha: 1e305, C: 600, R: 600},           // costs overflow once scaled back
 		{Alpha: 1e-300, Beta: 1, C: 600, R: 600}, // beta/alpha beyond MaxCostRatio
 		{Alpha: 1e-320, C: 600, R: 600},          // subnormal: alpha·W loses digits
 	} {
