@@ -123,7 +123,7 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 			return usage(err)
 		}
 	}
-	warnings := append(source.Warnings, planWarnings(res, law, opts)...)
+	warnings := append(source.Warnings, reservation.Warnings(res, law, opts)...)
 	for _, w := range warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
