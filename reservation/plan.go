@@ -98,8 +98,8 @@ type Options struct {
 	MaxN int
 	// MinN is the smallest grid used when it is derived from Epsilon (0
 	// means DefaultMinN, a negative value means no floor): a finer grid
-	// than Algorithm 1 asks for only tightens the guarantee, and below
-	// DefaultMinN points it costs milliseconds.
+	// than Algorithm 1 asks for only tightens the guarantee, at little
+	// cost below DefaultMinN points.
 	MinN int
 	// TailMass ν cuts an unbounded support at Q(1 − ν) (0 means
 	// distribution.DefaultTailMass).
@@ -134,8 +134,7 @@ func (o Options) progress(step string) func(done, total int) {
 const DefaultMaxTau = 1000
 
 // MaxTauLimit is the largest MaxTau accepted: the periodic search costs
-// O(MaxTau²) survival evaluations, about 8 s for both periodic classes at
-// this bound (see BENCHMARKS.md).
+// O(MaxTau²) survival evaluations, a hundred times the paper's τ ≤ 1000.
 const MaxTauLimit = 10000
 
 // MaxDistinctValues is the largest number of distinct values of a discrete
@@ -150,7 +149,7 @@ const DefaultMinN = 2000
 // error, a larger Options.MaxN is lowered to it. The solver needs O(n)
 // memory and O(n²) time, and Plan solves the mixed class twice (the plan
 // and its lower bound) besides the O(n) classes; the bound keeps a plan
-// with baselines within about half a minute on two cores (BENCHMARKS.md).
+// with baselines within tens of seconds (measured in BENCHMARKS.md).
 const MaxGridPoints = 50000
 
 // DefaultMaxN bounds the grid Algorithm 1 may ask for (O(n²) time).
