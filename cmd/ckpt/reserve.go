@@ -94,7 +94,7 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
 	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
 	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
-	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
+	fl.IntVar(&f.maxTau, "max-tau", reservation.DefaultMaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
 	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
