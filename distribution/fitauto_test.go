@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 // TestFitAutoPicksGenerator: on 20 000 draws of a family that no other
@@ -124,17 +125,14 @@ func TestFitAutoErrors(t *testing.T) {
 	}
 }
 
-// readWalltimes reads one number per line, skipping the test when the file
-// is absent.
+// readWalltimes reads one number per line from the shared data (the test
+// skips locally when the file is absent, and fails under CI).
 func readWalltimes(t *testing.T, name string) []float64 {
 	t.Helper()
-	path := filepath.Join("..", "..", "shared", "data", "walltimes", name)
-	if _, err := os.Stat(path); err != nil {
-		path = filepath.Join("/work/shared/data/walltimes", name)
-	}
+	path := datadir.ForTest(t, "walltimes", name)
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("walltimes not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var xs []float64
