@@ -156,3 +156,17 @@ func TestReserveSweepJSON(t *testing.T) {
 		}
 	}
 }
+
+// sacct histories: a COMPLETED job of ElapsedRaw 0 is skipped with a
+// warning that counts it; the fixed-width layout is named.
+func TestReserveSacctHistory(t *testing.T) {
+	in := "JobID|State|ElapsedRaw\n1|COMPLETED|0\n2|COMPLETED|3600\n3|COMPLETED|7200\n4|COMPLETED|5400\n"
+	_, errOut, code := run(t, in, "reserve", "--history", "-", "--fit", "empirical", "--json")
+	if code != 0 || !strings.Contains(errOut, "skipped 1 job(s) whose elapsed time is 0") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	in = "JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n"
+	if _, errOut, code := run(t, in, "reserve", "--history", "-"); code != 2 || !strings.Contains(errOut, "--parsable2") {
+		t.Errorf("fixed-width sacct: exit %d, stderr %q", code, errOut)
+	}
+}
