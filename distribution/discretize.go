@@ -22,8 +22,7 @@ import (
 // so fine that consecutive v_i coincide in float64.
 //
 // Complexity: n+1 evaluations of CDF or Survival (one per grid point, never
-// both except at the median) and O(n) time and memory otherwise; n = 20 000
-// takes a few milliseconds even for the incomplete-gamma families.
+// both except at the median) and O(n) time and memory otherwise.
 func Discretize(d Distribution, n int) (*Discrete, error) {
 	if err := validate(d); err != nil {
 		return nil, err

@@ -3,8 +3,6 @@ package distribution
 import (
 	"fmt"
 	"math"
-	"slices"
-	"sort"
 )
 
 // Candidate is one family's maximum-likelihood fit in a FitAuto result.
@@ -13,8 +11,9 @@ type Candidate struct {
 	Family string
 	// Dist is the fitted law; nil when the family was skipped.
 	Dist Distribution
-	// Params is the number of fitted parameters k (4 for truncnormal, whose
-	// bounds are estimated too; 1 for exponential; 2 otherwise).
+	// Params is the number of fitted parameters k: the family's NumParams
+	// (4 for truncnormal, whose bounds are estimated too; 1 for
+	// exponential; 2 otherwise).
 	Params int
 	// LogLikelihood is Σ log f(x_i) at the fit.
 	LogLikelihood float64
@@ -32,19 +31,21 @@ type Candidate struct {
 
 // FitResult is the outcome of FitAuto.
 type FitResult struct {
-	// Best is the fitted candidate of least AIC, the selection FitAuto makes.
-	Best Candidate
-	// BestBIC is the fitted candidate of least BIC, offered for callers who
-	// prefer a consistent criterion (see FitAuto).
+	// BestAIC is the fitted candidate of least AIC (ties to the earlier
+	// family of FitFamilies).
+	BestAIC Candidate
+	// BestBIC is the fitted candidate of least BIC (ties likewise), the
+	// consistent criterion that FitHistory's "auto" uses (see FitAuto).
 	BestBIC Candidate
 	// Candidates holds every family: the fitted ones by increasing AIC
 	// (ties in FitFamilies order), then the skipped ones.
 	Candidates []Candidate
 }
 
-// FitAuto fits every family of FitFamilies by maximum likelihood and picks
-// the one of least AIC = 2k − 2 log L (ties go to the earlier family of
-// FitFamilies). AIC trades likelihood against the number of parameters k
+// FitAuto fits every family of FitFamilies by maximum likelihood and
+// reports both the one of least AIC = 2k − 2 log L (BestAIC) and the one of
+// least BIC = k log N − 2 log L (BestBIC), ties going to the earlier family
+// of FitFamilies. AIC trades likelihood against the number of parameters k
 // and estimates which law predicts new walltimes best; the Kolmogorov–
 // Smirnov statistic is reported alongside as a goodness-of-fit check, not
 // used for the choice, since it ignores k. A family whose support excludes
@@ -61,8 +62,8 @@ type FitResult struct {
 // exponential data a containing family about 35% of the time, by a few
 // AIC units. Non-nested generators (lognormal, gamma, Weibull with κ ≠ 1,
 // a truncated normal with real truncation) are recovered reliably. BestBIC
-// (k log N instead of 2k) recovers the nested generators too and is
-// reported for callers who want that.
+// (k log N instead of 2k) recovers the nested generators too, which is why
+// FitHistory's "auto" uses it.
 //
 // Samples must number at least 2, be finite and ≥ 0, and not all be equal.
 // Cost: one O(N log N) sort plus six O(N)-per-iteration fits.
@@ -70,36 +71,7 @@ func FitAuto(samples []float64) (FitResult, error) {
 	if err := checkFitSamples("fitauto", samples); err != nil {
 		return FitResult{}, err
 	}
-	sorted := slices.Clone(samples)
-	slices.Sort(sorted)
-	var fitted, skipped []Candidate
-	for _, fam := range fitFamilies {
-		c := Candidate{Family: fam, Params: 2}
-		switch fam {
-		case "exponential":
-			c.Params = 1
-		case "truncnormal":
-			c.Params = 4
-		}
-		d, err := Fit(fam, samples)
-		if err != nil {
-			c.Skipped = err.Error()
-			skipped = append(skipped, c)
-			continue
-		}
-		c.Dist = d
-		c.LogLikelihood = LogLikelihood(d, samples)
-		if math.IsNaN(c.LogLikelihood) || math.IsInf(c.LogLikelihood, 0) {
-			c.Dist = nil
-			c.Skipped = fmt.Sprintf("fit %s: log-likelihood is %v", fam, c.LogLikelihood)
-			skipped = append(skipped, c)
-			continue
-		}
-		c.AIC = 2*float64(c.Params) - 2*c.LogLikelihood
-		c.BIC = float64(c.Params)*math.Log(float64(len(samples))) - 2*c.LogLikelihood
-		c.KS = KSStatistic(d, sorted)
-		fitted = append(fitted, c)
-	}
+	fitted, skipped := fitEach(samples, fitFamilies)
 	if len(fitted) == 0 {
 		return FitResult{Candidates: skipped}, fmt.Errorf("fitauto: no family could be fitted")
 	}
@@ -109,8 +81,8 @@ func FitAuto(samples []float64) (FitResult, error) {
 			bestBIC = c
 		}
 	}
-	sort.SliceStable(fitted, func(i, j int) bool { return fitted[i].AIC < fitted[j].AIC })
-	return FitResult{Best: fitted[0], BestBIC: bestBIC, Candidates: append(fitted, skipped...)}, nil
+	SortCandidates(fitted, ByAIC)
+	return FitResult{BestAIC: fitted[0], BestBIC: bestBIC, Candidates: append(fitted, skipped...)}, nil
 }
 
 // LogLikelihood is Σ log f(x_i), using the law's LogPDF when it has one so

@@ -2,8 +2,6 @@ package interval
 
 import (
 	"math"
-	"slices"
-	"sort"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
@@ -95,7 +93,7 @@ var FitFamilies = []string{"exponential", "weibull", "lognormal", "pareto"}
 
 // FitInterFailure fits the FitFamilies to inter-failure times by maximum
 // likelihood and returns them by increasing AIC (failed fits last, in
-// FitFamilies order). Samples ≤ 0 (simultaneous failures) are dropped
+// FitFamilies order), ranked by distribution.FitRanked. Samples ≤ 0 (simultaneous failures) are dropped
 // first, since Weibull, LogNormal and Pareto live on (0, ∞); dropped is
 // their number. O(N log N).
 func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
@@ -107,22 +105,13 @@ func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
 			dropped++
 		}
 	}
-	sorted := slices.Clone(pos)
-	sort.Float64s(sorted)
-	for _, fam := range FitFamilies {
-		k := 2
-		d, err := distribution.Fit(fam, pos)
-		if fam == "exponential" {
-			k = 1
-		}
-		if err != nil {
-			fits = append(fits, Fit{Family: fam, Err: err.Error(), LogLik: math.NaN(), AIC: math.Inf(1), KS: math.NaN()})
+	for _, c := range distribution.FitRanked(pos, FitFamilies, distribution.ByAIC) {
+		if c.Skipped != "" {
+			fits = append(fits, Fit{Family: c.Family, Err: c.Skipped, LogLik: math.NaN(), AIC: math.Inf(1), KS: math.NaN()})
 			continue
 		}
-		ll := distribution.LogLikelihood(d, pos)
-		fits = append(fits, Fit{Family: fam, Dist: d, LogLik: ll, AIC: 2*float64(k) - 2*ll, KS: distribution.KSStatistic(d, sorted)})
+		fits = append(fits, Fit{Family: c.Family, Dist: c.Dist, LogLik: c.LogLikelihood, AIC: c.AIC, KS: c.KS})
 	}
-	sort.SliceStable(fits, func(i, j int) bool { return fits[i].AIC < fits[j].AIC })
 	return fits, dropped
 }
 

@@ -1,6 +1,7 @@
 package reservation
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -150,6 +151,12 @@ type Approximation struct {
 // class, and price the plan on X itself. With lowerBound it also solves the
 // lower grid to bound the optimum from below (twice the time).
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
+	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
+}
+
+// approximate is Approximate with cancellation (checked once per row of
+// each dynamic program) and progress reporting.
+func approximate(ctx context.Context, x distribution.Distribution, c Costs, class Class, n int, lowerBound bool, progress func(step string, done, total int)) (*Approximation, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("number of grid points must be >= 1, got %d", n)
 	}
@@ -161,7 +168,8 @@ func Approximate(x distribution.Distribution, c Costs, class Class, n int, lower
 	if err != nil {
 		return nil, err
 	}
-	s, _, err := DynProgCount(y.Values, y.Probs, c, class)
+	o := Options{Progress: progress}
+	s, _, err := dynProgCount(ctx, y.Values, y.Probs, c, class, o.progress(class.String()))
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +184,11 @@ func Approximate(x distribution.Distribution, c Costs, class Class, n int, lower
 		for i, v := range y.Values {
 			lower[i] = math.Max(a, v-h)
 		}
-		if _, lb, err := DynProgCount(lower, y.Probs, c, class); err == nil {
+		_, lb, err := dynProgCount(ctx, lower, y.Probs, c, class, o.progress(class.String()+" lower bound"))
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		if err == nil {
 			out.LowerBound = math.Min(lb, cost)
 		}
 	}

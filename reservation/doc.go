@@ -21,7 +21,8 @@
 //   - ALL-CKPT-PER and NO-CKPT-PER (Periodic, BestPeriodic, Algorithm 2);
 //   - the practitioners' baselines (MaxReservation, Escalating with
 //     NeuroFirst or MaxOfLastFirst) and the omniscient bound (Omniscient);
-//   - Plan and Evaluate, which tie these together for the CLI.
+//   - Plan and Evaluate (PlanContext, EvaluateContext), which tie these
+//     together for the CLI.
 //
 // # Running time
 //
@@ -39,11 +40,31 @@
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's
 // neuroscience LogNormal truncated at Q(1 − 10⁻⁷) with C = R = 600 s and
-// ε = 1 it is 16 650 — out of reach of the cubic form (≈ 10¹² steps), about
-// a second here. Plan caps n at DefaultMaxN and reports the guarantee the
-// grid achieves; the lower bound tells how far from optimal the plan can be.
+// ε = 1 it is 16 650 — out of reach of the cubic form (≈ 10¹² steps), within
+// reach of the quadratic one. Plan caps n at DefaultMaxN and reports the
+// guarantee the grid achieves; the lower bound tells how far from optimal
+// the plan can be. Options.N is at most MaxGridPoints, a discrete law has at
+// most MaxDistinctValues values, and MaxTau is at most MaxTauLimit, so that
+// no input asks for unbounded work; PlanContext checks its context once per
+// row of each dynamic program and once per τ, so a cancelled plan returns
+// within a row.
 //
-// BestPeriodic is O(τ_max²) survival evaluations; Theorem 1 is O(|S|).
+// BestPeriodic is O(τ_max²) survival evaluations and O(τ_max) memory;
+// Theorem 1 is O(|S|) time and O(|S|) memory.
+//
+// # Cost normalisation
+//
+// Expected costs are linear in (α, β, γ), so Plan divides the cost model by
+// α (Costs.Normalize), plans in seconds of reservation, scales the costs
+// back and checks the plan's cost against Theorem 1 evaluated with the
+// costs as given; a model that float64 cannot evaluate is refused rather
+// than certified.
+//
+// # Algorithms
+//
+// The planning algorithms are registered by name (Algorithms,
+// CheckAlgorithm) in the registry package's pattern. Warnings,
+// GuaranteeText and WriteTable turn a Result into the report's lines.
 //
 // # Tie-breaking
 //

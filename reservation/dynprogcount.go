@@ -1,6 +1,7 @@
 package reservation
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -103,6 +104,18 @@ func (ch choice) next() (j int, ckpt bool) {
 // memory in every case. Milestones are support values; the last one is the
 // largest value.
 func DynProgCount(values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
+	return dynProgCount(context.Background(), values, probs, c, class, nil)
+}
+
+// DynProgCountContext is DynProgCount that checks ctx before each row of
+// the dynamic program and returns ctx.Err() once it is cancelled.
+func DynProgCountContext(ctx context.Context, values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
+	return dynProgCount(ctx, values, probs, c, class, nil)
+}
+
+// dynProgCount is DynProgCountContext that reports its rows to progress
+// (when not nil).
+func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int)) (Strategy, float64, error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -111,7 +124,11 @@ func DynProgCount(values, probs []float64, c Costs, class Class) (Strategy, floa
 		return nil, 0, err
 	}
 	sol := newSolver(sup, c, class)
+	sol.ctx, sol.progress = ctx, progress
 	cost := sol.solve()
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
 	return sol.strategy(), cost, nil
 }
 
@@ -142,6 +159,23 @@ type solver struct {
 	hull  hull
 	// workers is the number of goroutines solve may use (GOMAXPROCS).
 	workers int
+	// ctx is checked before each row; once it is done, solve stops taking
+	// rows and its result is meaningless (the caller returns ctx.Err()).
+	ctx context.Context
+	// progress, when not nil, is told the number of rows done.
+	progress func(done, total int)
+	rowsDone atomic.Int64
+}
+
+// stopped reports whether ctx is done, and counts a row for progress.
+func (s *solver) stopped() bool {
+	if s.ctx != nil && s.ctx.Err() != nil {
+		return true
+	}
+	if s.progress != nil {
+		s.progress(int(s.rowsDone.Add(1)), s.sup.n())
+	}
+	return false
 }
 
 func newSolver(sup *support, c Costs, class Class) *solver {
@@ -165,6 +199,9 @@ func (s *solver) solve() float64 {
 		shared = newHull(n)
 	}
 	for ic := n - 1; ic >= 0; ic-- {
+		if s.stopped() {
+			return math.NaN()
+		}
 		if s.class != NoCkpt {
 			// The final reservation never checkpoints, so j stops at n−1.
 			if j := ic + 1; j < n {
@@ -207,6 +244,12 @@ func (s *solver) solveParallel() float64 {
 		wg.Go(func() {
 			row, h := make([]float64, n+1), newHull(n)
 			for {
+				// Stopping before taking a row is safe: every row taken
+				// earlier has a larger index, so the rows still running
+				// wait only on rows that finish.
+				if s.stopped() {
+					return
+				}
 				r := int(next.Add(-1))
 				if r < 0 {
 					return

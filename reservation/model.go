@@ -58,6 +58,28 @@ func (c Costs) Validate() error {
 	return nil
 }
 
+// MaxCostRatio bounds β/α and γ/α (γ/α in seconds) after normalisation:
+// beyond it products such as (β/α)·W·P overflow float64 on long walltimes.
+const MaxCostRatio = 1e200
+
+// Normalize returns the cost model divided by α, so that α = 1, and α, the
+// factor by which every expected cost of the normalised model must be
+// multiplied: expected costs are linear in (α, β, γ), so the plans are the
+// same and the dynamic programs work in seconds of reservation, a
+// well-conditioned unit whatever the currency. With α = 1 the costs are
+// returned unchanged. A β or γ more than MaxCostRatio times α is refused.
+func (c Costs) Normalize() (Costs, float64, error) {
+	if c.Alpha == 1 {
+		return c, 1, nil
+	}
+	n := c
+	n.Alpha, n.Beta, n.Gamma = 1, c.Beta/c.Alpha, c.Gamma/c.Alpha
+	if !(n.Beta <= MaxCostRatio && n.Gamma <= MaxCostRatio) {
+		return Costs{}, 0, fmt.Errorf("the cost model (alpha %g, beta %g, gamma %g) cannot be normalised: beta/alpha and gamma/alpha must be at most %.0e", c.Alpha, c.Beta, c.Gamma, MaxCostRatio)
+	}
+	return n, c.Alpha, nil
+}
+
 // Step is one entry of a strategy in the milestone view of Section 2.2:
 // Milestone t_k is the amount of work done when the k-th reservation ends
 // (if the job has not finished), and Checkpoint δ_k says whether that

@@ -1,6 +1,7 @@
 package reservation
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -25,6 +26,11 @@ func Periodic(a, b float64, tau int, ckpt bool) Strategy {
 // strategy for x (the paper searches τ ∈ [1, 1000]). Ties keep the smaller
 // τ. Time O(maxTau²) survival evaluations.
 func BestPeriodic(x distribution.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
+	return bestPeriodic(context.Background(), x, c, ckpt, maxTau)
+}
+
+// bestPeriodic is BestPeriodic that checks ctx once per τ.
+func bestPeriodic(ctx context.Context, x distribution.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
 	if maxTau < 1 {
 		return 0, nil, 0, fmt.Errorf("maximum number of chunks must be >= 1, got %d", maxTau)
 	}
@@ -34,6 +40,9 @@ func BestPeriodic(x distribution.Distribution, c Costs, ckpt bool, maxTau int) (
 	}
 	cost = math.Inf(1)
 	for t := 1; t <= maxTau; t++ {
+		if err := ctx.Err(); err != nil {
+			return 0, nil, 0, err
+		}
 		cand := Periodic(a, b, t, ckpt)
 		if cand.Validate() != nil {
 			break // chunks below float resolution

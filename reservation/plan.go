@@ -1,11 +1,13 @@
 package reservation
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/registry"
 )
 
 // Algorithm names accepted by Plan (and by `ckpt reserve --strategy`).
@@ -17,8 +19,63 @@ const (
 	AlgoNoCkptPer    = "no-ckpt-per"
 )
 
+// planner computes one algorithm's plan for the prepared law x (disc is x
+// when it is discrete, else nil) and its expected cost; tau is the number
+// of chunks of a periodic plan. With wantLB it also sets res.LowerBound.
+type planner func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (s Strategy, cost float64, tau int, err error)
+
+// algorithms is the registry of planning algorithms, in display order.
+var algorithms = registry.New("strategy",
+	registry.Entry[planner]{Name: AlgoDynProgCount, Help: "DYN-PROG-COUNT: checkpoint where it pays (Theorem 2, Algorithm 1)", Value: dpPlanner(Mixed)},
+	registry.Entry[planner]{Name: AlgoAllCkpt, Help: "ALL-CKPT: the best plan that checkpoints every reservation", Value: dpPlanner(AllCkpt)},
+	registry.Entry[planner]{Name: AlgoNoCkpt, Help: "NO-CKPT: the best plan without checkpoints", Value: dpPlanner(NoCkpt)},
+	registry.Entry[planner]{Name: AlgoAllCkptPer, Help: "ALL-CKPT-PER: the best of tau equal chunks, all checkpointed (Algorithm 2)", Value: periodicPlanner(true)},
+	registry.Entry[planner]{Name: AlgoNoCkptPer, Help: "NO-CKPT-PER: the best of tau equal chunks, no checkpoint (Algorithm 2)", Value: periodicPlanner(false)},
+)
+
 // Algorithms lists the planning algorithms in display order.
-var Algorithms = []string{AlgoDynProgCount, AlgoAllCkpt, AlgoNoCkpt, AlgoAllCkptPer, AlgoNoCkptPer}
+var Algorithms = algorithms.Names()
+
+// CheckAlgorithm returns an error naming the known algorithms when name is
+// not one of them.
+func CheckAlgorithm(name string) error {
+	_, err := algorithms.Lookup(name)
+	return err
+}
+
+// dpPlanner plans with the dynamic program of the class: exactly on a
+// discrete law, by Algorithm 1 on res.N grid points otherwise.
+func dpPlanner(class Class) planner {
+	return func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (Strategy, float64, int, error) {
+		if disc != nil {
+			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()))
+			if err == nil && wantLB {
+				res.LowerBound = cost // exact optimum for a discrete law
+			}
+			return s, cost, 0, err
+		}
+		ap, err := approximate(ctx, x, o.Costs, class, res.N, wantLB, o.Progress)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if wantLB {
+			res.LowerBound = ap.LowerBound
+		}
+		return ap.Strategy, ap.Cost, 0, nil
+	}
+}
+
+// periodicPlanner is Algorithm 2 with τ = 1 … MaxTau.
+func periodicPlanner(ckpt bool) planner {
+	return func(ctx context.Context, x distribution.Distribution, _ *distribution.Discrete, o Options, _ *Result, _ bool) (Strategy, float64, int, error) {
+		maxTau := o.MaxTau
+		if maxTau == 0 {
+			maxTau = DefaultMaxTau
+		}
+		tau, s, cost, err := bestPeriodic(ctx, x, o.Costs, ckpt, maxTau)
+		return s, cost, tau, err
+	}
+}
 
 // Baseline names reported beside a plan.
 const (
@@ -41,14 +98,15 @@ type Options struct {
 	MaxN int
 	// MinN is the smallest grid used when it is derived from Epsilon (0
 	// means DefaultMinN, a negative value means no floor): a finer grid
-	// than Algorithm 1 asks for only tightens the guarantee, and below
-	// DefaultMinN points it costs milliseconds.
+	// than Algorithm 1 asks for only tightens the guarantee, at little
+	// cost below DefaultMinN points.
 	MinN int
 	// TailMass ν cuts an unbounded support at Q(1 − ν) (0 means
 	// distribution.DefaultTailMass).
 	TailMass float64
 	// MaxTau is the largest number of chunks tried by the periodic
-	// strategies (0 means 1000, as in the paper).
+	// strategies (0 means DefaultMaxTau, 1000 as in the paper; at most
+	// MaxTauLimit).
 	MaxTau int
 	// History holds past walltimes, oldest first, for the practitioners'
 	// baselines ("last 5 runs"); without it they use the law's moments.
@@ -58,20 +116,43 @@ type Options struct {
 	Baselines bool
 	// LowerBound asks for the certified lower bound on the optimum.
 	LowerBound bool
+	// Progress, when not nil, is called by the dynamic programs as rows
+	// complete: step names the solve, done of total rows are finished. It
+	// is called from the planning goroutines, at most once per row.
+	Progress func(step string, done, total int)
 }
+
+// progress returns the row callback of one solve, or nil.
+func (o Options) progress(step string) func(done, total int) {
+	if o.Progress == nil {
+		return nil
+	}
+	return func(done, total int) { o.Progress(step, done, total) }
+}
+
+// DefaultMaxTau is the default MaxTau, the paper's τ ≤ 1000.
+const DefaultMaxTau = 1000
+
+// MaxTauLimit is the largest MaxTau accepted: the periodic search costs
+// O(MaxTau²) survival evaluations, a hundred times the paper's τ ≤ 1000.
+const MaxTauLimit = 10000
+
+// MaxDistinctValues is the largest number of distinct values of a discrete
+// (or empirical) law Plan accepts: the exact dynamic program takes O(n²)
+// time, like a grid of MaxGridPoints points.
+const MaxDistinctValues = MaxGridPoints
 
 // DefaultMinN is the default floor of the grid derived from Epsilon.
 const DefaultMinN = 2000
 
 // MaxGridPoints is the largest grid Plan uses: a larger Options.N is an
 // error, a larger Options.MaxN is lowered to it. The solver needs O(n)
-// memory and O(n²) time (20 000 points take about a second, so this many
-// about 100 s), and Plan solves up to six times (the plan, its lower bound,
-// the other classes); an unbounded N once exhausted memory.
-const MaxGridPoints = 200000
+// memory and O(n²) time, and Plan solves the mixed class twice (the plan
+// and its lower bound) besides the O(n) classes; the bound keeps a plan
+// with baselines within tens of seconds (measured in BENCHMARKS.md).
+const MaxGridPoints = 50000
 
-// DefaultMaxN bounds the grid Algorithm 1 may ask for: the O(n²) solver
-// plans n = 20 000 in about a second.
+// DefaultMaxN bounds the grid Algorithm 1 may ask for (O(n²) time).
 const DefaultMaxN = 20000
 
 // PlannedReservation is a reservation of the plan with the probability that
@@ -189,15 +270,49 @@ func checkTop(d distribution.Distribution, hi, tailMass float64) error {
 // cuts off silently.
 const MaxNegativeMass = 1e-6
 
-// Plan computes the reservation plan for law d with the chosen algorithm,
-// prices it exactly (Theorem 1 on d, truncated if unbounded) and, on
-// request, prices the other strategies beside it.
+// Plan is PlanContext without cancellation.
 func Plan(d distribution.Distribution, o Options) (*Result, error) {
+	return PlanContext(context.Background(), d, o)
+}
+
+// PlanContext computes the reservation plan for law d with the chosen
+// algorithm, prices it exactly (Theorem 1 on d, truncated if unbounded)
+// and, on request, prices the other strategies beside it. The dynamic
+// programs check ctx once per row and the periodic search once per τ, so a
+// cancelled ctx returns ctx.Err() promptly.
+//
+// The costs are normalised first (see Costs.Normalize): the plan is made
+// with α = 1 and every cost is scaled back by α, then the plan's cost is
+// checked against Theorem 1 evaluated with the costs as given; a cost model
+// whose evaluation disagrees (α so small or large that α·W leaves float64's
+// range) is refused rather than certified.
+func PlanContext(ctx context.Context, d distribution.Distribution, o Options) (*Result, error) {
 	if err := o.Costs.Validate(); err != nil {
 		return nil, err
 	}
+	norm, scale, err := o.Costs.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	orig := o.Costs
+	o.Costs = norm
+	res, err := planNormalized(ctx, d, o)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.denormalize(d, o.TailMass, orig, scale)
+}
+
+// planNormalized is PlanContext on normalised costs.
+func planNormalized(ctx context.Context, d distribution.Distribution, o Options) (*Result, error) {
 	if o.Algorithm == "" {
 		o.Algorithm = AlgoDynProgCount
+	}
+	if err := CheckAlgorithm(o.Algorithm); err != nil {
+		return nil, err
+	}
+	if o.MaxTau < 0 || o.MaxTau > MaxTauLimit {
+		return nil, fmt.Errorf("the largest number of periodic chunks must be in [1, %d] (the search takes O(tau²) time), got %d", MaxTauLimit, o.MaxTau)
 	}
 	x, cut, err := Law(d, o.TailMass)
 	if err != nil {
@@ -210,44 +325,22 @@ func Plan(d distribution.Distribution, o Options) (*Result, error) {
 		return nil, err
 	}
 	disc, isDiscrete := x.(*distribution.Discrete)
+	if isDiscrete && len(disc.Values) > MaxDistinctValues {
+		return nil, fmt.Errorf("the law has %d distinct values, more than the %d the exact O(n²) planner accepts; fit a family to the runs, or round them (to the minute, say) so that fewer values remain", len(disc.Values), MaxDistinctValues)
+	}
 	if !isDiscrete {
+		disc = nil
 		if err := res.sizeGrid(x, o); err != nil {
 			return nil, err
 		}
 	}
 	all := map[string]Priced{}
 	run := func(name string) (Strategy, error) {
-		var s Strategy
-		var cost float64
-		var tau int
-		switch name {
-		case AlgoDynProgCount, AlgoAllCkpt, AlgoNoCkpt:
-			class := map[string]Class{AlgoDynProgCount: Mixed, AlgoAllCkpt: AllCkpt, AlgoNoCkpt: NoCkpt}[name]
-			wantLB := o.LowerBound && name == o.Algorithm
-			if isDiscrete {
-				s, cost, err = DynProgCount(disc.Values, disc.Probs, o.Costs, class)
-			} else {
-				var ap *Approximation
-				ap, err = Approximate(x, o.Costs, class, res.N, wantLB)
-				if err == nil {
-					s, cost = ap.Strategy, ap.Cost
-					if wantLB {
-						res.LowerBound = ap.LowerBound
-					}
-				}
-			}
-			if err == nil && wantLB && isDiscrete {
-				res.LowerBound = cost // exact optimum for a discrete law
-			}
-		case AlgoAllCkptPer, AlgoNoCkptPer:
-			maxTau := o.MaxTau
-			if maxTau == 0 {
-				maxTau = 1000
-			}
-			tau, s, cost, err = BestPeriodic(x, o.Costs, name == AlgoAllCkptPer, maxTau)
-		default:
-			return nil, fmt.Errorf("unknown strategy %q (want one of %v)", name, Algorithms)
+		p, err := algorithms.Lookup(name)
+		if err != nil {
+			return nil, err
 		}
+		s, cost, tau, err := p(ctx, x, disc, o, res, o.LowerBound && name == o.Algorithm)
 		if err != nil {
 			return nil, err
 		}
@@ -282,12 +375,32 @@ func Plan(d distribution.Distribution, o Options) (*Result, error) {
 	return res, nil
 }
 
-// Evaluate prices a given strategy on d (truncated like Plan does) and, on
-// request, the baselines beside it.
+// Evaluate is EvaluateContext without cancellation.
 func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, error) {
+	return EvaluateContext(context.Background(), d, s, o)
+}
+
+// EvaluateContext prices a given strategy on d (truncated like Plan does)
+// and, on request, the baselines beside it, with the costs normalised as
+// PlanContext does.
+func EvaluateContext(ctx context.Context, d distribution.Distribution, s Strategy, o Options) (*Result, error) {
 	if err := o.Costs.Validate(); err != nil {
 		return nil, err
 	}
+	norm, scale, err := o.Costs.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	orig := o.Costs
+	o.Costs = norm
+	res, err := evaluateNormalized(ctx, d, s, o)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.denormalize(d, o.TailMass, orig, scale)
+}
+
+func evaluateNormalized(ctx context.Context, d distribution.Distribution, s Strategy, o Options) (*Result, error) {
 	x, cut, err := Law(d, o.TailMass)
 	if err != nil {
 		return nil, err
@@ -308,7 +421,7 @@ func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, erro
 	}
 	if o.Baselines || o.LowerBound {
 		o.Algorithm = AlgoDynProgCount
-		ref, err := Plan(d, o)
+		ref, err := planNormalized(ctx, d, o)
 		if err != nil {
 			return nil, err
 		}
@@ -319,6 +432,36 @@ func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, erro
 		}
 	}
 	return res, nil
+}
+
+// denormalize scales the costs of a result planned with normalised costs
+// back by scale (α) and checks the plan's cost against Theorem 1 evaluated
+// with the costs c as given. With scale 1 nothing changes.
+func (r *Result) denormalize(d distribution.Distribution, tailMass float64, c Costs, scale float64) error {
+	if scale == 1 {
+		return nil
+	}
+	r.ExpectedCost *= scale
+	r.Omniscient *= scale
+	r.LowerBound *= scale
+	for i := range r.Baselines {
+		r.Baselines[i].ExpectedCost *= scale
+	}
+	if err := r.checkFinite(c); err != nil {
+		return err
+	}
+	x, _, err := Law(d, tailMass)
+	if err != nil {
+		return err
+	}
+	direct, err := expectedCostOn(r.Strategy, x, c)
+	if err != nil {
+		return err
+	}
+	if !(math.Abs(direct-r.ExpectedCost) <= 1e-9*math.Abs(r.ExpectedCost)) {
+		return fmt.Errorf("the cost model (alpha %g, beta %g, gamma %g) cannot be evaluated in float64 on walltimes up to %.3g s: the plan costs %.6g in units of alpha but %.6g evaluated directly; rescale it", c.Alpha, c.Beta, c.Gamma, r.Hi, r.ExpectedCost, direct)
+	}
+	return nil
 }
 
 // checkFinite refuses a result whose costs overflowed float64 (an α, β or

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -43,6 +44,10 @@ const (
 	SkipHeader  = "header"      // a repeat of the header line (concatenated outputs)
 	SkipStep    = "job step"    // sacct line of a step: 123.batch, 123.extern, 123.0
 	SkipHetComp = "hetjob part" // sacct heterogeneous-job component other than +0
+	// SkipZero counts sacct jobs whose elapsed time is 0 (a job that
+	// completed within the clock's resolution, or whose accounting lost
+	// it): no walltime sample, but no reason to drop the rest of the file.
+	SkipZero = "zero elapsed"
 )
 
 // HistoryOptions tunes ReadHistory. The zero value auto-detects everything.
@@ -131,6 +136,9 @@ func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) 
 	if !found {
 		return h, emptyHistory(name, h)
 	}
+	if err := checkText(ls, first); err != nil {
+		return h, err
+	}
 	format := opt.Format
 	if format == HistoryAuto {
 		var err error
@@ -164,6 +172,9 @@ func detectHistory(ls *lineScanner, first string, opt HistoryOptions) (HistoryFo
 	if strings.Contains(first, "|") {
 		return HistorySacct, nil
 	}
+	if strings.EqualFold(first, "JobID") || strings.HasPrefix(strings.ToLower(first), "jobid ") || separatorLine(first) {
+		return "", ls.errorf("sacct output must be --parsable2 (-P), got %s", shortQuote(first))
+	}
 	if _, err := parseWalltime(stripComment(first)); err == nil {
 		return HistoryPlain, nil
 	}
@@ -175,9 +186,6 @@ func detectHistory(ls *lineScanner, first string, opt HistoryOptions) (HistoryFo
 	col := unquoteField(first)
 	if durationName(col) || (opt.Column != "" && strings.EqualFold(col, opt.Column)) {
 		return HistoryCSV, nil
-	}
-	if strings.EqualFold(col, "JobID") || strings.HasPrefix(strings.ToLower(first), "jobid ") {
-		return "", ls.errorf("sacct output must be --parsable2 (-P), got %s", quote(first))
 	}
 	return "", ls.errorf("invalid walltime %s", quote(first))
 }
@@ -390,6 +398,10 @@ func readSacct(ls *lineScanner, header string, opt HistoryOptions, h *History) e
 		} else if v, err = parseWalltime(s); err != nil {
 			return ls.errorf("invalid %s %s for job %s", cols[valCol], quote(s), quote(id))
 		}
+		if v == 0 {
+			h.Skipped[SkipZero]++
+			continue
+		}
 		if !(v > 0) {
 			return ls.errorf("walltime must be > 0, got %s for job %s", quote(s), quote(id))
 		}
@@ -402,6 +414,12 @@ func readSacct(ls *lineScanner, header string, opt HistoryOptions, h *History) e
 func positiveWalltime(ls *lineScanner, s string) (float64, error) {
 	v, err := parseWalltime(s)
 	if err != nil {
+		if separatorLine(s) {
+			return 0, ls.errorf("a line of dashes is sacct's fixed-width layout: use sacct --parsable2 (-P)")
+		}
+		if err := checkText(ls, s); err != nil {
+			return 0, err
+		}
 		return 0, ls.errorf("invalid walltime %s", quote(s))
 	}
 	if !(v > 0) {
@@ -475,6 +493,39 @@ func parseClock(s string) (float64, bool) {
 		total += v * unit[i]
 	}
 	return total, true
+}
+
+// separatorLine reports whether s is made of dashes and blanks only, with
+// at least three dashes: the rule under the header of sacct's default,
+// fixed-width output.
+func separatorLine(s string) bool {
+	return strings.Count(s, "-") >= 3 && strings.Trim(s, "- \t") == ""
+}
+
+// checkText refuses a line that is not text (a NUL, another control
+// character, or bytes that are not UTF-8): the file is binary, and the
+// error shows at most a short quoted prefix of it.
+func checkText(ls *lineScanner, line string) error {
+	binary := !utf8.ValidString(line)
+	for _, r := range line {
+		binary = binary || (r < ' ' && r != '\t') || r == 0x7f
+	}
+	if binary {
+		return ls.errorf("not a text file of walltimes (binary data, starting %s)", shortQuote(line))
+	}
+	return nil
+}
+
+// shortQuote quotes at most the first 16 bytes of s.
+func shortQuote(s string) string {
+	if len(s) <= 16 {
+		return strconv.Quote(s)
+	}
+	cut := 16
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
 }
 
 // stripComment removes a trailing "# comment".

@@ -176,7 +176,13 @@ func TestHistoryErrors(t *testing.T) {
 		{"a,\"b\n1,2\n", HistoryOptions{}, 1, []string{"unterminated quote"}},
 		{"1,4041\n2,4338\n", HistoryOptions{}, 1, []string{"CSV header expected", `"1,4041"`}},
 		{"JobID|State|Elapsed\n1|COMPLETED|xx\n", HistoryOptions{}, 2, []string{`invalid Elapsed "xx"`, `job "1"`}},
-		{"JobID|State|ElapsedRaw\n1|COMPLETED|0\n", HistoryOptions{}, 2, []string{"must be > 0", `job "1"`}},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED|-3\n", HistoryOptions{}, 2, []string{"must be > 0", `job "1"`}},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED|0\n", HistoryOptions{}, 0, []string{"no walltimes", "1 zero elapsed"}},
+		{"JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
+		{"------------ ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
+		{"100\n------------ ----------\n", HistoryOptions{}, 2, []string{"--parsable2"}},
+		{"abc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfe\n", HistoryOptions{}, 1, []string{"binary data"}},
+		{"100\n\xff\xfe\x00garbage\n", HistoryOptions{}, 2, []string{"binary data"}},
 		{"JobID|State|ElapsedRaw\n1|COMPLETED\n", HistoryOptions{}, 2, []string{"2 fields", "has 3"}},
 		{"JobID|State\n1|COMPLETED\n", HistoryOptions{}, 1, []string{"no Elapsed or ElapsedRaw"}},
 		{"State|Elapsed\nCOMPLETED|00:01:00\n", HistoryOptions{}, 1, []string{"no JobID"}},
@@ -193,6 +199,28 @@ func TestHistoryErrors(t *testing.T) {
 	for _, c := range cases {
 		_, err := ReadHistory(strings.NewReader(c.in), "h.txt", c.opt)
 		t.Run(fmt.Sprintf("%.20q", c.in), func(t *testing.T) { wantErr(t, "h.txt", err, c.line, c.frag...) })
+	}
+}
+
+// A binary file's error is one short line: the file, the line, and at most
+// a 16-byte quoted prefix.
+func TestHistoryBinaryShortError(t *testing.T) {
+	in := strings.Repeat("abc\x00\x01\xff\xfe", 60)
+	_, err := ReadHistory(strings.NewReader(in), "h.bin", HistoryOptions{})
+	if err == nil || len(err.Error()) > 120 || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "h.bin:1:") {
+		t.Errorf("error %q", err)
+	}
+}
+
+// A COMPLETED job with ElapsedRaw 0 is counted and skipped; the others
+// are read.
+func TestHistorySacctZeroSkipped(t *testing.T) {
+	h, err := ReadHistory(strings.NewReader("JobID|State|ElapsedRaw\n1|COMPLETED|0\n2|COMPLETED|100\n3|COMPLETED|0\n4|COMPLETED|200\n"), "s", HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Values) != 2 || h.Values[0] != 100 || h.Values[1] != 200 || h.Skipped[SkipZero] != 2 {
+		t.Errorf("values %v, skipped %v", h.Values, h.Skipped)
 	}
 }
 

@@ -1,21 +1,24 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
-	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // The paper's neuroscience example (Section 4.4, Fig. 7): a LogNormal with
@@ -91,7 +94,7 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
 	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
 	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
-	fl.IntVar(&f.maxTau, "max-tau", 1000, "largest number of chunks tried by the periodic strategies")
+	fl.IntVar(&f.maxTau, "max-tau", reservation.DefaultMaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
 	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
@@ -99,6 +102,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
 	if f.profile != "" || f.tasks != "" {
 		return runProfile(cmd, f)
+	}
+	if err := f.checkApplicable(cmd); err != nil {
+		return err
 	}
 	opts, err := f.options()
 	if err != nil {
@@ -108,23 +114,12 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	var res *reservation.Result
-	if f.evaluate != "" {
-		s, err := reservation.ParseStrategy(f.evaluate)
-		if err != nil {
-			return usage(fmt.Errorf("--evaluate: %w", err))
-		}
-		res, err = reservation.Evaluate(law, s, opts)
-		if err != nil {
-			return usage(err)
-		}
-	} else {
-		res, err = reservation.Plan(law, opts)
-		if err != nil {
-			return usage(err)
-		}
+	opts.Progress = planProgress(cmd.ErrOrStderr())
+	res, err := f.planOrEvaluate(cmd, law, opts)
+	if err != nil {
+		return err
 	}
-	warnings := append(source.Warnings, planWarnings(res, law, opts)...)
+	warnings := append(source.Warnings, reservation.Warnings(res, law, opts)...)
 	for _, w := range warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
@@ -145,22 +140,93 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	return writeReserveText(out, res, source, opts, f.all)
 }
 
-func (f reserveFlags) options() (reservation.Options, error) {
-	c, err := units.ParseSeconds(f.ckpt)
-	if err != nil {
-		return reservation.Options{}, fmt.Errorf("--ckpt: %w", err)
+// planOrEvaluate plans (or prices the --evaluate plan) under the command's
+// context: Ctrl-C stops it within a row of the dynamic program.
+func (f reserveFlags) planOrEvaluate(cmd *cobra.Command, law distribution.Distribution, opts reservation.Options) (*reservation.Result, error) {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	r, err := units.ParseSeconds(f.restart)
+	var res *reservation.Result
+	var err error
+	if cmd.Flags().Changed("evaluate") {
+		s, perr := reservation.ParseStrategy(f.evaluate)
+		if perr != nil {
+			return nil, usage(fmt.Errorf("--evaluate: %w", perr))
+		}
+		res, err = reservation.EvaluateContext(ctx, law, s, opts)
+	} else {
+		res, err = reservation.PlanContext(ctx, law, opts)
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, usage(err)
+}
+
+// checkApplicable refuses flags that would be ignored.
+func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
+	fl := cmd.Flags()
+	for _, c := range []struct {
+		flag, when string
+		ok         bool
+	}{
+		{"column", "without --history", f.history != ""},
+		{"fit", "without --history", f.history != ""},
+		{"epsilon", "with --n, which fixes the grid", !f.nSet},
+		{"max-n", "with --n, which fixes the grid", !f.nSet},
+		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
+		{"all", "with --json or --sbatch (it lists the text report's rows)", !f.json && f.sbatch == ""},
+	} {
+		if fl.Changed(c.flag) && !c.ok {
+			return usagef("--%s does not apply %s", c.flag, c.when)
+		}
+	}
+	return nil
+}
+
+// planProgress draws a progress bar of the dynamic program's rows on w
+// when w is a terminal and a solve has at least longPlanRows rows (a few
+// seconds); otherwise it returns nil and nothing is drawn.
+func planProgress(w io.Writer) func(step string, done, total int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var mu sync.Mutex
+	bars := map[string]*progressbar.ProgressBar{}
+	return func(step string, done, total int) {
+		if total < longPlanRows {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		b := bars[step]
+		if b == nil {
+			b = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(step),
+				progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+			bars[step] = b
+		}
+		_ = b.Set(done)
+	}
+}
+
+// longPlanRows is the grid size from which reserve draws a progress bar.
+const longPlanRows = 20000
+
+func (f reserveFlags) options() (reservation.Options, error) {
+	c, err := nonNegDurationFlag("ckpt", f.ckpt)
 	if err != nil {
-		return reservation.Options{}, fmt.Errorf("--restart: %w", err)
+		return reservation.Options{}, err
+	}
+	r, err := nonNegDurationFlag("restart", f.restart)
+	if err != nil {
+		return reservation.Options{}, err
 	}
 	for _, v := range []struct {
 		flag, in string
 		sec      float64
 	}{{"--ckpt", f.ckpt, c}, {"--restart", f.restart, r}} {
-		if v.sec < 0 {
-			return reservation.Options{}, fmt.Errorf("%s %s: must be >= 0", v.flag, v.in)
-		}
 		if v.sec > reservation.MaxWalltime {
 			return reservation.Options{}, fmt.Errorf("%s %s: %.3g s is beyond the limit of %.0e s on durations", v.flag, v.in, v.sec, reservation.MaxWalltime)
 		}
@@ -169,38 +235,38 @@ func (f reserveFlags) options() (reservation.Options, error) {
 	if err := costs.Validate(); err != nil {
 		return reservation.Options{}, fmt.Errorf("--%w", err)
 	}
-	if !(f.epsilon > 0) || math.IsInf(f.epsilon, 0) {
-		return reservation.Options{}, fmt.Errorf("--epsilon must be > 0, got %v", f.epsilon)
+	if err := f.checkLimits(); err != nil {
+		return reservation.Options{}, err
 	}
-	if f.n < 0 || f.nSet && f.n < 1 {
-		return reservation.Options{}, fmt.Errorf("--n must be >= 1, got %d", f.n)
+	if err := distribution.CheckFitMethod(f.fit); err != nil {
+		return reservation.Options{}, err
 	}
-	if f.n > reservation.MaxGridPoints {
-		return reservation.Options{}, fmt.Errorf("--n must be <= %d, got %d", reservation.MaxGridPoints, f.n)
-	}
-	if f.maxN < 1 || f.maxN > reservation.MaxGridPoints {
-		return reservation.Options{}, fmt.Errorf("--max-n must be in [1, %d], got %d", reservation.MaxGridPoints, f.maxN)
-	}
-	if f.maxTau < 1 {
-		return reservation.Options{}, fmt.Errorf("--max-tau must be >= 1, got %d", f.maxTau)
-	}
-	if !(f.tailMass > 0 && f.tailMass < 1) {
-		return reservation.Options{}, fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
-	}
-	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.FitFamilies(), f.fit) {
-		return reservation.Options{}, fmt.Errorf("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.FitFamilies(), ", "))
-	}
-	known := false
-	for _, a := range reservation.Algorithms {
-		known = known || a == f.strategy
-	}
-	if !known {
-		return reservation.Options{}, fmt.Errorf("--strategy %q is not one of %s", f.strategy, strings.Join(reservation.Algorithms, ", "))
+	if err := reservation.CheckAlgorithm(f.strategy); err != nil {
+		return reservation.Options{}, fmt.Errorf("--strategy: %w", err)
 	}
 	return reservation.Options{
 		Costs: costs, Algorithm: f.strategy, Epsilon: f.epsilon, N: f.n, MaxN: f.maxN,
 		TailMass: f.tailMass, MaxTau: f.maxTau, Baselines: !f.noBaselines, LowerBound: true,
 	}, nil
+}
+
+// checkLimits checks the numeric flags against their ranges and caps.
+func (f reserveFlags) checkLimits() error {
+	switch {
+	case !(f.epsilon > 0) || math.IsInf(f.epsilon, 0):
+		return fmt.Errorf("--epsilon must be > 0, got %v", f.epsilon)
+	case f.n < 0 || f.nSet && f.n < 1:
+		return fmt.Errorf("--n must be >= 1, got %d", f.n)
+	case f.n > reservation.MaxGridPoints:
+		return fmt.Errorf("--n must be <= %d (the planner takes O(n²) time), got %d", reservation.MaxGridPoints, f.n)
+	case f.maxN < 1 || f.maxN > reservation.MaxGridPoints:
+		return fmt.Errorf("--max-n must be in [1, %d], got %d", reservation.MaxGridPoints, f.maxN)
+	case f.maxTau < 1 || f.maxTau > reservation.MaxTauLimit:
+		return fmt.Errorf("--max-tau must be in [1, %d] (the periodic search takes O(tau²) time), got %d", reservation.MaxTauLimit, f.maxTau)
+	case !(f.tailMass > 0 && f.tailMass < 1):
+		return fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
+	}
+	return nil
 }
 
 // lawSource describes where the walltime law came from, for the report.
@@ -248,6 +314,11 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distri
 		}
 		return d, lawSource{Spec: d.String(), Mean: finite(d.Mean()), Median: finite(d.Quantile(0.5))}, nil
 	}
+	return f.historyLaw(cmd, opts)
+}
+
+// historyLaw reads --history and fits the law it asks for (--fit).
+func (f reserveFlags) historyLaw(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
 	in, name := cmd.InOrStdin(), "stdin"
 	if f.history != "-" {
 		file, err := os.Open(f.history)
@@ -269,21 +340,23 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distri
 	}
 	opts.History = values
 	src := lawSource{History: name, Runs: len(values), Fit: f.fit}
-	d, fits, ks, err := fitHistory(values, f.fit)
+	if z := h.Skipped[trace.SkipZero]; z > 0 {
+		src.Warnings = append(src.Warnings, fmt.Sprintf("%s: skipped %d job(s) whose elapsed time is 0", name, z))
+	}
+	hf, err := distribution.FitHistory(values, f.fit)
 	if err != nil {
 		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
 	}
-	if !math.IsNaN(ks) {
-		crit := ksCritical(len(values))
-		src.KS, src.KSCritical = &ks, &crit
-		if ks > crit {
-			src.Warnings = append(src.Warnings, fmt.Sprintf("the fitted law %v fails the Kolmogorov-Smirnov check on the %d runs of %s: KS statistic %.3g > %.3g, the 1%% critical value 1.63/sqrt(%d); the runs may be bimodal or from another family, and --fit empirical plans on the runs themselves",
-				d, len(values), name, ks, crit, len(values)))
+	d := hf.Law
+	if !math.IsNaN(hf.KS) {
+		src.KS, src.KSCritical = &hf.KS, &hf.KSCritical
+		if w := hf.Warning(name); w != "" {
+			src.Warnings = append(src.Warnings, w)
 		}
 	}
-	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fits, finite(d.Mean()), finite(d.Quantile(0.5))
-	if _, isDiscrete := d.(*distribution.Discrete); isDiscrete {
-		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(d.(*distribution.Discrete).Values))
+	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fitInfos(hf.Candidates), finite(d.Mean()), finite(d.Quantile(0.5))
+	if disc, isDiscrete := d.(*distribution.Discrete); isDiscrete {
+		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(disc.Values))
 	}
 	return d, src, nil
 }

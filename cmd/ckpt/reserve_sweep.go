@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/runner"
-	"github.com/ckpt-hpc/ckpt/units"
 )
 
 type sweepFlags struct {
@@ -19,6 +16,7 @@ type sweepFlags struct {
 	ckpts, restarts, epsilons string
 	csv, jsonl, shard         string
 	workers                   int
+	jsonOut                   bool
 }
 
 // sweepPoint is one (C, R, ε) of the grid.
@@ -67,97 +65,38 @@ k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
-	fl.IntVar(&f.workers, "workers", 0, "parallel workers (0 = all cores)")
+	addWorkersFlag(fl, &f.workers)
+	addJSONFlag(fl, &f.jsonOut)
+	fl.Lookup("json").Usage = "JSON lines on stdout instead of CSV (same as --jsonl - --csv '')"
 	return cmd
 }
 
-func parseDurations(flag, list string) ([]float64, error) {
-	var out []float64
-	for _, item := range strings.Split(list, ",") {
-		v, err := units.ParseSeconds(item)
-		if err != nil {
-			return nil, fmt.Errorf("--%s: %w", flag, err)
-		}
-		if v < 0 {
-			return nil, fmt.Errorf("--%s: %v must be >= 0", flag, item)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
-	cs, err := parseDurations("ckpt", f.ckpts)
+	points, err := f.points()
 	if err != nil {
-		return usage(err)
-	}
-	rs := []float64(nil)
-	if f.restarts != "" {
-		if rs, err = parseDurations("restart", f.restarts); err != nil {
-			return usage(err)
-		}
-	}
-	var eps []float64
-	for _, item := range strings.Split(f.epsilons, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(item), 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return usagef("--epsilon: %q must be a number > 0", item)
-		}
-		eps = append(eps, v)
+		return err
 	}
 	shard, err := runner.ParseShard(f.shard)
 	if err != nil {
 		return usage(fmt.Errorf("--shard: %w", err))
 	}
-	if f.workers < 0 {
-		return usagef("--workers must be >= 0, got %d", f.workers)
+	if err := f.checkOutputs(cmd); err != nil {
+		return err
 	}
-	if f.csv == "" && f.jsonl == "" {
-		return usagef("give --csv or --jsonl")
-	}
-	if f.csv == "-" && f.jsonl == "-" {
-		return usagef("--csv and --jsonl cannot both go to stdout")
-	}
-	// Validate the cost model once, with the first point, before any work.
-	f.strategy, f.epsilon, f.ckpt, f.restart = reservation.AlgoDynProgCount, eps[0], "0", "0"
-	base, err := f.options()
+	base, law, err := f.sweepLaw(cmd, points[0].eps)
 	if err != nil {
-		return usage(err)
+		return err
 	}
-	law, src, err := f.law(cmd, &base)
-	if err != nil {
-		return usage(err)
-	}
-	for _, w := range src.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
-	}
-	var points []sweepPoint
-	for _, c := range cs {
-		restarts := rs
-		if restarts == nil {
-			restarts = []float64{c}
-		}
-		for _, r := range restarts {
-			for _, e := range eps {
-				points = append(points, sweepPoint{c, r, e})
-			}
-		}
-	}
-	// Prepare the law (truncation, its checks) once so a bad law fails fast.
-	if _, _, err := reservation.Law(law, base.TailMass); err != nil {
-		return usage(err)
-	}
-	csvPath, jsonlPath := f.csv, f.jsonl
-	sink, closeOut, err := runner.CreateOutputs[sweepRow](cmd.OutOrStdout(), csvPath, jsonlPath)
+	sink, closeOut, err := runner.CreateOutputs[sweepRow](cmd.OutOrStdout(), f.csv, f.jsonl)
 	if err != nil {
 		return err
 	}
 	runErr := runner.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, points, 1,
-		func(_ context.Context, it runner.Item[sweepPoint]) (sweepRow, error) {
+		func(ctx context.Context, it runner.Item[sweepPoint]) (sweepRow, error) {
 			o := base
 			o.Costs.C, o.Costs.R, o.Epsilon = it.Param.c, it.Param.r, it.Param.eps
 			o.Baselines, o.LowerBound = true, true
-			res, err := reservation.Plan(law, o)
+			res, err := reservation.PlanContext(ctx, law, o)
 			if err != nil {
 				return sweepRow{}, err
 			}
@@ -171,4 +110,82 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 		runErr = err
 	}
 	return runErr
+}
+
+// points reads the grid --ckpt × --restart × --epsilon.
+func (f sweepFlags) points() ([]sweepPoint, error) {
+	cs, err := durationListFlag("ckpt", f.ckpts)
+	if err != nil {
+		return nil, err
+	}
+	rs := []float64(nil)
+	if f.restarts != "" {
+		if rs, err = durationListFlag("restart", f.restarts); err != nil {
+			return nil, err
+		}
+	}
+	eps, err := reservation.ParseEpsilons(f.epsilons)
+	if err != nil {
+		return nil, usagef("--epsilon: %v", err)
+	}
+	var points []sweepPoint
+	for _, c := range cs {
+		restarts := rs
+		if restarts == nil {
+			restarts = []float64{c}
+		}
+		for _, r := range restarts {
+			for _, e := range eps {
+				points = append(points, sweepPoint{c, r, e})
+			}
+		}
+	}
+	return points, nil
+}
+
+// checkOutputs checks --workers, --csv, --jsonl and --json.
+func (f *sweepFlags) checkOutputs(cmd *cobra.Command) error {
+	if err := checkWorkers(f.workers); err != nil {
+		return err
+	}
+	if f.jsonOut {
+		if cmd.Flags().Changed("csv") || cmd.Flags().Changed("jsonl") {
+			return usagef("give --json or --csv/--jsonl, not both")
+		}
+		f.csv, f.jsonl = "", "-"
+	}
+	if f.csv == "" && f.jsonl == "" {
+		return usagef("give --csv or --jsonl")
+	}
+	if f.csv == "-" && f.jsonl == "-" {
+		return usagef("--csv and --jsonl cannot both go to stdout")
+	}
+	for _, name := range []string{"column", "fit"} {
+		if cmd.Flags().Changed(name) && f.history == "" {
+			return usagef("--%s does not apply without --history", name)
+		}
+	}
+	return nil
+}
+
+// sweepLaw validates the cost model once, with the first point, and
+// prepares the law, before any work.
+func (f sweepFlags) sweepLaw(cmd *cobra.Command, eps float64) (reservation.Options, distribution.Distribution, error) {
+	f.strategy, f.epsilon, f.ckpt, f.restart = reservation.AlgoDynProgCount, eps, "0", "0"
+	base, err := f.options()
+	if err != nil {
+		return reservation.Options{}, nil, usage(err)
+	}
+	law, src, err := f.law(cmd, &base)
+	if err != nil {
+		return reservation.Options{}, nil, usage(err)
+	}
+	for _, w := range src.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
+	}
+	// Prepare the law (truncation, its checks) once so a bad law fails fast.
+	if _, _, err := reservation.Law(law, base.TailMass); err != nil {
+		return reservation.Options{}, nil, usage(err)
+	}
+	return base, law, nil
 }
