@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -20,7 +21,7 @@ import (
 
 func addProfileFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.String("mem-strategy", reservation.StrategyMemAllCkpt, "with --profile/--tasks: "+strings.Join(reservation.AppStrategies, "|"))
+	fl.String("mem-strategy", memplan.StrategyMemAllCkpt, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
 	fl.Float64("mem-tau", 0.01, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
 	fl.Float64("ckpt-tau", 0.1, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
 	fl.String("ckpt-latency", "", "with --profile/--tasks: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
@@ -105,7 +106,7 @@ type profileTask struct {
 }
 
 type profileReserve struct {
-	reservation.MemReservation
+	memplan.MemReservation
 	Time      string `json:"sbatch_time"`
 	SbatchMem string `json:"sbatch_mem"`
 }
@@ -159,12 +160,12 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	strategy, _ := fl.GetString("mem-strategy")
 	if fl.Changed("strategy") {
 		if f.strategy != reservation.AlgoAllCkpt {
-			return usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(reservation.AppStrategies, "|"))
+			return usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
 		}
-		strategy = reservation.StrategyAllCkpt
+		strategy = memplan.StrategyAllCkpt
 	}
-	if !slices.Contains(reservation.AppStrategies, strategy) {
-		return usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(reservation.AppStrategies, ", "))
+	if !slices.Contains(memplan.AppStrategies, strategy) {
+		return usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(memplan.AppStrategies, ", "))
 	}
 
 	// The paper fits a Normal per task (the default here, whatever
@@ -228,11 +229,11 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 			}
 		}
 	}
-	if (strategy == reservation.StrategyNeuro || strategy == reservation.StrategyNeuroAvg) && history == nil {
+	if (strategy == memplan.StrategyNeuro || strategy == memplan.StrategyNeuroAvg) && history == nil {
 		return usagef("--mem-strategy %s needs past runs: use --tasks", strategy)
 	}
 
-	o := reservation.DefaultAppPlanOptions(app)
+	o := memplan.DefaultAppPlanOptions(app)
 	if ckpt != nil {
 		o.Ckpt = *ckpt
 	}
@@ -283,7 +284,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if m, want := total.Mean(), app.MeanWalltime(); !(math.Abs(m-want) <= 0.01*want) {
 		return usagef("%s: the task laws are too heavy-tailed for the planner: discretised, their total has mean %.4g s instead of %.4g s; use a lighter family (normal, the paper's)", source, m, want)
 	}
-	ps, err := reservation.PlanApp(app, history, o)
+	ps, err := memplan.PlanApp(app, history, o)
 	if err != nil {
 		// Errors quote the law of the total: a discrete law of thousands of
 		// points when a task is not Normal.
@@ -319,7 +320,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 		res.Reservations = append(res.Reservations, profileReserve{MemReservation: r, Time: units.SlurmTime(r.Length), SbatchMem: sbatchMem(r.Mem)})
 	}
 	if !f.noBaselines {
-		for _, s := range reservation.AppStrategies {
+		for _, s := range memplan.AppStrategies {
 			if p := ps.Plans[s]; p != nil && s != strategy && !math.IsNaN(p.ExpectedTime) {
 				res.Others = append(res.Others, profileOther{Name: s, ExpectedReservation: p.ExpectedTime, ExpectedWeightedMemory: p.ExpectedWeightedMemory, Reservations: len(p.Reservations)})
 			}

@@ -1,4 +1,4 @@
-package reservation
+package memplan
 
 // This file plans time and memory for multi-phase applications (Gainaru,
 // Goglin, Honoré and Pallez, "Profiles of upcoming HPC Applications and
@@ -14,6 +14,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
 // Strategy names.
@@ -81,7 +82,7 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	if err != nil {
 		return nil, err
 	}
-	x, _, err := Law(total, o.TailMass)
+	x, _, err := reservation.Law(total, o.TailMass)
 	if err != nil {
 		return nil, err
 	}
