@@ -8,9 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
-const drdTasks = "../../../shared/data/slant/drd-tasks"
+// drdTasks is the folder of the 88 DRD runs' phase traces; the test is
+// skipped, naming it, when the shared data are missing (failed under CI).
+func drdTasks(t *testing.T) string {
+	t.Helper()
+	return datadir.ForTest(t, "slant", "drd-tasks")
+}
 
 func TestReserveProfileJSON(t *testing.T) {
 	out, errOut, code := run(t, "", "reserve", "--profile", "slant", "--json")
@@ -41,10 +48,8 @@ func TestReserveProfileJSON(t *testing.T) {
 }
 
 func TestReserveTasksAndSbatch(t *testing.T) {
-	if _, err := os.Stat(drdTasks); err != nil {
-		t.Skip(err)
-	}
-	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks, "--mem-strategy", "mem-all-ckpt-v2")
+	drd := drdTasks(t)
+	out, errOut, code := run(t, "", "reserve", "--tasks", drd, "--mem-strategy", "mem-all-ckpt-v2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -52,7 +57,7 @@ func TestReserveTasksAndSbatch(t *testing.T) {
 		t.Fatalf("output:\n%s", out)
 	}
 	// NEURO is priced under the fitted model too (no NaN in the JSON).
-	out, errOut, code = run(t, "", "reserve", "--tasks", drdTasks, "--mem-strategy", "neuro", "--mem-margin", "0.1", "--json")
+	out, errOut, code = run(t, "", "reserve", "--tasks", drd, "--mem-strategy", "neuro", "--mem-margin", "0.1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -104,6 +109,8 @@ func TestReserveProfileBadInput(t *testing.T) {
 	os.WriteFile(filepath.Join(tie, "2.csv"), []byte(plateaus([]float64{4, 20}, 40)), 0o644)
 	unknown := filepath.Join(dir, "unknown.yaml")
 	os.WriteFile(unknown, []byte("name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n"), 0o644)
+	huge := filepath.Join(dir, "huge.yaml")
+	os.WriteFile(huge, []byte("tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n"), 0o644)
 	noTasks := filepath.Join(dir, "none.yaml")
 	os.WriteFile(noTasks, []byte("tasks: []\n"), 0o644)
 	for _, c := range []struct {
@@ -122,12 +129,8 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
 		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
 		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
-		{[]string{"--tasks", drdTasks, "--column", "x"}, "--column does not apply"},
 		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
 		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
-		{[]string{"--tasks", drdTasks, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
-		{[]string{"--tasks", drdTasks, "--phases", "0"}, "--phases must be >= 1"},
-		{[]string{"--tasks", drdTasks, "--phases", "6"}, "drd-tasks/20: 7 phases, want 6"},
 		// and the multi-phase flags without --profile/--tasks.
 		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
 		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
@@ -138,14 +141,45 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--tasks", malformed}, "task1.csv:2: want 2 comma-separated fields"},
 		{[]string{"--tasks", nan}, "2.csv:2: memory \"NaN\" is not a finite number"},
 		{[]string{"--tasks", tie}, "no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one with --phases N"},
-		{[]string{"--tasks", drdTasks, "--fit", "pareto"}, "too heavy-tailed for the planner"},
 		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
 		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
+		// A margin or a memory that would overflow sbatch --mem (it printed
+		// --mem=-9223372036854775808M) is refused.
+		{[]string{"--profile", "slant", "--mem-margin", "1e300", "--sbatch", "job.sh"}, "memory margin 1e+300, want a value in [0, 10]"},
+		{[]string{"--profile", "slant", "--mem-margin", "NaN"}, "memory margin NaN"},
+		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
+		{[]string{"--profile", "slant", "--mem-tau", "1"}, "memory tau 1, want a value in [0, 1)"},
+		{[]string{"--profile", "slant", "--job-name", "x"}, "--job-name \"x\" applies only with --sbatch"},
+		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
+		{[]string{"--tasks", missing, "--phases", "0"}, "--phases must be >= 1"},
+		{[]string{"--tasks", missing, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
+		{[]string{"--tasks", missing, "--column", "x"}, "--column does not apply"},
 	} {
-		out, errOut, code := run(t, "", append([]string{"reserve"}, c.args...)...)
-		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errOut, c.want)
-		}
+		checkProfileRefused(t, c.args, c.want)
+	}
+}
+
+// checkProfileRefused runs ckpt reserve with args and wants exit 2, no
+// output and one line of error containing want.
+func checkProfileRefused(t *testing.T, args []string, want string) {
+	t.Helper()
+	out, errOut, code := run(t, "", append([]string{"reserve"}, args...)...)
+	if code != 2 || out != "" || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", args, code, out, errOut, want)
+	}
+}
+
+// TestReserveProfileBadInputData: refusals that need the DRD runs.
+func TestReserveProfileBadInputData(t *testing.T) {
+	drd := drdTasks(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tasks", drd, "--phases", "6"}, "drd-tasks/20: 7 phases, want 6"},
+		{[]string{"--tasks", drd, "--fit", "pareto"}, "too heavy-tailed for the planner"},
+	} {
+		checkProfileRefused(t, c.args, c.want)
 	}
 }
 
@@ -169,15 +203,16 @@ func plateaus(gb []float64, n int) string {
 // phases instead of 7; it used to fail the whole folder. Now it is dropped
 // with a one-line warning naming it, and the plan uses the 87 others.
 func TestReserveTasksWholeRuns(t *testing.T) {
-	ids, err := os.ReadDir(drdTasks)
+	drd := drdTasks(t)
+	ids, err := os.ReadDir(drd)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for _, id := range ids {
 		var b []byte
 		for k := 1; k <= 7; k++ {
-			x, err := os.ReadFile(filepath.Join(drdTasks, id.Name(), fmt.Sprintf("task%d.csv", k)))
+			x, err := os.ReadFile(filepath.Join(drd, id.Name(), fmt.Sprintf("task%d.csv", k)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,10 +254,7 @@ func TestReserveTasksWholeRuns(t *testing.T) {
 // TestReserveTasksOtherFamily: a non-Normal fit is summarised in one line,
 // not printed as the thousands of points of its discretised total.
 func TestReserveTasksOtherFamily(t *testing.T) {
-	if _, err := os.Stat(drdTasks); err != nil {
-		t.Skip(err)
-	}
-	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks, "--fit", "gamma")
+	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks(t), "--fit", "gamma")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
