@@ -14,9 +14,9 @@ import (
 )
 
 func TestReadTasksDirDRD(t *testing.T) {
-	runs, err := ReadTasksDir(drdDir)
+	runs, err := ReadTasksDir(drdTasks(t))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	if len(runs) != 88 {
 		t.Fatalf("%d runs, want 88", len(runs))
@@ -172,9 +172,10 @@ func TestReadRunsKeepsModalPhaseCount(t *testing.T) {
 // would have them: 87 segment into the 7 phases (run 81, whose tasks 2, 3
 // and 4 hold plateaus of about 10 GB, into 5) and are kept.
 func TestReadRunsDRDWholeRuns(t *testing.T) {
+	drdDir := drdTasks(t)
 	ids, err := os.ReadDir(drdDir)
 	if err != nil {
-		t.Skip("DRD traces not available:", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for _, id := range ids {
