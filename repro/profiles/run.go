@@ -2,14 +2,12 @@ package profiles
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
@@ -36,18 +34,6 @@ func settingsFor(quick bool) settings {
 // seed is the root of every random stream of the reproduction.
 const seed = 20201117
 
-func dataDir() string {
-	if d := os.Getenv("CKPT_DATA"); d != "" {
-		return d
-	}
-	for _, d := range []string{"../shared/data", "../../shared/data", "../../../shared/data", "/work/shared/data"} {
-		if _, err := os.Stat(filepath.Join(d, "slant")); err == nil {
-			return d
-		}
-	}
-	return "/work/shared/data"
-}
-
 // Run performs the experiments of Section 4.3 and writes to cfg.Dir:
 // fig14.csv (every strategy, k and repetition on the 88 DRD runs), the
 // three panels of Fig. 14, fig15 (MEM-ALL-CKPT-V2 against ALL-CKPT),
@@ -56,9 +42,13 @@ func dataDir() string {
 // Every figure is written as PNG and SVG.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
-	runs, err := profile.ReadTasksDir(filepath.Join(dataDir(), "slant", "drd-tasks"))
+	dir, err := datadir.Path("", "slant", "drd-tasks")
 	if err != nil {
-		return fmt.Errorf("DRD traces (set CKPT_DATA to the folder holding slant/): %w", err)
+		return fmt.Errorf("DRD traces: %w", err)
+	}
+	runs, err := profile.ReadTasksDir(dir)
+	if err != nil {
+		return fmt.Errorf("DRD traces: %w", err)
 	}
 	var all []repro.Comparison
 
@@ -207,28 +197,15 @@ func experiment(ctx context.Context, cfg repro.Config, st settings, name string,
 }
 
 func writeRows(cfg repro.Config, name string, rows []row) error {
-	p, err := cfg.Path(name)
+	t, err := cfg.NewTable(name, "k", "rep", "strategy", "reservation_time", "utilisation", "weighted_memory",
+		"reservation_time_killing", "utilisation_killing", "weighted_memory_killing", "kills", "expected_reservation_time")
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(p)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"k", "rep", "strategy", "reservation_time", "utilisation", "weighted_memory",
-		"reservation_time_killing", "utilisation_killing", "weighted_memory_killing", "kills", "expected_reservation_time"})
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
 	for _, r := range rows {
-		w.Write([]string{strconv.Itoa(r.K), strconv.Itoa(r.Rep), r.Strategy, g(r.Time), g(r.Util), g(r.Mem),
-			g(r.TimeK), g(r.UtilK), g(r.MemK), strconv.Itoa(r.Kills), g(r.Expected)})
+		t.Row(r.K, r.Rep, r.Strategy, r.Time, r.Util, r.Mem, r.TimeK, r.UtilK, r.MemK, r.Kills, r.Expected)
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return t.Close()
 }
 
 func figures(cfg repro.Config, prefix, app string, rows []row, strategies []string) error {
@@ -383,25 +360,19 @@ func table2(cfg repro.Config, runs []profile.Run) ([]repro.Comparison, error) {
 	mu := []float64{255, 871, 588, 459, 3050, 804, 1130}
 	sd := []float64{96.7, 322, 76.8, 48.1, 263, 393, 568}
 	var cs []repro.Comparison
-	p, err := cfg.Path("table2.csv")
+	tab, err := cfg.NewTable("table2.csv", "task", "mu", "sigma", "peak_gb", "paper_mu", "paper_sigma")
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Create(p)
-	if err != nil {
-		return nil, err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"task", "mu", "sigma", "peak_gb", "paper_mu", "paper_sigma"})
 	for i, t := range app.Tasks {
 		n := t.Walltime.(distribution.Normal)
-		w.Write([]string{strconv.Itoa(i + 1), fmt.Sprintf("%.1f", n.Mu), fmt.Sprintf("%.1f", n.Sigma), fmt.Sprintf("%.2f", t.Mem), fmt.Sprint(mu[i]), fmt.Sprint(sd[i])})
+		// Fixed decimals as in the paper's table (Row would print 8 digits).
+		tab.Row(i+1, fmt.Sprintf("%.1f", n.Mu), fmt.Sprintf("%.1f", n.Sigma), fmt.Sprintf("%.2f", t.Mem), fmt.Sprint(mu[i]), fmt.Sprint(sd[i]))
 		cs = append(cs, repro.Comparison{Experiment: "Table 2", Quantity: fmt.Sprintf("task %d mean (s)", i+1), Paper: mu[i], Ours: n.Mu,
 			Note: "durations = span of each phase trace; the paper rounded to minutes"})
 		cs = append(cs, repro.Comparison{Experiment: "Table 2", Quantity: fmt.Sprintf("task %d std (s)", i+1), Paper: sd[i], Ours: n.Sigma})
 	}
-	w.Flush()
-	if err := f.Close(); err != nil {
+	if err := tab.Close(); err != nil {
 		return nil, err
 	}
 	// Fig. 9 (raw data) at t = 100 min: tasks 5, 6, 7 run with probability
