@@ -13,6 +13,8 @@ type Source struct {
 	// Checkpoint is the checkpoint cost a profile file gives (nil when it
 	// gives none, and for built-in profiles and past runs).
 	Checkpoint *CheckpointCost
+	// Restart is the restart cost a profile file gives (nil when none).
+	Restart *float64
 	// History holds the past total walltimes when the App was fitted to
 	// runs (nil otherwise): the input of NEURO.
 	History []float64
@@ -39,7 +41,7 @@ func OpenProfile(name string) (*Source, error) {
 	if p.App.Name == "" {
 		p.App.Name = name
 	}
-	return &Source{App: p.App, Checkpoint: p.Checkpoint, Desc: "profile " + name}, nil
+	return &Source{App: p.App, Checkpoint: p.Checkpoint, Restart: p.Restart, Desc: "profile " + name}, nil
 }
 
 // FitSource fits one law of family per task to the runs of set, read from

@@ -248,6 +248,9 @@ func profileOptions(cmd *cobra.Command, f reserveFlags, src *profile.Source) (me
 	if src.Checkpoint != nil {
 		o.Ckpt = *src.Checkpoint
 	}
+	if src.Restart != nil {
+		o.Restart = *src.Restart
+	}
 	if s, _ := fl.GetString("ckpt-latency"); s != "" {
 		if o.Ckpt.Latency, err = units.ParseSeconds(s); err != nil {
 			return o, usage(fmt.Errorf("--ckpt-latency: %w", err))

@@ -80,6 +80,27 @@ func TestReserveTasksAndSbatch(t *testing.T) {
 	}
 }
 
+// TestReserveProfileFileDurations: a profile's checkpoint latency and restart
+// read the duration grammar; the report prints them back in seconds.
+func TestReserveProfileFileDurations(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.yaml")
+	os.WriteFile(p, []byte("checkpoint:\n  latency: 00:00:10\n  bandwidth: 500MB/s\n  restart: 1.5m\ntasks:\n  - walltime: normal:mu=1h,sigma=10m\n    mem: 4\n  - walltime: normal:mu=2h,sigma=10m\n    mem: 40\n"), 0o644)
+	out, errOut, code := run(t, "", "reserve", "--profile", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Checkpoint string  `json:"checkpoint_cost"`
+		Restart    float64 `json:"restart"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Checkpoint != "10 s + V / 0.5 GB/s" || r.Restart != 90 {
+		t.Errorf("checkpoint %q, restart %v; want 10 s + V / 0.5 GB/s and 90", r.Checkpoint, r.Restart)
+	}
+}
+
 func TestReserveProfileBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
