@@ -29,6 +29,6 @@
 //
 // For a law of n support points, MemAllCkpt and MemAllCkptV2 take O(n²) time
 // and O(n) memory; EvaluateRun is O(m·r) for a run of m tasks and r
-// reservations; ExpectedMetrics O(n·m·r). PlanApp adds the Timeline of
+// reservations; ExpectedMetrics O(n·r). PlanApp adds the Timeline of
 // package profile (O(t·N²) for t tasks on a grid of N steps).
 package memplan

@@ -252,8 +252,8 @@ func profileOptions(cmd *cobra.Command, f reserveFlags, src *profile.Source) (me
 		o.Restart = *src.Restart
 	}
 	if s, _ := fl.GetString("ckpt-latency"); s != "" {
-		if o.Ckpt.Latency, err = units.ParseSeconds(s); err != nil {
-			return o, usage(fmt.Errorf("--ckpt-latency: %w", err))
+		if o.Ckpt.Latency, err = nonNegDurationFlag("ckpt-latency", s); err != nil {
+			return o, err
 		}
 	}
 	if fl.Changed("ckpt-bandwidth") {
