@@ -2,10 +2,10 @@ package memplan
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/rng"
 	"pgregory.net/rapid"
 )
 
@@ -236,7 +236,7 @@ func TestExpectedMetricsAgreesWithPlan(t *testing.T) {
 }
 
 func BenchmarkMemAllCkpt1000(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 1))
+	r := rng.New(1)
 	n := 1000
 	m := MemLaw{Values: make([]float64, n), Probs: make([]float64, n), Ckpt: make([]float64, n), Mem: make([]float64, n), Restart: 60}
 	for i := range n {

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 func TestReadTasksDirDRD(t *testing.T) {
@@ -245,7 +245,7 @@ func TestReadTraceHeaderAndQuirks(t *testing.T) {
 // reach), then frees
 // its memory) and checks that every boundary is found within 3 samples.
 func TestSegmentSyntheticNoise(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
+	r := rng.Stream(5, 5)
 	for trial := range 200 {
 		k := 2 + r.IntN(6)
 		var s []Sample
