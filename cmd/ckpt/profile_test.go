@@ -102,38 +102,25 @@ func TestReserveProfileFileDurations(t *testing.T) {
 }
 
 func TestReserveProfileBadInput(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(bad, []byte("tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: -1\n"), 0o644)
-	missing := filepath.Join(dir, "runs")
-	os.MkdirAll(filepath.Join(missing, "1"), 0o755)
-	os.WriteFile(filepath.Join(missing, "1", "task1.csv"), []byte("0, 1\n2, 2\n"), 0o644)
-	os.WriteFile(filepath.Join(missing, "1", "task3.csv"), []byte("0, 1\n2, 2\n"), 0o644)
-	back := filepath.Join(dir, "back")
-	os.MkdirAll(filepath.Join(back, "7"), 0o755)
-	os.WriteFile(filepath.Join(back, "7", "task1.csv"), []byte("0, 1\n4, 2\n2, 3\n"), 0o644)
-	one := filepath.Join(dir, "one")
-	os.MkdirAll(filepath.Join(one, "5"), 0o755)
-	os.WriteFile(filepath.Join(one, "5", "task1.csv"), []byte("0, 1000\n2, 2000\n"), 0o644)
-	os.WriteFile(filepath.Join(one, "5", "task2.csv"), []byte("4, 1000\n6, 2000\n"), 0o644)
-	empty := filepath.Join(dir, "empty")
-	os.MkdirAll(empty, 0o755)
-	malformed := filepath.Join(dir, "malformed")
-	os.MkdirAll(filepath.Join(malformed, "1"), 0o755)
-	os.WriteFile(filepath.Join(malformed, "1", "task1.csv"), []byte("0, 1\n2; 2\n"), 0o644)
-	nan := filepath.Join(dir, "nan")
-	os.MkdirAll(nan, 0o755)
-	os.WriteFile(filepath.Join(nan, "2.csv"), []byte("0, 1\n2, NaN\n"), 0o644)
-	tie := filepath.Join(dir, "tie")
-	os.MkdirAll(tie, 0o755)
-	os.WriteFile(filepath.Join(tie, "1.csv"), []byte(plateaus([]float64{4, 20, 8}, 40)), 0o644)
-	os.WriteFile(filepath.Join(tie, "2.csv"), []byte(plateaus([]float64{4, 20}, 40)), 0o644)
-	unknown := filepath.Join(dir, "unknown.yaml")
-	os.WriteFile(unknown, []byte("name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n"), 0o644)
-	huge := filepath.Join(dir, "huge.yaml")
-	os.WriteFile(huge, []byte("tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n"), 0o644)
-	noTasks := filepath.Join(dir, "none.yaml")
-	os.WriteFile(noTasks, []byte("tasks: []\n"), 0o644)
+	dir := writeTree(t, map[string]string{
+		"bad.yaml":              "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: -1\n",
+		"runs/1/task1.csv":      "0, 1\n2, 2\n",
+		"runs/1/task3.csv":      "0, 1\n2, 2\n",
+		"back/7/task1.csv":      "0, 1\n4, 2\n2, 3\n",
+		"one/5/task1.csv":       "0, 1000\n2, 2000\n",
+		"one/5/task2.csv":       "4, 1000\n6, 2000\n",
+		"empty/":                "",
+		"malformed/1/task1.csv": "0, 1\n2; 2\n",
+		"nan/2.csv":             "0, 1\n2, NaN\n",
+		"tie/1.csv":             plateaus([]float64{4, 20, 8}, 40),
+		"tie/2.csv":             plateaus([]float64{4, 20}, 40),
+		"unknown.yaml":          "name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n",
+		"huge.yaml":             "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n",
+		"none.yaml":             "tasks: []\n",
+	})
+	at := func(rel string) string { return filepath.Join(dir, rel) }
+	bad, missing, back, one, empty, malformed, nan, tie := at("bad.yaml"), at("runs"), at("back"), at("one"), at("empty"), at("malformed"), at("nan"), at("tie")
+	unknown, huge, noTasks := at("unknown.yaml"), at("huge.yaml"), at("none.yaml")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -141,20 +128,7 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", bad}, "bad.yaml:3: task 1: mem -1 GB is negative"},
 		{[]string{"--tasks", missing}, "phase 2 is missing"},
 		{[]string{"--tasks", back}, "task1.csv:3: timestamp 2 does not follow 4"},
-		{[]string{"--profile", "slant", "--tasks", missing}, "not both"},
-		{[]string{"--profile", "slant", "--ckpt", "60"}, "--ckpt does not apply"},
-		{[]string{"--profile", "slant", "--mem-strategy", "nope"}, "--mem-strategy"},
-		{[]string{"--profile", "slant", "--mem-strategy", "neuro"}, "needs past runs"},
 		{[]string{"--profile", "macruise", "--mem-strategy", "mem-all-ckpt-v2"}, "not defined"},
-		// Flags of the single-job planner are refused, not ignored.
-		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
-		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
-		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
-		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
-		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
-		// and the multi-phase flags without --profile/--tasks.
-		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
-		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
 		// One past run is not enough to fit a law.
 		{[]string{"--tasks", one}, "needs at least 2 runs, got 1 (run 5)"},
 		{[]string{"--tasks", empty}, "no run folder"},
@@ -164,11 +138,34 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--tasks", tie}, "no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one with --phases N"},
 		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
 		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
-		// A margin or a memory that would overflow sbatch --mem (it printed
-		// --mem=-9223372036854775808M) is refused.
+		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
+	} {
+		checkProfileRefused(t, c.args, c.want)
+	}
+}
+
+// TestReserveProfileBadFlags: flags that do not apply, values out of range,
+// and a margin that used to print sbatch --mem=-9223372036854775808M are
+// refused with one line.
+func TestReserveProfileBadFlags(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "runs") // never read: the flags are refused first
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--profile", "slant", "--tasks", missing}, "not both"},
+		{[]string{"--profile", "slant", "--ckpt", "60"}, "--ckpt does not apply"},
+		{[]string{"--profile", "slant", "--mem-strategy", "nope"}, "--mem-strategy"},
+		{[]string{"--profile", "slant", "--mem-strategy", "neuro"}, "needs past runs"},
+		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
+		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
+		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
+		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
+		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
+		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
+		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
 		{[]string{"--profile", "slant", "--mem-margin", "1e300", "--sbatch", "job.sh"}, "memory margin 1e+300, want a value in [0, 10]"},
 		{[]string{"--profile", "slant", "--mem-margin", "NaN"}, "memory margin NaN"},
-		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
 		{[]string{"--profile", "slant", "--mem-tau", "1"}, "memory tau 1, want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--job-name", "x"}, "--job-name \"x\" applies only with --sbatch"},
 		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
@@ -202,6 +199,29 @@ func TestReserveProfileBadInputData(t *testing.T) {
 	} {
 		checkProfileRefused(t, c.args, c.want)
 	}
+}
+
+// writeTree writes files (slash-separated paths relative to a new temporary
+// folder; a path ending in "/" is an empty folder) and returns the folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // plateaus is a whole-run trace "t, usedKiB" of plateaus of the given GB
