@@ -1,12 +1,9 @@
 package profile
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -70,42 +67,19 @@ func FitCheckpointCost(sizes, times []float64) (CheckpointCost, error) {
 	return CheckpointCost{Latency: math.Max(l, 0), Bandwidth: 1 / slope}, nil
 }
 
-// ReadCRIUCosts reads the CRIU table (tab- or space-separated, a header line
-// first: Size(GB), CheckpointTime(s), RestartTime(s), …) and returns the
-// sizes, checkpoint times and restart times. Errors name the line.
+// CRIUFormat is the layout of the CRIU table
+// (checkpoint-costs/criu-podman-bandwidth.tsv): a header line, then per
+// measurement the size (GB), the checkpoint and restart times (s) and
+// further columns (bandwidths) that are ignored.
+var CRIUFormat = trace.CostFormat{Columns: []string{"size", "checkpoint", "restart"}, MoreColumns: true, Header: true}
+
+// ReadCRIUCosts reads the CRIU table (CRIUFormat, through
+// trace.ReadCostTable) and returns the sizes, checkpoint times and restart
+// times. Errors are *trace.ParseError values naming the line.
 func ReadCRIUCosts(r io.Reader, name string) (sizes, ckpt, restart []float64, err error) {
-	sc := bufio.NewScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		f := strings.Fields(s)
-		if line == 1 {
-			if _, e := strconv.ParseFloat(f[0], 64); e != nil {
-				continue // header
-			}
-		}
-		if len(f) < 3 {
-			return nil, nil, nil, &trace.ParseError{Source: name, Line: line, Msg: fmt.Sprintf("want size, checkpoint time, restart time; got %q", s)}
-		}
-		var v [3]float64
-		for k := range 3 {
-			x, e := strconv.ParseFloat(f[k], 64)
-			if e != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				return nil, nil, nil, &trace.ParseError{Source: name, Line: line, Msg: fmt.Sprintf("field %d %q is not a number >= 0", k+1, f[k])}
-			}
-			v[k] = x
-		}
-		sizes, ckpt, restart = append(sizes, v[0]), append(ckpt, v[1]), append(restart, v[2])
+	t, err := trace.ReadCostTable(r, name, CRIUFormat)
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, nil, &trace.ParseError{Source: name, Line: line + 1, Msg: err.Error()}
-	}
-	if len(sizes) == 0 {
-		return nil, nil, nil, &trace.ParseError{Source: name, Msg: "no measurement"}
-	}
-	return sizes, ckpt, restart, nil
+	return t.Column(0), t.Column(1), t.Column(2), nil
 }

@@ -1,220 +1,352 @@
 package profile
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // A profile file (YAML, or JSON, which YAML reads too) describes an App:
 //
 //	name: slant                 # optional
 //	checkpoint:                 # optional: C(V) = latency + V/bandwidth
-//	  latency: 4.12             #   seconds, >= 0 (default 0)
-//	  bandwidth: 0.207          #   GB/s, > 0 (required)
+//	  latency: 4.12             #   a duration (4.12, 5s, 1m, 00:00:05), >= 0 (default 0)
+//	  bandwidth: 0.207          #   GB/s (a plain number) or 207MB/s, > 0 (required)
+//	  restart: 30s              #   optional: the restart cost R, a duration >= 0
 //	tasks:                      # at least one, in execution order
 //	  - name: preprocessing     # optional
 //	    walltime: normal:mu=255,sigma=96.7   # a distribution.Parse spec (seconds)
 //	    mem: 3.5                # peak memory in GB, >= 0
 //
-// Unknown keys are errors, and so are a task law of mean <= 0 (with a
-// Normal law, a task of negative mean), a probability outside [0, 1] in a
-// discrete law (discrete:600@0.25,1200@0.75), or probabilities that do not
-// sum to 1. Every error is one line naming the file and, when the input
-// has one, the line.
-type fileProfile struct {
-	Name       string          `yaml:"name"`
-	Checkpoint *CheckpointCost `yaml:"checkpoint"`
-	Tasks      []fileTask      `yaml:"tasks"`
-}
-
-type fileTask struct {
-	Name     string    `yaml:"name"`
-	Walltime yaml.Node `yaml:"walltime"`
-	Mem      yaml.Node `yaml:"mem"`
-}
-
-// Profile is an App together with the checkpoint cost a profile file may
-// carry (nil when absent).
+// Durations follow units.ParseSeconds. Unknown keys are errors, and so are a
+// task law of mean <= 0 (with a Normal law, a task of negative mean), a
+// probability outside [0, 1] in a discrete law (discrete:600@0.25,1200@0.75),
+// or probabilities that do not sum to 1. Every error is one line naming the
+// file and, when the input has one, the line, in the file's vocabulary (keys
+// and expected kinds of value, never Go types); a key given twice is an error.
+//
+// Profile is an App together with the checkpoint cost and the restart cost
+// a profile file may carry (nil when absent).
 type Profile struct {
 	App        *App
 	Checkpoint *CheckpointCost
+	// Restart is the restart cost R in seconds.
+	Restart *float64
+}
+
+// The keys of the schema, and how errors describe each level.
+var (
+	profileKeys    = []string{"name", "checkpoint", "tasks"}
+	checkpointKeys = []string{"latency", "bandwidth", "restart"}
+	taskKeys       = []string{"name", "walltime", "mem"}
+)
+
+// maxMergeDepth bounds the YAML merge keys followed (<<: *a inside *a …).
+const maxMergeDepth = 8
+
+// fileErrors builds the errors of one profile: "name:line: message", or
+// "name: message" when there is no line.
+type fileErrors string
+
+func (name fileErrors) at(line int, format string, a ...any) error {
+	if line <= 0 {
+		return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, a...))
+	}
+	return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
 }
 
 // Parse reads a YAML or JSON profile (schema above); name is used in errors.
+// It walks the YAML node tree rather than decoding into Go types, so that
+// every error is made where the problem is found, with its line, in the
+// file's vocabulary. O(size of the input).
 func Parse(r io.Reader, name string) (*Profile, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	e := fileErrors(name)
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s%s", name, yamlError(err))
+		return nil, yamlSyntaxError(e, err)
 	}
-	if len(root.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty profile", name)
+	if len(root.Content) == 0 || isNull(root.Content[0]) {
+		return nil, e.at(0, "empty profile")
 	}
-	var fp fileProfile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&fp); err != nil {
-		return nil, fmt.Errorf("%s%s", name, yamlError(err))
+	top, err := e.fields(root.Content[0], "a profile: a mapping of name, checkpoint, tasks", "top-level keys", profileKeys, 0)
+	if err != nil {
+		return nil, err
 	}
-	// at names the line when the node has one (a value reached through a
-	// YAML merge key or an alias may not).
-	at := func(line int, format string, a ...any) error {
-		if line <= 0 {
-			return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, a...))
+	p := &Profile{App: &App{}}
+	if n := top["name"]; n != nil {
+		if n.Kind != yaml.ScalarNode {
+			return nil, e.at(n.Line, "want name: a string, got %s", describe(n))
 		}
-		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
+		p.App.Name = n.Value
 	}
-	doc := root.Content[0]
-	if len(fp.Tasks) == 0 {
-		if v := mapValue(doc, "tasks"); v != nil {
-			return nil, at(v.Line, "profile has no tasks (want a list of {name, walltime, mem})")
-		}
-		return nil, fmt.Errorf("%s: profile has no tasks (want a list of {name, walltime, mem})", name)
-	}
-	p := &Profile{App: &App{Name: fp.Name}, Checkpoint: fp.Checkpoint}
-	if c := p.Checkpoint; c != nil {
-		ck := mapValue(doc, "checkpoint")
-		line := 0
-		if ck != nil {
-			line = ck.Line
-		}
-		if !(c.Latency >= 0) || math.IsInf(c.Latency, 0) {
-			if v := mapValue(ck, "latency"); v != nil {
-				line = v.Line
-			}
-			return nil, at(line, "checkpoint: latency %v s, want a finite value >= 0", c.Latency)
-		}
-		if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
-			v := mapValue(ck, "bandwidth")
-			if v == nil {
-				return nil, at(line, "checkpoint has no bandwidth (GB/s)")
-			}
-			return nil, at(v.Line, "checkpoint: bandwidth %v GB/s, want a finite value > 0", c.Bandwidth)
+	if n := top["checkpoint"]; n != nil {
+		if p.Checkpoint, p.Restart, err = e.checkpoint(n); err != nil {
+			return nil, err
 		}
 	}
-	taskLine := func(i int) int {
-		if v := mapValue(doc, "tasks"); v != nil && v.Kind == yaml.SequenceNode && i < len(v.Content) {
-			return v.Content[i].Line
-		}
-		return 0
+	tasks := top["tasks"]
+	if tasks == nil {
+		return nil, e.at(0, "profile has no tasks (want a list of {name, walltime, mem})")
 	}
-	for i, t := range fp.Tasks {
-		if t.Walltime.Kind == 0 {
-			return nil, at(taskLine(i), "task %d has no walltime", i+1)
-		}
-		if t.Walltime.Kind != yaml.ScalarNode {
-			return nil, at(t.Walltime.Line, "task %d: walltime must be a spec string such as normal:mu=255,sigma=96.7", i+1)
-		}
-		d, err := distribution.Parse(t.Walltime.Value)
+	if tasks.Kind != yaml.SequenceNode {
+		return nil, e.at(tasks.Line, "want tasks: a list of {name, walltime, mem}, got %s", describe(tasks))
+	}
+	if len(tasks.Content) == 0 {
+		return nil, e.at(tasks.Line, "profile has no tasks (want a list of {name, walltime, mem})")
+	}
+	for i, n := range tasks.Content {
+		task, err := e.task(deref(n), i+1)
 		if err != nil {
-			return nil, at(t.Walltime.Line, "task %d: walltime: %v", i+1, err)
+			return nil, err
 		}
-		if m := d.Mean(); !(m > 0) {
-			return nil, at(t.Walltime.Line, "task %d: walltime %s has mean %v s, want a law of positive durations", i+1, t.Walltime.Value, m)
-		}
-		if t.Mem.Kind == 0 {
-			return nil, at(taskLine(i), "task %d has no mem", i+1)
-		}
-		var mem float64
-		if t.Mem.Kind != yaml.ScalarNode || t.Mem.Decode(&mem) != nil {
-			return nil, at(t.Mem.Line, "task %d: mem %q is not a number of GB", i+1, t.Mem.Value)
-		}
-		if math.IsNaN(mem) || math.IsInf(mem, 0) || mem < 0 {
-			return nil, at(t.Mem.Line, "task %d: mem %v GB is negative or not finite", i+1, t.Mem.Value)
-		}
-		tn := t.Name
-		if tn == "" {
-			tn = fmt.Sprintf("task%d", i+1)
-		}
-		p.App.Tasks = append(p.App.Tasks, Task{Name: tn, Walltime: d, Mem: mem})
+		p.App.Tasks = append(p.App.Tasks, task)
 	}
 	return p, nil
 }
 
-// mapValue is the value node of key in mapping node m (nil if absent).
-func mapValue(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
+// fields returns the values of mapping n by key, following aliases and
+// merge keys (explicit keys win over merged ones); null values count as
+// absent. It refuses another kind of node (want describes the mapping), a
+// key not in keys (listed as "<which> are …") and a key given twice.
+func (e fileErrors) fields(n *yaml.Node, want, which string, keys []string, depth int) (map[string]*yaml.Node, error) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, e.at(n.Line, "want %s, got %s", want, describe(n))
 	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
+	out := map[string]*yaml.Node{}
+	seen := map[string]bool{}
+	var merged []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			v = deref(v)
+			if v.Kind == yaml.SequenceNode {
+				merged = append(merged, v.Content...)
+			} else {
+				merged = append(merged, v)
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, e.at(k.Line, "want a key, got %s", describe(k))
+		}
+		if !slices.Contains(keys, k.Value) {
+			return nil, e.at(k.Line, "unknown key %s (%s are %s)", quote(k.Value), which, strings.Join(keys, ", "))
+		}
+		if seen[k.Value] {
+			return nil, e.at(k.Line, "key %q given twice", k.Value)
+		}
+		seen[k.Value] = true
+		if v = deref(v); !isNull(v) {
+			out[k.Value] = v
 		}
 	}
-	return nil
-}
-
-var (
-	yamlLine    = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	yamlUnknown = regexp.MustCompile(`^field (.+) not found in type (\S+)$`)
-	yamlType    = regexp.MustCompile(`^cannot unmarshal !!(\w+)(?: (.*))? into (\S+)$`)
-)
-
-// yamlTypes names the Go types of the schema as a user knows them.
-var yamlTypes = map[string]string{
-	"profile.fileProfile":     "a profile: a mapping of name, checkpoint, tasks",
-	"[]profile.fileTask":      "tasks: a list of {name, walltime, mem}",
-	"profile.fileTask":        "a task: a mapping of name, walltime, mem",
-	"*profile.CheckpointCost": "checkpoint: a mapping of latency, bandwidth",
-	"profile.CheckpointCost":  "checkpoint: a mapping of latency, bandwidth",
-	"float64":                 "a number",
-	"string":                  "a string",
-}
-
-// yamlKeys lists the keys allowed where a Go type of the schema is decoded.
-var yamlKeys = map[string]string{
-	"profile.fileProfile":    "top-level keys are name, checkpoint, tasks",
-	"profile.fileTask":       "task keys are name, walltime, mem",
-	"profile.CheckpointCost": "checkpoint keys are latency, bandwidth",
-}
-
-// yamlError renders a YAML decoding error as ":LINE: message" (or ": message"
-// when it has no line), one line, in the profile's vocabulary rather than
-// the Go types'.
-func yamlError(err error) string {
-	msg := strings.ReplaceAll(err.Error(), "\n", "; ")
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0]
+	if len(merged) > 0 && depth >= maxMergeDepth {
+		return nil, e.at(n.Line, "merge keys nested more than %d deep", maxMergeDepth)
 	}
-	m := yamlLine.FindStringSubmatch(msg)
+	for _, m := range merged {
+		sub, err := e.fields(m, want, which, keys, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range sub {
+			if !seen[k] {
+				out[k], seen[k] = v, true
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkpoint reads the checkpoint section n.
+func (e fileErrors) checkpoint(n *yaml.Node) (*CheckpointCost, *float64, error) {
+	f, err := e.fields(n, "checkpoint: a mapping of latency, bandwidth, restart", "checkpoint keys", checkpointKeys, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cost CheckpointCost
+	if l := f["latency"]; l != nil {
+		if cost.Latency, err = durationNode(l); err != nil {
+			return nil, nil, e.at(l.Line, "checkpoint: latency %v", err)
+		}
+	}
+	b := f["bandwidth"]
+	if b == nil {
+		return nil, nil, e.at(deref(n).Line, "checkpoint has no bandwidth (GB/s)")
+	}
+	if cost.Bandwidth, err = bandwidthNode(b); err != nil {
+		return nil, nil, e.at(b.Line, "checkpoint: bandwidth %v", err)
+	}
+	var restart *float64
+	if r := f["restart"]; r != nil {
+		v, err := durationNode(r)
+		if err != nil {
+			return nil, nil, e.at(r.Line, "checkpoint: restart %v", err)
+		}
+		restart = &v
+	}
+	return &cost, restart, nil
+}
+
+// task reads task k (1-based), node n.
+func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
+	f, err := e.fields(n, "a task: a mapping of name, walltime, mem", "task keys", taskKeys, 0)
+	if err != nil {
+		return Task{}, err
+	}
+	w := f["walltime"]
+	if w == nil {
+		return Task{}, e.at(n.Line, "task %d has no walltime", k)
+	}
+	if w.Kind != yaml.ScalarNode {
+		return Task{}, e.at(w.Line, "task %d: walltime must be a spec string such as normal:mu=255,sigma=96.7, got %s", k, describe(w))
+	}
+	d, err := distribution.Parse(w.Value)
+	if err != nil {
+		return Task{}, e.at(w.Line, "task %d: walltime: %v", k, err)
+	}
+	if m := d.Mean(); !(m > 0) {
+		return Task{}, e.at(w.Line, "task %d: walltime %s has mean %v s, want a law of positive durations", k, w.Value, m)
+	}
+	m := f["mem"]
 	if m == nil {
-		return ": " + strings.TrimPrefix(msg, "yaml: ")
+		return Task{}, e.at(n.Line, "task %d has no mem", k)
 	}
-	line, rest := m[1], m[2]
-	if u := yamlUnknown.FindStringSubmatch(rest); u != nil {
-		rest = fmt.Sprintf("unknown key %q", u[1])
-		if keys, ok := yamlKeys[u[2]]; ok {
-			rest += " (" + keys + ")"
-		}
-	} else if t := yamlType.FindStringSubmatch(rest); t != nil {
-		want, ok := yamlTypes[t[3]]
-		if !ok {
-			want = t[3]
-		}
-		got := "a " + map[string]string{"seq": "list", "map": "mapping", "str": "string", "int": "number", "float": "number", "bool": "boolean", "null": "null"}[t[1]]
-		if got == "a " {
-			got = "!!" + t[1]
-		}
-		if t[2] != "" {
-			got += " " + t[2]
-		}
-		rest = fmt.Sprintf("want %s, got %s", want, got)
+	var mem float64
+	if m.Kind != yaml.ScalarNode {
+		return Task{}, e.at(m.Line, "task %d: mem must be a number of GB, got %s", k, describe(m))
 	}
-	return ":" + line + ": " + rest
+	if m.Decode(&mem) != nil {
+		return Task{}, e.at(m.Line, "task %d: mem %s is not a number of GB", k, quote(m.Value))
+	}
+	if math.IsNaN(mem) || math.IsInf(mem, 0) || mem < 0 {
+		return Task{}, e.at(m.Line, "task %d: mem %v GB is negative or not finite", k, m.Value)
+	}
+	name := fmt.Sprintf("task%d", k)
+	if t := f["name"]; t != nil {
+		if t.Kind != yaml.ScalarNode {
+			return Task{}, e.at(t.Line, "task %d: want name: a string, got %s", k, describe(t))
+		}
+		name = t.Value
+	}
+	return Task{Name: name, Walltime: d, Mem: mem}, nil
+}
+
+// durationNode reads a scalar in the grammar of units.ParseSeconds, >= 0.
+func durationNode(n *yaml.Node) (float64, error) {
+	if n.Kind != yaml.ScalarNode {
+		return 0, fmt.Errorf("want a duration such as 5, 30s, 1m or 00:01:00, got %s", describe(n))
+	}
+	v, err := units.ParseSeconds(n.Value)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", quote(n.Value), err)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("%v s, want a finite value >= 0", n.Value)
+	}
+	return v, nil
+}
+
+// bandwidthNode reads a bandwidth in GB/s: a plain number of GB/s, or a
+// value in the grammar of units.ParseBandwidth (207MB/s). It must be finite
+// and > 0.
+func bandwidthNode(n *yaml.Node) (float64, error) {
+	if n.Kind != yaml.ScalarNode {
+		return 0, fmt.Errorf("want a number of GB/s or a bandwidth such as 200MB/s, got %s", describe(n))
+	}
+	var v float64
+	if n.Decode(&v) != nil {
+		bps, err := units.ParseBandwidth(n.Value)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", quote(n.Value), err)
+		}
+		v = bps / 1e9
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s GB/s, want a finite value > 0", n.Value)
+	}
+	return v, nil
+}
+
+// deref follows alias nodes (bounded: an alias names an earlier anchor).
+func deref(n *yaml.Node) *yaml.Node {
+	for range maxMergeDepth {
+		if n.Kind != yaml.AliasNode || n.Alias == nil {
+			return n
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+
+// describe names the kind of a YAML node as a user knows it.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "a document"
+	}
+	switch n.ShortTag() {
+	case "!!str":
+		return "a string " + quote(n.Value)
+	case "!!int", "!!float":
+		return "a number " + quote(n.Value)
+	case "!!bool":
+		return "a boolean " + quote(n.Value)
+	case "!!null":
+		return "null"
+	}
+	return "a value tagged " + quote(n.ShortTag())
+}
+
+// quote renders a value of the file for an error message: quoted, escaped
+// onto one line and cut to a readable length.
+func quote(s string) string {
+	const max = 48
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return strconv.Quote(s[:cut]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// yamlLine matches the line yaml's syntax errors carry.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlSyntaxError reports a YAML syntax error as "name:LINE: message" on
+// one line. go.yaml.in/yaml/v3 gives the line only inside its message.
+func yamlSyntaxError(e fileErrors, err error) error {
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return e.at(line, "%s", m[2])
+	}
+	return e.at(0, "%s", strings.TrimPrefix(msg, "yaml: "))
 }
 
 // Load reads a profile file.

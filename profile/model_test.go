@@ -2,16 +2,16 @@ package profile
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 // mcStatus draws runs of a and estimates P(S_{i−1} < t ≤ S_i) and
 // P(S_i < t) at the given times.
 func mcStatus(a *App, ts []float64, n int, seed uint64) (running, finished [][]float64) {
-	r := rand.New(rand.NewPCG(seed, 1))
+	r := rng.Stream(seed, 1)
 	k := len(a.Tasks)
 	running = make([][]float64, k)
 	finished = make([][]float64, k)
@@ -144,7 +144,7 @@ func TestTotalAgreesWithMonteCarlo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(11, 2))
+	r := rng.Stream(11, 2)
 	const m = 200000
 	xs := make([]float64, m)
 	for i := range xs {

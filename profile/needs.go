@@ -8,7 +8,7 @@ import (
 // Needs returns, for every work value t in values, the checkpoint cost
 // C(M(t)) of Section 4.2 (MEM-ALL-CKPT checkpoints the memory the job
 // likely holds at t) and the memory M(t) a reservation running through t
-// must request. These are the per-point inputs of reservation.MemLaw; mem0
+// must request. These are the per-point inputs of memplan.MemLaw; mem0
 // is the memory needed just after the start.
 //
 // Memory requests use the conditional form of Eq. (2),

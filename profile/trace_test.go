@@ -4,19 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 func TestReadTasksDirDRD(t *testing.T) {
-	runs, err := ReadTasksDir(drdDir)
+	runs, err := ReadTasksDir(drdTasks(t))
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	if len(runs) != 88 {
 		t.Fatalf("%d runs, want 88", len(runs))
@@ -172,9 +172,10 @@ func TestReadRunsKeepsModalPhaseCount(t *testing.T) {
 // would have them: 87 segment into the 7 phases (run 81, whose tasks 2, 3
 // and 4 hold plateaus of about 10 GB, into 5) and are kept.
 func TestReadRunsDRDWholeRuns(t *testing.T) {
+	drdDir := drdTasks(t)
 	ids, err := os.ReadDir(drdDir)
 	if err != nil {
-		t.Skip("DRD traces not available:", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for _, id := range ids {
@@ -244,7 +245,7 @@ func TestReadTraceHeaderAndQuirks(t *testing.T) {
 // reach), then frees
 // its memory) and checks that every boundary is found within 3 samples.
 func TestSegmentSyntheticNoise(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
+	r := rng.Stream(5, 5)
 	for trial := range 200 {
 		k := 2 + r.IntN(6)
 		var s []Sample
@@ -305,13 +306,36 @@ func TestParseProfile(t *testing.T) {
 	if _, err := Parse(strings.NewReader(j), "p.json"); err != nil {
 		t.Fatal(err)
 	}
+	// Durations in the grammar of units.ParseSeconds, bandwidths with a unit.
+	y = "checkpoint:\n  latency: 00:00:05\n  bandwidth: 200MB/s\n  restart: 1m\ntasks:\n  - walltime: normal:mu=10m,sigma=1m\n    mem: 3\n"
+	if p, err = Parse(strings.NewReader(y), "d.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if p.Checkpoint.Latency != 5 || p.Checkpoint.Bandwidth != 0.2 || p.Restart == nil || *p.Restart != 60 {
+		t.Fatalf("checkpoint %+v, restart %v; want 5 s, 0.2 GB/s, 60 s", p.Checkpoint, p.Restart)
+	}
+	j = `{"checkpoint": {"latency": "10m", "bandwidth": 1, "restart": 30}, "tasks": [{"walltime": "normal:mu=100,sigma=10", "mem": 1}]}`
+	if p, err = Parse(strings.NewReader(j), "p.json"); err != nil || p.Checkpoint.Latency != 600 || *p.Restart != 30 {
+		t.Fatalf("JSON durations: %+v, %v", p, err)
+	}
 	bad := []struct{ in, want string }{
 		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: -3\n", "p:3: task 1: mem -3 GB is negative"},
+		// Durations and bandwidths refused with the line.
+		{"checkpoint:\n  latency: 5 parsecs\n  bandwidth: 1\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: checkpoint: latency "5 parsecs"`},
+		{"checkpoint:\n  bandwidth: fast\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: checkpoint: bandwidth "fast"`},
+		{"checkpoint:\n  bandwidth: 1\n  restart: [1]\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:3: checkpoint: restart want a duration"},
+		{"checkpoint:\n  bandwidth: 1\n  restart: 1e301y\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:3: checkpoint: restart "1e301y"`},
+		// JSON type errors name the key and the kind expected, never a Go type.
+		{`{"tasks": "x"}`, "p:1: want tasks: a list of {name, walltime, mem}, got a string"},
+		{`{"name": [1], "tasks": []}`, "p:1: want name: a string, got a list"},
+		{`{"checkpoint": 3, "tasks": []}`, "p:1: want checkpoint: a mapping of latency, bandwidth, restart, got a number"},
+		{`{"tasks": [{"walltime": {"mu": 1}, "mem": 1}]}`, "p:1: task 1: walltime must be a spec string such as normal:mu=255,sigma=96.7, got a mapping"},
+		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": [1]}]}`, "p:1: task 1: mem must be a number of GB, got a list"},
 		{"tasks:\n  - walltime: normal:mu=1\n    mem: 3\n", "p:2: task 1: walltime:"},
 		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: lots\n", "p:3: task 1: mem \"lots\""},
 		{"tasks:\n  - walltime: normal:mu=1,sigma=1\n    memory: 3\n", `p:3: unknown key "memory" (task keys are name, walltime, mem)`},
 		{"name: x\nmachine: y\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: unknown key "machine" (top-level keys are name, checkpoint, tasks)`},
-		{"checkpoint: {latency: 1, bw: 2}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:1: unknown key "bw" (checkpoint keys are latency, bandwidth)`},
+		{"checkpoint: {latency: 1, bw: 2}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:1: unknown key "bw" (checkpoint keys are latency, bandwidth, restart)`},
 		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": 3, "x": 1}]}`, `p:1: unknown key "x"`},
 		{"checkpoint: {latency: -1, bandwidth: 2}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:1: checkpoint: latency -1 s, want"},
 		{"checkpoint:\n  latency: 1\n  bandwidth: 0\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:3: checkpoint: bandwidth 0 GB/s, want"},
@@ -328,9 +352,9 @@ func TestParseProfile(t *testing.T) {
 		{"tasks:\n  - walltime: discrete:100@0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probabilities must sum to 1"},
 		{"tasks:\n  - walltime: discrete:100@-0.5,200@1.5\n    mem: 3\n", "p:2: task 1: walltime: discrete: probability"},
 		{`{"tasks": [{"walltime": "normal:mu=1,sigma=1", "mem": 3}`, "p:1: did not find expected"},
-		// Values reached through a YAML merge key have no line of their own.
-		{"<<: {checkpoint: {latency: -1, bandwidth: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p: checkpoint: latency -1 s, want"},
-		{"<<: {checkpoint: {latency: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p: checkpoint has no bandwidth"},
+		// Values reached through a YAML merge key are reported at their own line.
+		{"<<: {checkpoint: {latency: -1, bandwidth: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:1: checkpoint: latency -1 s, want"},
+		{"<<: {checkpoint: {latency: 1}}\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:1: checkpoint has no bandwidth"},
 	}
 	for _, b := range bad {
 		_, err := Parse(strings.NewReader(b.in), "p")

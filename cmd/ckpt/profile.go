@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -20,7 +20,7 @@ import (
 
 func addProfileFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.String("mem-strategy", reservation.StrategyMemAllCkpt, "with --profile/--tasks: "+strings.Join(reservation.AppStrategies, "|"))
+	fl.String("mem-strategy", memplan.StrategyMemAllCkpt, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
 	fl.Float64("mem-tau", 0.01, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
 	fl.Float64("ckpt-tau", 0.1, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
 	fl.String("ckpt-latency", "", "with --profile/--tasks: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
@@ -105,7 +105,7 @@ type profileTask struct {
 }
 
 type profileReserve struct {
-	reservation.MemReservation
+	memplan.MemReservation
 	Time      string `json:"sbatch_time"`
 	SbatchMem string `json:"sbatch_mem"`
 }
@@ -117,135 +117,147 @@ type profileOther struct {
 	Reservations           int     `json:"reservations"`
 }
 
-// sbatchMem renders GB as an sbatch --mem value in MiB, rounded up.
+// sbatchMem renders GB as an sbatch --mem value in MiB, rounded up
+// (memplan.PlanApp bounds every request by memplan.MaxMemory, so that it
+// fits an int64).
 func sbatchMem(gb float64) string {
 	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
 }
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
+	strategy, err := checkProfileFlags(cmd, f)
+	if err != nil {
+		return err
+	}
+	src, err := openProfileSource(cmd, f)
+	if err != nil {
+		return err
+	}
+	if (strategy == memplan.StrategyNeuro || strategy == memplan.StrategyNeuroAvg) && src.History == nil {
+		return usagef("--mem-strategy %s needs past runs: use --tasks", strategy)
+	}
+	o, err := profileOptions(cmd, f, src)
+	if err != nil {
+		return err
+	}
+	ps, err := memplan.PlanApp(src.App, src.History, o)
+	if err != nil {
+		return usage(fmt.Errorf("%s: %w", src.Desc, err))
+	}
+	plan := ps.Plans[strategy]
+	if plan == nil {
+		return usagef("%s is not defined for %s: its memory-hungry task is its first", strategy, src.App.Name)
+	}
+	out := cmd.OutOrStdout()
+	if f.sbatch != "" {
+		return writeProfileSbatch(out, f, plan)
+	}
+	res := newProfileReport(src, ps, plan, o, !f.noBaselines)
+	if f.json {
+		return writeJSON(out, res)
+	}
+	return writeProfileText(out, res, f.all)
+}
+
+// checkProfileFlags refuses the flags that do not apply to --profile/--tasks
+// and returns the strategy to print.
+func checkProfileFlags(cmd *cobra.Command, f reserveFlags) (string, error) {
 	fl := cmd.Flags()
 	switch {
 	case f.profile != "" && f.tasks != "":
-		return usagef("give --profile or --tasks, not both")
+		return "", usagef("give --profile or --tasks, not both")
 	case f.distSpec != "" || f.history != "":
-		return usagef("--dist and --history do not apply to --profile/--tasks: the walltime law is the sum of the tasks'")
-	case f.evaluate != "":
-		return usagef("--evaluate does not apply to --profile/--tasks")
+		return "", usagef("--dist and --history do not apply to --profile/--tasks: the walltime law is the sum of the tasks'")
+	case f.evaluate != "" || fl.Changed("evaluate"):
+		return "", usagef("--evaluate does not apply to --profile/--tasks")
 	case fl.Changed("ckpt"):
-		return usagef("--ckpt does not apply to --profile/--tasks: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
+		return "", usagef("--ckpt does not apply to --profile/--tasks: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
-		return usagef("give --sbatch or --json, not both")
+		return "", usagef("give --sbatch or --json, not both")
+	case f.jobName != "" && f.sbatch == "":
+		return "", usagef("--job-name %q applies only with --sbatch", f.jobName)
 	case f.profile != "" && fl.Changed("fit"):
-		return usagef("--fit applies to --tasks (the fit of the past runs' phases), not to --profile, whose laws are given")
+		return "", usagef("--fit applies to --tasks (the fit of the past runs' phases), not to --profile, whose laws are given")
 	case f.profile != "" && fl.Changed("phases"):
-		return usagef("--phases applies to --tasks (whole-run traces), not to --profile")
+		return "", usagef("--phases applies to --tasks (whole-run traces), not to --profile")
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
-			return usagef("--%s does not apply to --profile/--tasks: %s", sf.name, sf.why)
+			return "", usagef("--%s does not apply to --profile/--tasks: %s", sf.name, sf.why)
 		}
 	}
-	phases, _ := fl.GetInt("phases")
-	if fl.Changed("phases") && phases < 1 {
-		return usagef("--phases must be >= 1, got %d", phases)
-	}
-	opts, err := f.options()
-	if err != nil {
-		return usage(err)
-	}
-	if c := opts.Costs; c.Alpha != 1 || c.Beta != 0 || c.Gamma != 0 {
-		return usagef("--profile/--tasks minimise the reservation time (alpha=1, beta=gamma=0), got alpha=%g beta=%g gamma=%g", c.Alpha, c.Beta, c.Gamma)
+	if phases, _ := fl.GetInt("phases"); fl.Changed("phases") && phases < 1 {
+		return "", usagef("--phases must be >= 1, got %d", phases)
 	}
 	strategy, _ := fl.GetString("mem-strategy")
 	if fl.Changed("strategy") {
 		if f.strategy != reservation.AlgoAllCkpt {
-			return usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(reservation.AppStrategies, "|"))
+			return "", usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
 		}
-		strategy = reservation.StrategyAllCkpt
+		strategy = memplan.StrategyAllCkpt
 	}
-	if !slices.Contains(reservation.AppStrategies, strategy) {
-		return usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(reservation.AppStrategies, ", "))
+	if !slices.Contains(memplan.AppStrategies, strategy) {
+		return "", usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(memplan.AppStrategies, ", "))
 	}
+	return strategy, nil
+}
 
+// openProfileSource reads the application model of --profile or --tasks,
+// warning on stderr about the runs left out.
+func openProfileSource(cmd *cobra.Command, f reserveFlags) (*profile.Source, error) {
+	if f.tasks == "" {
+		src, err := profile.OpenProfile(f.profile)
+		return src, usage(err)
+	}
 	// The paper fits a Normal per task (the default here, whatever
 	// --fit's default for --history); --fit FAMILY imposes another.
 	family := "normal"
-	if f.tasks != "" && fl.Changed("fit") {
+	if cmd.Flags().Changed("fit") {
 		family = f.fit
 	}
-	switch family {
-	case "empirical":
-		return usagef("--fit empirical does not apply to --tasks: give a family (normal, the paper's choice, or %s)", otherFamilies())
-	case "auto":
-		// Refused rather than honoured: on the 88 DRD runs the least-BIC
-		// family of task 6 is a Pareto whose far tail stretches the
-		// model's time grid until the plan is wrong, and 4-parameter
-		// truncated normals win four tasks by over-fitting.
-		return usagef("--fit auto does not apply to --tasks: choosing a family per task by BIC over-fits a few runs (on SLANT it picks a Pareto tail for task 6); give a family (normal, the paper's choice, or %s)", otherFamilies())
+	if err := profile.CheckTaskFamily(family); err != nil {
+		return nil, usage(fmt.Errorf("--fit %s does not apply to --tasks: %w", family, err))
 	}
-	var app *profile.App
-	var ckpt *profile.CheckpointCost
-	var history []float64
-	var dropped []string
-	source, runs := "", 0
-	switch {
-	case f.tasks != "":
-		set, err := profile.ReadRuns(f.tasks, profile.ReadOptions{Phases: phases})
-		if errors.Is(err, profile.ErrPhaseTie) {
-			return usagef("%v; choose one with --phases N", err)
-		}
-		if err != nil {
-			return usage(err)
-		}
-		if len(set.Dropped) > 0 {
-			warnDropped(cmd.ErrOrStderr(), f.tasks, set)
-			for _, d := range set.Dropped {
-				dropped = append(dropped, d.ID)
-			}
-		}
-		rs := set.Runs
-		if app, err = profile.FitApp(f.tasks, rs, family); err != nil {
-			return usage(fmt.Errorf("%s: %w", f.tasks, err))
-		}
-		history = profile.Walltimes(rs)
-		how := family + " fit per task"
-		source = fmt.Sprintf("%d runs in %s, %s", len(rs), f.tasks, how)
-		if len(dropped) > 0 {
-			source = fmt.Sprintf("%d of %d runs in %s, those segmented into %d phases; %s", len(rs), len(rs)+len(dropped), f.tasks, set.Phases, how)
-		}
-		runs = len(rs)
-	default:
-		if b, ok := profile.Builtin(f.profile); ok {
-			app, source = b, "built-in profile "+f.profile
-		} else {
-			p, err := profile.Load(f.profile)
-			if err != nil {
-				return usage(err)
-			}
-			app, ckpt, source = p.App, p.Checkpoint, "profile "+f.profile
-			if app.Name == "" {
-				app.Name = f.profile
-			}
-		}
+	phases, _ := cmd.Flags().GetInt("phases")
+	set, err := profile.ReadRuns(f.tasks, profile.ReadOptions{Phases: phases})
+	if errors.Is(err, profile.ErrPhaseTie) {
+		return nil, usagef("%w; choose one with --phases N", err)
 	}
-	if (strategy == reservation.StrategyNeuro || strategy == reservation.StrategyNeuroAvg) && history == nil {
-		return usagef("--mem-strategy %s needs past runs: use --tasks", strategy)
+	if err != nil {
+		return nil, usage(err)
 	}
+	if w := set.DroppedSummary(f.tasks); w != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s (--phases N keeps another count)\n", w)
+	}
+	src, err := profile.FitSource(f.tasks, set, family)
+	return src, usage(err)
+}
 
-	o := reservation.DefaultAppPlanOptions(app)
-	if ckpt != nil {
-		o.Ckpt = *ckpt
+// profileOptions are the paper's planning options for src, overridden by
+// the flags.
+func profileOptions(cmd *cobra.Command, f reserveFlags, src *profile.Source) (memplan.AppPlanOptions, error) {
+	fl := cmd.Flags()
+	opts, err := f.options()
+	if err != nil {
+		return memplan.AppPlanOptions{}, usage(err)
+	}
+	if c := opts.Costs; c.Alpha != 1 || c.Beta != 0 || c.Gamma != 0 {
+		return memplan.AppPlanOptions{}, usagef("--profile/--tasks minimise the reservation time (alpha=1, beta=gamma=0), got alpha=%g beta=%g gamma=%g", c.Alpha, c.Beta, c.Gamma)
+	}
+	o := memplan.DefaultAppPlanOptions(src.App)
+	if src.Checkpoint != nil {
+		o.Ckpt = *src.Checkpoint
+	}
+	if src.Restart != nil {
+		o.Restart = *src.Restart
 	}
 	if s, _ := fl.GetString("ckpt-latency"); s != "" {
-		if o.Ckpt.Latency, err = units.ParseSeconds(s); err != nil {
-			return usage(fmt.Errorf("--ckpt-latency: %w", err))
+		if o.Ckpt.Latency, err = nonNegDurationFlag("ckpt-latency", s); err != nil {
+			return o, err
 		}
 	}
 	if fl.Changed("ckpt-bandwidth") {
 		o.Ckpt.Bandwidth, _ = fl.GetFloat64("ckpt-bandwidth")
-	}
-	if err := o.Ckpt.Validate(); err != nil {
-		return usage(err)
 	}
 	if fl.Changed("restart") {
 		o.Restart = opts.Costs.R
@@ -254,117 +266,53 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	o.CkptTau, _ = fl.GetFloat64("ckpt-tau")
 	o.V2Eps, _ = fl.GetFloat64("v2-eps")
 	o.MemMargin, _ = fl.GetFloat64("mem-margin")
-	if !(o.MemTau >= 0 && o.MemTau < 1) || !(o.CkptTau >= 0 && o.CkptTau < 1) {
-		return usagef("--mem-tau and --ckpt-tau must be in [0, 1), got %v and %v", o.MemTau, o.CkptTau)
-	}
-	if !(o.V2Eps > 0 && o.V2Eps < 1) {
-		return usagef("--v2-eps must be in (0, 1), got %v", o.V2Eps)
-	}
 	o.TailMass = opts.TailMass
 	if f.nSet {
 		o.N = f.n
 	}
-	if o.N < 2 {
-		return usagef("--n must be >= 2 with --profile/--tasks, got %d", o.N)
-	}
-	// The planner works on the law of the total walltime, discretised on a
-	// grid when a task is not Normal; a task law of heavy tail (a Pareto)
-	// stretches that grid until short tasks round to 0. Refuse such a model
-	// rather than print a wrong plan.
-	total, err := app.Total()
-	if err != nil {
-		return usage(fmt.Errorf("%s: %w", source, err))
-	}
-	for i, t := range app.Tasks {
-		if m := t.Walltime.Mean(); math.IsInf(m, 0) || math.IsNaN(m) {
-			return usagef("%s: the task laws are too heavy-tailed for the planner: task %d (%s) has mean %v; use a lighter family (normal, the paper's)", source, i+1, t.Walltime, m)
-		}
-	}
-	if m, want := total.Mean(), app.MeanWalltime(); !(math.Abs(m-want) <= 0.01*want) {
-		return usagef("%s: the task laws are too heavy-tailed for the planner: discretised, their total has mean %.4g s instead of %.4g s; use a lighter family (normal, the paper's)", source, m, want)
-	}
-	ps, err := reservation.PlanApp(app, history, o)
-	if err != nil {
-		// Errors quote the law of the total: a discrete law of thousands of
-		// points when a task is not Normal.
-		msg := strings.ReplaceAll(err.Error(), total.String(), "the total walltime law ("+describeTotal(total)+")")
-		return usagef("%s: %s", source, msg)
-	}
-	plan := ps.Plans[strategy]
-	if plan == nil {
-		return usagef("%s is not defined for %s: its memory-hungry task is its first", strategy, app.Name)
-	}
+	return o, usage(o.Validate())
+}
 
-	out := cmd.OutOrStdout()
-	if f.sbatch != "" {
-		ch := slurm.Chain{Job: f.sbatch, Name: f.jobName}
-		for _, r := range plan.Reservations {
-			ch.Steps = append(ch.Steps, slurm.Step{Time: r.Length, Mem: sbatchMem(r.Mem), Checkpoint: r.Checkpoint,
-				CheckpointTime: r.CheckpointTime, Restart: r.Restart > 0, Milestone: r.Milestone})
-		}
-		script, err := ch.Script()
-		if err != nil {
-			return usage(err)
-		}
-		_, err = io.WriteString(out, script)
-		return err
+// writeProfileSbatch prints the plan as a chain of sbatch jobs.
+func writeProfileSbatch(w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
+	ch := slurm.Chain{Job: f.sbatch, Name: f.jobName}
+	for _, r := range plan.Reservations {
+		ch.Steps = append(ch.Steps, slurm.Step{Time: r.Length, Mem: sbatchMem(r.Mem), Checkpoint: r.Checkpoint,
+			CheckpointTime: r.CheckpointTime, Restart: r.Restart > 0, Milestone: r.Milestone})
 	}
-	res := profilePlan{Application: app.Name, Source: source, Runs: runs, Dropped: dropped, MeanMemory: app.MeanMemory(), PeakMemory: app.PeakMemory(),
-		Total: describeTotal(ps.Total), Checkpoint: fmt.Sprintf("%.4g s + V / %.4g GB/s", o.Ckpt.Latency, o.Ckpt.Bandwidth), Restart: o.Restart,
+	script, err := ch.Script()
+	if err != nil {
+		return usage(err)
+	}
+	_, err = io.WriteString(w, script)
+	return err
+}
+
+// newProfileReport assembles the report of plan, with the other strategies'
+// expectations when others is set.
+func newProfileReport(src *profile.Source, ps *memplan.AppPlans, plan *memplan.MemPlan, o memplan.AppPlanOptions, others bool) profilePlan {
+	app := src.App
+	res := profilePlan{Application: app.Name, Source: src.Desc, Runs: src.Runs, MeanMemory: app.MeanMemory(), PeakMemory: app.PeakMemory(),
+		Total: memplan.DescribeTotal(ps.Total), Checkpoint: fmt.Sprintf("%.4g s + V / %.4g GB/s", o.Ckpt.Latency, o.Ckpt.Bandwidth), Restart: o.Restart,
 		Algorithm: plan.Name, ExpectedReservation: plan.ExpectedTime, ExpectedWeightedMemory: plan.ExpectedWeightedMemory}
+	for _, d := range src.Dropped {
+		res.Dropped = append(res.Dropped, d.ID)
+	}
 	for _, t := range app.Tasks {
 		res.Tasks = append(res.Tasks, profileTask{Name: t.Name, Walltime: t.Walltime.String(), Mem: t.Mem})
 	}
 	for _, r := range plan.Reservations {
 		res.Reservations = append(res.Reservations, profileReserve{MemReservation: r, Time: units.SlurmTime(r.Length), SbatchMem: sbatchMem(r.Mem)})
 	}
-	if !f.noBaselines {
-		for _, s := range reservation.AppStrategies {
-			if p := ps.Plans[s]; p != nil && s != strategy && !math.IsNaN(p.ExpectedTime) {
-				res.Others = append(res.Others, profileOther{Name: s, ExpectedReservation: p.ExpectedTime, ExpectedWeightedMemory: p.ExpectedWeightedMemory, Reservations: len(p.Reservations)})
-			}
+	if !others {
+		return res
+	}
+	for _, s := range memplan.AppStrategies {
+		if p := ps.Plans[s]; p != nil && s != plan.Name && !math.IsNaN(p.ExpectedTime) {
+			res.Others = append(res.Others, profileOther{Name: s, ExpectedReservation: p.ExpectedTime, ExpectedWeightedMemory: p.ExpectedWeightedMemory, Reservations: len(p.Reservations)})
 		}
 	}
-	if f.json {
-		return writeJSON(out, res)
-	}
-	return writeProfileText(out, res, f.all)
-}
-
-// otherFamilies lists the fit families other than normal.
-func otherFamilies() string {
-	var out []string
-	for _, f := range distribution.FitFamilies() {
-		if f != "normal" {
-			out = append(out, f)
-		}
-	}
-	return strings.Join(out, ", ")
-}
-
-// describeTotal is a short description of the law of the total walltime:
-// its spec when every task is Normal (the exact sum), otherwise a summary
-// of the grid convolution (whose spec lists thousands of points).
-func describeTotal(d distribution.Distribution) string {
-	if n, ok := d.(distribution.Normal); ok {
-		return fmt.Sprintf("normal:mu=%.6g,sigma=%.6g", n.Mu, n.Sigma)
-	}
-	return fmt.Sprintf("sum of the task laws on a grid: mean %.5g s, median %.5g s, 99th percentile %.5g s", d.Mean(), d.Quantile(0.5), d.Quantile(0.99))
-}
-
-// warnDropped tells on w which whole-run traces were left out of the fit.
-func warnDropped(w io.Writer, dir string, set *profile.RunSet) {
-	const listed = 10 // name at most this many runs
-	var names []string
-	for i, d := range set.Dropped {
-		if i == listed {
-			names = append(names, fmt.Sprintf("and %d more", len(set.Dropped)-listed))
-			break
-		}
-		names = append(names, fmt.Sprintf("%s (%d phases)", d.ID, d.Phases))
-	}
-	fmt.Fprintf(w, "ckpt: warning: %s: kept %d of %d runs, those segmented into %d phases; dropped %s (--phases N keeps another count)\n",
-		dir, len(set.Runs), len(set.Runs)+len(set.Dropped), set.Phases, strings.Join(names, ", "))
+	return res
 }
 
 func writeProfileText(w io.Writer, r profilePlan, all bool) error {

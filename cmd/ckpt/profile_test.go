@@ -8,9 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
-const drdTasks = "../../../shared/data/slant/drd-tasks"
+// drdTasks is the folder of the 88 DRD runs' phase traces; the test is
+// skipped, naming it, when the shared data are missing (failed under CI).
+func drdTasks(t *testing.T) string {
+	t.Helper()
+	return datadir.ForTest(t, "slant", "drd-tasks")
+}
 
 func TestReserveProfileJSON(t *testing.T) {
 	out, errOut, code := run(t, "", "reserve", "--profile", "slant", "--json")
@@ -41,10 +48,8 @@ func TestReserveProfileJSON(t *testing.T) {
 }
 
 func TestReserveTasksAndSbatch(t *testing.T) {
-	if _, err := os.Stat(drdTasks); err != nil {
-		t.Skip(err)
-	}
-	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks, "--mem-strategy", "mem-all-ckpt-v2")
+	drd := drdTasks(t)
+	out, errOut, code := run(t, "", "reserve", "--tasks", drd, "--mem-strategy", "mem-all-ckpt-v2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -52,7 +57,7 @@ func TestReserveTasksAndSbatch(t *testing.T) {
 		t.Fatalf("output:\n%s", out)
 	}
 	// NEURO is priced under the fitted model too (no NaN in the JSON).
-	out, errOut, code = run(t, "", "reserve", "--tasks", drdTasks, "--mem-strategy", "neuro", "--mem-margin", "0.1", "--json")
+	out, errOut, code = run(t, "", "reserve", "--tasks", drd, "--mem-strategy", "neuro", "--mem-margin", "0.1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -75,37 +80,47 @@ func TestReserveTasksAndSbatch(t *testing.T) {
 	}
 }
 
+// TestReserveProfileFileDurations: a profile's checkpoint latency and restart
+// read the duration grammar; the report prints them back in seconds.
+func TestReserveProfileFileDurations(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "d.yaml")
+	os.WriteFile(p, []byte("checkpoint:\n  latency: 00:00:10\n  bandwidth: 500MB/s\n  restart: 1.5m\ntasks:\n  - walltime: normal:mu=1h,sigma=10m\n    mem: 4\n  - walltime: normal:mu=2h,sigma=10m\n    mem: 40\n"), 0o644)
+	out, errOut, code := run(t, "", "reserve", "--profile", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Checkpoint string  `json:"checkpoint_cost"`
+		Restart    float64 `json:"restart"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Checkpoint != "10 s + V / 0.5 GB/s" || r.Restart != 90 {
+		t.Errorf("checkpoint %q, restart %v; want 10 s + V / 0.5 GB/s and 90", r.Checkpoint, r.Restart)
+	}
+}
+
 func TestReserveProfileBadInput(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(bad, []byte("tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: -1\n"), 0o644)
-	missing := filepath.Join(dir, "runs")
-	os.MkdirAll(filepath.Join(missing, "1"), 0o755)
-	os.WriteFile(filepath.Join(missing, "1", "task1.csv"), []byte("0, 1\n2, 2\n"), 0o644)
-	os.WriteFile(filepath.Join(missing, "1", "task3.csv"), []byte("0, 1\n2, 2\n"), 0o644)
-	back := filepath.Join(dir, "back")
-	os.MkdirAll(filepath.Join(back, "7"), 0o755)
-	os.WriteFile(filepath.Join(back, "7", "task1.csv"), []byte("0, 1\n4, 2\n2, 3\n"), 0o644)
-	one := filepath.Join(dir, "one")
-	os.MkdirAll(filepath.Join(one, "5"), 0o755)
-	os.WriteFile(filepath.Join(one, "5", "task1.csv"), []byte("0, 1000\n2, 2000\n"), 0o644)
-	os.WriteFile(filepath.Join(one, "5", "task2.csv"), []byte("4, 1000\n6, 2000\n"), 0o644)
-	empty := filepath.Join(dir, "empty")
-	os.MkdirAll(empty, 0o755)
-	malformed := filepath.Join(dir, "malformed")
-	os.MkdirAll(filepath.Join(malformed, "1"), 0o755)
-	os.WriteFile(filepath.Join(malformed, "1", "task1.csv"), []byte("0, 1\n2; 2\n"), 0o644)
-	nan := filepath.Join(dir, "nan")
-	os.MkdirAll(nan, 0o755)
-	os.WriteFile(filepath.Join(nan, "2.csv"), []byte("0, 1\n2, NaN\n"), 0o644)
-	tie := filepath.Join(dir, "tie")
-	os.MkdirAll(tie, 0o755)
-	os.WriteFile(filepath.Join(tie, "1.csv"), []byte(plateaus([]float64{4, 20, 8}, 40)), 0o644)
-	os.WriteFile(filepath.Join(tie, "2.csv"), []byte(plateaus([]float64{4, 20}, 40)), 0o644)
-	unknown := filepath.Join(dir, "unknown.yaml")
-	os.WriteFile(unknown, []byte("name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n"), 0o644)
-	noTasks := filepath.Join(dir, "none.yaml")
-	os.WriteFile(noTasks, []byte("tasks: []\n"), 0o644)
+	dir := writeTree(t, map[string]string{
+		"bad.yaml":              "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: -1\n",
+		"runs/1/task1.csv":      "0, 1\n2, 2\n",
+		"runs/1/task3.csv":      "0, 1\n2, 2\n",
+		"back/7/task1.csv":      "0, 1\n4, 2\n2, 3\n",
+		"one/5/task1.csv":       "0, 1000\n2, 2000\n",
+		"one/5/task2.csv":       "4, 1000\n6, 2000\n",
+		"empty/":                "",
+		"malformed/1/task1.csv": "0, 1\n2; 2\n",
+		"nan/2.csv":             "0, 1\n2, NaN\n",
+		"tie/1.csv":             plateaus([]float64{4, 20, 8}, 40),
+		"tie/2.csv":             plateaus([]float64{4, 20}, 40),
+		"unknown.yaml":          "name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n",
+		"huge.yaml":             "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n",
+		"none.yaml":             "tasks: []\n",
+	})
+	at := func(rel string) string { return filepath.Join(dir, rel) }
+	bad, missing, back, one, empty, malformed, nan, tie := at("bad.yaml"), at("runs"), at("back"), at("one"), at("empty"), at("malformed"), at("nan"), at("tie")
+	unknown, huge, noTasks := at("unknown.yaml"), at("huge.yaml"), at("none.yaml")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -113,24 +128,7 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", bad}, "bad.yaml:3: task 1: mem -1 GB is negative"},
 		{[]string{"--tasks", missing}, "phase 2 is missing"},
 		{[]string{"--tasks", back}, "task1.csv:3: timestamp 2 does not follow 4"},
-		{[]string{"--profile", "slant", "--tasks", missing}, "not both"},
-		{[]string{"--profile", "slant", "--ckpt", "60"}, "--ckpt does not apply"},
-		{[]string{"--profile", "slant", "--mem-strategy", "nope"}, "--mem-strategy"},
-		{[]string{"--profile", "slant", "--mem-strategy", "neuro"}, "needs past runs"},
 		{[]string{"--profile", "macruise", "--mem-strategy", "mem-all-ckpt-v2"}, "not defined"},
-		// Flags of the single-job planner are refused, not ignored.
-		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
-		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
-		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
-		{[]string{"--tasks", drdTasks, "--column", "x"}, "--column does not apply"},
-		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
-		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
-		{[]string{"--tasks", drdTasks, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
-		{[]string{"--tasks", drdTasks, "--phases", "0"}, "--phases must be >= 1"},
-		{[]string{"--tasks", drdTasks, "--phases", "6"}, "drd-tasks/20: 7 phases, want 6"},
-		// and the multi-phase flags without --profile/--tasks.
-		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
-		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
 		// One past run is not enough to fit a law.
 		{[]string{"--tasks", one}, "needs at least 2 runs, got 1 (run 5)"},
 		{[]string{"--tasks", empty}, "no run folder"},
@@ -138,15 +136,92 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--tasks", malformed}, "task1.csv:2: want 2 comma-separated fields"},
 		{[]string{"--tasks", nan}, "2.csv:2: memory \"NaN\" is not a finite number"},
 		{[]string{"--tasks", tie}, "no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one with --phases N"},
-		{[]string{"--tasks", drdTasks, "--fit", "pareto"}, "too heavy-tailed for the planner"},
 		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
 		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
+		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
 	} {
-		out, errOut, code := run(t, "", append([]string{"reserve"}, c.args...)...)
-		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", c.args, code, out, errOut, c.want)
+		checkProfileRefused(t, c.args, c.want)
+	}
+}
+
+// TestReserveProfileBadFlags: flags that do not apply, values out of range,
+// and a margin that used to print sbatch --mem=-9223372036854775808M are
+// refused with one line.
+func TestReserveProfileBadFlags(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "runs") // never read: the flags are refused first
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--profile", "slant", "--tasks", missing}, "not both"},
+		{[]string{"--profile", "slant", "--ckpt", "60"}, "--ckpt does not apply"},
+		{[]string{"--profile", "slant", "--mem-strategy", "nope"}, "--mem-strategy"},
+		{[]string{"--profile", "slant", "--mem-strategy", "neuro"}, "needs past runs"},
+		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
+		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
+		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
+		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
+		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
+		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
+		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
+		{[]string{"--profile", "slant", "--mem-margin", "1e300", "--sbatch", "job.sh"}, "memory margin 1e+300, want a value in [0, 10]"},
+		{[]string{"--profile", "slant", "--mem-margin", "NaN"}, "memory margin NaN"},
+		{[]string{"--profile", "slant", "--mem-tau", "1"}, "memory tau 1, want a value in [0, 1)"},
+		{[]string{"--profile", "slant", "--job-name", "x"}, "--job-name \"x\" applies only with --sbatch"},
+		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
+		{[]string{"--tasks", missing, "--phases", "0"}, "--phases must be >= 1"},
+		{[]string{"--tasks", missing, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
+		{[]string{"--tasks", missing, "--column", "x"}, "--column does not apply"},
+	} {
+		checkProfileRefused(t, c.args, c.want)
+	}
+}
+
+// checkProfileRefused runs ckpt reserve with args and wants exit 2, no
+// output and one line of error containing want.
+func checkProfileRefused(t *testing.T, args []string, want string) {
+	t.Helper()
+	out, errOut, code := run(t, "", append([]string{"reserve"}, args...)...)
+	if code != 2 || out != "" || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line containing %q", args, code, out, errOut, want)
+	}
+}
+
+// TestReserveProfileBadInputData: refusals that need the DRD runs.
+func TestReserveProfileBadInputData(t *testing.T) {
+	drd := drdTasks(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tasks", drd, "--phases", "6"}, "drd-tasks/20: 7 phases, want 6"},
+		{[]string{"--tasks", drd, "--fit", "pareto"}, "too heavy-tailed for the planner"},
+	} {
+		checkProfileRefused(t, c.args, c.want)
+	}
+}
+
+// writeTree writes files (slash-separated paths relative to a new temporary
+// folder; a path ending in "/" is an empty folder) and returns the folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
+	return dir
 }
 
 // plateaus is a whole-run trace "t, usedKiB" of plateaus of the given GB
@@ -169,15 +244,16 @@ func plateaus(gb []float64, n int) string {
 // phases instead of 7; it used to fail the whole folder. Now it is dropped
 // with a one-line warning naming it, and the plan uses the 87 others.
 func TestReserveTasksWholeRuns(t *testing.T) {
-	ids, err := os.ReadDir(drdTasks)
+	drd := drdTasks(t)
+	ids, err := os.ReadDir(drd)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for _, id := range ids {
 		var b []byte
 		for k := 1; k <= 7; k++ {
-			x, err := os.ReadFile(filepath.Join(drdTasks, id.Name(), fmt.Sprintf("task%d.csv", k)))
+			x, err := os.ReadFile(filepath.Join(drd, id.Name(), fmt.Sprintf("task%d.csv", k)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,10 +295,7 @@ func TestReserveTasksWholeRuns(t *testing.T) {
 // TestReserveTasksOtherFamily: a non-Normal fit is summarised in one line,
 // not printed as the thousands of points of its discretised total.
 func TestReserveTasksOtherFamily(t *testing.T) {
-	if _, err := os.Stat(drdTasks); err != nil {
-		t.Skip(err)
-	}
-	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks, "--fit", "gamma")
+	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks(t), "--fit", "gamma")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -3,5 +3,5 @@
 // Reservation Strategies" (IEEE TPDS 2021): reservation strategies that ask
 // for time and memory, learned from k runs of SLANT (and MaCRUISE), and
 // evaluated on every run (`ckpt repro profiles`). The strategies come from
-// reservation.PlanApp; FINDINGS.md records where we differ from the paper.
+// memplan.PlanApp; FINDINGS.md records where we differ from the paper.
 package profiles

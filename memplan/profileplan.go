@@ -1,4 +1,4 @@
-package reservation
+package memplan
 
 // This file plans time and memory for multi-phase applications (Gainaru,
 // Goglin, Honoré and Pallez, "Profiles of upcoming HPC Applications and
@@ -7,13 +7,13 @@ package reservation
 // builds every strategy of Section 4.3.
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
 // Strategy names.
@@ -72,16 +72,25 @@ type AppPlans struct {
 
 // PlanApp plans ALL-CKPT (constant checkpoint cost C(peak) and the peak
 // memory throughout), MEM-ALL-CKPT and MEM-ALL-CKPT-V2 for app, and NEURO
-// and NEURO-AVG when history (past total walltimes) is given.
+// and NEURO-AVG when history (past total walltimes) is given. It refuses
+// options out of range (AppPlanOptions.Validate), a model CheckModel
+// refuses, and memory requests above MaxMemory, so that every plan it
+// returns is finite.
 func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, error) {
-	if o.N < 2 {
-		return nil, fmt.Errorf("need at least 2 discretisation points, got %d", o.N)
+	if err := o.Validate(); err != nil {
+		return nil, err
 	}
 	total, err := app.Total()
 	if err != nil {
 		return nil, err
 	}
-	x, _, err := Law(total, o.TailMass)
+	if err := CheckModel(app, total); err != nil {
+		return nil, err
+	}
+	if err := checkTotal(total); err != nil {
+		return nil, err
+	}
+	x, _, err := reservation.Law(total, o.TailMass)
 	if err != nil {
 		return nil, err
 	}
@@ -99,10 +108,11 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	if err != nil {
 		return nil, err
 	}
-	if !(o.MemMargin >= 0) || math.IsInf(o.MemMargin, 0) {
-		return nil, fmt.Errorf("memory margin %v, want a finite value >= 0", o.MemMargin)
-	}
 	grow := 1 + o.MemMargin
+	peak := app.PeakMemory()
+	if err := checkMemory(peak, grow); err != nil {
+		return nil, err
+	}
 	for i := range mem {
 		mem[i] *= grow
 	}
@@ -110,7 +120,6 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	law := MemLaw{Values: disc.Values, Probs: disc.Probs, Ckpt: ck, Mem: mem, Mem0: mem0, Restart: o.Restart}
 	out := &AppPlans{Total: total, Law: law, Plans: map[string]*MemPlan{}}
 
-	peak := app.PeakMemory()
 	request := peak * grow
 	constant := law
 	constant.Ckpt = make([]float64, len(ck))
@@ -128,37 +137,11 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	if out.Plans[StrategyMemAllCkpt], err = MemAllCkpt(law); err != nil {
 		return nil, err
 	}
-	h := app.HungryTask()
-	if h > 1 {
-		t0, err := tl.SafeBefore(h, o.V2Eps)
-		if err != nil {
-			return nil, err
-		}
-		// The first milestone t0 becomes a support point of zero mass (the
-		// discretised total usually starts far above it).
-		at := sort.SearchFloat64s(law.Values, t0)
-		if at < len(law.Values) && law.Values[at] == t0 {
-			t0 = math.Nextafter(t0, 0)
-		}
-		ck0, mem0v, _, err := tl.Needs([]float64{t0}, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
-		if err != nil {
-			return nil, err
-		}
-		mem0v[0] *= grow
-		v2 := MemLaw{Mem0: law.Mem0, Restart: law.Restart,
-			Values: slices.Insert(slices.Clone(law.Values), at, t0),
-			Probs:  slices.Insert(slices.Clone(law.Probs), at, 0),
-			Ckpt:   slices.Insert(slices.Clone(law.Ckpt), at, ck0[0]),
-			Mem:    slices.Insert(slices.Clone(law.Mem), at, mem0v[0])}
-		if at < len(v2.Values)-1 {
-			before := 0.0
-			for _, t := range app.Tasks[:h-1] {
-				before = math.Max(before, t.Mem)
-			}
-			if out.Plans[StrategyMemAllCkptV2], err = MemAllCkptV2(v2, at, h, before*grow); err != nil {
-				return nil, err
-			}
-		}
+	if out.Plans[StrategyMemAllCkptV2], err = planV2(app, tl, law, o); err != nil {
+		return nil, err
+	}
+	if out.Plans[StrategyMemAllCkptV2] == nil {
+		delete(out.Plans, StrategyMemAllCkptV2)
 	}
 	if len(history) > 0 {
 		for _, avg := range []bool{false, true} {
@@ -173,4 +156,43 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 		}
 	}
 	return out, nil
+}
+
+// planV2 is MEM-ALL-CKPT-V2 for app (Section 4.3.3), nil when its
+// memory-hungry task is its first or the safe milestone lies beyond the
+// support.
+func planV2(app *profile.App, tl *profile.Timeline, law MemLaw, o AppPlanOptions) (*MemPlan, error) {
+	h := app.HungryTask()
+	if h <= 1 {
+		return nil, nil
+	}
+	grow := 1 + o.MemMargin
+	t0, err := tl.SafeBefore(h, o.V2Eps)
+	if err != nil {
+		return nil, err
+	}
+	// The first milestone t0 becomes a support point of zero mass (the
+	// discretised total usually starts far above it).
+	at := sort.SearchFloat64s(law.Values, t0)
+	if at < len(law.Values) && law.Values[at] == t0 {
+		t0 = math.Nextafter(t0, 0)
+	}
+	ck0, mem0v, _, err := tl.Needs([]float64{t0}, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
+	if err != nil {
+		return nil, err
+	}
+	mem0v[0] *= grow
+	v2 := MemLaw{Mem0: law.Mem0, Restart: law.Restart,
+		Values: slices.Insert(slices.Clone(law.Values), at, t0),
+		Probs:  slices.Insert(slices.Clone(law.Probs), at, 0),
+		Ckpt:   slices.Insert(slices.Clone(law.Ckpt), at, ck0[0]),
+		Mem:    slices.Insert(slices.Clone(law.Mem), at, mem0v[0])}
+	if at >= len(v2.Values)-1 {
+		return nil, nil
+	}
+	before := 0.0
+	for _, t := range app.Tasks[:h-1] {
+		before = math.Max(before, t.Mem)
+	}
+	return MemAllCkptV2(v2, at, h, before*grow)
 }

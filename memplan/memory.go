@@ -1,21 +1,16 @@
-package reservation
+package memplan
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
-// Memory-aware reservations, after Gainaru, Goglin, Honoré and Pallez,
-// "Profiles of upcoming HPC Applications and their Impact on Reservation
-// Strategies" (IEEE TPDS 2021), Section 4: every reservation of a strategy
-// S = ((R_1, T_1, C_1), …) also carries the memory M_k to request, and the
-// checkpoint that ends reservation k costs C(M(t_k)) — the memory the job is
-// likely to hold when it is taken — instead of a constant.
-//
-// The planners here take generic inputs (a discrete law plus per-point
-// checkpoint costs and memory needs), so that this package does not depend
+// The planners of this file take generic inputs (a discrete law plus
+// per-point checkpoint costs and memory needs), so that they do not depend
 // on how an application model computes them (package profile does, with
-// M_0.1(t) of its Eq. (2) and C(V) = l + V/b).
+// M_0.1(t) of its Eq. (2) and C(V) = l + V/b; PlanApp wires the two).
 
 // MemLaw is the input of the memory-aware planners: a discrete walltime law
 // Y ~ (v_i, f_i), 1 ≤ i ≤ n, and for every support point the cost of a
@@ -68,7 +63,7 @@ func (m MemLaw) validate() (*support, error) {
 // W_k = R_k + T_k + C_k as in Reservations, the memory Mem to request for
 // it, and the probability that it is needed at all.
 type MemReservation struct {
-	Reservation
+	reservation.Reservation
 	// Mem is the memory to request (GB).
 	Mem float64 `json:"mem"`
 	// StopBeforeTask, when > 0, makes the reservation end with its
@@ -258,4 +253,52 @@ func expectedMemMetrics(rs []MemReservation, needed func(k int) float64) (time, 
 		}
 	}
 	return time, wmem
+}
+
+// support is the discrete law in the layout of the dynamic program: v[0] = 0
+// and v[i] = v_i, surv[i] = P(Y > v[i]) (so surv[0] = 1 and surv[n] = 0).
+type support struct {
+	v, surv []float64
+}
+
+func (s *support) n() int { return len(s.v) - 1 }
+
+// newSupport validates the law (v_i finite, >= 0 and strictly increasing;
+// f_i finite and >= 0, f_n > 0, Σ f_i = 1 within 10⁻⁶), as
+// reservation.DynProgCount does, and lays it out with the probabilities
+// renormalised to sum 1. O(n).
+func newSupport(values, probs []float64) (*support, error) {
+	n := len(values)
+	if n == 0 || len(probs) != n {
+		return nil, fmt.Errorf("discrete law needs as many probabilities as values (got %d and %d)", n, len(probs))
+	}
+	s := &support{v: make([]float64, n+1), surv: make([]float64, n+1)}
+	for i, x := range values {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return nil, fmt.Errorf("value %d is %v, want finite and >= 0", i+1, x)
+		}
+		if i > 0 && x <= values[i-1] {
+			return nil, fmt.Errorf("values must increase strictly: value %d (%v) follows %v", i+1, x, values[i-1])
+		}
+		if p := probs[i]; math.IsNaN(p) || p < 0 || math.IsInf(p, 0) {
+			return nil, fmt.Errorf("probability %d is %v, want finite and >= 0", i+1, p)
+		}
+		s.v[i+1] = x
+	}
+	if probs[n-1] <= 0 {
+		return nil, fmt.Errorf("the largest value %v has probability %v; the last value must have positive mass", values[n-1], probs[n-1])
+	}
+	total := 0.0
+	for i := n - 1; i >= 0; i-- {
+		s.surv[i+1] = total
+		total += probs[i]
+	}
+	if math.Abs(total-1) > 1e-6 {
+		return nil, fmt.Errorf("probabilities sum to %v, want 1", total)
+	}
+	s.surv[0] = 1
+	for i := 1; i <= n; i++ {
+		s.surv[i] /= total
+	}
+	return s, nil
 }

@@ -1,10 +1,11 @@
-package reservation
+package memplan
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/rng"
 	"pgregory.net/rapid"
 )
 
@@ -38,7 +39,7 @@ func randomMemLaw(t *rapid.T, n int, constC bool) MemLaw {
 }
 
 // TestMemAllCkptConstantEqualsAllCkpt: with a constant checkpoint cost
-// (constant memory), MEM-ALL-CKPT is ALL-CKPT of DynProgCount.
+// (constant memory), MEM-ALL-CKPT is ALL-CKPT of reservation.DynProgCount.
 func TestMemAllCkptConstantEqualsAllCkpt(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := randomMemLaw(t, rapid.IntRange(1, 40).Draw(t, "n"), true)
@@ -46,7 +47,7 @@ func TestMemAllCkptConstantEqualsAllCkpt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, want, err := DynProgCount(m.Values, m.Probs, ReservationOnly(m.Ckpt[0], m.Restart), AllCkpt)
+		_, want, err := reservation.DynProgCount(m.Values, m.Probs, reservation.ReservationOnly(m.Ckpt[0], m.Restart), reservation.AllCkpt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestExpectedMetricsAgreesWithPlan(t *testing.T) {
 }
 
 func BenchmarkMemAllCkpt1000(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 1))
+	r := rng.New(1)
 	n := 1000
 	m := MemLaw{Values: make([]float64, n), Probs: make([]float64, n), Ckpt: make([]float64, n), Mem: make([]float64, n), Restart: 60}
 	for i := range n {

@@ -1,0 +1,34 @@
+// Package memplan is the memory-aware reservation planner for multi-phase
+// applications of Gainaru, Goglin, Honoré and Pallez, "Profiles of upcoming
+// HPC Applications and their Impact on Reservation Strategies" (IEEE TPDS
+// 2021), Section 4: every reservation of a strategy S = ((R_1, T_1, C_1), …)
+// also carries the memory M_k to request, and the checkpoint that ends
+// reservation k costs C(M_τ(t_k)) — the memory the job is likely to hold when
+// it is taken — instead of a constant.
+//
+// The application model (tasks, the law of the total walltime, M_τ(t) of
+// Eq. (2), C(V) = l + V/b) is package profile's; the single-job cost model and
+// the law preparation (reservation.Law, the Reservation record) are package
+// reservation's. memplan depends on both and neither depends on it.
+//
+//   - MemAllCkpt is MEM-ALL-CKPT (Section 4.2), MemAllCkptV2 MEM-ALL-CKPT-V2
+//     (Section 4.3.3), Neuro the practitioners' NEURO and NEURO-AVG
+//     (Section 4.2), ConstantMemory the memory-oblivious ALL-CKPT.
+//   - PlanApp builds all of them for a profile.App (Section 4.3), and
+//     CheckModel refuses the task laws whose discretised total is wrong.
+//   - EvaluateRun replays a plan on one actual run, memory kills included
+//     (the metrics of Section 4.3.2); ExpectedMetrics prices a plan under a
+//     discrete law.
+//
+// Glossary (paper symbol: code): Y ~ (v_i, f_i): MemLaw.Values, Probs;
+// C_i = C(M_0.1(v_i)): MemLaw.Ckpt; M_τ(v_i): MemLaw.Mem; R: Restart;
+// W_k = R_k + T_k + C_k: MemReservation.Length; ν (tail mass): TailMass;
+// n (discretisation, 1000 in the paper): AppPlanOptions.N; ε of V2: V2Eps.
+//
+// # Complexity
+//
+// For a law of n support points, MemAllCkpt and MemAllCkptV2 take O(n²) time
+// and O(n) memory; EvaluateRun is O(m·r) for a run of m tasks and r
+// reservations; ExpectedMetrics O(n·r). PlanApp adds the Timeline of
+// package profile (O(t·N²) for t tasks on a grid of N steps).
+package memplan
