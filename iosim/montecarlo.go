@@ -1,6 +1,7 @@
 package iosim
 
 import (
+	"context"
 	"math"
 	"slices"
 )
@@ -8,11 +9,23 @@ import (
 // Trial runs the fault-free, checkpoint-free, interference-free baseline
 // and every strategy on the same job list and failure times (both drawn
 // from opt.Seed), and returns each strategy's run with its waste against
-// the baseline.
+// the baseline. It is TrialContext without cancellation.
 func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
+	return TrialContext(context.Background(), c, sts, opt)
+}
+
+// TrialContext is Trial stopped by ctx (checked inside every run). A
+// platform that cannot make progress is refused before the baseline runs
+// (Config.CheckProgress).
+func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (Outcome, error) {
 	opt = opt.withDefaults()
 	if err := c.Validate(); err != nil {
 		return Outcome{}, err
+	}
+	if !opt.NoFailures && opt.Failures == nil {
+		if err := c.CheckProgress(); err != nil {
+			return Outcome{}, err
+		}
 	}
 	if opt.Jobs == nil {
 		jobs, err := GenerateJobs(c, opt.Span, opt.Seed)
@@ -23,13 +36,13 @@ func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
 	}
 	bo := opt
 	bo.NoFailures = true
-	base, err := Simulate(c, Baseline(), bo)
+	base, err := SimulateContext(ctx, c, Baseline(), bo)
 	if err != nil {
 		return Outcome{}, err
 	}
 	out := Outcome{Baseline: base}
 	for _, st := range sts {
-		r, err := Simulate(c, st, opt)
+		r, err := SimulateContext(ctx, c, st, opt)
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -135,7 +135,7 @@ func TestTwoJobsSectionIIIB(t *testing.T) {
 	T := 10 * 3600.0
 	q := 10.0
 	opt := Options{Span: T, NoFailures: true, Jobs: []Job{{Class: 0, Work: 100 * 3600}, {Class: 0, Work: 100 * 3600}}}
-	beta := c.Platform.Bandwidth
+	beta := float64(c.Platform.Bandwidth)
 	cases := []struct {
 		st   Strategy
 		work float64

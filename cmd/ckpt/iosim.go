@@ -210,7 +210,7 @@ func newIOSimRunCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			pts := []iosim.SweepPoint{{Param: "bandwidth", Value: c.Platform.Bandwidth, Config: c}}
+			pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
 			rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
 			if err != nil {
 				return err
@@ -233,7 +233,7 @@ func newIOSimRunCmd() *cobra.Command {
 					evs++
 				}
 			}
-			out := iosimRunOut{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: c.Platform.Bandwidth, NodeMTBF: float64(c.Platform.NodeMTBF),
+			out := iosimRunOut{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: float64(c.Platform.Bandwidth), NodeMTBF: float64(c.Platform.NodeMTBF),
 				Seeds: f.seeds, Window: opt.Span - 2*opt.Skip, Bound: iosimFloat(bound), Strategies: agg.Strategies,
 				Scheduler: opt.Scheduler.String(), BaselineBusy: busy, BaselineClassShares: shares}
 			if f.json {
@@ -241,7 +241,7 @@ func newIOSimRunCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "platform %s: %d nodes, bandwidth %s, node MTBF %s (system %s); %d trials of %s\n",
-				c.Platform.Name, c.Platform.Nodes, units.FormatBandwidth(c.Platform.Bandwidth), units.FormatSeconds(float64(c.Platform.NodeMTBF)),
+				c.Platform.Name, c.Platform.Nodes, units.FormatBandwidth(float64(c.Platform.Bandwidth)), units.FormatSeconds(float64(c.Platform.NodeMTBF)),
 				units.FormatSeconds(float64(c.Platform.NodeMTBF)/float64(c.Platform.Nodes)), f.seeds, units.FormatSeconds(out.Window))
 			fmt.Fprintf(w, "lower bound (Theorem 1): waste %.4f\n\n", bound)
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
