@@ -183,7 +183,7 @@ const (
 
 type job struct {
 	id, class, q  int
-	slot          int32 // index in simulator.slots while running, else -1
+	slot          int32   // index in simulator.slots while running, else -1
 	work          float64 // compute seconds to do in this run
 	progress      float64 // compute seconds done in this run
 	committed     float64 // progress saved by the last checkpoint of this run
