@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"slices"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Trial runs the fault-free, checkpoint-free, interference-free baseline
@@ -73,7 +75,7 @@ type Summary struct {
 }
 
 // Summarize returns the Summary of xs (quantiles by linear interpolation
-// between order statistics, R's type 7). NaN fields for an empty sample.
+// between order statistics, R's type 7: distribution.SampleQuantile). NaN fields for an empty sample.
 func Summarize(xs []float64) Summary {
 	if len(xs) == 0 {
 		n := math.NaN()
@@ -85,13 +87,6 @@ func Summarize(xs []float64) Summary {
 	for _, x := range s {
 		sum += x
 	}
-	q := func(p float64) float64 {
-		h := p * float64(len(s)-1)
-		i := int(math.Floor(h))
-		if i+1 >= len(s) {
-			return s[len(s)-1]
-		}
-		return s[i] + (h-float64(i))*(s[i+1]-s[i])
-	}
+	q := func(p float64) float64 { return distribution.SampleQuantile(s, p) }
 	return Summary{N: len(s), Mean: sum / float64(len(s)), D1: q(0.1), Q1: q(0.25), Median: q(0.5), Q3: q(0.75), D9: q(0.9)}
 }
