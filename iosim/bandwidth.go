@@ -10,6 +10,10 @@ import (
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
+// ErrNotReached is wrapped by BandwidthFor's error when even the highest
+// bandwidth does not give the target efficiency.
+var ErrNotReached = errors.New("target not reached")
+
 // BandwidthFor finds by bisection (on a log scale, to relative precision
 // relTol) the smallest aggregate bandwidth in [lo, hi] at which strategy
 // st's mean waste over reps trials is at most 1 − efficiency (Fig. 4 uses
@@ -47,7 +51,7 @@ func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64
 	if good, err := ok(hi); err != nil {
 		return 0, err
 	} else if !good {
-		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s", st.Name, efficiency, units.FormatBandwidth(hi))
+		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s: %w", st.Name, efficiency, units.FormatBandwidth(hi), ErrNotReached)
 	}
 	if good, err := ok(lo); err != nil {
 		return 0, err
