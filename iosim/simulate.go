@@ -182,34 +182,33 @@ const (
 )
 
 type job struct {
-	id, class, q  int
-	slot          int32   // index in simulator.slots while running, else -1
-	work          float64 // compute seconds to do in this run
-	progress      float64 // compute seconds done in this run
-	committed     float64 // progress saved by the last checkpoint of this run
-	snapshot      float64 // progress at the start of the current checkpoint
-	ioDone        float64 // progress up to which regular I/O is done
-	ioPerWork     float64 // regular I/O bytes per compute second
-	inKind        Kind
-	inBytes       float64
-	hasCkpt       bool // a checkpoint of this job exists (this run or an earlier one)
-	gap           float64
-	ckptDue       float64
-	lastCkpt      float64
-	ckptPending   bool // non-blocking checkpoint request waiting for the token
-	state         jstate
-	kind          Kind // of the current transfer or awaited token
-	since         float64
-	ev            *des.Event
-	tr            *transfer
-	nodes         []int32
-	unWork, unIO  float64 // in-window node-seconds since the last commit
-	runIdx        int
-	origInput     float64
-	outBytes      float64
-	ckptBytes     float64
-	ckptTime      float64
-	recoveryBytes float64
+	id, class, q int
+	slot         int32   // index in simulator.slots while running, else -1
+	work         float64 // compute seconds to do in this run
+	progress     float64 // compute seconds done in this run
+	committed    float64 // progress saved by the last checkpoint of this run
+	snapshot     float64 // progress at the start of the current checkpoint
+	ioDone       float64 // progress up to which regular I/O is done
+	ioPerWork    float64 // regular I/O bytes per compute second
+	inKind       Kind
+	inBytes      float64
+	hasCkpt      bool // a checkpoint of this job exists (this run or an earlier one)
+	gap          float64
+	ckptDue      float64
+	lastCkpt     float64
+	ckptPending  bool // non-blocking checkpoint request waiting for the token
+	state        jstate
+	kind         Kind // of the current transfer or awaited token
+	since        float64
+	ev           *des.Event
+	tr           *transfer
+	nodes        []int32
+	unWork, unIO float64 // in-window node-seconds since the last commit
+	runIdx       int
+	origInput    float64
+	outBytes     float64
+	ckptBytes    float64
+	ckptTime     float64
 }
 
 // maxNodeBufs bounds the node lists kept for reuse.

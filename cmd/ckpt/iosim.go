@@ -20,26 +20,26 @@ import (
 
 // iosimFlags are shared by the iosim subcommands.
 type iosimFlags struct {
-	config, platform      string
-	bandwidth, mtbf       string
-	strategies            string
-	seeds                 int
-	seed                  uint64
-	span, skip, fixed     string
-	ioChunk               string
-	workers               int
-	json                  bool
-	noFailures            bool
-	maxEvents             uint64
-	shard, csv, jsonl     string
-	stdin                 io.Reader // the command's standard input, for --config -
-	param, values         string
-	maple, fullBandwidth  bool
-	efficiency, tol       float64
-	lo, hi, strategy      string
-	printConfig, noHeader bool
-	fullPeriod            bool
-	scheduler             string
+	config, platform     string
+	bandwidth, mtbf      string
+	strategies           string
+	seeds                int
+	seed                 uint64
+	span, skip, fixed    string
+	ioChunk              string
+	workers              int
+	json                 bool
+	noFailures           bool
+	maxEvents            uint64
+	shard, csv, jsonl    string
+	stdin                io.Reader // the command's standard input, for --config -
+	param, values        string
+	maple, fullBandwidth bool
+	efficiency, tol      float64
+	lo, hi, strategy     string
+	printConfig          bool
+	fullPeriod           bool
+	scheduler            string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
