@@ -70,7 +70,7 @@ const (
 	// order, with no reservation. It packs nodes well but starves wide
 	// jobs: on Cielo the baseline runs Silverton (2 048 nodes) for 8 % of
 	// the node-time instead of its 16.5 % share, on the prospective system
-	// for 2 %. Kept for comparison.
+	// for 1 % (8 seeds). Kept for comparison.
 	Greedy
 )
 
