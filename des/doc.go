@@ -1,4 +1,7 @@
-// Package des is a small, reusable discrete-event simulation engine.
+// Package des is a small, reusable discrete-event simulation engine: the
+// engine behind iosim, the simulator of the cooperative-checkpointing paper
+// (Herault et al., APDCM 2018, Section V: "we use a discrete-event
+// simulator").
 //
 // A Sim holds a clock and a priority queue of pending events ordered by
 // (time, sequence number): events at the same time fire in the order they
@@ -8,14 +11,16 @@
 // accumulate dead entries).
 //
 // Stream gives every entity (a node, a job, a workload generator) its own
-// seeded math/rand/v2 generator derived from (seed, entity identifiers) by
-// SplitMix64 mixing: a node's failure times depend on the seed and the
-// node's number only, so adding a node to a platform does not change the
-// failure times of the others.
+// seeded math/rand/v2 generator, rng.Stream(seed, entity identifiers) — the
+// module's one seed derivation: a node's failure times depend on the seed
+// and the node's number only, so adding a node to a platform does not
+// change the failure times of the others.
 //
 // # Complexity
 //
 // The queue is a binary heap (container/heap): At, After and Cancel are
-// O(log n) for n pending events, Step is O(log n) plus the event's own
-// work, Now and Len are O(1). Memory is O(n). Stream is O(1).
+// O(log n) time for n pending events, Step is O(log n) plus the event's
+// own work, Now and Len are O(1). Memory is O(n) for the pending events
+// only: fired and cancelled events are not kept. Stream is O(k) for k
+// identifiers.
 package des

@@ -2,19 +2,26 @@ package iosim
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/ckpt-hpc/ckpt/units"
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/runner"
+	"github.com/ckpt-hpc/ckpt/units"
 )
+
+// ErrNotReached is wrapped by BandwidthFor's error when even the highest
+// bandwidth does not give the target efficiency.
+var ErrNotReached = errors.New("target not reached")
 
 // BandwidthFor finds by bisection (on a log scale, to relative precision
 // relTol) the smallest aggregate bandwidth in [lo, hi] at which strategy
 // st's mean waste over reps trials is at most 1 − efficiency (Fig. 4 uses
 // efficiency 0.8). Every evaluation uses the same trial seeds, so the
 // mean waste is a deterministic function of the bandwidth. It returns hi's
-// error if even hi is not enough and lo if lo already suffices.
+// error if even hi is not enough and lo if lo already suffices. A
+// bandwidth at which the platform cannot make progress
+// (Config.CheckProgress) counts as waste 1 without a simulation.
 func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64, reps int, opt Options, ro runner.Options, lo, hi, relTol float64) (float64, error) {
 	if !(efficiency > 0 && efficiency < 1) {
 		return 0, fmt.Errorf("efficiency must be in (0, 1), got %v", efficiency)
@@ -23,7 +30,14 @@ func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64
 		return 0, fmt.Errorf("need 0 < lo < hi and tolerance > 0, got lo=%v hi=%v tol=%v", lo, hi, relTol)
 	}
 	meanWaste := func(beta float64) (float64, error) {
-		pts := []SweepPoint{{Param: "bandwidth", Value: beta, Config: c.WithBandwidth(beta)}}
+		cb := c.WithBandwidth(beta)
+		if !opt.NoFailures && opt.Failures == nil {
+			var np *NoProgressError
+			if err := cb.CheckProgress(); errors.As(err, &np) {
+				return 1, nil // no progress at this bandwidth: waste 1
+			}
+		}
+		pts := []SweepPoint{{Param: "bandwidth", Value: beta, Config: cb}}
 		rs, err := Sweep(ctx, pts, []Strategy{st}, reps, opt, ro, nil)
 		if err != nil {
 			return 0, err
@@ -37,7 +51,7 @@ func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64
 	if good, err := ok(hi); err != nil {
 		return 0, err
 	} else if !good {
-		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s", st.Name, efficiency, units.FormatBandwidth(hi))
+		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s: %w", st.Name, efficiency, units.FormatBandwidth(hi), ErrNotReached)
 	}
 	if good, err := ok(lo); err != nil {
 		return 0, err

@@ -138,7 +138,7 @@ func (c *Config) BoundClasses(o BoundOptions) ([]BoundClass, float64, error) {
 		return nil, 0, err
 	}
 	N := float64(c.Platform.Nodes)
-	beta := c.Platform.Bandwidth
+	beta := float64(c.Platform.Bandwidth)
 	cs := make([]BoundClass, len(c.Classes))
 	norm := 0.0
 	for _, k := range c.Classes {

@@ -2,12 +2,15 @@ package iosim
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -15,20 +18,10 @@ import (
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
-// Seconds is a duration in seconds. In a config file it is a number of
-// seconds or a string such as "262.4h", "730d" or "2y" (a year is 365
-// days).
-type Seconds float64
-
-// UnmarshalYAML reads a number of seconds or a duration string.
-func (s *Seconds) UnmarshalYAML(n *yaml.Node) error {
-	v, err := units.ParseSeconds(n.Value)
-	if err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
-	}
-	*s = Seconds(v)
-	return nil
-}
+// Seconds is a duration in seconds: units.Seconds, which reads a number
+// of seconds or any duration of units.ParseSeconds ("262.4h", "730d",
+// "2y", "00:10:00") from YAML and JSON.
+type Seconds = units.Seconds
 
 // Year is 365 days in seconds, the unit of node MTBFs in the paper.
 const Year = units.Year
@@ -36,16 +29,18 @@ const Year = units.Year
 // Platform is the machine of Section II: N nodes sharing one parallel
 // file system.
 type Platform struct {
-	// Name labels outputs.
+	// Name labels outputs. Load names a config without one after its
+	// file ("custom" when it has no file name).
 	Name string `yaml:"name" json:"name"`
-	// Nodes is N, the number of compute nodes. Valid range: ≥ 1.
+	// Nodes is N, the number of compute nodes: a whole number in
+	// [1, MaxNodes].
 	Nodes int `yaml:"nodes" json:"nodes"`
 	// MemoryPerNode is in bytes; I/O volumes are fractions of a job's
 	// memory (nodes × MemoryPerNode). Valid range: (0, +∞).
 	MemoryPerNode float64 `yaml:"memory_per_node" json:"memory_per_node"`
-	// Bandwidth is β, the aggregate file-system bandwidth in bytes/s.
-	// Valid range: (0, +∞).
-	Bandwidth float64 `yaml:"bandwidth" json:"bandwidth"`
+	// Bandwidth is β, the aggregate file-system bandwidth in bytes/s (in a
+	// config a number or a string such as "40GB/s"). Valid range: (0, +∞).
+	Bandwidth units.Bandwidth `yaml:"bandwidth" json:"bandwidth"`
 	// NodeMTBF is μ_ind, the MTBF of one node in seconds (failures are
 	// exponential, independent per node). Valid range: (0, +∞].
 	NodeMTBF Seconds `yaml:"node_mtbf" json:"node_mtbf"`
@@ -55,7 +50,8 @@ type Platform struct {
 type Class struct {
 	// Name labels the class (EAP, LAP, ...).
 	Name string `yaml:"name" json:"name"`
-	// Nodes is q, the nodes of every job of the class: 1 ≤ q ≤ N.
+	// Nodes is q, the nodes of every job of the class: a whole number,
+	// 1 ≤ q ≤ N.
 	Nodes int `yaml:"nodes" json:"nodes"`
 	// Walltime is w, the typical work time in seconds; jobs draw their
 	// work uniformly in [0.8w, 1.2w] (Section V).
@@ -89,12 +85,12 @@ func (c *Config) JobMemory(k int) float64 {
 // CheckpointTime is C_k = checkpoint bytes / β, the interference-free
 // checkpoint (and recovery, R = C) duration of class k.
 func (c *Config) CheckpointTime(k int) float64 {
-	return c.Classes[k].Checkpoint * c.JobMemory(k) / c.Platform.Bandwidth
+	return c.Classes[k].Checkpoint * c.JobMemory(k) / float64(c.Platform.Bandwidth)
 }
 
 // WithBandwidth returns a copy of c with bandwidth β (bytes/s).
 func (c Config) WithBandwidth(beta float64) Config {
-	c.Platform.Bandwidth = beta
+	c.Platform.Bandwidth = units.Bandwidth(beta)
 	c.Classes = append([]Class(nil), c.Classes...)
 	return c
 }
@@ -106,6 +102,12 @@ func (c Config) WithNodeMTBF(mu float64) Config {
 	return c
 }
 
+// MaxNodes is the largest platform Simulate accepts: six times Fugaku's
+// 158 976 nodes. A simulation holds a few hundred bytes per node (its
+// failure stream and pending failure event), so this bounds a run's memory
+// at a few hundred megabytes.
+const MaxNodes = 1_000_000
+
 // ShareTolerance is how far the class shares may sum from 1.
 const ShareTolerance = 1e-3
 
@@ -113,11 +115,11 @@ const ShareTolerance = 1e-3
 func (c *Config) Validate() error {
 	p := &c.Platform
 	switch {
-	case p.Nodes <= 0:
-		return fmt.Errorf("platform.nodes: must be ≥ 1, got %d", p.Nodes)
+	case p.Nodes <= 0 || p.Nodes > MaxNodes:
+		return fmt.Errorf("platform.nodes: must be in [1, %d], got %d", MaxNodes, p.Nodes)
 	case !(p.MemoryPerNode > 0) || math.IsInf(p.MemoryPerNode, 0):
 		return fmt.Errorf("platform.memory_per_node: must be a positive number of bytes, got %v", p.MemoryPerNode)
-	case !(p.Bandwidth > 0) || math.IsInf(p.Bandwidth, 0):
+	case !(p.Bandwidth > 0) || math.IsInf(float64(p.Bandwidth), 0):
 		return fmt.Errorf("platform.bandwidth: must be a positive number of bytes/s, got %v", p.Bandwidth)
 	case !(p.NodeMTBF > 0):
 		return fmt.Errorf("platform.node_mtbf: must be positive, got %v", float64(p.NodeMTBF))
@@ -174,6 +176,16 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", where, err)
 	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, decodeError(where, err)
+	}
+	if root.Kind == 0 {
+		return nil, fmt.Errorf("%s: empty", where)
+	}
+	if err := checkScalars(&root, ""); err != nil {
+		return nil, fmt.Errorf("%s:%v", where, err)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var c Config
@@ -183,10 +195,71 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 		}
 		return nil, decodeError(where, err)
 	}
+	if c.Platform.Name == "" {
+		c.Platform.Name = defaultName(name)
+	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	return &c, nil
+}
+
+// defaultName names a platform after its config file: "apex" for
+// "conf/apex.yaml", "custom" for standard input or no name.
+func defaultName(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if file == "" || file == "-" || base == "" || base == "." || strings.HasPrefix(base, "(") {
+		return "custom"
+	}
+	return base
+}
+
+// checkScalars walks the YAML tree before it is decoded and checks the
+// scalars whose errors the decoder would report without a line or would
+// accept wrongly: node counts must be whole numbers (nodes: 100.5 is not
+// 100), durations must read as units.ParseSeconds and bandwidths as
+// units.ParseBandwidth. The error starts with the line number.
+func checkScalars(n *yaml.Node, key string) error {
+	switch n.Kind {
+	case yaml.DocumentNode, yaml.SequenceNode:
+		for _, c := range n.Content {
+			if err := checkScalars(c, key); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := checkScalars(n.Content[i+1], n.Content[i].Value); err != nil {
+				return err
+			}
+		}
+	case yaml.ScalarNode:
+		return checkScalar(n, key)
+	}
+	return nil
+}
+
+func checkScalar(n *yaml.Node, key string) error {
+	var err error
+	switch key {
+	case "nodes":
+		if v, perr := strconv.ParseFloat(n.Value, 64); perr == nil && v != math.Trunc(v) {
+			err = fmt.Errorf("nodes: want a whole number of nodes, got %s", n.Value)
+		}
+	case "walltime", "node_mtbf":
+		if _, perr := units.ParseSeconds(n.Value); perr != nil {
+			err = fmt.Errorf("%s: %v", key, perr)
+		}
+	case "bandwidth":
+		if _, perr := units.ParseBandwidth(n.Value); perr != nil {
+			err = fmt.Errorf("%s: %v", key, perr)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%d: %v", n.Line, err)
+	}
+	return nil
 }
 
 var (
@@ -242,4 +315,30 @@ func yamlKeys(t reflect.Type) []string {
 		}
 	}
 	return out
+}
+
+// MarshalJSON writes the platform with plain numbers (seconds, bytes/s),
+// as --print-config has always written it.
+func (p Platform) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Name          string  `json:"name"`
+		Nodes         int     `json:"nodes"`
+		MemoryPerNode float64 `json:"memory_per_node"`
+		Bandwidth     float64 `json:"bandwidth"`
+		NodeMTBF      float64 `json:"node_mtbf"`
+	}{p.Name, p.Nodes, p.MemoryPerNode, float64(p.Bandwidth), float64(p.NodeMTBF)})
+}
+
+// MarshalJSON writes the class with its walltime in seconds.
+func (k Class) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Name       string  `json:"name"`
+		Nodes      int     `json:"nodes"`
+		Walltime   float64 `json:"walltime"`
+		Input      float64 `json:"input"`
+		Output     float64 `json:"output"`
+		Checkpoint float64 `json:"checkpoint"`
+		RegularIO  float64 `json:"regular_io"`
+		Share      float64 `json:"share"`
+	}{k.Name, k.Nodes, float64(k.Walltime), k.Input, k.Output, k.Checkpoint, k.RegularIO, k.Share})
 }

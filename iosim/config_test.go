@@ -155,7 +155,11 @@ func TestLoadUnknownKey(t *testing.T) {
 		{"platform: {nodes: 10}\nclazzes: []\n", `config apex.yaml:2: unknown key "clazzes" at the top level (known: platform, classes)`},
 		{"classes:\n  - name: a\n    nodse: 3\n", `config apex.yaml:3: unknown key "nodse" in a class (known: name, nodes, walltime, input, output, checkpoint, regular_io, share)`},
 		{"platform: {nodes: 10, x: 1, y: 2}\n", `config apex.yaml:1: unknown key "x" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf) (and 1 more)`},
-		{"platform: {node_mtbf: soon}\n", `config apex.yaml:1: invalid duration "soon"`},
+		{"platform: {node_mtbf: soon}\n", `config apex.yaml:1: node_mtbf: invalid duration "soon"`},
+		{"platform:\n  nodes: 100.5\n", `config apex.yaml:2: nodes: want a whole number of nodes, got 100.5`},
+		{"platform:\n  bandwidth: 20GB/x\n", `config apex.yaml:2: bandwidth: `},
+		{"platform:\n  name: a\n   nodes: [\n", `config apex.yaml:3: `},
+		{"classes:\n  - nodes: 3\n  - nodes: 2.5\n", `config apex.yaml:3: nodes: want a whole number`},
 	} {
 		_, err := LoadNamed(strings.NewReader(tc.in), "apex.yaml")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {

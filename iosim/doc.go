@@ -26,7 +26,7 @@
 // LAP job running at that instant (the other classes pack at most
 // 97.9 %), and on the prospective system the share-respecting
 // time-average is at most 97.84 % (see TestUtilisationProspective for the
-// arithmetic). The Cielo baseline keeps 98.3 % busy on average.
+// arithmetic). The Cielo baseline keeps about 98.5 % busy on average.
 //
 // A job reads its input, then alternates computation and checkpoints —
 // the next checkpoint is requested P − C after the previous one ends
@@ -72,18 +72,34 @@
 // # Configuration
 //
 // Load reads YAML or JSON (schema: Config, Platform, Class; durations as
-// seconds or strings like "262.4h", "730d", "2y"; sizes in bytes, bandwidth
-// in bytes/s) and validates it with one-line errors naming the field.
-// Cielo (the default, Table I) and Prospective (Section VI-B) are
-// embedded.
+// units.Seconds — seconds or "262.4h", "730d", "2y", "00:10:00";
+// bandwidths as units.Bandwidth — bytes/s or "40GB/s"; sizes in bytes)
+// and validates it with one-line errors naming the field and, for syntax
+// errors, bad durations and bandwidths and fractional node counts, the
+// line. Cielo (the default, Table I) and Prospective (Section VI-B) are
+// embedded. Strategies are named through the registry package (Lookup,
+// LookupList, Names).
+//
+// # Limits
+//
+// A platform has at most MaxNodes nodes. With random failures, a platform
+// on which a class checkpoints in at least its jobs' MTBF, or whose
+// Theorem 1 waste is ≥ 1, cannot make progress and is refused before any
+// event (Config.CheckProgress, NoProgressError); BandwidthFor counts such a
+// bandwidth as waste 1. A run stops with ErrTooManyEvents after
+// Options.MaxEvents events, and SimulateContext, TrialContext, Sweep and
+// BandwidthFor stop within a few thousand events of their context's
+// cancellation.
 //
 // # Complexity
 //
-// A run is O(E log E) for E events: a few per checkpoint period per job,
-// one per node failure, and, under Proportional sharing, O(T) rescheduled
-// completions per transfer start or end with T concurrent transfers. A
-// 60-day Cielo run is ~10⁴ events and 10–30 ms on one core (0.2–1·10⁶
-// events/s). LeastWaste is
-// O(r²) per decision for r waiting requests; LowerBound is O(K) per
-// bisection step for K classes.
+// A run is O(E log E) time for E events: a few per checkpoint period per
+// job, one per node failure, and, under Proportional sharing, O(T)
+// rescheduled completions per transfer start or end with T concurrent
+// transfers. Its memory is O(N + J) for N nodes and J jobs in the list
+// (failure streams, pending events, running jobs, the queue), whatever the
+// number of failures and restarts: a restarted job replaces the failed
+// one. LeastWaste is O(r²) per decision for r waiting requests;
+// LowerBound is O(K) per bisection step for K classes. Measured run times
+// are in BENCHMARKS.md.
 package iosim

@@ -3,10 +3,8 @@ package iosim
 // The interference-free reference: every transfer runs at the full
 // bandwidth as if alone, with Daly periods — what the jobs would see on a
 // file system that scaled without limit. Not achievable; a yardstick.
-func init() {
-	Register("interference-free", func(float64) Strategy {
-		return Strategy{Name: "interference-free", Sharing: Unlimited, Period: Daly{}}
-	})
+func interferenceFree(float64) Strategy {
+	return Strategy{Name: "interference-free", Sharing: Unlimited, Period: Daly{}}
 }
 
 // Baseline is the reference run the waste is measured against (Section

@@ -70,11 +70,10 @@ func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 
 	return idle + v*risk
 }
 
-func init() {
-	Register("least-waste", func(float64) Strategy {
-		return Strategy{Name: "least-waste", Sharing: Token, Arbiter: LeastWaste{}, NonBlocking: true, Period: Daly{}}
-	})
-	Register("least-waste-printed", func(float64) Strategy {
-		return Strategy{Name: "least-waste-printed", Sharing: Token, Arbiter: LeastWaste{Printed: true}, NonBlocking: true, Period: Daly{}}
-	})
+func leastWaste(float64) Strategy {
+	return Strategy{Name: "least-waste", Sharing: Token, Arbiter: LeastWaste{}, NonBlocking: true, Period: Daly{}}
+}
+
+func leastWastePrinted(float64) Strategy {
+	return Strategy{Name: "least-waste-printed", Sharing: Token, Arbiter: LeastWaste{Printed: true}, NonBlocking: true, Period: Daly{}}
 }

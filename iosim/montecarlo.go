@@ -1,18 +1,33 @@
 package iosim
 
 import (
+	"context"
 	"math"
 	"slices"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Trial runs the fault-free, checkpoint-free, interference-free baseline
 // and every strategy on the same job list and failure times (both drawn
 // from opt.Seed), and returns each strategy's run with its waste against
-// the baseline.
+// the baseline. It is TrialContext without cancellation.
 func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
+	return TrialContext(context.Background(), c, sts, opt)
+}
+
+// TrialContext is Trial stopped by ctx (checked inside every run). A
+// platform that cannot make progress is refused before the baseline runs
+// (Config.CheckProgress).
+func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (Outcome, error) {
 	opt = opt.withDefaults()
 	if err := c.Validate(); err != nil {
 		return Outcome{}, err
+	}
+	if !opt.NoFailures && opt.Failures == nil {
+		if err := c.CheckProgress(); err != nil {
+			return Outcome{}, err
+		}
 	}
 	if opt.Jobs == nil {
 		jobs, err := GenerateJobs(c, opt.Span, opt.Seed)
@@ -23,13 +38,13 @@ func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
 	}
 	bo := opt
 	bo.NoFailures = true
-	base, err := Simulate(c, Baseline(), bo)
+	base, err := SimulateContext(ctx, c, Baseline(), bo)
 	if err != nil {
 		return Outcome{}, err
 	}
 	out := Outcome{Baseline: base}
 	for _, st := range sts {
-		r, err := Simulate(c, st, opt)
+		r, err := SimulateContext(ctx, c, st, opt)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -60,7 +75,7 @@ type Summary struct {
 }
 
 // Summarize returns the Summary of xs (quantiles by linear interpolation
-// between order statistics, R's type 7). NaN fields for an empty sample.
+// between order statistics, R's type 7: distribution.SampleQuantile). NaN fields for an empty sample.
 func Summarize(xs []float64) Summary {
 	if len(xs) == 0 {
 		n := math.NaN()
@@ -72,13 +87,6 @@ func Summarize(xs []float64) Summary {
 	for _, x := range s {
 		sum += x
 	}
-	q := func(p float64) float64 {
-		h := p * float64(len(s)-1)
-		i := int(math.Floor(h))
-		if i+1 >= len(s) {
-			return s[len(s)-1]
-		}
-		return s[i] + (h-float64(i))*(s[i+1]-s[i])
-	}
+	q := func(p float64) float64 { return distribution.SampleQuantile(s, p) }
 	return Summary{N: len(s), Mean: sum / float64(len(s)), D1: q(0.1), Q1: q(0.25), Median: q(0.5), Q3: q(0.75), D9: q(0.9)}
 }

@@ -4,11 +4,11 @@ package iosim
 // its checkpoint token keeps computing until the token arrives, and the
 // checkpoint then saves the progress made while waiting. Input, output,
 // recovery and regular I/O stay blocking.
-func init() {
-	Register("ordered-nb-fixed", func(p float64) Strategy {
-		return Strategy{Name: "ordered-nb-fixed", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Fixed(p)}
-	})
-	Register("ordered-nb-daly", func(float64) Strategy {
-		return Strategy{Name: "ordered-nb-daly", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Daly{}}
-	})
+
+func orderedNBFixed(p float64) Strategy {
+	return Strategy{Name: "ordered-nb-fixed", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Fixed(p)}
+}
+
+func orderedNBDaly(float64) Strategy {
+	return Strategy{Name: "ordered-nb-daly", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Daly{}}
 }

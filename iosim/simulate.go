@@ -2,6 +2,7 @@ package iosim
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -29,7 +30,8 @@ type Options struct {
 	IOChunk float64
 	// Jobs, when non-nil, is the job list to run (else GenerateJobs).
 	Jobs []Job
-	// MaxEvents aborts a run that fires more events (default 2·10⁸).
+	// MaxEvents aborts a run that fires more events (default
+	// DefaultMaxEvents) with an error wrapping ErrTooManyEvents.
 	MaxEvents uint64
 	// ComputeFullPeriod computes P seconds between the end of a
 	// checkpoint and the next request, as the paper's simulator does
@@ -68,7 +70,7 @@ const (
 	// order, with no reservation. It packs nodes well but starves wide
 	// jobs: on Cielo the baseline runs Silverton (2 048 nodes) for 8 % of
 	// the node-time instead of its 16.5 % share, on the prospective system
-	// for 2 %. Kept for comparison.
+	// for 1 % (8 seeds). Kept for comparison.
 	Greedy
 )
 
@@ -108,7 +110,7 @@ func (o Options) withDefaults() Options {
 		o.IOChunk = 3600
 	}
 	if o.MaxEvents == 0 {
-		o.MaxEvents = 2e8
+		o.MaxEvents = DefaultMaxEvents
 	}
 	return o
 }
@@ -180,34 +182,37 @@ const (
 )
 
 type job struct {
-	id, class, q  int
-	work          float64 // compute seconds to do in this run
-	progress      float64 // compute seconds done in this run
-	committed     float64 // progress saved by the last checkpoint of this run
-	snapshot      float64 // progress at the start of the current checkpoint
-	ioDone        float64 // progress up to which regular I/O is done
-	ioPerWork     float64 // regular I/O bytes per compute second
-	inKind        Kind
-	inBytes       float64
-	hasCkpt       bool // a checkpoint of this job exists (this run or an earlier one)
-	gap           float64
-	ckptDue       float64
-	lastCkpt      float64
-	ckptPending   bool // non-blocking checkpoint request waiting for the token
-	state         jstate
-	kind          Kind // of the current transfer or awaited token
-	since         float64
-	ev            *des.Event
-	tr            *transfer
-	nodes         []int32
-	unWork, unIO  float64 // in-window node-seconds since the last commit
-	runIdx        int
-	origInput     float64
-	outBytes      float64
-	ckptBytes     float64
-	ckptTime      float64
-	recoveryBytes float64
+	id, class, q int
+	slot         int32   // index in simulator.slots while running, else -1
+	work         float64 // compute seconds to do in this run
+	progress     float64 // compute seconds done in this run
+	committed    float64 // progress saved by the last checkpoint of this run
+	snapshot     float64 // progress at the start of the current checkpoint
+	ioDone       float64 // progress up to which regular I/O is done
+	ioPerWork    float64 // regular I/O bytes per compute second
+	inKind       Kind
+	inBytes      float64
+	hasCkpt      bool // a checkpoint of this job exists (this run or an earlier one)
+	gap          float64
+	ckptDue      float64
+	lastCkpt     float64
+	ckptPending  bool // non-blocking checkpoint request waiting for the token
+	state        jstate
+	kind         Kind // of the current transfer or awaited token
+	since        float64
+	ev           *des.Event
+	tr           *transfer
+	nodes        []int32
+	unWork, unIO float64 // in-window node-seconds since the last commit
+	runIdx       int
+	origInput    float64
+	outBytes     float64
+	ckptBytes    float64
+	ckptTime     float64
 }
+
+// maxNodeBufs bounds the node lists kept for reuse.
+const maxNodeBufs = 64
 
 type transfer struct {
 	j         *job
@@ -238,9 +243,15 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	running []*job
 	free    []int32
-	nodeJob []int32 // job id + 1 on each node, 0 when free (no pointers: no GC write barriers)
-	byID    []*job
-	// nodeBufs are node lists of finished jobs, reused to avoid allocation.
+	// nodeJob is, on each node, 1 + the slot of the job running there (0
+	// when free; no pointers: no GC write barriers). slots holds the
+	// running jobs by slot; freeSlots the slots to reuse. Memory is
+	// proportional to the running jobs, never to the restarts.
+	nodeJob   []int32
+	slots     []*job
+	freeSlots []int32
+	// nodeBufs are node lists of finished jobs, reused to avoid allocation
+	// (at most maxNodeBufs kept).
 	nodeBufs [][]int32
 	minQ     int
 	nextID   int
@@ -260,38 +271,84 @@ type simulator struct {
 	err       error
 }
 
+// DefaultMaxEvents is the default Options.MaxEvents: far more than a
+// 60-day run of the embedded platforms needs (about 10⁴–10⁶ events).
+const DefaultMaxEvents = 200_000_000
+
+// ErrTooManyEvents is wrapped by the error of a run that fires more than
+// Options.MaxEvents events.
+var ErrTooManyEvents = errors.New("too many events")
+
+// checkEvery is how many events a run fires between two looks at its
+// context (a few milliseconds of work).
+const checkEvery = 4096
+
 // Simulate runs strategy st on the platform and workload of c and returns
-// the window's accounting. It is deterministic in (c, st, opt).
-//
-// Complexity: O(E log E) for E events (job phases, node failures, and —
-// under Proportional sharing — O(T) rate updates per transfer start/end
-// for T concurrent transfers).
+// the window's accounting. It is deterministic in (c, st, opt). It is
+// SimulateContext without cancellation.
 func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
-	if err := c.Validate(); err != nil {
+	return SimulateContext(context.Background(), c, st, opt)
+}
+
+// SimulateContext is Simulate stopped by ctx: the context is checked every
+// few thousand events, so a cancelled run returns ctx's error within
+// milliseconds. With random failures, a platform on which some class
+// cannot make progress is refused up front (see Config.CheckProgress).
+//
+// Complexity: O(E log E) time for E events (job phases, node failures, and —
+// under Proportional sharing — O(T) rate updates per transfer start/end
+// for T concurrent transfers); O(N + J) memory for N nodes and J jobs in
+// the list, whatever the number of failures and restarts.
+func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
+	s, err := newSimulator(c, st, opt)
+	if err != nil {
 		return Run{}, err
 	}
-	opt = opt.withDefaults()
-	if !(opt.Span > 2*opt.Skip) || opt.Skip < 0 {
-		return Run{}, fmt.Errorf("span %gs must exceed twice the skipped time %gs", opt.Span, opt.Skip)
+	if err := s.run(ctx); err != nil {
+		return Run{}, err
+	}
+	return s.result(), nil
+}
+
+// checkOptions refuses options Simulate cannot run.
+func checkOptions(c *Config, st Strategy, opt Options) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if !(opt.Span > 2*opt.Skip) || opt.Skip < 0 || math.IsInf(opt.Span, 0) {
+		return fmt.Errorf("span %gs must be finite and exceed twice the skipped time %gs", opt.Span, opt.Skip)
 	}
 	if !(opt.IOChunk > 0) {
-		return Run{}, fmt.Errorf("io chunk must be positive, got %g", opt.IOChunk)
+		return fmt.Errorf("io chunk must be positive, got %g", opt.IOChunk)
 	}
 	if opt.Scheduler != Reserve && opt.Scheduler != Greedy {
-		return Run{}, fmt.Errorf("unknown scheduler %d", int(opt.Scheduler))
+		return fmt.Errorf("unknown scheduler %d", int(opt.Scheduler))
 	}
 	if st.Sharing == Token && st.Arbiter == nil {
-		return Run{}, errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
+		return errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
+	}
+	if !opt.NoFailures && opt.Failures == nil {
+		return c.CheckProgress()
+	}
+	return nil
+}
+
+// newSimulator builds the initial state: the job queue, the free nodes and
+// the first failure of every node.
+func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
+	opt = opt.withDefaults()
+	if err := checkOptions(c, st, opt); err != nil {
+		return nil, err
 	}
 	jobs := opt.Jobs
 	if jobs == nil {
 		var err error
 		if jobs, err = GenerateJobs(c, opt.Span, opt.Seed); err != nil {
-			return Run{}, err
+			return nil, err
 		}
 	}
 	N := c.Platform.Nodes
-	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: c.Platform.Bandwidth,
+	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
 		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]int32, N), minQ: N, classNS: make([]float64, len(c.Classes))}
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
@@ -303,7 +360,7 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 	}
 	for _, jb := range jobs {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
-			return Run{}, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
+			return nil, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
 		}
 		s.queue = append(s.queue, s.newJob(jb.Class, jb.Work))
 	}
@@ -312,7 +369,7 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 	case opt.Failures != nil:
 		for _, f := range opt.Failures {
 			if f.Node < 0 || f.Node >= N || !(f.Time >= 0) {
-				return Run{}, fmt.Errorf("failure of node %d at %g: outside the platform or the span", f.Node, f.Time)
+				return nil, fmt.Errorf("failure of node %d at %g: outside the platform or the span", f.Node, f.Time)
 			}
 			s.nodeFailure(int32(f.Node), f.Time, func() float64 { return math.Inf(1) })
 		}
@@ -323,16 +380,35 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 			s.nodeFailure(int32(k), r.ExpFloat64()*mu, func() float64 { return r.ExpFloat64() * mu })
 		}
 	}
+	return s, nil
+}
+
+// run fires the events of the window, looking at ctx every checkEvery
+// events.
+func (s *simulator) run(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.schedule()
 	for s.err == nil && s.sim.Peek() <= s.w1 {
 		s.sim.Step()
-		if s.sim.Processed() > opt.MaxEvents {
-			return Run{}, fmt.Errorf("run aborted after %d events (raise MaxEvents)", opt.MaxEvents)
+		n := s.sim.Processed()
+		if n > s.opt.MaxEvents {
+			return fmt.Errorf("run of %s aborted after %d events at t = %.0f s of %.0f s: %w (raise the limit, MaxEvents or --max-events)",
+				s.st.Name, s.opt.MaxEvents, s.sim.Now(), s.opt.Span, ErrTooManyEvents)
+		}
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 		}
 	}
-	if s.err != nil {
-		return Run{}, s.err
-	}
+	return s.err
+}
+
+// result closes the window's accounting.
+func (s *simulator) result() Run {
+	N := s.cfg.Platform.Nodes
 	s.sim.RunUntil(s.w1 - 0) // no event left ≤ w1; moves the clock
 	for _, j := range s.running {
 		s.flush(j)
@@ -351,7 +427,7 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 		}
 	}
 	s.res.Events = s.sim.Processed()
-	return s.res, nil
+	return s.res
 }
 
 func (s *simulator) newJob(class int, work float64) *job {
@@ -361,9 +437,8 @@ func (s *simulator) newJob(class int, work float64) *job {
 	j := &job{id: s.nextID, class: class, q: cl.Nodes, work: work,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
-		runIdx: -1}
+		runIdx: -1, slot: -1}
 	s.nextID++
-	s.byID = append(s.byID, j)
 	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
 	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
 	if s.opt.ComputeFullPeriod {
@@ -381,8 +456,8 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 			s.res.NodeFailures++
 		}
 		s.nodeFailure(k, s.sim.Now()+next(), next)
-		if id := s.nodeJob[k]; id != 0 {
-			s.fail(s.byID[id-1])
+		if slot := s.nodeJob[k]; slot != 0 {
+			s.fail(s.slots[slot-1])
 		}
 	})
 }
@@ -536,8 +611,16 @@ func (s *simulator) start(j *job) {
 		j.nodes = slices.Clone(s.free[len(s.free)-j.q:])
 	}
 	s.free = s.free[:len(s.free)-j.q]
+	if k := len(s.freeSlots); k > 0 {
+		j.slot = s.freeSlots[k-1]
+		s.freeSlots = s.freeSlots[:k-1]
+		s.slots[j.slot] = j
+	} else {
+		j.slot = int32(len(s.slots))
+		s.slots = append(s.slots, j)
+	}
 	for _, n := range j.nodes {
-		s.nodeJob[n] = int32(j.id + 1)
+		s.nodeJob[n] = j.slot + 1
 	}
 	j.runIdx = len(s.running)
 	s.running = append(s.running, j)
@@ -558,8 +641,13 @@ func (s *simulator) release(j *job) {
 	for i := len(j.nodes) - 1; i >= 0; i-- {
 		s.free = append(s.free, j.nodes[i])
 	}
-	s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
+	if len(s.nodeBufs) < maxNodeBufs {
+		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
+	}
 	j.nodes = nil
+	s.slots[j.slot] = nil
+	s.freeSlots = append(s.freeSlots, j.slot)
+	j.slot = -1
 	j.state = sDone
 	last := s.running[len(s.running)-1]
 	s.running[j.runIdx] = last

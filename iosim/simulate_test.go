@@ -60,15 +60,28 @@ func TestConservation(t *testing.T) {
 	}
 }
 
-// Same seed ⇒ same run.
+// Same seed ⇒ same run; another seed ⇒ another run.
 func TestDeterministic(t *testing.T) {
 	c := small()
 	for _, n := range []string{"oblivious-daly", "least-waste"} {
-		st, _ := Lookup(n, 3600)
-		a, _ := Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: 7})
-		b, _ := Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: 7})
-		if !reflect.DeepEqual(a, b) {
-			t.Fatalf("%s: runs differ:\n%+v\n%+v", n, a, b)
+		st, err := Lookup(n, 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runs [3]Run
+		for i, seed := range []uint64{7, 7, 8} {
+			if runs[i], err = Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: seed}); err != nil {
+				t.Fatalf("%s seed %d: %v", n, seed, err)
+			}
+		}
+		if runs[0].Events == 0 || runs[0].JobFailures == 0 {
+			t.Fatalf("%s: the run exercises nothing: %+v", n, runs[0])
+		}
+		if !reflect.DeepEqual(runs[0], runs[1]) {
+			t.Fatalf("%s: runs differ:\n%+v\n%+v", n, runs[0], runs[1])
+		}
+		if reflect.DeepEqual(runs[0].Split, runs[2].Split) {
+			t.Fatalf("%s: seeds 7 and 8 give the same split", n)
 		}
 	}
 }
@@ -135,7 +148,7 @@ func TestTwoJobsSectionIIIB(t *testing.T) {
 	T := 10 * 3600.0
 	q := 10.0
 	opt := Options{Span: T, NoFailures: true, Jobs: []Job{{Class: 0, Work: 100 * 3600}, {Class: 0, Work: 100 * 3600}}}
-	beta := c.Platform.Bandwidth
+	beta := float64(c.Platform.Bandwidth)
 	cases := []struct {
 		st   Strategy
 		work float64
@@ -253,30 +266,51 @@ func TestFailureHandComputed(t *testing.T) {
 }
 
 // BandwidthFor returns a bandwidth at which the mean waste meets the
-// target, and the bandwidth one tolerance step below it does not.
+// target, and the bandwidth one tolerance step below it does not. The
+// wastes are evaluated independently of the bisection and of Sweep: one
+// Trial per replicate seed, averaged here.
 func TestBandwidthFor(t *testing.T) {
 	c := small()
-	st, _ := Lookup("ordered-nb-daly", 3600)
+	st, err := Lookup("ordered-nb-daly", 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
 	opt := Options{Span: 8 * Day, Skip: Day}
 	ro := runner.Options{Seed: 3, Workers: 2, Progress: runner.ProgressOff}
-	b, err := BandwidthFor(context.Background(), c, st, 0.7, 2, opt, ro, 1e6, 1e12, 0.05)
+	const eff, tol, reps = 0.7, 0.05, 2
+	b, err := BandwidthFor(context.Background(), c, st, eff, reps, opt, ro, 1e6, 1e12, tol)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waste := func(beta float64) float64 {
-		rs, err := Sweep(context.Background(), []SweepPoint{{Param: "bandwidth", Value: beta, Config: c.WithBandwidth(beta)}}, []Strategy{st}, 2, opt, ro, nil)
-		if err != nil {
-			t.Fatal(err)
+		cb := c.WithBandwidth(beta)
+		if cb.CheckProgress() != nil {
+			return 1 // refused: no progress at all
 		}
-		return Aggregate(rs)[0].Strategies[0].Waste.Mean
+		sum := 0.0
+		for r := range reps {
+			o := opt
+			o.Seed = runner.Seed(ro.Seed, 0, r)
+			out, err := Trial(&cb, []Strategy{st}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += out.Waste[0]
+		}
+		return sum / reps
 	}
-	if w := waste(b); w > 0.3 {
-		t.Fatalf("waste %v at %v", w, b)
+	if w := waste(b); !(w <= 1-eff) {
+		t.Fatalf("waste %v > %v at the answer %v", w, 1-eff, b)
 	}
-	if w := waste(b / 1.05); w <= 0.3 {
-		t.Fatalf("waste %v ≤ 0.3 already at %v (answer %v)", w, b/1.05, b)
+	if w := waste(b / (1 + tol)); !(w > 1-eff) {
+		t.Fatalf("waste %v ≤ %v already at %v (answer %v)", w, 1-eff, b/(1+tol), b)
 	}
-	if _, err := BandwidthFor(context.Background(), c, st, 0.99999, 1, opt, ro, 1e6, 1e7, 0.05); err == nil {
+	// The waste falls with the bandwidth: the answer separates a low
+	// bandwidth that fails from a high one that passes.
+	if !(waste(b/10) > 1-eff && waste(b*10) <= 1-eff) {
+		t.Fatalf("waste not monotone around %v", b)
+	}
+	if _, err := BandwidthFor(context.Background(), c, st, 0.99999, 1, opt, ro, 1e6, 1e7, tol); err == nil {
 		t.Fatal("unreachable efficiency accepted")
 	}
 }

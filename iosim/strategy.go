@@ -1,10 +1,9 @@
 package iosim
 
 import (
-	"fmt"
 	"slices"
-	"sort"
-	"strings"
+
+	"github.com/ckpt-hpc/ckpt/registry"
 )
 
 // Sharing is how concurrent transfers use the file system.
@@ -91,44 +90,56 @@ type Strategy struct {
 	Period      PeriodRule
 }
 
-var registry = map[string]func(fixed float64) Strategy{}
+// Maker builds a strategy; fixed is the period of the *-fixed variants in
+// seconds (the others ignore it).
+type Maker func(fixed float64) Strategy
 
-// Register adds a strategy constructor under its name; fixed is the Fixed
-// period in seconds. Registering a name twice panics (a programming error).
-func Register(name string, mk func(fixed float64) Strategy) {
-	if _, dup := registry[name]; dup {
-		panic("iosim: strategy " + name + " registered twice")
-	}
-	registry[name] = mk
-}
+// strategies is the registry of named strategies (the registry package's
+// pattern: a literal list, duplicates panic at start-up). Each family's
+// constructors live in its own file.
+var strategies = registry.New("strategy",
+	registry.Entry[Maker]{Name: "oblivious-fixed", Help: "proportional sharing, fixed period (III-A)", Value: obliviousFixed},
+	registry.Entry[Maker]{Name: "oblivious-daly", Help: "proportional sharing, Daly period (III-A)", Value: obliviousDaly},
+	registry.Entry[Maker]{Name: "ordered-fixed", Help: "FCFS token, blocking, fixed period (III-B)", Value: orderedFixed},
+	registry.Entry[Maker]{Name: "ordered-daly", Help: "FCFS token, blocking, Daly period (III-B)", Value: orderedDaly},
+	registry.Entry[Maker]{Name: "ordered-nb-fixed", Help: "FCFS token, non-blocking checkpoints, fixed period (III-C)", Value: orderedNBFixed},
+	registry.Entry[Maker]{Name: "ordered-nb-daly", Help: "FCFS token, non-blocking checkpoints, Daly period (III-C)", Value: orderedNBDaly},
+	registry.Entry[Maker]{Name: "least-waste", Help: "token to the least expected waste, Daly period (III-E)", Value: leastWaste},
+	registry.Entry[Maker]{Name: "interference-free", Help: "every transfer at full bandwidth, Daly period (reference)", Value: interferenceFree},
+	registry.Entry[Maker]{Name: "least-waste-printed", Help: "least-waste with Eqs. (1)-(2) as printed", Value: leastWastePrinted},
+)
 
 // Lookup returns the strategy registered as name with Fixed period fixed.
 func Lookup(name string, fixed float64) (Strategy, error) {
-	mk, ok := registry[name]
-	if !ok {
-		return Strategy{}, fmt.Errorf("unknown strategy %q (known: %s)", name, strings.Join(Names(), ", "))
+	mk, err := strategies.Lookup(name)
+	if err != nil {
+		return Strategy{}, err
 	}
 	return mk(fixed), nil
 }
 
-// Names lists the registered strategies in the paper's order, then any
-// others alphabetically.
-func Names() []string {
-	var out []string
-	for _, n := range PaperStrategies {
-		if _, ok := registry[n]; ok {
-			out = append(out, n)
-		}
+// LookupList resolves a comma-separated list of strategy names (as
+// --strategies takes it) with Fixed period fixed; an unknown, empty or
+// repeated name is an error.
+func LookupList(list string, fixed float64) ([]Strategy, error) {
+	mks, _, err := strategies.LookupList(list)
+	if err != nil {
+		return nil, err
 	}
-	var rest []string
-	for n := range registry {
-		if !slices.Contains(out, n) {
-			rest = append(rest, n)
-		}
+	out := make([]Strategy, len(mks))
+	for i, mk := range mks {
+		out[i] = mk(fixed)
 	}
-	sort.Strings(rest)
-	return append(out, rest...)
+	return out, nil
 }
+
+// Names lists the registered strategies: the paper's seven in order, then
+// interference-free and least-waste-printed.
+func Names() []string { return strategies.Names() }
+
+// DefaultStrategies is the --strategies default: the paper's seven and the
+// interference-free reference.
+func DefaultStrategies() []string { return append(slices.Clone(PaperStrategies), "interference-free") }
 
 // PaperStrategies are the seven strategies of Figs. 2–4, in order.
 var PaperStrategies = []string{

@@ -71,11 +71,11 @@ func Sweep(ctx context.Context, points []SweepPoint, sts []Strategy, reps int, o
 	if sink != nil {
 		sinks = append(sinks, sink)
 	}
-	err := runner.Run(ctx, ro, points, reps, func(_ context.Context, it runner.Item[SweepPoint]) (TrialResult, error) {
+	err := runner.Run(ctx, ro, points, reps, func(ctx context.Context, it runner.Item[SweepPoint]) (TrialResult, error) {
 		o := opt
 		o.Seed = runner.Seed(ro.Seed, 0, it.Rep)
 		c := it.Param.Config
-		out, err := Trial(&c, sts, o)
+		out, err := TrialContext(ctx, &c, sts, o)
 		if err != nil {
 			return TrialResult{}, err
 		}

@@ -66,8 +66,16 @@ func bestPacking(sizes []int, n int) int {
 // baselineMix runs the failure-free baseline for seeds 0..n−1 and returns
 // the mean busy fraction and the mean node-time share of each class.
 func baselineMix(t *testing.T, c Config, n int) (busy float64, shares []float64) {
+	busy, shares, _ = baselineMixSE(t, c, n)
+	return busy, shares
+}
+
+// baselineMixSE is baselineMix with the standard error of each class's
+// mean share over the n runs.
+func baselineMixSE(t *testing.T, c Config, n int) (busy float64, shares, se []float64) {
 	t.Helper()
 	shares = make([]float64, len(c.Classes))
+	sq := make([]float64, len(c.Classes))
 	for seed := range uint64(n) {
 		r, err := Simulate(&c, Baseline(), Options{Seed: seed, NoFailures: true})
 		if err != nil {
@@ -76,16 +84,21 @@ func baselineMix(t *testing.T, c Config, n int) (busy float64, shares []float64)
 		busy += r.Busy / float64(n)
 		for k, s := range r.ClassShares {
 			shares[k] += s / float64(n)
+			sq[k] += s * s / float64(n)
 		}
 	}
-	return busy, shares
+	se = make([]float64, len(c.Classes))
+	for k := range se {
+		se[k] = math.Sqrt(math.Max(sq[k]-shares[k]*shares[k], 0) / float64(n-1))
+	}
+	return busy, shares, se
 }
 
 // Section II: "at least 98% of the nodes are enrolled", with the classes
 // in their Table I proportions "on average throughout the schedule
 // execution". On Cielo both hold on average with the reservation
-// scheduler. (The greedy first-fit it replaced kept 97.9 % busy and ran
-// Silverton for 8.5 % of the node-time instead of 16.5 %.)
+// scheduler. (The greedy first-fit it replaced keeps 97.8 % busy and runs
+// Silverton for 8.3 % of the node-time instead of 16.5 %, over 8 seeds.)
 func TestUtilisationCielo(t *testing.T) {
 	c := Cielo()
 	busy, shares := baselineMix(t, c, 8)
@@ -144,13 +157,18 @@ func TestUtilisationProspective(t *testing.T) {
 	if math.Abs(limit-0.97843) > 1e-4 {
 		t.Errorf("time-average limit %.5f", limit)
 	}
-	busy, shares := baselineMix(t, c, 8)
+	// One run's class shares vary a lot here (a few wide jobs fill the
+	// window: EAP's share has a standard deviation of about 0.07 across
+	// seeds), so the mean over 32 runs is compared with Table I within
+	// 0.03 (backfilling runs the narrow LAP jobs about 2 points above
+	// their share) plus 3 standard errors of the mean.
+	busy, shares, se := baselineMixSE(t, c, 32)
 	if busy >= limit || busy < 0.85 {
 		t.Errorf("prospective baseline keeps %.4f of the nodes busy, want in [0.85, %.4f)", busy, limit)
 	}
 	for k, cl := range c.Classes {
-		if math.Abs(shares[k]-cl.Share) > 0.03 {
-			t.Errorf("%s runs %.3f of the node-time, Table I %.3f", cl.Name, shares[k], cl.Share)
+		if tol := 0.03 + 3*se[k]; math.Abs(shares[k]-cl.Share) > tol {
+			t.Errorf("%s runs %.3f of the node-time, Table I %.3f (tolerance %.3f)", cl.Name, shares[k], cl.Share, tol)
 		}
 	}
 }

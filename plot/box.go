@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/ckpt-hpc/ckpt/distribution"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -30,17 +31,9 @@ type boxStats struct {
 	min, max    float64
 }
 
-// quantile is the linearly interpolated quantile of sorted xs, type 7 of
-// Hyndman & Fan (1996), the default of R and NumPy: with h = (n−1)p,
-// Q(p) = x[⌊h⌋] + (h−⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]), 0-based.
-func quantile(sorted []float64, p float64) float64 {
-	h := float64(len(sorted)-1) * p
-	i := int(math.Floor(h))
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
-}
+// quantile is distribution.SampleQuantile: type 7 of Hyndman & Fan
+// (1996), the default of R and NumPy.
+func quantile(sorted []float64, p float64) float64 { return distribution.SampleQuantile(sorted, p) }
 
 // statsOf computes Tukey's box of sorted (non-empty) xs: quartiles by
 // quantile, whiskers to the most extreme values within 1.5 IQR of the box,

@@ -1,6 +1,9 @@
 package plot_test
 
 import (
+	"bytes"
+	"fmt"
+	"image/png"
 	"log"
 	"os"
 	"path/filepath"
@@ -35,4 +38,18 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
+
+	svg, _ := os.ReadFile(filepath.Join(dir, "makespan.svg"))
+	fmt.Println("makespan.svg is SVG:", bytes.Contains(svg, []byte("<svg")), "with its title:", bytes.Contains(svg, []byte("Makespan / optimal")))
+	f, err := os.Open(filepath.Join(dir, "waste.png"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f) // the default 6 × 4 inches at 150 dpi
+
+	fmt.Println("waste.png:", cfg.Width, "×", cfg.Height, err)
+	// Output:
+	// makespan.svg is SVG: true with its title: true
+	// waste.png: 900 × 600 <nil>
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,162 +13,163 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // iosimFlags are shared by the iosim subcommands.
 type iosimFlags struct {
-	config, platform      string
-	bandwidth, mtbf       string
-	strategies            string
-	seeds                 int
-	seed                  uint64
-	span, skip, fixed     string
-	ioChunk               string
-	workers               int
-	json                  bool
-	noFailures            bool
-	shard, csv, jsonl     string
-	stdin                 io.Reader // the command's standard input, for --config -
-	param, values         string
-	maple, fullBandwidth  bool
-	efficiency, tol       float64
-	lo, hi, strategy      string
-	printConfig, noHeader bool
-	fullPeriod            bool
-	scheduler             string
+	config, platform     string
+	bandwidth, mtbf      string
+	strategies           string
+	seeds                int
+	seed                 uint64
+	span, skip, fixed    string
+	ioChunk              string
+	workers              int
+	json                 bool
+	noFailures           bool
+	maxEvents            uint64
+	shard, csv, jsonl    string
+	stdin                io.Reader // the command's standard input, for --config -
+	param, values        string
+	maple, fullBandwidth bool
+	efficiency, tol      float64
+	lo, hi, strategy     string
+	printConfig          bool
+	fullPeriod           bool
+	scheduler            string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.config, "config", "", "platform and classes, YAML or JSON (schema: go doc github.com/ckpt-hpc/ckpt/iosim Config)")
+	fl.StringVar(&f.config, "config", "", "platform and classes, YAML or JSON, - for stdin (schema: go doc github.com/ckpt-hpc/ckpt/iosim Config)")
 	fl.StringVar(&f.platform, "platform", "cielo", "embedded platform when no --config: cielo | prospective")
 	fl.StringVar(&f.bandwidth, "bandwidth", "", "override the aggregate file-system bandwidth (bytes/s, or 40GB/s)")
 	fl.StringVar(&f.mtbf, "mtbf", "", "override the node MTBF (seconds, or 2y, 730d, 17520h)")
-	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
-	if strategies {
-		fl.StringVar(&f.strategies, "strategies", strings.Join(append(append([]string{}, iosim.PaperStrategies...), "interference-free"), ","), "comma-separated strategies: "+strings.Join(iosim.Names(), ", "))
-		fl.IntVar(&f.seeds, "seeds", 10, "Monte Carlo trials (job lists and failure draws)")
-		fl.Uint64Var(&f.seed, "seed", 1, "base seed")
-		fl.StringVar(&f.span, "span", "62d", "simulated time per trial")
-		fl.StringVar(&f.skip, "skip", "1d", "time excluded from the metrics at each end of the span")
-		fl.StringVar(&f.fixed, "fixed-period", "1h", "checkpoint period of the *-fixed strategies")
-		fl.StringVar(&f.ioChunk, "io-chunk", "1h", "compute time between two regular I/O transfers")
-		fl.IntVar(&f.workers, "workers", 0, "parallel trials (0 = all cores); never changes the output")
-		fl.BoolVar(&f.noFailures, "no-failures", false, "switch failures off")
-		fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
-		fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
+	addJSONFlag(fl, &f.json)
+	if !strategies {
+		return
 	}
+	fl.StringVar(&f.strategies, "strategies", strings.Join(iosim.DefaultStrategies(), ","), "comma-separated strategies: "+strings.Join(iosim.Names(), ", "))
+	fl.IntVar(&f.seeds, "seeds", 10, "Monte Carlo trials (job lists and failure draws)")
+	addSeedFlag(fl, &f.seed, 1)
+	fl.StringVar(&f.span, "span", "62d", "simulated time per trial")
+	fl.StringVar(&f.skip, "skip", "1d", "time excluded from the metrics at each end of the span")
+	fl.StringVar(&f.fixed, "fixed-period", "1h", "checkpoint period of the *-fixed strategies")
+	fl.StringVar(&f.ioChunk, "io-chunk", "1h", "compute time between two regular I/O transfers")
+	addWorkersFlag(fl, &f.workers)
+	fl.BoolVar(&f.noFailures, "no-failures", false, "switch failures off")
+	fl.Uint64Var(&f.maxEvents, "max-events", iosim.DefaultMaxEvents, "abort a simulated run that fires more events")
+	fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
+	fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
 }
 
 // load builds the config from the flags (usage errors: exit 2).
 func (f *iosimFlags) load() (iosim.Config, error) {
-	var c iosim.Config
-	if f.config != "" {
-		var r = f.stdin
-		if f.config != "-" {
-			fh, err := os.Open(f.config)
-			if err != nil {
-				return c, usage(err)
-			}
-			defer fh.Close()
-			r = fh
-		}
-		name := f.config
-		if name == "-" {
-			name = "(stdin)"
-		}
-		p, err := iosim.LoadNamed(r, name)
-		if err != nil {
-			return c, usage(err)
-		}
-		c = *p
-	} else {
-		mk, ok := iosim.Platforms[f.platform]
-		if !ok {
-			return c, usagef("--platform: unknown %q (cielo, prospective)", f.platform)
-		}
-		c = mk()
+	c, err := f.base()
+	if err != nil {
+		return c, err
 	}
 	if f.bandwidth != "" {
-		b, err := units.ParseBandwidth(f.bandwidth)
+		b, err := bandwidthFlag("bandwidth", f.bandwidth)
 		if err != nil {
-			return c, usage(fmt.Errorf("--bandwidth: %w", err))
+			return c, err
 		}
 		c = c.WithBandwidth(b)
 	}
 	if f.mtbf != "" {
-		m, err := units.ParseSeconds(f.mtbf)
+		m, err := positiveDurationFlag("mtbf", f.mtbf)
 		if err != nil {
-			return c, usage(fmt.Errorf("--mtbf: %w", err))
+			return c, err
 		}
 		c = c.WithNodeMTBF(m)
 	}
-	if err := c.Validate(); err != nil {
-		return c, usage(err)
-	}
-	return c, nil
+	return c, usage(c.Validate())
 }
 
-func (f *iosimFlags) options() (iosim.Options, float64, error) {
-	var o iosim.Options
-	var err error
-	parse := func(name, v string) float64 {
-		if err != nil {
-			return 0
+// base is the --config file (or standard input) or the --platform.
+func (f *iosimFlags) base() (iosim.Config, error) {
+	if f.config == "" {
+		mk, ok := iosim.Platforms[f.platform]
+		if !ok {
+			return iosim.Config{}, usagef("--platform: unknown %q (cielo, prospective)", f.platform)
 		}
-		x, e := units.ParseSeconds(v)
-		if e != nil || !(x >= 0) {
-			err = usagef("--%s: bad duration %q", name, v)
-		}
-		return x
+		return mk(), nil
 	}
-	o.Span = parse("span", f.span)
-	o.Skip = parse("skip", f.skip)
-	fixed := parse("fixed-period", f.fixed)
-	o.IOChunk = parse("io-chunk", f.ioChunk)
-	o.Seed = f.seed
-	o.NoFailures = f.noFailures
-	o.ComputeFullPeriod = f.fullPeriod
+	r, name := f.stdin, "(stdin)"
+	if f.config != "-" {
+		fh, err := os.Open(f.config)
+		if err != nil {
+			return iosim.Config{}, usage(err)
+		}
+		defer fh.Close()
+		r, name = fh, f.config
+	}
+	p, err := iosim.LoadNamed(r, name)
 	if err != nil {
-		return o, 0, err
+		return iosim.Config{}, usage(err)
+	}
+	return *p, nil
+}
+
+// options reads the simulation flags; it returns the Fixed period too.
+func (f *iosimFlags) options() (iosim.Options, float64, error) {
+	o := iosim.Options{Seed: f.seed, NoFailures: f.noFailures, ComputeFullPeriod: f.fullPeriod, MaxEvents: f.maxEvents}
+	var fixed float64
+	var err error
+	for _, d := range []struct {
+		name, v string
+		p       *float64
+		check   func(string, string) (float64, error)
+	}{{"span", f.span, &o.Span, positiveDurationFlag}, {"skip", f.skip, &o.Skip, nonNegDurationFlag},
+		{"fixed-period", f.fixed, &fixed, positiveDurationFlag}, {"io-chunk", f.ioChunk, &o.IOChunk, positiveDurationFlag}} {
+		if *d.p, err = d.check(d.name, d.v); err != nil {
+			return o, 0, err
+		}
 	}
 	if o.Scheduler, err = iosim.ParseScheduler(f.scheduler); err != nil {
 		return o, 0, usage(fmt.Errorf("--scheduler: %w", err))
 	}
 	switch {
-	case !(o.Span > 2*o.Skip):
-		return o, 0, usagef("--span (%s) must exceed twice --skip (%s)", f.span, f.skip)
-	case !(fixed > 0):
-		return o, 0, usagef("--fixed-period must be positive")
-	case !(o.IOChunk > 0):
-		return o, 0, usagef("--io-chunk must be positive")
+	case !(o.Span > 2*o.Skip) || math.IsInf(o.Span, 0):
+		return o, 0, usagef("--span (%s) must be finite and exceed twice --skip (%s)", f.span, f.skip)
 	case f.seeds < 1:
 		return o, 0, usagef("--seeds must be ≥ 1, got %d", f.seeds)
-	case f.workers < 0:
-		return o, 0, usagef("--workers must be ≥ 0, got %d", f.workers)
+	case f.maxEvents < 1:
+		return o, 0, usagef("--max-events must be ≥ 1")
 	}
-	return o, fixed, nil
+	return o, fixed, checkWorkers(f.workers)
 }
 
-func (f *iosimFlags) strategyList(fixed float64) ([]iosim.Strategy, error) {
-	var out []iosim.Strategy
-	for _, n := range strings.Split(f.strategies, ",") {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		st, err := iosim.Lookup(n, fixed)
-		if err != nil {
-			return nil, usage(fmt.Errorf("--strategies: %w", err))
-		}
-		out = append(out, st)
+// setup reads the config, the options and the strategies of flag (whose
+// value is list).
+func (f *iosimFlags) setup(cmd *cobra.Command, flag, list string) (iosim.Config, iosim.Options, []iosim.Strategy, error) {
+	f.stdin = cmd.InOrStdin()
+	c, err := f.load()
+	if err != nil {
+		return c, iosim.Options{}, nil, err
 	}
-	if len(out) == 0 {
-		return nil, usagef("--strategies: none given")
+	opt, fixed, err := f.options()
+	if err != nil {
+		return c, opt, nil, err
 	}
-	return out, nil
+	sts, err := iosim.LookupList(list, fixed)
+	if err != nil {
+		return c, opt, nil, usage(fmt.Errorf("--%s: %w", flag, err))
+	}
+	return c, opt, sts, nil
+}
+
+// simError makes a refused platform a usage error (a run that hits
+// --max-events already says so).
+func simError(err error) error {
+	var np *iosim.NoProgressError
+	if errors.As(err, &np) {
+		return usage(err)
+	}
+	return err
 }
 
 func newIOSimCmd() *cobra.Command {
@@ -193,107 +195,94 @@ func newIOSimRunCmd() *cobra.Command {
   ckpt iosim run --strategies least-waste,ordered-nb-daly --json
   ckpt iosim run --config mymachine.yaml --print-config`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.stdin = cmd.InOrStdin()
-			c, err := f.load()
-			if err != nil {
-				return err
-			}
-			if f.printConfig {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
-			}
-			opt, fixed, err := f.options()
-			if err != nil {
-				return err
-			}
-			sts, err := f.strategyList(fixed)
-			if err != nil {
-				return err
-			}
-			pts := []iosim.SweepPoint{{Param: "bandwidth", Value: c.Platform.Bandwidth, Config: c}}
-			rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
-			if err != nil {
-				return err
-			}
-			agg := iosim.Aggregate(rs)[0]
-			b, berr := c.LowerBound(iosim.BoundOptions{})
-			bound := math.NaN()
-			if berr == nil {
-				bound = b.Waste
-			}
-			ev, evs, busy := 0.0, 0, 0.0
-			shares := map[string]float64{}
-			for _, r := range rs {
-				busy += r.Outcome.Baseline.Busy / float64(len(rs))
-				for k, v := range r.Outcome.Baseline.ClassShares {
-					shares[c.Classes[k].Name] += v / float64(len(rs))
-				}
-				for _, x := range r.Outcome.Runs {
-					ev += float64(x.Events)
-					evs++
-				}
-			}
-			out := iosimRunOut{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: c.Platform.Bandwidth, NodeMTBF: float64(c.Platform.NodeMTBF),
-				Seeds: f.seeds, Window: opt.Span - 2*opt.Skip, Bound: iosimFloat(bound), Strategies: agg.Strategies,
-				Scheduler: opt.Scheduler.String(), BaselineBusy: busy, BaselineClassShares: shares}
-			if f.json {
-				return iosimWriteJSON(cmd.OutOrStdout(), out)
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "platform %s: %d nodes, bandwidth %s, node MTBF %s (system %s); %d trials of %s\n",
-				c.Platform.Name, c.Platform.Nodes, units.FormatBandwidth(c.Platform.Bandwidth), units.FormatSeconds(float64(c.Platform.NodeMTBF)),
-				units.FormatSeconds(float64(c.Platform.NodeMTBF)/float64(c.Platform.Nodes)), f.seeds, units.FormatSeconds(out.Window))
-			fmt.Fprintf(w, "lower bound (Theorem 1): waste %.4f\n\n", bound)
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "strategy\twaste mean\td1\tq1\tq3\td9\tckpt slowdown\twork\tio\tckpt\tlost\tidle\t")
-			for _, s := range agg.Strategies {
-				fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", s.Name, s.Waste.Mean, s.Waste.D1, s.Waste.Q1, s.Waste.Q3, s.Waste.D9,
-					s.Slowdown.Mean, s.Split.Work, s.Split.IO, s.Split.Checkpoint, s.Split.Lost, s.Split.Idle)
-			}
-			tw.Flush()
-			fmt.Fprintf(w, "\nsplit = mean fraction of node-time; baseline keeps %.1f%% of the nodes busy (%s scheduler; node-time", 100*busy, opt.Scheduler)
-			for _, k := range c.Classes {
-				fmt.Fprintf(w, " %s %.1f%%", k.Name, 100*shares[k.Name])
-			}
-			fmt.Fprintf(w, "); %.0f events per run on average\n", ev/float64(evs))
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
 	}
 	f.common(cmd, true)
 	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
 	return cmd
 }
 
-type iosimRunOut struct {
-	Platform   string                  `json:"platform"`
-	Nodes      int                     `json:"nodes"`
-	Bandwidth  float64                 `json:"bandwidth"`
-	NodeMTBF   float64                 `json:"node_mtbf"`
-	Seeds      int                     `json:"seeds"`
-	Window     float64                 `json:"window"`
-	Bound      iosimFloat              `json:"bound"`
-	Strategies []iosim.StrategySummary `json:"strategies"`
-	Scheduler  string                  `json:"scheduler"`
-	// BaselineBusy and BaselineClassShares are the mean busy fraction of
-	// the baseline runs and each class's share of their node-time.
-	BaselineBusy        float64            `json:"baseline_busy"`
-	BaselineClassShares map[string]float64 `json:"baseline_class_shares"`
-}
-
-// iosimFloat writes NaN and ±Inf as null.
-type iosimFloat float64
-
-func (x iosimFloat) MarshalJSON() ([]byte, error) {
-	if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-		return []byte("null"), nil
+// run is `ckpt iosim run`.
+func (f *iosimFlags) run(cmd *cobra.Command) error {
+	if f.printConfig {
+		f.stdin = cmd.InOrStdin()
+		c, err := f.load()
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
 	}
-	return json.Marshal(float64(x))
+	c, opt, sts, err := f.setup(cmd, "strategies", f.strategies)
+	if err != nil {
+		return err
+	}
+	if !opt.NoFailures {
+		if err := c.CheckProgress(); err != nil {
+			return usage(err)
+		}
+	}
+	pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
+	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
+	if err != nil {
+		return simError(err)
+	}
+	rep, err := iosim.Report(c, rs, opt)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), rep)
+	}
+	return printIOSimRun(cmd.OutOrStdout(), c, rep)
 }
 
-func iosimWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// num formats x, or "-" when it is not finite.
+func num(format string, x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "-"
+	}
+	return fmt.Sprintf(format, x)
+}
+
+// printIOSimRun writes the run report as text.
+func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
+	w := output.NewWriter(out)
+	w.Printf("platform %s: %d nodes, bandwidth %s, node MTBF %s (system %s); %d trials of %s\n",
+		rep.Platform, rep.Nodes, units.FormatBandwidth(rep.Bandwidth), units.FormatSeconds(rep.NodeMTBF),
+		units.FormatSeconds(rep.NodeMTBF/float64(rep.Nodes)), rep.Seeds, units.FormatSeconds(rep.Window))
+	if rep.BoundErr != nil {
+		w.Printf("lower bound (Theorem 1): undefined (%v)\n\n", rep.BoundErr)
+	} else {
+		w.Printf("lower bound (Theorem 1): waste %.4f\n\n", float64(rep.Bound))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\twaste mean\td1\tq1\tq3\td9\tckpt slowdown\twork\tio\tckpt\tlost\tidle\t")
+	for _, s := range rep.Strategies {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", s.Name, num("%.4f", s.Waste.Mean),
+			num("%.4f", s.Waste.D1), num("%.4f", s.Waste.Q1), num("%.4f", s.Waste.Q3), num("%.4f", s.Waste.D9),
+			num("%.2f", s.Slowdown.Mean), s.Split.Work, s.Split.IO, s.Split.Checkpoint, s.Split.Lost, s.Split.Idle)
+	}
+	tw.Flush()
+	w.Printf("\nsplit = mean fraction of node-time; baseline keeps %.1f%% of the nodes busy (%s scheduler; node-time", 100*rep.BaselineBusy, rep.Scheduler)
+	for _, k := range c.Classes {
+		w.Printf(" %s %.1f%%", k.Name, 100*rep.BaselineClassShares[k.Name])
+	}
+	w.Printf("); %.0f events per run on average\n", rep.MeanEvents)
+	if slices := missingCheckpoints(rep); slices != "" {
+		w.Printf("no checkpoint committed in the window by %s: slowdown undefined (-)\n", slices)
+	}
+	return w.Err()
+}
+
+// missingCheckpoints lists the strategies whose slowdown is undefined.
+func missingCheckpoints(rep iosim.RunReport) string {
+	var out []string
+	for _, s := range rep.Strategies {
+		if math.IsNaN(s.Slowdown.Mean) {
+			out = append(out, s.Name)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 func newIOSimSweepCmd() *cobra.Command {
@@ -305,103 +294,7 @@ func newIOSimSweepCmd() *cobra.Command {
   ckpt iosim sweep --param mtbf --values 2y,5y,10y,25y,50y --bandwidth 40GB/s --csv fig3.csv
   ckpt iosim sweep --param bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.stdin = cmd.InOrStdin()
-			c, err := f.load()
-			if err != nil {
-				return err
-			}
-			opt, fixed, err := f.options()
-			if err != nil {
-				return err
-			}
-			sts, err := f.strategyList(fixed)
-			if err != nil {
-				return err
-			}
-			shard, err := runner.ParseShard(f.shard)
-			if err != nil {
-				return usage(fmt.Errorf("--shard: %w", err))
-			}
-			var pts []iosim.SweepPoint
-			for _, v := range strings.Split(f.values, ",") {
-				v = strings.TrimSpace(v)
-				if v == "" {
-					continue
-				}
-				var x float64
-				var cc iosim.Config
-				switch f.param {
-				case "bandwidth":
-					x, err = units.ParseBandwidth(v)
-					cc = c.WithBandwidth(x)
-				case "mtbf":
-					x, err = units.ParseSeconds(v)
-					cc = c.WithNodeMTBF(x)
-				default:
-					return usagef("--param: want bandwidth or mtbf, got %q", f.param)
-				}
-				if err != nil {
-					return usage(fmt.Errorf("--values: %w", err))
-				}
-				if err := cc.Validate(); err != nil {
-					return usage(fmt.Errorf("--values %s: %w", v, err))
-				}
-				pts = append(pts, iosim.SweepPoint{Param: f.param, Value: x, Config: cc})
-			}
-			if len(pts) == 0 {
-				return usagef("--values: none given")
-			}
-			var sink runner.Sink[iosim.TrialResult]
-			closeOut := func() error { return nil }
-			if f.csv != "" || f.jsonl != "" {
-				if sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
-					return err
-				}
-			}
-			rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Shard: shard, Label: "iosim sweep"}, sink)
-			if cerr := closeOut(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-			agg := iosim.Aggregate(rs)
-			if f.json {
-				return iosimWriteJSON(cmd.OutOrStdout(), agg)
-			}
-			if f.csv == "-" || f.jsonl == "-" {
-				return nil
-			}
-			w := cmd.OutOrStdout()
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprint(tw, f.param+"\t")
-			for _, s := range sts {
-				fmt.Fprint(tw, s.Name+"\t")
-			}
-			fmt.Fprintln(tw, "bound\t")
-			for _, p := range agg {
-				lbl := units.FormatBandwidth(p.Value)
-				cc := c.WithBandwidth(p.Value)
-				if f.param == "mtbf" {
-					lbl = fmt.Sprintf("%.3gy", p.Value/iosim.Year)
-					cc = c.WithNodeMTBF(p.Value)
-				}
-				fmt.Fprint(tw, lbl+"\t")
-				for _, s := range p.Strategies {
-					fmt.Fprintf(tw, "%.4f\t", s.Waste.Mean)
-				}
-				b, berr := cc.LowerBound(iosim.BoundOptions{})
-				if berr != nil {
-					fmt.Fprint(tw, "-\t\n")
-				} else {
-					fmt.Fprintf(tw, "%.4f\t\n", b.Waste)
-				}
-			}
-			tw.Flush()
-			fmt.Fprintf(w, "(mean waste over %d trials; per-trial rows with --csv/--jsonl)\n", f.seeds)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.sweep(cmd) },
 	}
 	f.common(cmd, true)
 	fl := cmd.Flags()
@@ -413,6 +306,74 @@ func newIOSimSweepCmd() *cobra.Command {
 	return cmd
 }
 
+// sweep is `ckpt iosim sweep`.
+func (f *iosimFlags) sweep(cmd *cobra.Command) error {
+	c, opt, sts, err := f.setup(cmd, "strategies", f.strategies)
+	if err != nil {
+		return err
+	}
+	shard, err := runner.ParseShard(f.shard)
+	if err != nil {
+		return usage(fmt.Errorf("--shard: %w", err))
+	}
+	if _, err := c.At(f.param, 1); err != nil {
+		return usage(fmt.Errorf("--param: %w", err))
+	}
+	pts, err := iosim.SweepPoints(c, f.param, f.values, !opt.NoFailures)
+	if err != nil {
+		return usage(fmt.Errorf("--values: %w", err))
+	}
+	var sink runner.Sink[iosim.TrialResult]
+	closeOut := func() error { return nil }
+	if f.csv != "" || f.jsonl != "" {
+		if sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
+			return err
+		}
+	}
+	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Shard: shard, Label: "iosim sweep"}, sink)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return simError(err)
+	}
+	agg := iosim.Aggregate(rs)
+	switch {
+	case f.json:
+		return writeJSON(cmd.OutOrStdout(), agg)
+	case f.csv == "-" || f.jsonl == "-":
+		return nil
+	}
+	return f.printSweep(cmd.OutOrStdout(), c, sts, agg)
+}
+
+// printSweep writes the mean waste per point and strategy, and the bound.
+func (f *iosimFlags) printSweep(out io.Writer, c iosim.Config, sts []iosim.Strategy, agg []iosim.PointSummary) error {
+	w := output.NewWriter(out)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, f.param+"\t")
+	for _, s := range sts {
+		fmt.Fprint(tw, s.Name+"\t")
+	}
+	fmt.Fprintln(tw, "bound\t")
+	for _, p := range agg {
+		lbl := units.FormatBandwidth(p.Value)
+		if f.param == "mtbf" {
+			lbl = fmt.Sprintf("%.3gy", p.Value/iosim.Year)
+		}
+		fmt.Fprint(tw, lbl+"\t")
+		for _, s := range p.Strategies {
+			fmt.Fprintf(tw, "%s\t", num("%.4f", s.Waste.Mean))
+		}
+		cc, _ := c.At(f.param, p.Value)
+		b, _ := iosim.BoundWaste(cc)
+		fmt.Fprintf(tw, "%s\t\n", num("%.4f", float64(b)))
+	}
+	tw.Flush()
+	w.Printf("(mean waste over %d trials; per-trial rows with --csv/--jsonl)\n", f.seeds)
+	return w.Err()
+}
+
 func newIOSimBoundCmd() *cobra.Command {
 	var f iosimFlags
 	cmd := &cobra.Command{
@@ -421,42 +382,7 @@ func newIOSimBoundCmd() *cobra.Command {
 		Example: `  ckpt iosim bound --bandwidth 40GB/s --mtbf 2y
   ckpt iosim bound --maple --json     # the published curve's (flawed) computation`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.stdin = cmd.InOrStdin()
-			c, err := f.load()
-			if err != nil {
-				return err
-			}
-			o := iosim.BoundOptions{Maple: f.maple, FullBandwidth: f.fullBandwidth}
-			cs, beta, err := c.BoundClasses(o)
-			if err != nil {
-				return usage(err)
-			}
-			b, err := c.LowerBound(o)
-			if err != nil {
-				return err
-			}
-			out := iosimBoundOut{Waste: iosimFloat(b.Waste), Lambda: iosimFloat(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
-				DalyIOFraction: b.DalyIOFraction, CheckpointBandwidth: beta, Periods: map[string]float64{}}
-			for i, k := range cs {
-				out.Classes = append(out.Classes, iosimBoundClass{Name: k.Name, Jobs: k.Jobs, Nodes: k.Nodes, C: k.C, Period: b.Periods[i], Daly: b.Daly[i]})
-				out.Periods[k.Name] = b.Periods[i]
-			}
-			if f.json {
-				return iosimWriteJSON(cmd.OutOrStdout(), out)
-			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
-				units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
-			fmt.Fprintf(w, "waste %.4f (lambda %.4g, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n\n",
-				b.Waste, b.Lambda, b.IOFraction, b.DalyIOFraction, b.DalyWaste)
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "class\tjobs\tnodes\tC\tperiod\tDaly period\t")
-			for _, k := range out.Classes {
-				fmt.Fprintf(tw, "%s\t%.2f\t%.0f\t%s\t%s\t%s\t\n", k.Name, k.Jobs, k.Nodes, units.FormatSeconds(k.C), units.FormatSeconds(k.Period), units.FormatSeconds(k.Daly))
-			}
-			return tw.Flush()
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.bound(cmd) },
 	}
 	f.common(cmd, false)
 	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth)")
@@ -464,9 +390,48 @@ func newIOSimBoundCmd() *cobra.Command {
 	return cmd
 }
 
+// bound is `ckpt iosim bound`.
+func (f *iosimFlags) bound(cmd *cobra.Command) error {
+	f.stdin = cmd.InOrStdin()
+	c, err := f.load()
+	if err != nil {
+		return err
+	}
+	o := iosim.BoundOptions{Maple: f.maple, FullBandwidth: f.fullBandwidth}
+	cs, beta, err := c.BoundClasses(o)
+	if err != nil {
+		return usage(err)
+	}
+	b, err := c.LowerBound(o)
+	if err != nil {
+		return err
+	}
+	out := iosimBoundOut{Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
+		DalyIOFraction: b.DalyIOFraction, CheckpointBandwidth: beta, Periods: map[string]float64{}}
+	for i, k := range cs {
+		out.Classes = append(out.Classes, iosimBoundClass{Name: k.Name, Jobs: k.Jobs, Nodes: k.Nodes, C: k.C, Period: b.Periods[i], Daly: b.Daly[i]})
+		out.Periods[k.Name] = b.Periods[i]
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), out)
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	w.Printf("platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
+		units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
+	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n\n",
+		num("%.4f", b.Waste), num("%.4g", b.Lambda), b.IOFraction, b.DalyIOFraction, b.DalyWaste)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "class\tjobs\tnodes\tC\tperiod\tDaly period\t")
+	for _, k := range out.Classes {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.0f\t%s\t%s\t%s\t\n", k.Name, k.Jobs, k.Nodes, units.FormatSeconds(k.C), units.FormatSeconds(k.Period), units.FormatSeconds(k.Daly))
+	}
+	tw.Flush()
+	return w.Err()
+}
+
 type iosimBoundOut struct {
-	Waste               iosimFloat         `json:"waste"`
-	Lambda              iosimFloat         `json:"lambda"`
+	Waste               output.Number      `json:"waste"`
+	Lambda              output.Number      `json:"lambda"`
 	IOFraction          float64            `json:"io_fraction"`
 	DalyWaste           float64            `json:"daly_waste"`
 	DalyIOFraction      float64            `json:"daly_io_fraction"`
@@ -492,51 +457,7 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 		Example: `  ckpt iosim bandwidth-for --platform prospective --mtbf 10y --strategy least-waste
   ckpt iosim bandwidth-for --efficiency 0.9 --strategy ordered-nb-daly --seeds 5 --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The flags shared with run and sweep that make no sense here
-			// are refused rather than ignored.
-			if cmd.Flags().Changed("strategies") {
-				return usagef("--strategies: bandwidth-for bisects one strategy; give --strategy NAME")
-			}
-			if cmd.Flags().Changed("bandwidth") {
-				return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
-			}
-			f.stdin = cmd.InOrStdin()
-			c, err := f.load()
-			if err != nil {
-				return err
-			}
-			opt, fixed, err := f.options()
-			if err != nil {
-				return err
-			}
-			st, err := iosim.Lookup(f.strategy, fixed)
-			if err != nil {
-				return usage(fmt.Errorf("--strategy: %w", err))
-			}
-			lo, err1 := units.ParseBandwidth(f.lo)
-			hi, err2 := units.ParseBandwidth(f.hi)
-			if err1 != nil || err2 != nil || !(lo > 0 && hi > lo) {
-				return usagef("--lo/--hi: need 0 < lo < hi, got %q, %q", f.lo, f.hi)
-			}
-			if !(f.efficiency > 0 && f.efficiency < 1) {
-				return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
-			}
-			if !(f.tol > 0) {
-				return usagef("--tolerance must be positive")
-			}
-			b, err := iosim.BandwidthFor(cmd.Context(), c, st, f.efficiency, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Progress: runner.ProgressOff}, lo, hi, f.tol)
-			if err != nil {
-				return err
-			}
-			if f.json {
-				return iosimWriteJSON(cmd.OutOrStdout(), map[string]any{"strategy": st.Name, "efficiency": f.efficiency, "bandwidth": b,
-					"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name, "seeds": f.seeds})
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", st.Name, 100*f.efficiency,
-				units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return f.bandwidthFor(cmd) },
 	}
 	f.common(cmd, true)
 	fl := cmd.Flags()
@@ -545,9 +466,48 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 	fl.StringVar(&f.lo, "lo", "1GB/s", "lower end of the bisection")
 	fl.StringVar(&f.hi, "hi", "1PB/s", "upper end of the bisection")
 	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
-	cmd.Flags().Lookup("seeds").DefValue = "10"
-	// Registered by common for run and sweep; refused here (see RunE).
+	// Registered by common for run and sweep; refused here (see bandwidthFor).
 	_ = fl.MarkHidden("strategies")
 	_ = fl.MarkHidden("bandwidth")
 	return cmd
+}
+
+// bandwidthFor is `ckpt iosim bandwidth-for`. The flags shared with run
+// and sweep that make no sense here are refused rather than ignored.
+func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
+	if cmd.Flags().Changed("strategies") {
+		return usagef("--strategies: bandwidth-for bisects one strategy; give --strategy NAME")
+	}
+	if cmd.Flags().Changed("bandwidth") {
+		return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
+	}
+	c, opt, sts, err := f.setup(cmd, "strategy", f.strategy)
+	if err != nil {
+		return err
+	}
+	if len(sts) != 1 {
+		return usagef("--strategy: give one strategy, got %q", f.strategy)
+	}
+	lo, err1 := units.ParseBandwidth(f.lo)
+	hi, err2 := units.ParseBandwidth(f.hi)
+	switch {
+	case err1 != nil || err2 != nil || !(lo > 0 && hi > lo):
+		return usagef("--lo/--hi: need 0 < lo < hi, got %q, %q", f.lo, f.hi)
+	case !(f.efficiency > 0 && f.efficiency < 1):
+		return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
+	case !(f.tol > 0):
+		return usagef("--tolerance must be positive")
+	}
+	b, err := iosim.BandwidthFor(cmd.Context(), c, sts[0], f.efficiency, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Progress: runner.ProgressOff}, lo, hi, f.tol)
+	if err != nil {
+		return simError(err)
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), map[string]any{"strategy": sts[0].Name, "efficiency": f.efficiency, "bandwidth": b,
+			"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name, "seeds": f.seeds})
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	w.Printf("%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", sts[0].Name, 100*f.efficiency,
+		units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
+	return w.Err()
 }

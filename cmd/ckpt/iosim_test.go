@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestIOSimBoundJSON(t *testing.T) {
@@ -152,5 +156,120 @@ func TestIOSimBandwidthFor(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil || !(r.Bandwidth > 10e9 && r.Bandwidth < 10e12) {
 		t.Fatalf("%s %v", out, err)
+	}
+}
+
+// failWriter fails every write, as a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A report that cannot be written is an exit 1, for every iosim command.
+func TestIOSimWriteErrorExits1(t *testing.T) {
+	for _, args := range [][]string{
+		{"iosim", "run", "--seeds", "1", "--span", "3d", "--strategies", "least-waste"},
+		{"iosim", "run", "--seeds", "1", "--span", "3d", "--strategies", "least-waste", "--json"},
+		{"iosim", "sweep", "--seeds", "1", "--span", "3d", "--strategies", "least-waste", "--values", "40GB/s,80GB/s"},
+		{"iosim", "bound"},
+		{"iosim", "bound", "--json"},
+	} {
+		var errb bytes.Buffer
+		if code := execute(context.Background(), args, strings.NewReader(""), failWriter{}, &errb); code != 1 || !strings.Contains(errb.String(), "no space") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+// A strategy that commits no checkpoint has an undefined slowdown: null in
+// JSON (not an encoding error), "-" in the table.
+func TestIOSimNoCheckpointIsNull(t *testing.T) {
+	args := []string{"iosim", "run", "--seeds", "1", "--span", "3d", "--strategies", "least-waste", "--bandwidth", "1B/s", "--no-failures"}
+	out, errs, code := run(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Bound      *float64 `json:"bound"`
+		Strategies []struct {
+			Slowdown struct {
+				Mean *float64 `json:"mean"`
+			} `json:"slowdown"`
+		} `json:"strategies"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Bound != nil || len(r.Strategies) != 1 || r.Strategies[0].Slowdown.Mean != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	out, _, code = run(t, "", args...)
+	if code != 0 || strings.Contains(out, "NaN") || !strings.Contains(out, "undefined") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	out, _, code = run(t, "", "iosim", "sweep", "--seeds", "1", "--span", "3d", "--strategies", "least-waste", "--values", "1B/s", "--no-failures", "--json")
+	if code != 0 || strings.Contains(out, "NaN") || !strings.Contains(out, `"mean": null`) {
+		t.Fatalf("sweep --json: exit %d:\n%s", code, out)
+	}
+}
+
+// Platforms that cannot make progress are refused at once, with the
+// arithmetic; a strategy listed twice is refused; --max-events is a real
+// limit named in the error.
+func TestIOSimRefusals(t *testing.T) {
+	for _, m := range []string{"1s", "1h", "6h"} {
+		start := time.Now()
+		_, errs, code := run(t, "", "iosim", "run", "--mtbf", m)
+		if code != 2 || !strings.Contains(errs, "cannot make progress") || !strings.Contains(errs, "C ≥ MTBF") {
+			t.Errorf("--mtbf %s: exit %d, %s", m, code, errs)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("--mtbf %s: refused after %v", m, d)
+		}
+	}
+	if _, errs, code := run(t, "", "iosim", "run", "--bandwidth", "1B/s"); code != 2 || !strings.Contains(errs, "cannot make progress") {
+		t.Errorf("--bandwidth 1B/s: exit %d, %s", code, errs)
+	}
+	if _, errs, code := run(t, "", "iosim", "sweep", "--param", "mtbf", "--values", "2y,1h"); code != 2 || !strings.Contains(errs, "--values: 1h:") {
+		t.Errorf("sweep to 1h: exit %d, %s", code, errs)
+	}
+	if _, errs, code := run(t, "", "iosim", "run", "--strategies", "least-waste,ordered-daly,least-waste"); code != 2 || !strings.Contains(errs, "listed twice") {
+		t.Errorf("duplicate: exit %d, %s", code, errs)
+	}
+	if _, errs, code := run(t, "", "iosim", "bandwidth-for", "--strategy", "least-waste,ordered-daly"); code != 2 || !strings.Contains(errs, "--strategy") {
+		t.Errorf("two --strategy: exit %d, %s", code, errs)
+	}
+	_, errs, code := run(t, "", "iosim", "run", "--seeds", "1", "--span", "3d", "--strategies", "least-waste", "--max-events", "100")
+	if code != 1 || !strings.Contains(errs, "--max-events") || !strings.Contains(errs, "100 events") {
+		t.Errorf("--max-events: exit %d, %s", code, errs)
+	}
+}
+
+// --config - reads standard input; a fractional node count is refused
+// with its line; a config without a name is named, never blank.
+func TestIOSimConfigStdin(t *testing.T) {
+	cfg := "platform: {nodes: 100, memory_per_node: 1e9, bandwidth: 20GB/s, node_mtbf: 5y}\nclasses:\n  - {name: a, nodes: 10, walltime: 24h, checkpoint: 1, share: 1}\n"
+	out, errs, code := run(t, cfg, "iosim", "bound", "--config", "-")
+	if code != 0 || !strings.HasPrefix(out, "platform custom: 100 nodes") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	bad := strings.Replace(cfg, "nodes: 10,", "nodes: 10.5,", 1)
+	if _, errs, code := run(t, bad, "iosim", "bound", "--config", "-"); code != 2 || !strings.Contains(errs, "(stdin):3: nodes: want a whole number") {
+		t.Errorf("nodes 10.5: exit %d, %s", code, errs)
+	}
+	big := strings.Replace(cfg, "nodes: 100,", "nodes: 2000000000,", 1)
+	if _, errs, code := run(t, big, "iosim", "bound", "--config", "-"); code != 2 || !strings.Contains(errs, "platform.nodes") {
+		t.Errorf("2e9 nodes: exit %d, %s", code, errs)
+	}
+}
+
+// Ctrl-C (a cancelled context) stops iosim run inside a trial.
+func TestIOSimCancelled(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	var out, errb bytes.Buffer
+	code := execute(ctx, []string{"iosim", "run", "--seeds", "1", "--span", "3000d", "--strategies", "least-waste"}, strings.NewReader(""), &out, &errb)
+	if code == 0 || out.Len() != 0 || !strings.Contains(errb.String(), "deadline") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	if d := time.Since(start); d > 1200*time.Millisecond {
+		t.Errorf("stopped after %v", d)
 	}
 }

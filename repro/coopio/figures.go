@@ -2,10 +2,9 @@ package coopio
 
 import (
 	"context"
-	"encoding/csv"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 
@@ -88,27 +87,18 @@ func meanLines(cfg repro.Config, file string, fig plot.Figure, agg []iosim.Point
 	return cfg.SavePlot(file, func(path string) error { return plot.Lines(path, fig, series...) })
 }
 
-// writeBounds writes name_bounds.csv: value, Theorem 1 bound, published bound.
+// writeBounds writes name_bounds.csv: value, Theorem 1 bound, published
+// bound, each with the shortest exact representation of the float.
 func writeBounds(cfg repro.Config, name string, vals []float64, th, mp []float64) error {
-	path, err := cfg.Path(name + "_bounds.csv")
+	t, err := cfg.NewTable(name+"_bounds.csv", "value", "theorem1", "published_maple")
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"value", "theorem1", "published_maple"})
+	exact := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for i, v := range vals {
-		w.Write([]string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(th[i], 'g', -1, 64), strconv.FormatFloat(mp[i], 'g', -1, 64)})
+		t.Row(exact(v), exact(th[i]), exact(mp[i]))
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return t.Close()
 }
 
 func bounds(cs []iosim.Config) (th, mp []float64, err error) {
@@ -282,8 +272,11 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		c := base.WithNodeMTBF(it.Param.MTBF)
 		b, err := iosim.BandwidthFor(ctx, c, strat, 0.8, st.fig4Seeds, iosim.Options{Span: st.fig4Span, Skip: iosim.Day},
 			runner.Options{Seed: st.seed, Workers: 1, Progress: runner.ProgressOff}, 1e10, 1e16, st.fig4Tol)
+		if errors.Is(err, iosim.ErrNotReached) {
+			b, err = math.NaN(), nil // not reached within [10 GB/s, 10 PB/s]
+		}
 		if err != nil {
-			b = math.NaN() // not reached within [10 GB/s, 10 PB/s]
+			return fig4Result{}, err
 		}
 		return fig4Result{Strategy: strat.Name, MTBFYears: it.Param.MTBF / iosim.Year, SysMTBFh: it.Param.MTBF / float64(c.Platform.Nodes) / 3600, Bandwidth: b}, nil
 	}, runner.Tee(sink, runner.Collect(&got)))
