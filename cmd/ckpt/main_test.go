@@ -263,3 +263,46 @@ func TestReproInterrupted(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0,2,b\n")
+	empty := write("empty.csv", "")
+	cut := write("cut.csv", "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0")
+	out := filepath.Join(dir, "out.csv")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"merge", "--out", out, "--expect", "2", empty}, 1, "empty.csv"},
+		{[]string{"merge", "--out", out, empty, empty}, 1, "empty.csv"},
+		{[]string{"merge", "--out", out, "--expect", "2", cut}, 1, "cut.csv:3: truncated"},
+		{[]string{"merge", "--out", out, good}, 2, "good.csv"},
+		{[]string{"merge", "--out", out, "--expect", "3", good}, 1, "item 2 is missing from " + good},
+		{[]string{"merge", "--out", filepath.Join(dir, "out.txt"), good}, 2, "--out"},
+		{[]string{"merge", "--out", out, "--expect", "2", filepath.Join(dir, "in.dat")}, 1, `input "` + filepath.Join(dir, "in.dat") + `": unknown format`},
+		{[]string{"merge", "--out", out, "--expect", "-1", good}, 2, "-1"},
+	} {
+		stdout, errOut, code := run(t, "", tc.args...)
+		if code != tc.code || stdout != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line naming %q", tc.args[3:], code, errOut, tc.code, tc.want)
+		}
+		if strings.Contains(errOut, "output format") {
+			t.Errorf("%v: %q calls an input an output", tc.args[3:], errOut)
+		}
+	}
+	if _, errOut, code := run(t, "", "merge", "--out", out, "--expect", "2", good); code != 0 {
+		t.Fatalf("good input: exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0,2,b\n" {
+		t.Errorf("merged %q", b)
+	}
+}
