@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 var ckptBin string
@@ -138,10 +140,8 @@ func TestReserveHistoryFormats(t *testing.T) {
 }
 
 func TestReserveRealWalltimes(t *testing.T) {
-	for _, f := range []string{"../../../shared/data/walltimes/slant-drd-88.log", "../../../shared/data/slant/makespans-312.csv"} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s not available", f)
-		}
+	for _, rel := range [][]string{{"walltimes", "slant-drd-88.log"}, {"slant", "makespans-312.csv"}} {
+		f := datadir.ForTest(t, rel...)
 		for _, fit := range []string{"empirical", "auto"} {
 			out, errOut, code := run(t, "", "reserve", "--history", f, "--fit", fit, "--json")
 			if code != 0 {
