@@ -1,8 +1,3 @@
-// Package repro holds what every paper reproduction shares: the table that
-// puts the paper's published numbers beside ours, written as CSV and as
-// aligned text, and the layout of a reproduction's output folder. Each
-// paper's reproduction lives in a sub-package (repro/stochastic, …) and is
-// run by `ckpt repro NAME`.
 package repro
 
 import (
