@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -140,5 +142,29 @@ func TestFlagHelpersRefuse(t *testing.T) {
 	}
 	if v, err := durationListFlag("ckpt", "1m, 01:30:00,1-00"); err != nil || len(v) != 3 || v[0] != 60 || v[1] != 5400 || v[2] != 86400 {
 		t.Errorf("durationListFlag = %v, %v; want [60 5400 86400]", v, err)
+	}
+}
+
+// TestSharedFlagDefinitions: --json, --seed and --workers have the same
+// names, types and defaults in every command that defines them here.
+func TestSharedFlagDefinitions(t *testing.T) {
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	var js bool
+	var seed uint64
+	var workers int
+	addJSONFlag(fl, &js)
+	addSeedFlag(fl, &seed, 42)
+	addWorkersFlag(fl, &workers)
+	if seed != 42 || js || workers != 0 {
+		t.Fatalf("defaults: json %v seed %d workers %d", js, seed, workers)
+	}
+	if err := fl.Parse([]string{"--json", "--seed", "7", "--workers", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	if !js || seed != 7 || workers != 3 || checkWorkers(workers) != nil {
+		t.Fatalf("parsed: json %v seed %d workers %d", js, seed, workers)
+	}
+	if err := fl.Parse([]string{"--seed", "-1"}); err == nil {
+		t.Error("--seed -1 accepted")
 	}
 }
