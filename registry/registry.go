@@ -1,10 +1,3 @@
-// Package registry is the one pattern by which ckpt's capabilities name
-// their strategies, policies and algorithms: an ordered, immutable table
-// from name to value, built once from a literal list, in which a duplicate
-// name is a programming error found at start-up and an unknown name is a
-// user error that lists the known ones.
-//
-// Complexity: New is O(n); Lookup is O(1); Names is O(n).
 package registry
 
 import (

@@ -1,8 +1,3 @@
-// Package repro holds what every paper reproduction shares: the table that
-// puts the paper's published numbers beside ours, written as CSV and as
-// aligned text, and the layout of a reproduction's output folder. Each
-// paper's reproduction lives in a sub-package (repro/stochastic, …) and is
-// run by `ckpt repro NAME`.
 package repro
 
 import (
@@ -15,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ckpt-hpc/ckpt/runner"
 )
 
 // Config is what `ckpt repro` passes to every reproduction.
@@ -25,9 +22,32 @@ type Config struct {
 	Quick bool
 	// Workers bounds the parallelism (0 = all cores).
 	Workers int
-	// Log receives progress and the comparison tables (usually stderr or
-	// stdout of the command).
+	// Seed, when not nil, replaces the reproduction's own base seed (the
+	// one its published outputs were made with; see BaseSeed).
+	Seed *uint64
+	// Log receives the step headings and the comparison tables (the
+	// command's stdout).
 	Log io.Writer
+	// Progress receives progress bars (the command's stderr); nil means
+	// os.Stderr, drawn only when it is a terminal (see runner.Progress).
+	Progress io.Writer
+}
+
+// BaseSeed is the base seed of a reproduction whose own default is def:
+// *c.Seed when set, else def, so that outputs do not change unless a seed
+// is asked for.
+func (c Config) BaseSeed(def uint64) uint64 {
+	if c.Seed != nil {
+		return *c.Seed
+	}
+	return def
+}
+
+// RunnerOptions are the runner.Options of one sweep of a reproduction
+// whose own base seed is def: BaseSeed(def), c.Workers, the label of its
+// progress bar, drawn on c.Progress.
+func (c Config) RunnerOptions(label string, def uint64) runner.Options {
+	return runner.Options{Seed: c.BaseSeed(def), Workers: c.Workers, Label: label, ProgressTo: c.Progress}
 }
 
 // Path returns the path of an output file inside the output folder,

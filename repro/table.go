@@ -7,12 +7,15 @@ import (
 	"math"
 	"os"
 	"strconv"
+
+	"github.com/ckpt-hpc/ckpt/runner"
 )
 
 // Table is a CSV file of a reproduction, written row by row.
 type Table struct {
-	f *os.File
-	w *csv.Writer
+	f   *os.File
+	w   *csv.Writer
+	err error // first write error
 }
 
 // NewTable creates name in the output folder and writes its header.
@@ -26,12 +29,20 @@ func (c Config) NewTable(name string, header ...string) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{f: f, w: csv.NewWriter(f)}
-	t.w.Write(header)
+	t.write(header)
 	return t, nil
 }
 
-// Row writes one record. Floats keep 8 significant digits and NaN is an
-// empty cell; ints and bools print as Go does; anything else by fmt.Sprint.
+// Exact is a Table cell written with the fewest digits that read back to
+// the same float64 (strconv.FormatFloat(v, 'g', -1, 64)), where a float64
+// cell keeps 8 significant digits. NaN is an empty cell, as for float64.
+type Exact float64
+
+// Row writes one record. float64 cells keep 8 significant digits, Exact
+// cells all the digits of the float64; NaN is an empty cell; ints and
+// bools print as Go does; anything else (strings, and numbers formatted
+// by the caller) by fmt.Sprint. A write error is reported by Err and
+// Close.
 func (t *Table) Row(cells ...any) {
 	rec := make([]string, len(cells))
 	for i, c := range cells {
@@ -39,6 +50,10 @@ func (t *Table) Row(cells ...any) {
 		case float64:
 			if !math.IsNaN(v) {
 				rec[i] = strconv.FormatFloat(v, 'g', 8, 64)
+			}
+		case Exact:
+			if !math.IsNaN(float64(v)) {
+				rec[i] = strconv.FormatFloat(float64(v), 'g', -1, 64)
 			}
 		case int:
 			rec[i] = strconv.Itoa(v)
@@ -48,18 +63,59 @@ func (t *Table) Row(cells ...any) {
 			rec[i] = fmt.Sprint(v)
 		}
 	}
-	t.w.Write(rec)
+	t.write(rec)
+}
+
+func (t *Table) write(rec []string) {
+	if err := t.w.Write(rec); err != nil && t.err == nil {
+		t.err = err
+	}
+}
+
+// Err reports the first write error so far (rows are buffered, so an
+// error shows once a few kilobytes have been written, or at Flush), so
+// that a long loop can stop early on a full disk.
+func (t *Table) Err() error { return t.err }
+
+// Flush writes the buffered rows to the file and reports the first write
+// error.
+func (t *Table) Flush() error {
+	t.w.Flush()
+	if err := t.w.Error(); err != nil && t.err == nil {
+		t.err = err
+	}
+	return t.err
 }
 
 // Close flushes and closes the file, reporting the first write error.
 func (t *Table) Close() error {
-	t.w.Flush()
-	if err := t.w.Error(); err != nil {
+	if err := t.Flush(); err != nil {
 		t.f.Close()
 		return err
 	}
 	return t.f.Close()
 }
+
+// TableSink returns a runner.Sink that writes each result runner.Run
+// delivers, in item order, as the row cells(result) of t, so that a sweep
+// streams its rows into a reproduction's table instead of collecting them
+// first. Put reports t's first write error; Flush flushes t (the caller
+// still closes it). Cancelling the sweep leaves whole rows only.
+func TableSink[R any](t *Table, cells func(runner.Result[R]) []any) runner.Sink[R] {
+	return tableSink[R]{t, cells}
+}
+
+type tableSink[R any] struct {
+	t     *Table
+	cells func(runner.Result[R]) []any
+}
+
+func (s tableSink[R]) Put(r runner.Result[R]) error {
+	s.t.Row(s.cells(r)...)
+	return s.t.Err()
+}
+
+func (s tableSink[R]) Flush() error { return s.t.Flush() }
 
 // Step is one experiment of a reproduction: it writes its own CSV files and
 // figures and returns its paper-versus-ours comparisons.

@@ -46,4 +46,23 @@
 // Run draws a progress bar (github.com/schollz/progressbar) on standard
 // error only when standard error is a terminal; Options.Progress forces it
 // off or on. The bar never goes to the data outputs.
+//
+// # Cancellation
+//
+// Cancelling Run's context (Ctrl-C in ckpt) stops dispatching items at
+// once and cancels the context every running item receives; Run returns
+// ctx.Err() as soon as the running items return, and the sink has
+// received whole rows only, a prefix of the shard's items.
+//
+// # Complexity
+//
+// Run makes one call of the sweep function per item of the shard, plus
+// O(1) work per item for seeding, reordering and writing; it holds at most
+// 4·workers finished results waiting for an earlier item, so its memory is
+// O(workers) results, whatever the sweep's size. Merge reads each input
+// once, one record at a time: O(bytes + records · log inputs) time, O(inputs)
+// records of memory.
+//
+// The runner implements no paper; it runs the papers' parameter sweeps
+// (the figures of the IPDPS 2020, APDCM 2018 and RR-9582 evaluations).
 package runner

@@ -11,7 +11,7 @@ import (
 // jsonlPath and returns a Sink writing every result to both, with a
 // function that closes the files once Run has returned. An empty path
 // skips that format; "-" writes it to stdout (which is not
-// closed). At least one path must be given.
+// closed; a nil stdout refuses "-"). At least one path must be given.
 func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func() error, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
@@ -31,6 +31,9 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 	}
 	open := func(path string) (io.Writer, error) {
 		if path == "-" {
+			if stdout == nil {
+				return nil, errors.New(`runner: output "-" needs a stdout writer`)
+			}
 			return stdout, nil
 		}
 		f, err := os.Create(path)

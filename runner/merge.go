@@ -43,7 +43,7 @@ func FormatOf(path string) (Format, error) {
 	case ".jsonl", ".ndjson":
 		return FormatJSONL, nil
 	}
-	return 0, fmt.Errorf("file %q: unknown output format (want .csv, .jsonl or .ndjson)", path)
+	return 0, fmt.Errorf("%q: unknown format (want a name ending in .csv, .jsonl or .ndjson)", path)
 }
 
 // maxRecord bounds one CSV record or JSON line that Merge reads.
@@ -54,7 +54,8 @@ const maxRecord = 64 << 20
 // written. It streams: each input is read once, one record at a time.
 //
 // Inputs may come in any order and may be empty (a shard with no items
-// writes nothing). Merge fails, with a one-line error naming the input and
+// writes nothing), but not all of them: a sweep with no item to merge is
+// an empty or interrupted file, and an error. Merge fails, with a one-line error naming the input and
 // line, when an input is not a runner output of format f, when inputs have
 // different headers (CSV) or keys (JSONL), when an input's items are not
 // increasing (a row moved later in its file may be reported as a missing
@@ -68,13 +69,18 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 	if f != FormatCSV && f != FormatJSONL {
 		return fmt.Errorf("merge: unknown format %v", f)
 	}
+	if len(shards) == 0 {
+		return errors.New("merge: no input")
+	}
 	m := &merger{format: f}
 	h := make(readerHeap, 0, len(shards))
+	names := make([]string, len(shards))
 	for i, src := range shards {
 		name := fmt.Sprintf("input #%d", i)
 		if n, ok := src.(interface{ Name() string }); ok {
 			name = n.Name()
 		}
+		names[i] = name
 		r := &shardReader{m: m, idx: i, name: name, br: bufio.NewReader(src), prev: -1}
 		ok, err := r.advance()
 		if err != nil {
@@ -83,6 +89,9 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		if ok {
 			h = append(h, r)
 		}
+	}
+	if len(h) == 0 {
+		return fmt.Errorf("merge: no item in %s (empty, or interrupted before its first row)", nameList(names))
 	}
 	heap.Init(&h)
 
@@ -120,7 +129,7 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		}
 	}
 	if expect > 0 && next < expect {
-		return fmt.Errorf("merge: item %d is missing from every input (want %d items, found %d)", next, expect, next)
+		return fmt.Errorf("merge: item %d is missing from %s (want %d items, found %d: interrupted?)", next, nameList(names), expect, next)
 	}
 	return bw.Flush()
 }
@@ -132,17 +141,17 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 func MergeFiles(dst string, expect int, shards ...string) (err error) {
 	f, err := FormatOf(dst)
 	if err != nil {
-		return fmt.Errorf("merge: %v", err)
+		return fmt.Errorf("merge: output %v", err)
 	}
 	dstInfo, _ := os.Stat(dst)
 	var srcs []io.Reader
 	for _, s := range shards {
 		g, err := FormatOf(s)
 		if err != nil {
-			return fmt.Errorf("merge: %v", err)
+			return fmt.Errorf("merge: input %v", err)
 		}
 		if g != f {
-			return fmt.Errorf("merge: shard %q is %v but output %q is %v", s, g, dst, f)
+			return fmt.Errorf("merge: input %q is %v but output %q is %v", s, g, dst, f)
 		}
 		fh, err := os.Open(s)
 		if err != nil {
@@ -169,6 +178,19 @@ func MergeFiles(dst string, expect int, shards ...string) (err error) {
 		}
 	}()
 	return Merge(out, f, expect, srcs...)
+}
+
+// nameList names the inputs in an error: all of them when there are at
+// most three, else the first two and a count.
+func nameList(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	}
+	if len(names) <= 3 {
+		return "every input (" + strings.Join(names, ", ") + ")"
+	}
+	return fmt.Sprintf("every input (%s, %s and %d more)", names[0], names[1], len(names)-2)
 }
 
 // merger holds what all inputs of one Merge must agree on.

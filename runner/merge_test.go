@@ -38,7 +38,7 @@ func mergeBytes(t tb, f Format, expect int, bs [][]byte) ([]byte, error) {
 
 func TestShardsMergeToUnsplitProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		npoints := rapid.IntRange(0, 25).Draw(t, "points")
+		npoints := rapid.IntRange(1, 25).Draw(t, "points") // 0 items: see TestMergeRefusesEmpty
 		reps := rapid.IntRange(1, 5).Draw(t, "reps")
 		n := rapid.IntRange(1, 12).Draw(t, "shards")
 		workers := rapid.IntRange(1, 4).Draw(t, "workers")
@@ -171,7 +171,8 @@ func TestMergeFiles(t *testing.T) {
 		srcs []string
 		want string
 	}{
-		{filepath.Join(dir, "m.txt"), paths, `m.txt": unknown output format`},
+		{filepath.Join(dir, "m.txt"), paths, `output "` + filepath.Join(dir, "m.txt") + `": unknown format`},
+		{filepath.Join(dir, "m.csv"), []string{filepath.Join(dir, "in.json")}, `input "` + filepath.Join(dir, "in.json") + `": unknown format`},
 		{filepath.Join(dir, "m.jsonl"), paths, "is csv but output"},
 		{paths[0], paths, "is also an input"},
 		{filepath.Join(dir, "m.csv"), []string{filepath.Join(dir, "nope.csv")}, "nope.csv"},
@@ -259,5 +260,37 @@ func TestMergeCheck(t *testing.T) {
 	out, err := mergeBytes(t, FormatCSV, 1, [][]byte{in})
 	if err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("%q, %v", out, err)
+	}
+}
+
+// TestMergeRefusesEmpty: an empty file, a header alone (a run interrupted
+// before its first row) or a truncated last row never merge with success,
+// and the error names the file.
+func TestMergeRefusesEmpty(t *testing.T) {
+	dir := t.TempDir()
+	full, _ := runToBytes(t, Options{Seed: 1}, testPoints(3), 2)
+	header := full[:bytes.IndexByte(full, '\n')+1]
+	for name, b := range map[string][]byte{
+		"empty.csv":     nil,
+		"header.csv":    header,
+		"truncated.csv": full[:len(full)-3],
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := MergeFiles(filepath.Join(dir, "out.csv"), 0, p)
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %v, want an error naming the file", name, err)
+		}
+	}
+	// Several inputs, all empty.
+	if _, err := mergeBytes(t, FormatJSONL, 0, [][]byte{nil, nil}); err == nil || !strings.Contains(err.Error(), "no item") {
+		t.Errorf("all-empty inputs: %v", err)
+	}
+	// A run interrupted at its end is caught when the count is given.
+	cut := full[:bytes.LastIndexByte(full[:len(full)-1], '\n')+1]
+	if _, err := mergeBytes(t, FormatCSV, 6, [][]byte{cut}); err == nil || !strings.Contains(err.Error(), "item 5 is missing from input #0") {
+		t.Errorf("interrupted run with expect: %v", err)
 	}
 }

@@ -91,125 +91,181 @@ func (e *ItemError) Unwrap() error { return e.Err }
 // is flushed. A nil sink discards results.
 func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 	fn func(ctx context.Context, it Item[P]) (R, error), sink Sink[R]) error {
-	if fn == nil {
-		return errors.New("runner: nil sweep function")
-	}
-	if reps < 1 {
-		return fmt.Errorf("runner: reps = %d, want at least 1", reps)
-	}
-	if len(points) > math.MaxInt/reps {
-		return fmt.Errorf("runner: %d points × %d reps overflows the item count", len(points), reps)
-	}
-	if err := opts.Shard.validate(); err != nil {
-		return fmt.Errorf("runner: %v", err)
+	if err := checkRun(opts, len(points), reps, fn != nil); err != nil {
+		return err
 	}
 	if sink == nil {
 		sink = SinkFunc[R](func(Result[R]) error { return nil })
 	}
-	total := len(points) * reps
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := newSweep(opts, points, reps, fn, cancel)
+	go s.dispatch(runCtx)
+	var wg sync.WaitGroup
+	for range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.work(runCtx)
+		}()
+	}
+	go func() { wg.Wait(); close(s.results) }()
+
+	bar := newBar(opts, s.count)
+	written := s.deliver(runCtx, sink, bar)
+	ferr := sink.Flush()
+	bar.finish(written == s.count)
+	return s.outcome(ctx, written, ferr)
+}
+
+// checkRun validates Run's arguments.
+func checkRun(opts Options, npoints, reps int, haveFn bool) error {
+	switch {
+	case !haveFn:
+		return errors.New("runner: nil sweep function")
+	case reps < 1:
+		return fmt.Errorf("runner: reps = %d, want at least 1", reps)
+	case npoints > math.MaxInt/reps:
+		return fmt.Errorf("runner: %d points × %d reps overflows the item count", npoints, reps)
+	}
+	if err := opts.Shard.validate(); err != nil {
+		return fmt.Errorf("runner: %v", err)
+	}
+	return nil
+}
+
+// sweep is the state one Run shares between its dispatcher, its workers
+// and the goroutine that delivers results to the sink.
+type sweep[P, R any] struct {
+	opts          Options
+	points        []P
+	reps          int
+	fn            func(ctx context.Context, it Item[P]) (R, error)
+	first, stride int // the shard's first global item and step
+	count         int // items in the shard
+	workers       int
+	window        int // bound of the reorder buffer
+
+	jobs    chan int           // local indices, from the dispatcher
+	results chan done[R]       // finished items, in completion order
+	tokens  chan struct{}      // one per item between dispatch and delivery
+	cancel  context.CancelFunc // stops the sweep
+
+	mu       sync.Mutex
+	firstErr error
+}
+
+// done is one finished item and its local index within the shard.
+type done[R any] struct {
+	j   int
+	res Result[R]
+}
+
+func newSweep[P, R any](opts Options, points []P, reps int,
+	fn func(ctx context.Context, it Item[P]) (R, error), cancel context.CancelFunc) *sweep[P, R] {
 	first, stride := opts.Shard.norm()
-	count := opts.Shard.Len(total)
+	count := opts.Shard.Len(len(points) * reps)
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, count))
 	window := 4 * workers
+	return &sweep[P, R]{
+		opts: opts, points: points, reps: reps, fn: fn,
+		first: first, stride: stride, count: count, workers: workers, window: window,
+		jobs:    make(chan int),
+		results: make(chan done[R], window),
+		tokens:  make(chan struct{}, window),
+		cancel:  cancel,
+	}
+}
 
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// fail records the first error and stops the sweep.
+func (s *sweep[P, R]) fail(err error) {
+	s.mu.Lock()
+	if s.firstErr == nil {
+		s.firstErr = err
+	}
+	s.mu.Unlock()
+	s.cancel()
+}
 
-	var (
-		mu       sync.Mutex
-		firstErr error
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
+// dispatch hands out the shard's local indices, at most window of them
+// ahead of delivery, until all are given or ctx is done.
+func (s *sweep[P, R]) dispatch(ctx context.Context) {
+	defer close(s.jobs)
+	for j := 0; j < s.count; j++ {
+		select {
+		case s.tokens <- struct{}{}:
+		case <-ctx.Done():
+			return
 		}
-		mu.Unlock()
-		cancel()
-	}
-
-	type done struct {
-		j   int // local index within the shard
-		res Result[R]
-	}
-	jobs := make(chan int)
-	results := make(chan done, window)
-	tokens := make(chan struct{}, window) // bounds the reorder buffer
-
-	go func() { // dispatcher
-		defer close(jobs)
-		for j := 0; j < count; j++ {
-			select {
-			case tokens <- struct{}{}:
-			case <-runCtx.Done():
-				return
-			}
-			select {
-			case jobs <- j:
-			case <-runCtx.Done():
-				return
-			}
+		select {
+		case s.jobs <- j:
+		case <-ctx.Done():
+			return
 		}
-	}()
-
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if runCtx.Err() != nil {
-					continue
-				}
-				k := first + j*stride
-				p, r := k/reps, k%reps
-				seed := Seed(opts.Seed, p, r)
-				it := Item[P]{K: k, Point: p, Rep: r, Param: points[p], Seed: seed, Rand: NewRand(seed)}
-				v, err := fn(runCtx, it)
-				if err != nil {
-					if runCtx.Err() == nil { // not a consequence of an earlier stop
-						fail(&ItemError{K: k, Point: p, Rep: r, Err: err})
-					}
-					continue
-				}
-				results <- done{j, Result[R]{K: k, Point: p, Rep: r, Seed: seed, Value: v}}
-			}
-		}()
 	}
-	go func() { wg.Wait(); close(results) }()
+}
 
-	bar := newBar(opts, count)
-	buf := make([]*Result[R], window)
+// work runs items until the dispatcher is done; once ctx is done it only
+// drains the remaining indices.
+func (s *sweep[P, R]) work(ctx context.Context) {
+	for j := range s.jobs {
+		if ctx.Err() != nil {
+			continue
+		}
+		k := s.first + j*s.stride
+		p, r := k/s.reps, k%s.reps
+		seed := Seed(s.opts.Seed, p, r)
+		it := Item[P]{K: k, Point: p, Rep: r, Param: s.points[p], Seed: seed, Rand: NewRand(seed)}
+		v, err := s.fn(ctx, it)
+		if err != nil {
+			if ctx.Err() == nil { // not a consequence of an earlier stop
+				s.fail(&ItemError{K: k, Point: p, Rep: r, Err: err})
+			}
+			continue
+		}
+		s.results <- done[R]{j, Result[R]{K: k, Point: p, Rep: r, Seed: seed, Value: v}}
+	}
+}
+
+// deliver reorders finished items and passes them to sink in item order
+// until the results channel closes; it stops passing them on once ctx is
+// done, so that the sink holds a prefix of the shard. It returns how many
+// items the sink received.
+func (s *sweep[P, R]) deliver(ctx context.Context, sink Sink[R], bar *bar) int {
+	buf := make([]*Result[R], s.window)
 	next := 0
-	for d := range results {
+	for d := range s.results {
 		bar.add()
 		res := d.res
-		buf[d.j%window] = &res
-		for runCtx.Err() == nil && buf[next%window] != nil {
-			r := buf[next%window]
-			buf[next%window] = nil
+		buf[d.j%s.window] = &res
+		for ctx.Err() == nil && buf[next%s.window] != nil {
+			r := buf[next%s.window]
+			buf[next%s.window] = nil
 			if err := sink.Put(*r); err != nil {
-				fail(&ItemError{K: r.K, Point: r.Point, Rep: r.Rep, Err: fmt.Errorf("sink: %w", err)})
+				s.fail(&ItemError{K: r.K, Point: r.Point, Rep: r.Rep, Err: fmt.Errorf("sink: %w", err)})
 				break
 			}
 			next++
-			<-tokens
+			<-s.tokens
 		}
 	}
-	ferr := sink.Flush()
-	bar.finish(next == count)
+	return next
+}
 
-	mu.Lock()
-	err := firstErr
-	mu.Unlock()
+// outcome is Run's error once the sink received written items and was
+// flushed with error ferr.
+func (s *sweep[P, R]) outcome(ctx context.Context, written int, ferr error) error {
+	s.mu.Lock()
+	err := s.firstErr
+	s.mu.Unlock()
 	switch {
 	case err != nil:
 		return err
-	case next < count:
+	case written < s.count:
 		if err := ctx.Err(); err != nil {
 			return err
 		}

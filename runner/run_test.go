@@ -32,7 +32,7 @@ type outcome struct {
 	Name  string  `row:"name"`
 	Draw  float64 `row:"draw"`
 	Count int     `row:"count"`
-	skip  int
+	skip  int     // unexported: never a column (sweepFn sets it to K)
 }
 
 // sweepFn draws from the item's generator and, to scramble completion
@@ -41,7 +41,7 @@ func sweepFn(_ context.Context, it Item[param]) (outcome, error) {
 	if it.K%3 == 0 {
 		time.Sleep(time.Duration(it.Seed%50) * time.Microsecond)
 	}
-	return outcome{Rate: it.Param.Rate, Name: it.Param.Name, Draw: it.Rand.ExpFloat64() / it.Param.Rate, Count: it.Rand.IntN(1000)}, nil
+	return outcome{Rate: it.Param.Rate, Name: it.Param.Name, Draw: it.Rand.ExpFloat64() / it.Param.Rate, Count: it.Rand.IntN(1000), skip: it.K}, nil
 }
 
 func testPoints(n int) []param {
@@ -390,5 +390,86 @@ func TestCreateOutputs(t *testing.T) {
 	}
 	if _, _, err := CreateOutputs[outcome](nil, dir+"/no/such/dir.csv", ""); err == nil || !strings.Contains(err.Error(), "dir.csv") {
 		t.Fatalf("bad path: %v", err)
+	}
+}
+
+// TestCancelLeavesCompleteRows is what Ctrl-C does to a sweep writing a
+// CSV and a JSONL file: Run returns within a second of the cancellation,
+// with context.Canceled, and each output holds whole rows only, the prefix
+// of an uncancelled run's output up to some item.
+func TestCancelLeavesCompleteRows(t *testing.T) {
+	points := testPoints(40)
+	const reps = 5
+	fullCSV, fullJSONL := runToBytes(t, Options{Workers: 3}, points, reps)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	var c, j bytes.Buffer
+	var started atomic.Int64
+	var cancelledAt atomic.Int64
+	slow := func(ctx context.Context, it Item[param]) (outcome, error) {
+		if started.Add(1) == 60 {
+			cancelledAt.Store(time.Now().UnixNano())
+			cancel()
+		}
+		select { // a long item that honours its context
+		case <-ctx.Done():
+			return outcome{}, ctx.Err()
+		case <-time.After(time.Duration(it.K%4) * time.Millisecond):
+		}
+		return sweepFn(ctx, it)
+	}
+	err := Run(ctx, Options{Workers: 3}, points, reps, slow, Tee(NewCSV[outcome](&c), NewJSONL[outcome](&j)))
+	stopped := time.Since(time.Unix(0, cancelledAt.Load()))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if stopped > time.Second {
+		t.Fatalf("Run returned %v after the cancellation", stopped)
+	}
+	for _, o := range []struct {
+		name      string
+		got, full []byte
+	}{{"csv", c.Bytes(), fullCSV}, {"jsonl", j.Bytes(), fullJSONL}} {
+		if !bytes.HasPrefix(o.full, o.got) {
+			t.Fatalf("%s: cancelled output is not a prefix of the full run's:\n%s", o.name, o.got)
+		}
+		if len(o.got) > 0 && o.got[len(o.got)-1] != '\n' {
+			t.Fatalf("%s: cancelled output ends in a partial row: %q", o.name, o.got)
+		}
+		if len(o.got) >= len(o.full) {
+			t.Fatalf("%s: the cancelled run wrote everything (%d bytes)", o.name, len(o.got))
+		}
+	}
+	rows, err := csv.NewReader(bytes.NewReader(c.Bytes())).ReadAll()
+	if err != nil {
+		t.Fatalf("cancelled CSV does not parse: %v", err)
+	}
+	jsonRows := bytes.Count(j.Bytes(), []byte("\n"))
+	if len(rows) > 0 && len(rows)-1 != jsonRows {
+		t.Fatalf("CSV holds %d rows, JSONL %d: the outputs disagree", len(rows)-1, jsonRows)
+	}
+}
+
+// TestCancelWaitsOnlyForRunningItems: items that ignore their context
+// delay the return by at most the items already running.
+func TestCancelWaitsOnlyForRunningItems(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	start := time.Now()
+	err := Run(ctx, Options{Workers: 2}, make([]int, 10000), 1,
+		func(context.Context, Item[int]) (int, error) {
+			calls.Add(1)
+			time.Sleep(20 * time.Millisecond) // deaf to ctx
+			return 0, nil
+		}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("Run took %v", d)
+	}
+	if n := calls.Load(); n > 20 {
+		t.Fatalf("%d items ran after a cancellation at 50 ms with 2 workers of 20 ms items", n)
 	}
 }

@@ -2,6 +2,8 @@ package units
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -22,13 +24,48 @@ func TestParseBandwidth(t *testing.T) {
 	}
 }
 
+// FuzzParseBandwidth asserts the grammar's properties: an accepted value
+// is finite; a bare number means bytes/s exactly as strconv reads it; a
+// unit multiplies by its power of ten whichever spelling ("G", "GB",
+// "GB/s"); what FormatBandwidth prints reads back within its 4 significant
+// digits; a refusal is one line that quotes the input.
 func FuzzParseBandwidth(f *testing.F) {
-	f.Add("40GB/s")
-	f.Add("1e12")
+	for _, s := range []string{"40GB/s", "1e12", "40G", "1.5TB", "0.5kB/s", " 7 ", "GB/s", "-3MB/s", "1e308P", "NaN", "0x1p4", "1_0"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := ParseBandwidth(s)
-		if err == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Fatalf("error %q should be one line quoting the input", err)
+			}
+			return
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("%q → %v", s, v)
+		}
+		if x, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && x != v {
+			t.Fatalf("bare number %q read as %v, strconv says %v", s, v, x)
+		}
+		if x, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+			for unit, mult := range map[string]float64{"k": 1e3, "MB": 1e6, "G": 1e9, "GB/s": 1e9, "TB/s": 1e12, "P": 1e15} {
+				w, err := ParseBandwidth(strings.TrimSpace(s) + unit)
+				if math.IsInf(x*mult, 0) {
+					if err == nil {
+						t.Fatalf("%q%s overflows but was accepted as %v", s, unit, w)
+					}
+					continue
+				}
+				if err != nil || w != x*mult {
+					t.Fatalf("%q%s = %v, %v; want %v", s, unit, w, err, x*mult)
+				}
+			}
+		}
+		if v == 0 || math.Abs(v) >= 1e-300 {
+			back, err := ParseBandwidth(FormatBandwidth(v))
+			if err != nil || math.Abs(back-v) > 5e-4*math.Abs(v) {
+				t.Fatalf("FormatBandwidth(%v) = %q reads back as %v, %v", v, FormatBandwidth(v), back, err)
+			}
 		}
 	})
 }

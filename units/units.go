@@ -1,7 +1,3 @@
-// Package units parses and formats the time quantities that ckpt reads from
-// users: plain numbers are seconds, and Go-style durations ("90m", "2h",
-// "1h30m") as well as days ("2d") and years ("2y") are accepted; and
-// bandwidths in bytes/s ("40GB/s").
 package units
 
 import (

@@ -42,7 +42,9 @@ checkpoint intervals for failure-prone tasks, and simulates shared platforms.
 Every command prints a human-readable report, or JSON with --json.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
 	root.AddCommand(
 		newReserveCmd(),

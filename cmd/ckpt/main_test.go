@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 var ckptBin string
@@ -20,7 +23,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	ckptBin = filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-o", ckptBin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", ckptBin, ".").CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
 		os.Exit(1)
 	}
@@ -137,10 +140,8 @@ func TestReserveHistoryFormats(t *testing.T) {
 }
 
 func TestReserveRealWalltimes(t *testing.T) {
-	for _, f := range []string{"../../../shared/data/walltimes/slant-drd-88.log", "../../../shared/data/slant/makespans-312.csv"} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s not available", f)
-		}
+	for _, rel := range [][]string{{"walltimes", "slant-drd-88.log"}, {"slant", "makespans-312.csv"}} {
+		f := datadir.ForTest(t, rel...)
 		for _, fit := range []string{"empirical", "auto"} {
 			out, errOut, code := run(t, "", "reserve", "--history", f, "--fit", fit, "--json")
 			if code != 0 {
@@ -203,5 +204,105 @@ func TestBadInputExitsWithUsageError(t *testing.T) {
 		if out != "" {
 			t.Errorf("%v: printed a plan despite the error: %q", tc.args, out)
 		}
+	}
+}
+
+func TestReproFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"repro", "reservation", "--seed", "3", "--out", dir}, "--seed"},
+		{[]string{"repro", "coop", "--workers", "-1", "--out", dir}, "-1"},
+		{[]string{"repro", "coop", "--seed", "x", "--out", dir}, "x"},
+	} {
+		out, errOut, code := run(t, "", tc.args...)
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+// TestReproInterrupted is Ctrl-C during a long reproduction (the full coop
+// one runs for many minutes): the command stops with exit 1, progress went
+// to stderr only, and every CSV file written so far holds whole lines. The
+// target is a second; an iosim trial checks its context only every so
+// often (0.2-0.8 s on a loaded machine), hence the 3 s bound.
+func TestReproInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"repro", "coop", "--out", dir, "--workers", "2"}, strings.NewReader(""), &out, &errb)
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("repro coop still running 3 s after the interruption")
+	}
+	if code != 1 || !strings.Contains(errb.String(), "canceled") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "reproducing") || strings.Contains(out.String(), "reproducing") {
+		t.Errorf("progress belongs on stderr: stdout %q, stderr %q", out.String(), errb.String())
+	}
+	csvs, _ := filepath.Glob(filepath.Join(dir, "coop", "*.csv"))
+	for _, f := range csvs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			t.Errorf("%s ends in a partial line: %q", filepath.Base(f), b[max(0, len(b)-80):])
+		}
+	}
+}
+
+func TestMergeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0,2,b\n")
+	empty := write("empty.csv", "")
+	cut := write("cut.csv", "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0")
+	out := filepath.Join(dir, "out.csv")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"merge", "--out", out, "--expect", "2", empty}, 1, "empty.csv"},
+		{[]string{"merge", "--out", out, empty, empty}, 1, "empty.csv"},
+		{[]string{"merge", "--out", out, "--expect", "2", cut}, 1, "cut.csv:3: truncated"},
+		{[]string{"merge", "--out", out, good}, 2, "good.csv"},
+		{[]string{"merge", "--out", out, "--expect", "3", good}, 1, "item 2 is missing from " + good},
+		{[]string{"merge", "--out", filepath.Join(dir, "out.txt"), good}, 2, "--out"},
+		{[]string{"merge", "--out", out, "--expect", "2", filepath.Join(dir, "in.dat")}, 1, `input "` + filepath.Join(dir, "in.dat") + `": unknown format`},
+		{[]string{"merge", "--out", out, "--expect", "-1", good}, 2, "-1"},
+	} {
+		stdout, errOut, code := run(t, "", tc.args...)
+		if code != tc.code || stdout != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and one line naming %q", tc.args[3:], code, errOut, tc.code, tc.want)
+		}
+		if strings.Contains(errOut, "output format") {
+			t.Errorf("%v: %q calls an input an output", tc.args[3:], errOut)
+		}
+	}
+	if _, errOut, code := run(t, "", "merge", "--out", out, "--expect", "2", good); code != 0 {
+		t.Fatalf("good input: exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "item,point,rep,seed,v\n0,0,0,1,a\n1,1,0,2,b\n" {
+		t.Errorf("merged %q", b)
 	}
 }

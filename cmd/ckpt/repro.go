@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,25 +18,33 @@ import (
 	"github.com/ckpt-hpc/ckpt/repro/varproc"
 )
 
-// reproduction is one `ckpt repro NAME`.
+// reproduction is one `ckpt repro NAME`; seeded ones draw random numbers
+// from a base seed that --seed replaces.
 type reproduction struct {
-	paper string
-	run   func(ctx context.Context, cfg repro.Config) error
+	paper  string
+	run    func(ctx context.Context, cfg repro.Config) error
+	seeded bool
 }
 
 // reproductions maps `ckpt repro NAME` to the paper it reproduces.
 var reproductions = map[string]reproduction{
-	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run},
-	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run},
-	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run},
-	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run},
+	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false},
+	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true},
+	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true},
+	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true},
+}
+
+// reproFlags are the flags of `ckpt repro`.
+type reproFlags struct {
+	out     string
+	quick   bool
+	workers int
+	seed    uint64
 }
 
 func newReproCmd() *cobra.Command {
-	var out string
-	var quick bool
-	var workers int
+	var f reproFlags
 	names := make([]string, 0, len(reproductions))
 	for n := range reproductions {
 		names = append(names, n)
@@ -49,30 +56,49 @@ func newReproCmd() *cobra.Command {
 		Long: "Reproduce the experiments of one of the papers that define ckpt. Available: " + strings.Join(names, ", ") + `.
 Outputs go to --out/NAME: one CSV per table or figure, the figures as PNG and
 SVG, and comparisons.csv with the paper's numbers beside ours. The comparison
-tables are also printed. --quick shrinks every experiment to a smoke test.`,
+tables are printed on stdout, progress on stderr. --quick shrinks every
+experiment to a smoke test. Each stochastic reproduction has its own base
+seed, the one its published outputs were made with; --seed replaces it.
+Ctrl-C stops a reproduction, leaving whole rows in its CSV files.`,
 		Example: `  ckpt repro reservation --quick
-  ckpt repro reservation --out results --workers 2`,
+  ckpt repro coop --out results --workers 2 --seed 7`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, ok := reproductions[args[0]]
 			if !ok {
 				return usagef("unknown reproduction %q (available: %s)", args[0], strings.Join(names, ", "))
 			}
-			if workers < 0 {
-				return usagef("--workers must be >= 0, got %d", workers)
-			}
-			cfg := repro.Config{Dir: filepath.Join(out, args[0]), Quick: quick, Workers: workers, Log: cmd.OutOrStdout()}
-			start := time.Now()
-			fmt.Fprintf(os.Stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)
-			if err := r.run(cmd.Context(), cfg); err != nil {
+			if err := checkWorkers(f.workers); err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
-			return nil
+			return runRepro(cmd, args[0], r, f)
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "repro-out", "output folder")
-	cmd.Flags().BoolVar(&quick, "quick", false, "small smoke-test version of every experiment")
-	cmd.Flags().IntVar(&workers, "workers", 0, "parallel workers (0 = all cores)")
+	fl := cmd.Flags()
+	fl.StringVar(&f.out, "out", "repro-out", "output folder")
+	fl.BoolVar(&f.quick, "quick", false, "small smoke-test version of every experiment")
+	addWorkersFlag(fl, &f.workers)
+	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
 	return cmd
+}
+
+// runRepro runs reproduction r into --out/name, logging to the command's
+// stdout and progress to its stderr.
+func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) error {
+	stderr := cmd.ErrOrStderr()
+	cfg := repro.Config{Dir: filepath.Join(f.out, name), Quick: f.quick, Workers: f.workers,
+		Log: cmd.OutOrStdout(), Progress: stderr}
+	if cmd.Flags().Changed("seed") {
+		if !r.seeded {
+			return usagef("--seed: the %s reproduction draws no random numbers", name)
+		}
+		cfg.Seed = &f.seed
+	}
+	start := time.Now()
+	fmt.Fprintf(stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)
+	if err := r.run(cmd.Context(), cfg); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
+	return nil
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// flagErr checks what every flag helper's refusal must be: a usage error
+// (exit 2), one line, naming the flag.
+func flagErr(t *testing.T, name string, err error) {
+	t.Helper()
+	var ue usageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("error %v is not a usage error", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "--"+name+": ") {
+		t.Fatalf("error %q should be one line starting with --%s", msg, name)
+	}
+}
+
+// FuzzDurationFlags: every duration helper accepts exactly what
+// units.ParseSeconds accepts within its range, returns a finite value in
+// that range, and refuses with a one-line usage error naming the flag.
+func FuzzDurationFlags(f *testing.F) {
+	for _, s := range []string{"600", "10m", "01:30:00", "1-00", "0", "-5", "NaN", "1e400", "", "1e301y", "2d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, perr := units.ParseSeconds(s)
+		for _, h := range []struct {
+			fn func(string, string) (float64, error)
+			ok func(float64) bool
+		}{
+			{durationFlag, func(float64) bool { return true }},
+			{nonNegDurationFlag, func(v float64) bool { return v >= 0 }},
+			{positiveDurationFlag, func(v float64) bool { return v > 0 }},
+		} {
+			v, err := h.fn("te", s)
+			if err != nil {
+				flagErr(t, "te", err)
+				if perr == nil && h.ok(want) {
+					t.Fatalf("%q refused (%v) though it is %v s", s, err, want)
+				}
+				continue
+			}
+			if perr != nil || v != want || math.IsNaN(v) || math.IsInf(v, 0) || !h.ok(v) {
+				t.Fatalf("%q accepted as %v (ParseSeconds: %v, %v)", s, v, want, perr)
+			}
+		}
+	})
+}
+
+// FuzzDurationListFlag (--ckpt 1m,5m, --local C,R): an accepted list has
+// one finite non-negative value per comma-separated field, each what
+// ParseSeconds reads from the field, in order; empty and repeated items
+// are refused.
+func FuzzDurationListFlag(f *testing.F) {
+	for _, s := range []string{"1m,5m", "60, 300", "10m,10m", "1m,,2m", "", ",", "00:10:00,1-00", "-1", "1m,NaN", "5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		vs, err := durationListFlag("ckpt", s)
+		if err != nil {
+			flagErr(t, "ckpt", err)
+			return
+		}
+		fields := strings.Split(s, ",")
+		if len(vs) != len(fields) {
+			t.Fatalf("%q: %d values from %d fields", s, len(vs), len(fields))
+		}
+		seen := map[string]bool{}
+		for i, fl := range fields {
+			fl = strings.TrimSpace(fl)
+			if fl == "" || seen[fl] {
+				t.Fatalf("%q: empty or repeated item %q accepted", s, fl)
+			}
+			seen[fl] = true
+			want, err := units.ParseSeconds(fl)
+			if err != nil || vs[i] != want || !(vs[i] >= 0) || math.IsInf(vs[i], 0) {
+				t.Fatalf("%q: item %d = %v, ParseSeconds(%q) = %v, %v", s, i, vs[i], fl, want, err)
+			}
+		}
+	})
+}
+
+// FuzzBandwidthAndListFlags: --bandwidth accepts only finite positive
+// values that ParseBandwidth reads; --strategies-style lists give one
+// distinct trimmed name per field.
+func FuzzBandwidthAndListFlags(f *testing.F) {
+	for _, s := range []string{"40GB/s", "0", "-1G", "1e400", "a,b", "a,a", " x ", "", "lazy,greedy,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, err := bandwidthFlag("bandwidth", s); err != nil {
+			flagErr(t, "bandwidth", err)
+		} else if want, perr := units.ParseBandwidth(s); perr != nil || b != want || !(b > 0) || math.IsInf(b, 0) {
+			t.Fatalf("--bandwidth %q accepted as %v", s, b)
+		}
+		names, err := listFlag("strategies", s)
+		if err != nil {
+			flagErr(t, "strategies", err)
+			return
+		}
+		fields := strings.Split(s, ",")
+		if len(names) != len(fields) {
+			t.Fatalf("%q: %d names from %d fields", s, len(names), len(fields))
+		}
+		seen := map[string]bool{}
+		for i, n := range names {
+			if n == "" || n != strings.TrimSpace(fields[i]) || seen[n] {
+				t.Fatalf("%q: name %d is %q", s, i, n)
+			}
+			seen[n] = true
+		}
+	})
+}
+
+func TestFlagHelpersRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+	}{
+		{"te", func() error { _, err := positiveDurationFlag("te", "0"); return err }()},
+		{"ckpt", func() error { _, err := nonNegDurationFlag("ckpt", "-1m"); return err }()},
+		{"ckpt", func() error { _, err := durationListFlag("ckpt", "1m,1m"); return err }()},
+		{"local", func() error { _, err := durationListFlag("local", "1m,,2m"); return err }()},
+		{"bandwidth", func() error { _, err := bandwidthFlag("bandwidth", "0GB/s"); return err }()},
+		{"strategies", func() error { _, err := listFlag("strategies", ""); return err }()},
+		{"workers", checkWorkers(-1)},
+	} {
+		if tc.err == nil {
+			t.Errorf("--%s: accepted", tc.name)
+			continue
+		}
+		flagErr(t, tc.name, tc.err)
+	}
+	if v, err := durationListFlag("ckpt", "1m, 01:30:00,1-00"); err != nil || len(v) != 3 || v[0] != 60 || v[1] != 5400 || v[2] != 86400 {
+		t.Errorf("durationListFlag = %v, %v; want [60 5400 86400]", v, err)
+	}
+}
+
+// TestSharedFlagDefinitions: --json, --seed and --workers have the same
+// names, types and defaults in every command that defines them here.
+func TestSharedFlagDefinitions(t *testing.T) {
+	fl := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	var js bool
+	var seed uint64
+	var workers int
+	addJSONFlag(fl, &js)
+	addSeedFlag(fl, &seed, 42)
+	addWorkersFlag(fl, &workers)
+	if seed != 42 || js || workers != 0 {
+		t.Fatalf("defaults: json %v seed %d workers %d", js, seed, workers)
+	}
+	if err := fl.Parse([]string{"--json", "--seed", "7", "--workers", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	if !js || seed != 7 || workers != 3 || checkWorkers(workers) != nil {
+		t.Fatalf("parsed: json %v seed %d workers %d", js, seed, workers)
+	}
+	if err := fl.Parse([]string{"--seed", "-1"}); err == nil {
+		t.Error("--seed -1 accepted")
+	}
+}

@@ -1,0 +1,19 @@
+// Package repro holds what every paper reproduction shares: the table that
+// puts the paper's published numbers beside ours, written as CSV and as
+// aligned text, and the layout of a reproduction's output folder. Each
+// paper's reproduction lives in a sub-package (repro/stochastic, …) and is
+// run by `ckpt repro NAME`.
+//
+// Each sub-package's doc comment names its paper and the sections, tables
+// and figures it reproduces. Config carries what the command passes: the
+// output folder, --quick, --workers, --seed (BaseSeed keeps each
+// reproduction's own seed unless one is given), the log and progress
+// writers. Table writes a CSV row by row (float64 cells with 8 significant
+// digits, Exact cells with all of them), also as a runner.Sink
+// (TableSink) so that a sweep streams its rows into it; a cancelled sweep
+// leaves whole rows only.
+//
+// Complexity: Table and the comparison writers take time linear in what
+// they write and buffer one row (csv.Writer's 4 KB); RunSteps holds every
+// comparison in memory until comparisons.csv is written.
+package repro
