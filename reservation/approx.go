@@ -45,7 +45,7 @@ type gridLaw struct{ a, b, mean float64 }
 func newGridLaw(d distribution.Distribution) (gridLaw, error) {
 	a, b := d.Support()
 	if math.IsInf(b, 0) || math.IsNaN(b) {
-		return gridLaw{}, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
+		return gridLaw{}, fmt.Errorf("approximation (Algorithm 1) needs a bounded support, got [%v, %v]", a, b)
 	}
 	return gridLaw{a, b, d.Mean()}, nil
 }
@@ -162,7 +162,7 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 	}
 	a, b := x.Support()
 	if math.IsInf(b, 0) {
-		return nil, fmt.Errorf("Algorithm 1 needs a bounded support, got [%v, %v]", a, b)
+		return nil, fmt.Errorf("approximation (Algorithm 1) needs a bounded support, got [%v, %v]", a, b)
 	}
 	y, err := distribution.Discretize(x, n)
 	if err != nil {

@@ -119,3 +119,23 @@ func TestParseBandwidthOverflow(t *testing.T) {
 		}
 	}
 }
+
+func TestSecondsAndBandwidthMarshalNumbers(t *testing.T) {
+	b, err := json.Marshal(struct {
+		S Seconds   `json:"s"`
+		B Bandwidth `json:"b"`
+	}{5400, 2e10})
+	if err != nil || string(b) != `{"s":5400,"b":20000000000}` {
+		t.Fatalf("got %s, %v", b, err)
+	}
+	var back struct {
+		S Seconds   `json:"s"`
+		B Bandwidth `json:"b"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back.S != 5400 || back.B != 2e10 {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	if _, err := json.Marshal(Seconds(math.Inf(1))); err == nil {
+		t.Fatal("Inf seconds marshalled")
+	}
+}

@@ -31,6 +31,10 @@ func (s Seconds) MarshalText() ([]byte, error) {
 	return []byte(strconv.FormatFloat(float64(s), 'g', -1, 64)), nil
 }
 
+// MarshalJSON writes the seconds as a JSON number (not a string), so that
+// machine output stays numeric; a non-finite value is an error.
+func (s Seconds) MarshalJSON() ([]byte, error) { return marshalJSON(float64(s)) }
+
 // Bandwidth is a bandwidth in bytes/s that reads the grammar of
 // ParseBandwidth from YAML, JSON and text: `bandwidth: 20GB/s` works in a
 // config as on the command line.
@@ -56,6 +60,11 @@ func (b *Bandwidth) UnmarshalJSON(t []byte) error {
 func (b Bandwidth) MarshalText() ([]byte, error) {
 	return []byte(strconv.FormatFloat(float64(b), 'g', -1, 64)), nil
 }
+
+// MarshalJSON writes bytes/s as a JSON number.
+func (b Bandwidth) MarshalJSON() ([]byte, error) { return marshalJSON(float64(b)) }
+
+func marshalJSON(v float64) ([]byte, error) { return json.Marshal(v) }
 
 func unmarshalJSON(b []byte, text func([]byte) error, what string) error {
 	var v any
