@@ -17,7 +17,7 @@ const capState = `{"p_min":2,"p_max":10,"delta":2,"p":8,"length":100,
 
 func TestCapacityDecideJSON(t *testing.T) {
 	for _, algo := range []string{"greedy-goodput", "greedy-yield", "dp-goodput", "dp-goodput-best-cnf", "dp-goodput-slow-best-cnf", "dp-yield", "dp-bic:15", "target-yield:0.3"} {
-		out, errOut, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", algo, "--json")
+		out, errOut, code := run(t, capState, "capacity", "decide", "--state", "-", "--strategy", algo, "--json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", algo, code, errOut)
 		}
@@ -63,7 +63,7 @@ func TestCapacityDecideJSON(t *testing.T) {
 			t.Fatalf("%s: running job 0 dropped", algo)
 		}
 	}
-	out, _, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", "dp-goodput")
+	out, _, code := run(t, capState, "capacity", "decide", "--state", "-", "--strategy", "dp-goodput")
 	if code != 0 || !strings.Contains(out, "useful work") {
 		t.Fatalf("text output: %d %q", code, out)
 	}
@@ -84,7 +84,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{strings.Replace(capState, `"length":100`, `"length":0`, 1), []string{"decide", "--state", "-"}, "length"},
 		{strings.Replace(capState, `"status":"idle"`, `"status":"sleeping"`, 1), []string{"decide", "--state", "-"}, "sleeping"},
 		{`{"p_min":2}`, []string{"decide", "--state", "-"}, "missing field"},
-		{capState, []string{"decide", "--state", "-", "--algo", "nope"}, "unknown algorithm"},
+		{capState, []string{"decide", "--state", "-", "--strategy", "nope"}, "unknown algorithm"},
 		{"", []string{"simulate", "--delta", "-0.1"}, "--delta"},
 		{"", []string{"simulate", "--p-min", "1.5"}, "--p-min"},
 		{"", []string{"simulate", "--avg-t", "0"}, "--avg-t"},
@@ -135,7 +135,7 @@ func TestCapacitySimulateAndSweep(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &frows); err != nil || len(frows) != 5 || frows[0].Finished == 0 {
 		t.Fatalf("finite: %v %+v", err, frows)
 	}
-	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--algo", "dp-goodput,greedy-yield"}
+	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--strategies", "dp-goodput,greedy-yield"}
 	s1, _, c1 := run(t, "", append(args, "--workers", "1")...)
 	s2, _, c2 := run(t, "", append(args, "--workers", "2")...)
 	if c1 != 0 || c2 != 0 || s1 != s2 || strings.Count(s1, "\n") != 9 {

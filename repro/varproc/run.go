@@ -174,8 +174,8 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 	}
 	var rows []runner.Result[capacity.SweepRow]
 	err = runner.Run(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: name}, pts, s.instances,
-		func(_ context.Context, it runner.Item[capacity.SweepPoint]) (capacity.SweepRow, error) {
-			row, _, err := capacity.RunSweepItem(it.Param, seed, it.Rep)
+		func(ctx context.Context, it runner.Item[capacity.SweepPoint]) (capacity.SweepRow, error) {
+			row, _, err := capacity.RunSweepItem(ctx, it.Param, seed, it.Rep)
 			return row, err
 		}, runner.Tee(fileSink, runner.Collect(&rows)))
 	if cerr := closeFn(); err == nil {
@@ -496,8 +496,8 @@ func (s *setup) cdfs(ctx context.Context) error {
 		}
 		var res []runner.Result[yieldsOf]
 		err := runner.Run(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: fig.name}, pts, 1,
-			func(_ context.Context, it runner.Item[capacity.SweepPoint]) (yieldsOf, error) {
-				_, r, err := capacity.RunSweepItem(it.Param, seed, 0)
+			func(ctx context.Context, it runner.Item[capacity.SweepPoint]) (yieldsOf, error) {
+				_, r, err := capacity.RunSweepItem(ctx, it.Param, seed, 0)
 				if err != nil {
 					return yieldsOf{}, err
 				}
