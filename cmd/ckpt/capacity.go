@@ -308,8 +308,15 @@ func (f *capSweepFlags) points() ([]capacity.SweepPoint, runner.Shard, error) {
 		}
 		e.Values = append(e.Values, v)
 	}
-	pts, err := capPoints(e)
-	return pts, sh, err
+	pts, err := e.Points()
+	var pe *capacity.ParamError
+	if errors.As(err, &pe) && pe.Param == f.vary {
+		return nil, sh, usagef("--values: %v", err)
+	}
+	if err != nil {
+		return nil, sh, usage(err)
+	}
+	return pts, sh, nil
 }
 
 // run sweeps the points into the outputs chosen by --csv, --jsonl, --json.
