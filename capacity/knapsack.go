@@ -88,8 +88,7 @@ type option struct {
 // plain state-by-state program and the results are bit-identical to it
 // (TestPlansUnchanged). Scratch memory is kept between calls: two value
 // layers of Π(A_k+1) entries and one byte of traceback per job and state.
-// Time O(m · options · Π(A_k+1)), about half of it in practice, at about
-// 1.2 ns per relaxation (AMD EPYC).
+// Time O(m · options · Π(A_k+1)), about half of it in practice.
 type knap struct {
 	prev, cur []cell
 	choice    []uint8

@@ -38,13 +38,13 @@ const seed = 2025
 // The full reproduction runs the paper's size: 400 sections and 10
 // instances per workload and point. The dynamic programs compute only the
 // reachable part of their tables (capacity/knapsack.go), so the default
-// sweep of Figs. 7b–12 (4020 simulations) takes about 54–56 min of 2-core
-// time and the whole reproduction 83 min (9 924 s of CPU, measured end to
-// end, FINDINGS.md); the exceptions, to stay near an hour, are the slow
+// sweep of Figs. 7b–12 (4020 simulations) runs at the paper's size (the
+// measured times are in BENCHMARKS.md and FINDINGS.md); the exceptions, to
+// keep the whole reproduction near an hour of two-core time, are the slow
 // DPGOODPUT variants of Fig. 6, run on 3 instances per workload,
-// TARGETGOODPUT (Fig. 7a, O(m·P_max²·64) per section, 25–30 s per
-// instance on Theta) and the finite jobs of Fig. 13a, 2 instances per
-// workload, and the CDFs of Figs. 14–15, one instance per workload.
+// TARGETGOODPUT (Fig. 7a, O(m·P_max²·64) per section) and the finite jobs
+// of Fig. 13a, 2 instances per workload, and the CDFs of Figs. 14–15, one
+// instance per workload.
 // `ckpt capacity sweep --shard i/n` spreads any sweep over a cluster.
 const (
 	fullSections  = 400
@@ -58,8 +58,8 @@ const (
 	// finiteInstances is the instances per workload of Fig. 13a's finite
 	// jobs: with FIFO release dates a long section releases as many short
 	// jobs as fill its useful-work budget, and the NASA log's jobs (median
-	// 4.3 units of 20 s) make about 10³ jobs alive at avgT = 400, about
-	// 100 s per simulation for each dynamic program.
+	// 4.3 units of 20 s) make about 10³ jobs alive at avgT = 400, which
+	// makes each simulation of a dynamic program long.
 	finiteInstances = 2
 )
 
@@ -225,8 +225,7 @@ func overWorkloads(cells []cell) map[string]map[float64][2]float64 {
 var fig6Algos = []string{"dp-goodput-slow-best-cnf", "dp-goodput-slow", "dp-goodput", "dp-goodput-best-cnf"}
 
 // fig6 compares the four DPGOODPUT variants (light setting). The slow
-// -Best-Cnf variant costs O(m²P_max³) per section, about 2 min per
-// 400-section instance on Theta (20 s on NASA): the full run uses
+// -Best-Cnf variant costs O(m²P_max³) per section: the full run uses
 // fig6Instances per workload.
 func (s *setup) fig6(ctx context.Context) error {
 	inst := s.instances
@@ -308,9 +307,8 @@ func (s *setup) fig7(ctx context.Context) error {
 			series = append(series, *fam[f])
 		}
 		if setting.ty {
-			// TARGETGOODPUT costs O(m·P_max²·unaLevels) per section (3 s
-			// per instance on KIT and NASA, 25–30 s on Theta): its points
-			// use fewer instances.
+			// TARGETGOODPUT costs O(m·P_max²·unaLevels) per section: its
+			// points use fewer instances.
 			tg := []float64{0.6, 0.65, 0.7, 0.75, 0.8, 0.84, 0.88, 0.92, 0.96, 1}
 			p, inst := setting.p, s.instances
 			if s.cfg.Quick {
