@@ -127,7 +127,7 @@ func (f *simFlags) register(cmd *cobra.Command) {
 		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)")
 	fl.StringVar(&f.workload, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a CQSim .rst file, or uniform (1..p_min); comma-separated for several")
 	fl.IntVar(&f.sections, "sections", 400, "number of sections n")
-	fl.StringVar(&f.avgT, "avg-t", "100", "mean section length avgT in time units (lengths ~ U[0.8,1.2]·avgT; any duration: 100, 90m, 01:30:00 count seconds as units)")
+	fl.StringVar(&f.avgT, "avg-t", "100", "mean section length avgT (lengths ~ U[0.8,1.2]·avgT), in the model's time unit: a duration (100, 90m, 01:30:00) is read as seconds; with --finite the unit is 20 s")
 	fl.IntVar(&f.pmax, "p-max", 400, "P_max (100 = the paper's light setting)")
 	fl.Float64Var(&f.pmin, "p-min", 0.2, "P_min as a fraction of P_max, in [0, 1]")
 	fl.Float64Var(&f.delta, "delta", 0.1, "delta as a fraction of P_max, in [0, 1]")
