@@ -3,6 +3,7 @@ package capacity
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -174,4 +175,31 @@ func TestDecideArithmetic(t *testing.T) {
 	if _, err := Decide(st, "nope"); err == nil {
 		t.Fatal("unknown strategy accepted")
 	}
+}
+
+// FuzzNew: a spec is refused, or builds an algorithm whose name is a spec
+// of the same algorithm (the name re-parses to the same name), with its
+// parameter finite and within [0, ParamMax].
+func FuzzNew(f *testing.F) {
+	for _, s := range []string{"dp-bic:15", "target-yield:0.5", "target-goodput:1", "dp-goodput", "dp-bic:1e2", "target-yield:NaN", "dp-bic:-0", "x:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		a, err := New(spec)
+		if err != nil {
+			return
+		}
+		b, err := New(a.Name())
+		if err != nil || b.Name() != a.Name() {
+			t.Fatalf("%q → %q does not re-parse: %v", spec, a.Name(), err)
+		}
+		name, arg, has := strings.Cut(a.Name(), ":")
+		fac, _ := algorithms.Lookup(name)
+		if has {
+			v, err := strconv.ParseFloat(arg, 64)
+			if err != nil || !(v >= 0 && v <= fac.ParamMax) {
+				t.Fatalf("%q: parameter %q out of [0, %g]", spec, arg, fac.ParamMax)
+			}
+		}
+	})
 }
