@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -229,6 +230,27 @@ func TestCapacitySweepCtrlC(t *testing.T) {
 	for _, r := range recs {
 		if len(r) != len(recs[0]) {
 			t.Fatalf("incomplete row %q", r)
+		}
+	}
+}
+
+// capFullDisk fails every write, as stdout on a full disk.
+type capFullDisk struct{}
+
+func (capFullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A report that cannot be written exits 1 with the write error.
+func TestCapacityWriteErrorExits1(t *testing.T) {
+	for _, args := range [][]string{
+		{"capacity", "decide", "--state", "-"},
+		{"capacity", "decide", "--state", "-", "--json"},
+		{"capacity", "simulate", "--p-max", "30", "--sections", "5", "--strategies", "greedy-yield"},
+		{"capacity", "sweep", "--p-max", "30", "--sections", "5", "--values", "50", "--instances", "1", "--strategies", "greedy-yield"},
+	} {
+		var errb bytes.Buffer
+		code := execute(context.Background(), args, strings.NewReader(capState), capFullDisk{}, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
 	}
 }
