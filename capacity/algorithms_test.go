@@ -71,7 +71,7 @@ func TestEveryAlgorithmSimulatesWithinBounds(t *testing.T) {
 	specs := []string{"greedy-goodput", "greedy-yield", "dp-goodput", "dp-goodput-best-cnf",
 		"dp-goodput-slow", "dp-yield", "dp-bic:15", "dp-bic-best-cnf:5", "target-yield:0.5"}
 	for _, n := range Names() {
-		if !registry[n].HasParam && !slices.Contains(specs, n) {
+		if f, _ := algorithms.Lookup(n); !f.HasParam && !slices.Contains(specs, n) {
 			specs = append(specs, n)
 		}
 	}

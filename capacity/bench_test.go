@@ -2,17 +2,17 @@ package capacity
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 // The benchmarks time the algorithms on the job widths of the workloads of
 // `ckpt repro capacity` (KIT ForHLR II, NASA iPSC, ALCF Theta in 128-node
-// blocks) from $CKPT_DATA (else /work/shared/data), and on uniform widths
-// when the logs are missing.
+// blocks) from the data folder (datadir: $CKPT_DATA, else ../shared/data
+// beside the checkout), and on uniform widths when the logs are missing.
 
 var benchWL struct {
 	once sync.Once
@@ -21,12 +21,12 @@ var benchWL struct {
 
 func benchWorkloads() []Workload {
 	benchWL.once.Do(func() {
-		dir := os.Getenv("CKPT_DATA")
-		if dir == "" {
-			dir = "/work/shared/data"
-		}
-		for _, f := range []string{"swf/KIT-FH2-2016-1_CQSim-simresult.rst", "swf/NASA-iPSC-1993-3.1-cln.swf.gz", "swf/ALCF-Theta-2022_cqsimplus.swf"} {
-			w, err := LoadWorkload(filepath.Join(dir, f))
+		for _, f := range []string{"KIT-FH2-2016-1_CQSim-simresult.rst", "NASA-iPSC-1993-3.1-cln.swf.gz", "ALCF-Theta-2022_cqsimplus.swf"} {
+			path, err := datadir.Path("", "swf", f)
+			if err != nil {
+				continue
+			}
+			w, err := LoadWorkload(path)
 			if err != nil {
 				continue
 			}

@@ -19,22 +19,27 @@
 //     every metric comes from validated plans;
 //   - the objectives and bounds (simulate.go: Goodput Eq. 1, Yield Eq. 2,
 //     minimum yield Eq. 3, MW and Bounds of Section 3.4, Simulate);
-//   - the algorithms, one file each, registered by name behind the
-//     Algorithm interface (algorithm.go: New, Names): GreedyGoodput
+//   - the algorithms, one file each, behind the Algorithm interface and
+//     named in one registry table (algorithm.go: New, Names, ParseList;
+//     parameters range-checked): GreedyGoodput
 //     (Algorithm 1), GreedyYield, DPGoodputSlow(-Best-Cnf) (the 15 paths of
 //     Fig. 4, Appendix D.1), DPGoodput(-Best-Cnf) (DP1 + DP2, D.2), DPYield
 //     (D.3), TargetYield(Y), TargetGoodput(G) (D.4), DPBiC(X) and
 //     DPBiC-Best-Cnf(X) (D.5);
-//   - workloads (workload.go, sweep.go: Section 6.1 generation from the job
-//     widths of SWF or CQSim logs read by package trace);
+//   - workloads and experiments (workload.go, sweep.go, params.go: Section
+//     6.1 generation from the job widths of SWF or CQSim logs read by
+//     package trace; Params.Validate; Experiment.Points and RunSweep, which
+//     run on the experiment runner and stop when their context is
+//     cancelled, between sections);
 //   - finite jobs (Section 5): release dates by Accumulation, FIFO or
 //     Smallest (release.go, Appendix E.5.2), completion with a final
 //     checkpoint and reallocation of the freed processors by exact subset
 //     sum (finite.go: Finish, applied by Simulate), yields with release
 //     dates, and the yield upper bound of Section 5.1 by bisection over a
 //     max-flow feasibility test (finitebound.go: FiniteYieldBound);
-//   - online decisions from a JSON state (statefile.go: ReadState), the
-//     input of `ckpt capacity decide`.
+//   - online decisions from a JSON state (statefile.go: ReadState, with
+//     times bounded by MaxTime; decide.go: Decide, the validated plan and
+//     its goodput), what `ckpt capacity decide` prints.
 //
 // # Running time
 //
@@ -50,10 +55,11 @@
 // -Best-Cnf variants multiply by the number of C_nf candidates (≤ m + 1);
 // DPGoodputSlow takes O(m·A_1·P_max²) per C_nf; TargetGoodput O(m·A_1·
 // P_max·64) (una in 64 steps). The greedy algorithms take O(m log m).
-// On an AMD EPYC core, per section in the default setting (P_max = 400,
-// mean over the KIT, NASA and Theta workloads of `ckpt repro capacity`):
-// DPGoodput 2.4 ms, DPBiC 2.6 ms, DPYield 4.5 ms, the -Best-Cnf variants
-// 0.1 s; BenchmarkSection* and BenchmarkInstance* in bench_test.go.
+// Validate takes O(k log k) time and O(k) memory for k intervals. A
+// simulation of n sections costs n plans and holds O(m) state besides the
+// algorithm's scratch memory; FiniteYieldBound runs O(log(1/tol)) max
+// flows on O(n + m) nodes and O(m·(n + m)) edges. Measured times are in BENCHMARKS.md
+// (BenchmarkSection* and BenchmarkInstance* in bench_test.go).
 //
 // # Ties
 //

@@ -24,10 +24,3 @@ func (a *DPBiC) Plan(st *State) (*Plan, error) {
 	a.tp.obj, a.tp.x, a.tp.bestCnf = objBiC, a.X, a.BestCnf
 	return a.tp.plan(st)
 }
-
-func init() {
-	register("dp-bic", Factory{New: func(x float64) Algorithm { return &DPBiC{X: x} }, HasParam: true,
-		Doc: "DPBIC(X): DPGOODPUT with gains weighted by (2-Yield_j)^X (Sec. 4.3.3, App. D.5)"})
-	register("dp-bic-best-cnf", Factory{New: func(x float64) Algorithm { return &DPBiC{X: x, BestCnf: true} }, HasParam: true,
-		Doc: "DPBIC-BEST-Cnf(X): DPBIC for every C_nf candidate"})
-}

@@ -22,10 +22,3 @@ func (a *DPGoodput) Plan(st *State) (*Plan, error) {
 	a.tp.obj, a.tp.bestCnf = objGoodput, a.BestCnf
 	return a.tp.plan(st)
 }
-
-func init() {
-	register("dp-goodput", Factory{New: func(float64) Algorithm { return &DPGoodput{} },
-		Doc: "DPGOODPUT: two-part DP (DP1 phases 1-2, DP2 phase 3), C_nf = C_max (Sec. 4.2.3, App. D.2)"})
-	register("dp-goodput-best-cnf", Factory{New: func(float64) Algorithm { return &DPGoodput{BestCnf: true} },
-		Doc: "DPGOODPUT-BEST-Cnf: DPGOODPUT for every C_nf candidate"})
-}

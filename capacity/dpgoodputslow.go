@@ -95,10 +95,3 @@ func b2f(b bool) float64 {
 	}
 	return 0
 }
-
-func init() {
-	register("dp-goodput-slow", Factory{New: func(float64) Algorithm { return &DPGoodputSlow{} },
-		Doc: "DPGOODPUTSLOW: the 15-case DP on (Π1, Π2, Π3) with C_nf = C_max (Sec. 4.2.3)"})
-	register("dp-goodput-slow-best-cnf", Factory{New: func(float64) Algorithm { return &DPGoodputSlow{BestCnf: true} },
-		Doc: "DPGOODPUTSLOW-BEST-Cnf: the 15-case DP for every C_nf candidate (Sec. 4.2.1, App. D.1)"})
-}

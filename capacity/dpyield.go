@@ -14,8 +14,3 @@ func (a *DPYield) Plan(st *State) (*Plan, error) {
 	a.tp.obj = objYield
 	return a.tp.plan(st)
 }
-
-func init() {
-	register("dp-yield", Factory{New: func(float64) Algorithm { return &DPYield{} },
-		Doc: "DPYIELD: two-part DP maximising the minimum work (Sec. 4.2.4, App. D.3)"})
-}

@@ -73,11 +73,17 @@ func goldenInstance(seed uint64, pr Params, finite bool) *Instance {
 	return in
 }
 
-// TestPlansUnchanged pins the schedules chosen by every algorithm on a few
-// instances (default-like, short sections, finite jobs). The dynamic
-// programs are tuned for speed; any change of a decision, including a tie
-// broken differently, changes a fingerprint. Regenerate with
-// CKPT_GOLDEN_PRINT=1 only for an intended change of the algorithms.
+// TestPlansUnchanged is a regression pin, not an oracle: it pins the
+// schedules chosen by every algorithm on a few instances (default-like,
+// short sections, finite jobs) to fingerprints recorded from this code, with
+// no independent source. The dynamic programs are tuned for speed; any
+// change of a decision, including a tie broken differently, changes a
+// fingerprint. Their correctness is checked against independent oracles
+// beside it: exhaustive search over the 15 paths and over two-stage plans
+// (oracle_test.go), hand-computed sections and bounds (algorithms_test.go),
+// the optimality of Corollary 1 (property_test.go) and the independent
+// validator on every plan. Regenerate with CKPT_GOLDEN_PRINT=1 only for an
+// intended change of the algorithms.
 func TestPlansUnchanged(t *testing.T) {
 	base := Params{Sections: 25, AvgT: 100, PMax: 90, PMinFrac: 0.2, Delta: 0.1, Load: 2, CLo: 5, CHi: 20}
 	short := base
@@ -118,8 +124,8 @@ func TestPlansUnchanged(t *testing.T) {
 	}
 }
 
-// goldenPlans was recorded with the straightforward dynamic programs
-// (before the bounded-range engine of knapsack.go).
+// goldenPlans (regression pins) was recorded with the straightforward
+// dynamic programs (before the bounded-range engine of knapsack.go).
 var goldenPlans = map[string]string{
 	"default/1/dp-bic-best-cnf:7":      "67b66b8463fda280",
 	"default/1/dp-bic:15":              "a65146576986c475",

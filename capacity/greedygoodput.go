@@ -111,8 +111,3 @@ func planActive(st *State, active, keep []bool) *Plan {
 	}
 	return planFromCases(st, cases, 0)
 }
-
-func init() {
-	register("greedy-goodput", Factory{New: func(float64) Algorithm { return &GreedyGoodput{} },
-		Doc: "GREEDYGOODPUT: widest jobs first, checkpoint the fewest at the end (Sec. 4.1.1, Alg. 1)"})
-}

@@ -48,8 +48,3 @@ func (a *GreedyYield) Plan(st *State) (*Plan, error) {
 	}
 	return planActive(st, active, make([]bool, m)), nil
 }
-
-func init() {
-	register("greedy-yield", Factory{New: func(float64) Algorithm { return &GreedyYield{} },
-		Doc: "GREEDYYIELD: lowest yield first, checkpoint everything at the end (Sec. 4.1.2)"})
-}

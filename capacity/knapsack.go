@@ -1,5 +1,29 @@
 package capacity
 
+// Glossary of knapsack.go, from the code's names to the paper's symbols
+// (Section 4.2, Appendix D):
+//
+//	A, a        the capacities of the answer: (Π_1, Π_2, Π_3) at the top of
+//	            the table, e.g. (P_i − Σ_{Run^(0)} p_j, P_i) for DP1 and
+//	            max(P_i − δ, P_min) for DP2; a is A in loop order (perm)
+//	x0, x1, x2  a state Π in loop order (x2 innermost)
+//	G_j         the value layer of jobs J_1..J_j: G'_j of DP1, H_j of DP2,
+//	            G_j of DPGOODPUTSLOW; cur is G_j, prev is G_{j−1}
+//	init, leaf  G_0 (leaf: G_0 depending on Π, the una test of D.4)
+//	opts[j], os the cases (1)–(10) (or (1)–(15), or the two of H) of J_j
+//	d           the processors a case takes from (Π_1, Π_2, Π_3): p_j or 0
+//	g, (x,y,z)  the gain of a case, ⊕-added to G_{j−1}(Π − d): work
+//	            p_j·l_j (x) then the tie-breaking counts (y, z) of App. D
+//	useMin      ⊕ = (min, +, +) of DPYIELD instead of +
+//	lo, hi      the box of states computed in a layer: L_j and U_j
+//	phi         the box of G_{j−1} (hi of the previous layer): a state above
+//	            it reads G_{j−1} at phi (G_{j−1} is constant there)
+//	base, pbase the flat index of a row of G_j and of its predecessor row
+//	            Π − d in G_{j−1}
+//	s0, s1      strides of the flat table for x0 and x1
+//	choice, ch  the traceback: the case chosen for J_j at each state
+//	tolAbs      the tie tolerance on work (1e-9 of the largest value)
+
 import (
 	"errors"
 	"math"
@@ -64,8 +88,7 @@ type option struct {
 // plain state-by-state program and the results are bit-identical to it
 // (TestPlansUnchanged). Scratch memory is kept between calls: two value
 // layers of Π(A_k+1) entries and one byte of traceback per job and state.
-// Time O(m · options · Π(A_k+1)), about half of it in practice, at about
-// 1.2 ns per relaxation (AMD EPYC).
+// Time O(m · options · Π(A_k+1)), about half of it in practice.
 type knap struct {
 	prev, cur []cell
 	choice    []uint8
@@ -159,47 +182,49 @@ func (k *knap) solve(A [3]int, opts [][]option, init vec, useMin bool) (vec, []u
 	return best, codes, true
 }
 
-// solveLayers is solve over every layer of opts.
-func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (vec, []uint8, bool) {
-	// Capacities in loop order: the ones that are 0 outermost, so that the
-	// innermost loop is long. perm[q] is the capacity at loop depth q.
-	perm := [3]int{0, 1, 2}
+// layout is the geometry of one solve: the capacities in loop order and
+// the strides of the flat table.
+type layout struct {
+	perm   [3]int // perm[q]: the capacity (index into Π) at loop depth q
+	a      [3]int // a[q] = A[perm[q]]: the answer's capacities in loop order
+	s0, s1 int    // strides of depths 0 and 1 (depth 2 has stride 1)
+	n      int    // states per layer, Π(a[q]+1)
+}
+
+// newLayout puts the capacities that are 0 outermost, so that the
+// innermost loop is long.
+func newLayout(A [3]int) layout {
+	var l layout
+	l.perm = [3]int{0, 1, 2}
 	if A[2] == 0 {
-		perm = [3]int{2, 0, 1}
+		l.perm = [3]int{2, 0, 1}
 		if A[1] == 0 {
-			perm = [3]int{1, 2, 0}
+			l.perm = [3]int{1, 2, 0}
 		}
 	}
-	var a [3]int
-	for q := range a {
-		a[q] = A[perm[q]]
+	for q := range l.a {
+		l.a[q] = A[l.perm[q]]
 	}
-	s1 := a[2] + 1
-	s0 := (a[1] + 1) * s1
-	n := (a[0] + 1) * s0
-	m := len(opts)
-	if float64(m)*float64(n) > maxTraceback {
-		k.tooBig = true
-		return negInf, nil, false
-	}
-	k.tooBig = false
-	k.prev = growCells(k.prev, n)
-	k.cur = growCells(k.cur, n)
-	if cap(k.choice) < m*n {
-		k.choice = make([]uint8, m*n)
-	}
-	k.choice = k.choice[:m*n]
+	l.s1 = l.a[2] + 1
+	l.s0 = (l.a[1] + 1) * l.s1
+	l.n = (l.a[0] + 1) * l.s0
+	return l
+}
 
-	// Feasible options (in loop order) and the box of every layer.
-	type opt struct {
-		d    [3]int
-		x    float64
-		k    int64
-		code uint8
-	}
-	var flat []opt
-	start := make([]int, m+1)
-	var dmax [][3]int
+// flatOpt is an option in loop order, its gain packed as in cell.
+type flatOpt struct {
+	d    [3]int
+	x    float64
+	k    int64
+	code uint8 // index of the option in the job's list
+}
+
+// flatten keeps the options that fit in the answer's capacities, in loop
+// order: job j's are flat[start[j]:start[j+1]]; dmax[j] is the most job j
+// takes from each capacity.
+func flatten(opts [][]option, l layout) (flat []flatOpt, start []int, dmax [][3]int) {
+	m := len(opts)
+	start = make([]int, m+1)
 	for j, os := range opts {
 		start[j] = len(flat)
 		var dm [3]int
@@ -207,13 +232,13 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 			var d [3]int
 			fit := true
 			for q := range d {
-				d[q] = o.d[perm[q]]
-				fit = fit && d[q] <= a[q]
+				d[q] = o.d[l.perm[q]]
+				fit = fit && d[q] <= l.a[q]
 			}
 			if !fit {
 				continue
 			}
-			flat = append(flat, opt{d, o.g.x, pack(o.g), uint8(oi)})
+			flat = append(flat, flatOpt{d, o.g.x, pack(o.g), uint8(oi)})
 			for q := range dm {
 				dm[q] = max(dm[q], d[q])
 			}
@@ -221,6 +246,14 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 		dmax = append(dmax, dm)
 	}
 	start[m] = len(flat)
+	return flat, start, dmax
+}
+
+// boxes sets k.lo[j], k.hi[j], the states computed in layer j (0 is G_0):
+// from L_j = A − Σ_{i>j} dmax_i up to U_j = Σ_{i≤j} dmax_i (the whole
+// range with a leaf, whose G_0 depends on every capacity).
+func (k *knap) boxes(l layout, dmax [][3]int) {
+	m := len(dmax)
 	k.lo, k.hi = k.lo[:0], k.hi[:0]
 	var up, rest [3]int
 	for j := range m {
@@ -237,34 +270,41 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 		}
 		var lo, hi [3]int
 		for q := range lo {
-			hi[q] = min(a[q], up[q])
+			hi[q] = min(l.a[q], up[q])
 			if k.leaf != nil {
-				hi[q] = a[q]
+				hi[q] = l.a[q]
 			}
-			lo[q] = max(0, min(a[q]-rest[q], hi[q]))
+			lo[q] = max(0, min(l.a[q]-rest[q], hi[q]))
 		}
 		k.lo, k.hi = append(k.lo, lo), append(k.hi, hi)
 	}
+}
 
+// initLayer writes G_0 (init, or the leaf) into k.prev over box 0.
+func (k *knap) initLayer(l layout, init vec) {
 	lo, hi := k.lo[0], k.hi[0]
 	ik := pack(init)
 	for x0 := lo[0]; x0 <= hi[0]; x0++ {
 		for x1 := lo[1]; x1 <= hi[1]; x1++ {
-			row := k.prev[x0*s0+x1*s1:]
+			row := k.prev[x0*l.s0+x1*l.s1:]
 			for x2 := lo[2]; x2 <= hi[2]; x2++ {
 				if k.leaf == nil {
 					row[x2] = cell{init.x, ik}
 					continue
 				}
 				var x [3]int
-				x[perm[0]], x[perm[1]], x[perm[2]] = x0, x1, x2
+				x[l.perm[0]], x[l.perm[1]], x[l.perm[2]] = x0, x1, x2
 				v := k.leaf(x[0], x[1], x[2])
 				row[x2] = cell{v.x, pack(v)}
 			}
 		}
 	}
-	// Ties are decided with an absolute tolerance: 1e-9 of the largest
-	// magnitude a value can reach.
+}
+
+// tieTolerance is the absolute tolerance of the work comparisons: 1e-9 of
+// the largest magnitude a value can reach (the sum of the jobs' largest
+// gains, or their maximum under min).
+func tieTolerance(opts [][]option, init vec, useMin bool) float64 {
 	scale := 0.0
 	if !math.IsInf(init.x, 0) {
 		scale = math.Abs(init.x)
@@ -282,66 +322,102 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 			scale += mx
 		}
 	}
-	tolAbs := 1e-9 * (1 + scale)
-	unset := cell{math.Inf(-1), -1}
+	return 1e-9 * (1 + scale)
+}
+
+// solveLayers is solve over every layer of opts.
+func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (vec, []uint8, bool) {
+	l := newLayout(A)
+	m, n := len(opts), l.n
+	if float64(m)*float64(n) > maxTraceback {
+		k.tooBig = true
+		return negInf, nil, false
+	}
+	k.tooBig = false
+	k.prev = growCells(k.prev, n)
+	k.cur = growCells(k.cur, n)
+	if cap(k.choice) < m*n {
+		k.choice = make([]uint8, m*n)
+	}
+	k.choice = k.choice[:m*n]
+	flat, start, dmax := flatten(opts, l)
+	k.boxes(l, dmax)
+	k.initLayer(l, init)
+	tolAbs := tieTolerance(opts, init, useMin)
 	for j := range m {
-		ch := k.choice[j*n : (j+1)*n]
-		cur, prev := k.cur, k.prev
-		lo, hi, phi := k.lo[j+1], k.hi[j+1], k.hi[j]
-		os := flat[start[j]:start[j+1]]
-		for x0 := lo[0]; x0 <= hi[0]; x0++ {
-			for x1 := lo[1]; x1 <= hi[1]; x1++ {
-				base := x0*s0 + x1*s1
-				// The first option that applies assigns (the relaxation
-				// of an unset state takes any reachable candidate); the
-				// next ones relax. States no option reaches stay −∞.
-				first := true
-				for oi := range os {
-					o := &os[oi]
-					if x0 < o.d[0] || x1 < o.d[1] {
-						continue
-					}
-					p0, p1 := min(x0-o.d[0], phi[0]), min(x1-o.d[1], phi[1])
-					pbase := p0*s0 + p1*s1
-					// Direct part: x2 − d2 ≤ phi[2]; beyond, G_{j−1} is
-					// constant at phi[2].
-					a2, b2 := max(lo[2], o.d[2]), min(hi[2], phi[2]+o.d[2])
-					c2 := max(lo[2], o.d[2], phi[2]+o.d[2]+1)
-					if first {
-						first = false
-						for i := lo[2]; i < min(a2, hi[2]+1); i++ {
-							cur[base+i] = unset
-						}
-						if a2 <= b2 {
-							assignRun(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, useMin)
-						}
-						if c2 <= hi[2] {
-							assignRun(cur[base+c2:base+hi[2]+1], prev[pbase+phi[2]:pbase+phi[2]+1], ch[base+c2:base+hi[2]+1], o.x, o.k, o.code, useMin)
-						}
-						continue
-					}
-					if a2 <= b2 {
-						if useMin {
-							relaxMin(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, tolAbs)
-						} else {
-							relaxAdd(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, tolAbs)
-						}
-					}
-					if c2 <= hi[2] {
-						relaxConst(cur[base+c2:base+hi[2]+1], prev[pbase+phi[2]], ch[base+c2:base+hi[2]+1], o.x, o.k, o.code, tolAbs, useMin)
-					}
+		k.layer(l, j, flat[start[j]:start[j+1]], tolAbs, useMin)
+		k.prev, k.cur = k.cur, k.prev
+	}
+	return k.traceback(l, opts)
+}
+
+// layer computes G_j (j is 0-based: layer j+1) into k.cur from G_{j−1} in
+// k.prev, over box j+1, one row of the innermost capacity at a time: the
+// predecessor row of option o is (x0 − d0, x1 − d1) clamped to the
+// previous box phi. (One function: a call per row and option would slow
+// the innermost loop measurably.)
+func (k *knap) layer(l layout, j int, os []flatOpt, tolAbs float64, useMin bool) {
+	ch := k.choice[j*l.n : (j+1)*l.n]
+	cur, prev := k.cur, k.prev
+	lo, hi, phi := k.lo[j+1], k.hi[j+1], k.hi[j]
+	unset := cell{math.Inf(-1), -1}
+	for x0 := lo[0]; x0 <= hi[0]; x0++ {
+		for x1 := lo[1]; x1 <= hi[1]; x1++ {
+			base := x0*l.s0 + x1*l.s1
+			// The first option that applies assigns (the relaxation of an
+			// unset state takes any reachable candidate); the next ones
+			// relax. States no option reaches stay −∞.
+			first := true
+			for oi := range os {
+				o := &os[oi]
+				if x0 < o.d[0] || x1 < o.d[1] {
+					continue
 				}
+				p0, p1 := min(x0-o.d[0], phi[0]), min(x1-o.d[1], phi[1])
+				pbase := p0*l.s0 + p1*l.s1
+				// Direct part: x2 − d2 ≤ phi[2]; beyond, G_{j−1} is
+				// constant at phi[2].
+				a2, b2 := max(lo[2], o.d[2]), min(hi[2], phi[2]+o.d[2])
+				c2 := max(lo[2], o.d[2], phi[2]+o.d[2]+1)
 				if first {
-					for i := lo[2]; i <= hi[2]; i++ {
+					first = false
+					for i := lo[2]; i < min(a2, hi[2]+1); i++ {
 						cur[base+i] = unset
 					}
+					if a2 <= b2 {
+						assignRun(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, useMin)
+					}
+					if c2 <= hi[2] {
+						assignRun(cur[base+c2:base+hi[2]+1], prev[pbase+phi[2]:pbase+phi[2]+1], ch[base+c2:base+hi[2]+1], o.x, o.k, o.code, useMin)
+					}
+					continue
+				}
+				if a2 <= b2 {
+					if useMin {
+						relaxMin(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, tolAbs)
+					} else {
+						relaxAdd(cur[base+a2:base+b2+1], prev[pbase+a2-o.d[2]:pbase+b2+1-o.d[2]], ch[base+a2:base+b2+1], o.x, o.k, o.code, tolAbs)
+					}
+				}
+				if c2 <= hi[2] {
+					relaxConst(cur[base+c2:base+hi[2]+1], prev[pbase+phi[2]], ch[base+c2:base+hi[2]+1], o.x, o.k, o.code, tolAbs, useMin)
+				}
+			}
+			if first {
+				for i := lo[2]; i <= hi[2]; i++ {
+					cur[base+i] = unset
 				}
 			}
 		}
-		k.prev, k.cur = cur, prev
 	}
+}
+
+// traceback reads the answer G_m(A) in k.prev and the option of every job,
+// from J_m down, clamping each state to its layer's box.
+func (k *knap) traceback(l layout, opts [][]option) (vec, []uint8, bool) {
+	m, a := len(opts), l.a
 	hiM := k.hi[m]
-	best := unpack(k.prev[min(a[0], hiM[0])*s0+min(a[1], hiM[1])*s1+min(a[2], hiM[2])])
+	best := unpack(k.prev[min(a[0], hiM[0])*l.s0+min(a[1], hiM[1])*l.s1+min(a[2], hiM[2])])
 	if math.IsInf(best.x, -1) {
 		return best, nil, false
 	}
@@ -352,11 +428,11 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 		for q := range x {
 			x[q] = min(x[q], hi[q])
 		}
-		idx := x[0]*s0 + x[1]*s1 + x[2]
-		o := opts[j][k.choice[j*n+idx]]
+		idx := x[0]*l.s0 + x[1]*l.s1 + x[2]
+		o := opts[j][k.choice[j*l.n+idx]]
 		codes[j] = o.code
 		for q := range x {
-			x[q] -= o.d[perm[q]]
+			x[q] -= o.d[l.perm[q]]
 		}
 	}
 	return best, codes, true

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -143,6 +144,13 @@ func Advance(st *State, pl *Plan, cmin, rmin float64) (*Outcome, error) {
 // Simulate runs algo over every section of the instance, validating every
 // plan. An invalid plan is an error naming the section.
 func Simulate(in *Instance, algo Algorithm) (*Result, error) {
+	return SimulateContext(context.Background(), in, algo)
+}
+
+// SimulateContext is Simulate stopped by ctx: it checks ctx before every
+// section (one plan: milliseconds in the paper's settings) and returns
+// ctx.Err() when it is done.
+func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
@@ -158,6 +166,9 @@ func Simulate(in *Instance, algo Algorithm) (*Result, error) {
 	}
 	var area float64
 	for i, s := range in.Sections {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		st.P, st.T = s.P, s.Length
 		pl, err := algo.Plan(st)
 		if err == nil && finite {

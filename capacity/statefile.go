@@ -2,9 +2,12 @@ package capacity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"strings"
 )
 
 // MaxProcessors bounds P_max in a state file: the dynamic programs keep
@@ -41,13 +44,12 @@ type fileJob struct {
 // the previous section); a job gives its yield so far, or its work l_j and
 // yield denominator avail. With yields only, Work = yield and Avail = 1
 // (infinite jobs share the denominator, so only their order matters).
-// Unknown fields, missing fields and inconsistent values are errors naming
-// the field; the state is validated (State.Validate).
+// Unknown fields, missing fields, values of the wrong JSON type, times
+// above MaxTime, an empty input and anything after the state are errors
+// naming the field; the state is validated (State.Validate).
 func ReadState(r io.Reader, name string) (*State, error) {
-	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
-	dec.DisallowUnknownFields()
-	var in stateFile
-	if err := dec.Decode(&in); err != nil {
+	in, err := decodeState(r)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	for _, f := range []struct {
@@ -60,6 +62,9 @@ func ReadState(r io.Reader, name string) (*State, error) {
 	}
 	if *in.PMax > MaxProcessors {
 		return nil, fmt.Errorf("%s: p_max = %d: at most %d supported", name, *in.PMax, MaxProcessors)
+	}
+	if err := checkTimes(in); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	st := &State{Platform: Platform{PMin: *in.PMin, PMax: *in.PMax, Delta: *in.Delta}, P: *in.P, T: *in.Length}
 	for j, jb := range in.Jobs {
@@ -91,4 +96,84 @@ func ReadState(r io.Reader, name string) (*State, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return st, nil
+}
+
+// decodeState decodes exactly one JSON object from r, with errors in the
+// state file's terms (field names of the file, JSON types, byte offsets).
+func decodeState(r io.Reader) (*stateFile, error) {
+	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
+	dec.DisallowUnknownFields()
+	var in stateFile
+	if err := dec.Decode(&in); err != nil {
+		return nil, jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON state (at byte %d)", dec.InputOffset())
+	}
+	return &in, nil
+}
+
+// jsonError rewrites a decoding error without Go's type names.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("empty input: want a JSON state {\"p_min\": ..., \"jobs\": [...]}")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("truncated JSON state")
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "the state"
+		}
+		typ := te.Type
+		for typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		want := jsonKind(typ.Kind())
+		if typ == reflect.TypeFor[Status]() {
+			want = "running, checkpointed or idle"
+		}
+		return fmt.Errorf("field %q: want %s, got a JSON %s (at byte %d)", field, want, te.Value, te.Offset)
+	case errors.As(err, &se):
+		return fmt.Errorf("invalid JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: "))
+	}
+	return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonKind names the JSON type expected for a Go kind.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Struct:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	}
+	return "another type"
+}
+
+// checkTimes refuses times above MaxTime (lengths, C_j, R_j, work, avail),
+// whose products with P would overflow or lose their precision.
+func checkTimes(in *stateFile) error {
+	if *in.Length > MaxTime {
+		return fmt.Errorf("length = %g: at most %g supported", *in.Length, float64(MaxTime))
+	}
+	for j, jb := range in.Jobs {
+		for _, f := range []struct {
+			name string
+			v    *float64
+		}{{"c", &jb.C}, {"r", &jb.R}, {"yield", jb.Yield}, {"work", jb.Work}, {"avail", jb.Avail}} {
+			if f.v != nil && *f.v > MaxTime {
+				return fmt.Errorf("job %d: %s = %g: at most %g supported", j, f.name, *f.v, float64(MaxTime))
+			}
+		}
+	}
+	return nil
 }

@@ -35,8 +35,9 @@ func TestReadState(t *testing.T) {
 	}
 }
 
-// FuzzReadState: no input panics, and every accepted state gets a plan from
-// each algorithm that the validator accepts (or a clean error).
+// FuzzReadState: no input panics, every accepted state gets a plan from
+// each algorithm that the validator accepts (or a clean error), and a
+// decision's useful work and goodput are finite, in [0, P·T] and [0, 1].
 func FuzzReadState(f *testing.F) {
 	f.Add(stateJSON)
 	f.Add(`{"p_min":0,"p_max":3,"delta":3,"p":3,"length":1,"jobs":[{"p":3,"c":0.5,"r":0.5,"status":"checkpointed","yield":0}]}`)
@@ -45,6 +46,11 @@ func FuzzReadState(f *testing.F) {
 		st, err := ReadState(strings.NewReader(s), "fuzz")
 		if err != nil {
 			return
+		}
+		if d, err := Decide(st, "dp-goodput"); err == nil {
+			if !(d.Gain >= 0 && d.Gain <= float64(st.P)*st.T*(1+1e-9)) || !(d.Goodput >= 0 && d.Goodput <= 1+1e-9) {
+				t.Fatalf("gain %v, goodput %v out of range\nstate %s", d.Gain, d.Goodput, s)
+			}
 		}
 		if st.PMax > 64 || len(st.Jobs) > 12 {
 			return // keep the slow DP cheap

@@ -1,11 +1,15 @@
 package capacity
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -59,6 +63,29 @@ func LoadWorkload(path string) (Workload, error) {
 	return Workload{Name: short, Widths: ws, Specs: Specs(jobs, DefaultTimeUnit)}, nil
 }
 
+// LoadWorkloads reads a comma-separated list of workloads: paths of SWF or
+// CQSim logs (LoadWorkload), or "uniform" for widths 1..max(pmin, 1). An
+// empty item or one given twice is an error.
+func LoadWorkloads(list string, pmin int) ([]Workload, error) {
+	items, err := registry.SplitList(list)
+	if err != nil {
+		return nil, err
+	}
+	var ws []Workload
+	for _, s := range items {
+		if s == "uniform" {
+			ws = append(ws, UniformWorkload(max(pmin, 1)))
+			continue
+		}
+		w, err := LoadWorkload(s)
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
 // SweepPoint is one (workload, parameters, algorithm) cell of a sweep.
 // Instance numbers the (workload, parameters) pair: the instances of a
 // replicate are drawn from Seed(base, Instance, rep), so every algorithm
@@ -91,8 +118,9 @@ type SweepRow struct {
 	Finished    int     `row:"finished"`
 }
 
-// RunSweepItem draws the instance of (pt, rep) and simulates pt.Algo on it.
-func RunSweepItem(pt SweepPoint, base uint64, rep int) (SweepRow, *Result, error) {
+// RunSweepItem draws the instance of (pt, rep) and simulates pt.Algo on it;
+// ctx stops the simulation between sections.
+func RunSweepItem(ctx context.Context, pt SweepPoint, base uint64, rep int) (SweepRow, *Result, error) {
 	r := runner.NewRand(runner.Seed(base, pt.Instance, rep))
 	var in *Instance
 	var err error
@@ -111,35 +139,13 @@ func RunSweepItem(pt SweepPoint, base uint64, rep int) (SweepRow, *Result, error
 	if err != nil {
 		return SweepRow{}, nil, err
 	}
-	res, err := Simulate(in, a)
+	res, err := SimulateContext(ctx, in, a)
 	if err != nil {
 		return SweepRow{}, nil, err
 	}
 	return SweepRow{Workload: pt.Workload.Name, Vary: pt.Vary, Value: pt.Value, Algorithm: pt.Algo,
 		Jobs: len(in.Jobs), Goodput: res.Goodput, MinYield: res.MinYield, RelGoodput: res.RelGoodput,
 		RelYield: res.RelYield, Checkpoints: res.Checkpoints, Recoveries: res.Recoveries, Finished: res.Finished}, res, nil
-}
-
-// SetParam sets the parameter named by one of avgT, pmax, pmin (fraction of
-// P_max), delta (fraction of P_max), load, sections.
-func SetParam(pr *Params, name string, v float64) error {
-	switch name {
-	case "avgT":
-		pr.AvgT = v
-	case "pmax":
-		pr.PMax = int(v)
-	case "pmin":
-		pr.PMinFrac = v
-	case "delta":
-		pr.Delta = v
-	case "load":
-		pr.Load = v
-	case "sections":
-		pr.Sections = int(v)
-	default:
-		return fmt.Errorf("unknown parameter %q (want avgT, pmax, pmin, delta, load or sections)", name)
-	}
-	return nil
 }
 
 // InUnits expresses the widths in allocation units of u processors
@@ -155,4 +161,114 @@ func (w Workload) InUnits(u int) Workload {
 		out.Specs = append(out.Specs, JobSpec{(s.P + u - 1) / u, s.L})
 	}
 	return out
+}
+
+// Experiment is what `ckpt capacity simulate` and `ckpt capacity sweep`
+// run: every workload × every value of the varied parameter × every
+// strategy, on instances generated from Params (Section 6.1).
+type Experiment struct {
+	Workloads  []Workload
+	Params     Params
+	Strategies []string // algorithm specs, as New takes them
+	// Vary names the parameter set to each of Values (see SetParam); ""
+	// runs Params alone.
+	Vary    string
+	Values  []float64
+	Release ReleaseMethod // "" for infinite jobs
+}
+
+// Points validates the experiment and lists its sweep points,
+// workload-major, then value, then strategy. The instance number of a
+// point is workload·len(Values) + value index, so every strategy of a
+// (workload, value) pair sees the same instances.
+func (e Experiment) Points() ([]SweepPoint, error) {
+	if err := e.Params.Validate(); err != nil {
+		return nil, err
+	}
+	if len(e.Strategies) == 0 {
+		return nil, fmt.Errorf("no strategy")
+	}
+	for _, s := range e.Strategies {
+		if _, err := New(s); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := ParseRelease(string(e.Release)); err != nil {
+		return nil, err
+	}
+	for _, w := range e.Workloads {
+		if e.Release != "" && len(w.Specs) == 0 {
+			return nil, fmt.Errorf("workload %s has no run times: finite jobs need an SWF or CQSim log", w.Name)
+		}
+	}
+	params, values, err := e.variants()
+	if err != nil {
+		return nil, err
+	}
+	var pts []SweepPoint
+	for wi := range e.Workloads {
+		for vi, p := range params {
+			for _, a := range e.Strategies {
+				pts = append(pts, SweepPoint{Workload: &e.Workloads[wi], Params: p, Algo: a, Vary: e.Vary,
+					Value: values[vi], Instance: wi*len(params) + vi, Release: e.Release})
+			}
+		}
+	}
+	return pts, nil
+}
+
+// variants returns the parameters of every value of the varied parameter
+// (Params alone when nothing varies), each validated.
+func (e Experiment) variants() ([]Params, []float64, error) {
+	if e.Vary == "" {
+		return []Params{e.Params}, []float64{0}, nil
+	}
+	if len(e.Values) == 0 {
+		return nil, nil, fmt.Errorf("%s: no value", e.Vary)
+	}
+	out := make([]Params, len(e.Values))
+	for i, v := range e.Values {
+		out[i] = e.Params
+		if err := SetParam(&out[i], e.Vary, v); err != nil {
+			return nil, nil, err
+		}
+		if err := out[i].Validate(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return out, e.Values, nil
+}
+
+// RunSweep simulates reps instances of every point on the experiment
+// runner (opts: seed, workers, shard, progress) and passes the rows to
+// sink in item order, the same bytes whatever the number of workers.
+// Cancelling ctx stops every simulation within a section; the sink has
+// then received only complete rows, and RunSweep returns ctx.Err().
+func RunSweep(ctx context.Context, opts runner.Options, pts []SweepPoint, reps int, sink runner.Sink[SweepRow]) error {
+	return runner.Run(ctx, opts, pts, reps,
+		func(ctx context.Context, it runner.Item[SweepPoint]) (SweepRow, error) {
+			row, _, err := RunSweepItem(ctx, it.Param, opts.Seed, it.Rep)
+			return row, err
+		}, sink)
+}
+
+// MarshalJSON writes the row with its Go field names, NaN and ±Inf as
+// null (a ratio to a zero bound).
+func (r SweepRow) MarshalJSON() ([]byte, error) {
+	type num = output.Number
+	return json.Marshal(struct {
+		Workload    string
+		Vary        string
+		Value       num
+		Algorithm   string
+		Jobs        int
+		Goodput     num
+		MinYield    num
+		RelGoodput  num
+		RelYield    num
+		Checkpoints int
+		Recoveries  int
+		Finished    int
+	}{r.Workload, r.Vary, num(r.Value), r.Algorithm, r.Jobs, num(r.Goodput), num(r.MinYield),
+		num(r.RelGoodput), num(r.RelYield), r.Checkpoints, r.Recoveries, r.Finished})
 }

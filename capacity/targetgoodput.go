@@ -39,8 +39,3 @@ func (a *TargetGoodput) Plan(st *State) (*Plan, error) {
 	}
 	return a.gp.Plan(st)
 }
-
-func init() {
-	register("target-goodput", Factory{New: func(g float64) Algorithm { return &TargetGoodput{G: g} }, HasParam: true,
-		Doc: "TARGETGOODPUT(G): DPYIELD under an unused-area budget keeping goodput >= G·bound (Sec. 4.3.2, App. D.4)"})
-}

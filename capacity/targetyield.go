@@ -33,8 +33,3 @@ func minYieldAt(st *State) float64 {
 	}
 	return y
 }
-
-func init() {
-	register("target-yield", Factory{New: func(y float64) Algorithm { return &TargetYield{Y: y} }, HasParam: true,
-		Doc: "TARGETYIELD(Y): DPGOODPUT once minYield >= Y, DPYIELD before (Sec. 4.3.1)"})
-}

@@ -1,5 +1,32 @@
 package capacity
 
+// Glossary of twopart.go, from the code's names to the paper's symbols
+// (Section 4.2.3, Appendices D.2–D.5):
+//
+//	T, st.T        the section length T_{i+1} − T_i
+//	cmax           C_max, the length of phase 3 (the largest C_j)
+//	cnf            C_nf, the length of phase 1
+//	end2           T − C_max, the end of phase 2
+//	run0           Σ_{J_j ∈ Run^(0)} p_j: DP1 starts at Π_1 = P_i − run0
+//	opts, os       the cases of every job: (1)–(10) of G' in DP1, the two
+//	               of H in DP2 (code 0 runs on, 1 checkpoints)
+//	code           the case number of Appendix D
+//	d1, d2         the processors a case takes from Π_1 (phase 1) and Π_2
+//	               (phase 2); the DP2 capacity Π_3 = max(P_i − δ, P_min)
+//	w, l           the work of a case in phases 1–2, and l_j(T_i)
+//	lmin           l_min, the least work of the alive jobs (DPYIELD)
+//	wgt            (2 − Yield_j(T_i))^X of DPBiC (D.5)
+//	g2, g2c        the phase-3 gains of H: running on, or checkpointing
+//	una            TARGETGOODPUT's una_i, the unused area allowed (D.4)
+//	unaQ, unaA     the step of the discretised una, and una_i in steps:
+//	               the third DP1 capacity
+//	unused         the unused area p_j·C_j, p_j·R_j or p_j·(C_j + R_j) a
+//	               case consumes from una
+//	c1, c2         the cases chosen by DP1 and DP2 (traceback)
+//	v1, v2         G'_m(P_i − run0, P_i[, una_i]) and H_m(Π_3)
+//	k1, k2         the knapsacks of DP1 and DP2
+//	Ja             the jobs active in phase 2, Run^(2) ∪ Rec^(2)
+
 import (
 	"errors"
 	"math"
@@ -107,100 +134,20 @@ func (tp *twoPart) weight(y float64) float64 {
 // solve runs DP1 and DP2 for one C_nf and returns the plan and its value
 // (DP1.x + DP2.x, DP1.y, DP2.y) for comparing C_nf candidates.
 func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
-	m := len(st.Jobs)
-	T := st.T
-	end2 := T - cmax // end of phase 2
-	lmin := math.Inf(1)
-	if tp.obj == objYield {
-		for j := range st.Jobs {
-			if alive(st, j) {
-				lmin = math.Min(lmin, work(st, j))
-			}
-		}
-	}
-	neutral := vec{}
-	if tp.obj == objYield {
-		neutral = vec{math.Inf(1), 0, 0}
-	}
-	tp.opts = tp.opts[:0]
-	run0 := 0
-	unaQ, unaA := 1.0, 0
-	if tp.unaOn {
-		if tp.una < 0 {
-			return nil, vec{}, false
-		}
-		unaQ = math.Max(tp.una/unaLevels, 1e-9)
-		unaA = int(math.Floor(tp.una / unaQ))
-	}
-	for j, jb := range st.Jobs {
-		p := jb.P
-		var os []option
-		s := st.Status[j]
-		if s == Running {
-			run0 += p
-		}
-		wgt := tp.weight(st.Yield(j))
-		l := work(st, j)
-		if !alive(st, j) {
-			s = Done
-		}
-		add := func(code uint8, d1, d2 int, w float64, phase1Only bool, unused float64) {
-			if w < 0 || (phase1Only && cnf > T) {
-				return
-			}
-			active := d2 > 0
-			var g vec
-			switch tp.obj {
-			case objYield:
-				g = vec{l + w, 0, 0}
-				if active {
-					g.z = float64(p)
-					if feq(l, lmin) {
-						g.y = float64(p)
-					}
-				}
-			default:
-				g = vec{float64(p) * w * wgt, 0, 0}
-				if active {
-					g.y = 1
-				}
-			}
-			o := option{d: [3]int{d1, d2, 0}, g: g, code: code}
-			if tp.unaOn {
-				o.d[2] = int(math.Ceil(float64(p) * unused / unaQ))
-				if o.d[2] > unaA {
-					return
-				}
-			}
-			os = append(os, o)
-		}
-		switch s {
-		case Running: // D.2 cases (1), (2)
-			add(1, 0, p, end2, false, 0)
-			add(2, 0, 0, cnf-jb.C, true, jb.C)
-		case Checkpointed: // (3)–(6)
-			add(3, p, p, end2, false, 0)
-			add(4, p, 0, cnf-jb.C, true, jb.C)
-			add(5, 0, p, end2-cnf-jb.R, false, jb.R)
-			add(6, 0, 0, 0, false, 0)
-		case Idle: // (7)–(10)
-			add(7, p, p, end2-jb.R, false, jb.R)
-			add(8, p, 0, cnf-jb.C-jb.R, true, jb.C+jb.R)
-			add(9, 0, p, end2-cnf-jb.R, false, jb.R)
-			add(10, 0, 0, 0, false, 0)
-		default:
-			os = append(os, option{g: neutral})
-		}
-		tp.opts = append(tp.opts, os)
+	unaQ, unaA, ok := tp.unaBudget()
+	if !ok {
+		return nil, vec{}, false
 	}
 	init := vec{}
 	if tp.obj == objYield {
 		init = vec{math.Inf(1), 0, 0}
 	}
+	run0 := tp.dp1Options(st, cnf, cmax, unaQ, unaA)
 	tp.k1.leaf = nil
 	if tp.unaOn {
 		// D.4: the processors left unused in phases 1 and 2 consume
 		// Π_2·T + Π_1·C_nf of the budget.
+		T := st.T
 		tp.k1.leaf = func(x0, x1, x2 int) vec {
 			if float64(x2) < math.Ceil((float64(x1)*T+float64(x0)*cnf)/unaQ) {
 				return negInf
@@ -212,12 +159,135 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 	if !ok {
 		return nil, vec{}, false
 	}
-	// DP2 on the jobs active in phase 2 (Ja).
-	w12 := make([]float64, m)
+	tp.dp2Options(st, c1, cnf, cmax)
+	v2, c2, ok := tp.k2.solve([3]int{0, 0, st.Keep(st.P)}, tp.opts, init, tp.obj == objYield)
+	if !ok {
+		return nil, vec{}, false
+	}
+	pl := planFromCases(st, fig4Cases(st, c1, c2), cnf)
+	tot := vec{v1.x + v2.x, v1.y, v2.y}
+	if tp.obj == objYield {
+		tot = vec{math.Min(v1.x, v2.x), v1.y, v1.z}
+	}
+	pl.Gain = tot.x
+	return pl, tot, true
+}
+
+// unaBudget returns the step unaQ of the discretised una dimension of
+// TARGETGOODPUT and the budget una_i in steps (1, 0 without una); ok is
+// false when the budget is already exhausted.
+func (tp *twoPart) unaBudget() (unaQ float64, unaA int, ok bool) {
+	if !tp.unaOn {
+		return 1, 0, true
+	}
+	if tp.una < 0 {
+		return 0, 0, false
+	}
+	unaQ = math.Max(tp.una/unaLevels, 1e-9)
+	return unaQ, int(math.Floor(tp.una / unaQ)), true
+}
+
+// dp1Options fills tp.opts with the cases (1)–(10) of every job for DP1
+// (Appendix D.2; D.3 gains for DPYIELD, D.4 una costs, D.5 weights) and
+// returns Σ_{Run^(0)} p_j.
+func (tp *twoPart) dp1Options(st *State, cnf, cmax, unaQ float64, unaA int) (run0 int) {
+	lmin := math.Inf(1)
+	if tp.obj == objYield {
+		for j := range st.Jobs {
+			if alive(st, j) {
+				lmin = math.Min(lmin, work(st, j))
+			}
+		}
+	}
 	tp.opts = tp.opts[:0]
 	for j, jb := range st.Jobs {
-		p := jb.P
-		var w float64
+		if st.Status[j] == Running {
+			run0 += jb.P
+		}
+		tp.opts = append(tp.opts, tp.jobOptions(st, j, cnf, st.T-cmax, lmin, unaQ, unaA))
+	}
+	return run0
+}
+
+// jobOptions lists the DP1 cases of job j: for each, the processors taken
+// from (Π_1, Π_2, una) and the gain; end2 = T − C_max is the end of phase
+// 2. A job that is done or not released has the neutral case only.
+func (tp *twoPart) jobOptions(st *State, j int, cnf, end2, lmin, unaQ float64, unaA int) []option {
+	jb := st.Jobs[j]
+	p, T := jb.P, st.T
+	s := st.Status[j]
+	wgt := tp.weight(st.Yield(j))
+	l := work(st, j)
+	if !alive(st, j) {
+		s = Done
+	}
+	var os []option
+	add := func(code uint8, d1, d2 int, w float64, phase1Only bool, unused float64) {
+		if w < 0 || (phase1Only && cnf > T) {
+			return
+		}
+		active := d2 > 0
+		var g vec
+		switch tp.obj {
+		case objYield:
+			g = vec{l + w, 0, 0}
+			if active {
+				g.z = float64(p)
+				if feq(l, lmin) {
+					g.y = float64(p)
+				}
+			}
+		default:
+			g = vec{float64(p) * w * wgt, 0, 0}
+			if active {
+				g.y = 1
+			}
+		}
+		o := option{d: [3]int{d1, d2, 0}, g: g, code: code}
+		if tp.unaOn {
+			o.d[2] = int(math.Ceil(float64(p) * unused / unaQ))
+			if o.d[2] > unaA {
+				return
+			}
+		}
+		os = append(os, o)
+	}
+	switch s {
+	case Running: // D.2 cases (1), (2)
+		add(1, 0, p, end2, false, 0)
+		add(2, 0, 0, cnf-jb.C, true, jb.C)
+	case Checkpointed: // (3)–(6)
+		add(3, p, p, end2, false, 0)
+		add(4, p, 0, cnf-jb.C, true, jb.C)
+		add(5, 0, p, end2-cnf-jb.R, false, jb.R)
+		add(6, 0, 0, 0, false, 0)
+	case Idle: // (7)–(10)
+		add(7, p, p, end2-jb.R, false, jb.R)
+		add(8, p, 0, cnf-jb.C-jb.R, true, jb.C+jb.R)
+		add(9, 0, p, end2-cnf-jb.R, false, jb.R)
+		add(10, 0, 0, 0, false, 0)
+	default:
+		os = append(os, option{g: tp.neutral()})
+	}
+	return os
+}
+
+// neutral is the gain of a job that takes no part: 0, or +∞ under min.
+func (tp *twoPart) neutral() vec {
+	if tp.obj == objYield {
+		return vec{math.Inf(1), 0, 0}
+	}
+	return vec{}
+}
+
+// dp2Options fills tp.opts with the two cases of H for the jobs of
+// Ja = Run^(2) ∪ Rec^(2) chosen by DP1 (c1): keep running through phase 3
+// (taking p_j of Π_3) or checkpoint (when C_j ≤ T).
+func (tp *twoPart) dp2Options(st *State, c1 []uint8, cnf, cmax float64) {
+	end2 := st.T - cmax
+	tp.opts = tp.opts[:0]
+	for j, jb := range st.Jobs {
+		var w float64 // l_j over phases 1–2
 		switch c1[j] {
 		case 1, 3:
 			w = end2
@@ -226,24 +296,22 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 		case 5, 9:
 			w = end2 - cnf - jb.R
 		default:
-			tp.opts = append(tp.opts, []option{{g: neutral}})
+			tp.opts = append(tp.opts, []option{{g: tp.neutral()}})
 			continue
 		}
-		w12[j] = w
-		if jb.C > T {
-			tp.opts = append(tp.opts, []option{{d: [3]int{0, 0, p}, g: tp.g2(st, j, w, cmax), code: 0}})
+		run := option{d: [3]int{0, 0, jb.P}, g: tp.g2(st, j, w, cmax), code: 0}
+		if jb.C > st.T {
+			tp.opts = append(tp.opts, []option{run})
 			continue
 		}
-		tp.opts = append(tp.opts, []option{
-			{d: [3]int{0, 0, p}, g: tp.g2(st, j, w, cmax), code: 0},
-			{g: tp.g2c(st, j, w, cmax), code: 1},
-		})
+		tp.opts = append(tp.opts, []option{run, {g: tp.g2c(st, j, w, cmax), code: 1}})
 	}
-	v2, c2, ok := tp.k2.solve([3]int{0, 0, st.Keep(st.P)}, tp.opts, init, tp.obj == objYield)
-	if !ok {
-		return nil, vec{}, false
-	}
-	cases := make([]uint8, m)
+}
+
+// fig4Cases maps the DP1 case c1[j] and the DP2 choice c2[j] (1:
+// checkpoint in phase 3) of every job to its path of Fig. 4.
+func fig4Cases(st *State, c1, c2 []uint8) []uint8 {
+	cases := make([]uint8, len(c1))
 	for j := range cases {
 		ck := c2[j] == 1
 		switch c1[j] {
@@ -272,13 +340,7 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 			}
 		}
 	}
-	pl := planFromCases(st, cases, cnf)
-	tot := vec{v1.x + v2.x, v1.y, v2.y}
-	if tp.obj == objYield {
-		tot = vec{math.Min(v1.x, v2.x), v1.y, v1.z}
-	}
-	pl.Gain = tot.x
-	return pl, tot, true
+	return cases
 }
 
 func pick(c bool, a, b uint8) uint8 {

@@ -43,116 +43,171 @@ func Validate(st *State, pl *Plan) (*Outcome, error) {
 	if pl == nil || len(pl.Jobs) != m {
 		return nil, fmt.Errorf("plan has %d jobs, state %d", lenJobs(pl), m)
 	}
-	T := st.T
-	eps := tol * math.Max(1, T)
+	eps := tol * math.Max(1, st.T)
 	out := &Outcome{Work: make([]float64, m), End: make([]Status, m), Completed: make([]float64, m)}
-	type ev struct {
-		t  float64
-		dp int
-	}
-	var evs []ev
+	var evs []procEvent
 	for j, ivs := range pl.Jobs {
-		jb := st.Jobs[j]
-		s0 := st.Status[j]
-		if s0 == Done {
-			if len(ivs) > 0 {
-				return nil, fmt.Errorf("job %d: completed but scheduled", j)
-			}
-			out.End[j] = Done
-			continue
+		var err error
+		if evs, err = validateJob(st, j, ivs, eps, out, evs); err != nil {
+			return nil, err
 		}
-		loaded := s0 == Running || s0 == Checkpointed
-		dirty := s0 == Running
-		prev := 0.0
-		for k, iv := range ivs {
-			if !(iv.End-iv.Start > 0) {
-				return nil, fmt.Errorf("job %d interval %d: empty or reversed [%v, %v)", j, k, iv.Start, iv.End)
-			}
-			if iv.Start < -eps || iv.End > T+eps {
-				return nil, fmt.Errorf("job %d interval %d: [%v, %v) outside the section [0, %v]", j, k, iv.Start, iv.End, T)
-			}
-			if iv.Start < prev-eps {
-				return nil, fmt.Errorf("job %d interval %d: starts at %v before the previous one ends at %v", j, k, iv.Start, prev)
-			}
-			if iv.Start > prev+eps { // idle gap: the job released its processors
-				if dirty {
-					return nil, fmt.Errorf("job %d: stops at %v with unsaved work (work lost)", j, prev)
-				}
-				loaded = false
-			}
-			if jb.Length > 0 && st.Now+iv.Start < jb.Release-eps {
-				return nil, fmt.Errorf("job %d: active at %v before its release date %v", j, st.Now+iv.Start, jb.Release)
-			}
-			d := iv.End - iv.Start
-			switch iv.Kind {
-			case Recover:
-				if loaded {
-					return nil, fmt.Errorf("job %d interval %d: recovery while already loaded", j, k)
-				}
-				if math.Abs(d-jb.R) > eps {
-					return nil, fmt.Errorf("job %d interval %d: recovery lasts %v, R_j = %v", j, k, d, jb.R)
-				}
-				loaded, dirty = true, false
-				out.Wasted += d * float64(jb.P)
-			case Run:
-				if !loaded {
-					return nil, fmt.Errorf("job %d interval %d: runs at %v without recovery", j, k, iv.Start)
-				}
-				dirty = true
-				out.Work[j] += d
-			case Checkpoint:
-				if !loaded {
-					return nil, fmt.Errorf("job %d interval %d: checkpoints at %v without recovery", j, k, iv.Start)
-				}
-				if math.Abs(d-jb.C) > eps {
-					return nil, fmt.Errorf("job %d interval %d: checkpoint lasts %v, C_j = %v", j, k, d, jb.C)
-				}
-				dirty = false
-				out.Wasted += d * float64(jb.P)
-			default:
-				return nil, fmt.Errorf("job %d interval %d: unknown activity %d", j, k, iv.Kind)
-			}
-			evs = append(evs, ev{iv.Start, jb.P}, ev{iv.End, -jb.P})
-			prev = iv.End
-		}
-		if len(ivs) == 0 && s0 == Running {
-			return nil, fmt.Errorf("job %d: running at the event but idle in the plan (work lost)", j)
-		}
-		switch {
-		case len(ivs) > 0 && prev >= T-eps:
-			out.End[j] = Checkpointed
-			if dirty {
-				out.End[j] = Running
-			}
-		case dirty:
-			return nil, fmt.Errorf("job %d: stops at %v with unsaved work (work lost)", j, prev)
-		default:
-			out.End[j] = Idle
-		}
-		out.Completed[j] = -1
-		if jb.Length > 0 {
-			done := 0.0
-			if st.Work != nil {
-				done = st.Work[j]
-			}
-			switch total := done + out.Work[j]; {
-			case total > jb.Length+eps:
-				return nil, fmt.Errorf("job %d: works %v beyond its length %v", j, total, jb.Length)
-			case total >= jb.Length-eps && len(ivs) > 0:
-				// Section 5: a job takes a final checkpoint right after it
-				// completes, then releases its processors.
-				n := len(ivs)
-				if n < 2 || ivs[n-1].Kind != Checkpoint || ivs[n-2].Kind != Run || ivs[n-1].Start > ivs[n-2].End+eps {
-					return nil, fmt.Errorf("job %d: completes without its final checkpoint", j)
-				}
-				out.Completed[j] = ivs[n-2].End
-				out.End[j] = Done
-			}
-		}
-		out.Area += float64(jb.P) * out.Work[j]
 	}
-	// Capacity: sweep the interval ends; at equal times releases come first
-	// (intervals are half-open).
+	if err := checkCapacity(evs, st.P, eps); err != nil {
+		return nil, err
+	}
+	keep, running := st.Keep(st.P), 0
+	for j, s := range out.End {
+		if s == Running {
+			running += st.Jobs[j].P
+		}
+	}
+	if running > keep {
+		return nil, fmt.Errorf("online constraint: %d processors run unsaved at the next event, at most max(P_i-δ, P_min) = %d", running, keep)
+	}
+	return out, nil
+}
+
+// procEvent is a change of dp processors in use at time t.
+type procEvent struct {
+	t  float64
+	dp int
+}
+
+// validateJob checks the intervals of job j, records what it achieved in
+// out and appends its processor events to evs.
+func validateJob(st *State, j int, ivs []Interval, eps float64, out *Outcome, evs []procEvent) ([]procEvent, error) {
+	jb := st.Jobs[j]
+	s0 := st.Status[j]
+	if s0 == Done {
+		if len(ivs) > 0 {
+			return nil, fmt.Errorf("job %d: completed but scheduled", j)
+		}
+		out.End[j] = Done
+		return evs, nil
+	}
+	tl := timeline{j: j, jb: jb, T: st.T, now: st.Now, eps: eps, loaded: s0 == Running || s0 == Checkpointed, dirty: s0 == Running}
+	for k, iv := range ivs {
+		if err := tl.step(k, iv, out); err != nil {
+			return nil, err
+		}
+		evs = append(evs, procEvent{iv.Start, jb.P}, procEvent{iv.End, -jb.P})
+	}
+	if len(ivs) == 0 && s0 == Running {
+		return nil, fmt.Errorf("job %d: running at the event but idle in the plan (work lost)", j)
+	}
+	switch {
+	case len(ivs) > 0 && tl.prev >= st.T-eps:
+		out.End[j] = Checkpointed
+		if tl.dirty {
+			out.End[j] = Running
+		}
+	case tl.dirty:
+		return nil, fmt.Errorf("job %d: stops at %v with unsaved work (work lost)", j, tl.prev)
+	default:
+		out.End[j] = Idle
+	}
+	out.Completed[j] = -1
+	if jb.Length > 0 {
+		if err := checkCompletion(st, j, ivs, eps, out); err != nil {
+			return nil, err
+		}
+	}
+	out.Area += float64(jb.P) * out.Work[j]
+	return evs, nil
+}
+
+// timeline is the state of one job's processors in a section of length T
+// starting at now while its intervals are read in order: loaded (its state is on them), dirty (unsaved work), prev
+// (the end of the last interval).
+type timeline struct {
+	j             int
+	jb            Job
+	T, now, eps   float64
+	loaded, dirty bool
+	prev          float64
+}
+
+// step checks interval k of the job and accounts its work and waste.
+func (tl *timeline) step(k int, iv Interval, out *Outcome) error {
+	j, jb, eps := tl.j, tl.jb, tl.eps
+	if !(iv.End-iv.Start > 0) {
+		return fmt.Errorf("job %d interval %d: empty or reversed [%v, %v)", j, k, iv.Start, iv.End)
+	}
+	if T := tl.T; iv.Start < -eps || iv.End > T+eps {
+		return fmt.Errorf("job %d interval %d: [%v, %v) outside the section [0, %v]", j, k, iv.Start, iv.End, T)
+	}
+	if iv.Start < tl.prev-eps {
+		return fmt.Errorf("job %d interval %d: starts at %v before the previous one ends at %v", j, k, iv.Start, tl.prev)
+	}
+	if iv.Start > tl.prev+eps { // idle gap: the job released its processors
+		if tl.dirty {
+			return fmt.Errorf("job %d: stops at %v with unsaved work (work lost)", j, tl.prev)
+		}
+		tl.loaded = false
+	}
+	if jb.Length > 0 && tl.now+iv.Start < jb.Release-eps {
+		return fmt.Errorf("job %d: active at %v before its release date %v", j, tl.now+iv.Start, jb.Release)
+	}
+	d := iv.End - iv.Start
+	switch iv.Kind {
+	case Recover:
+		if tl.loaded {
+			return fmt.Errorf("job %d interval %d: recovery while already loaded", j, k)
+		}
+		if math.Abs(d-jb.R) > eps {
+			return fmt.Errorf("job %d interval %d: recovery lasts %v, R_j = %v", j, k, d, jb.R)
+		}
+		tl.loaded, tl.dirty = true, false
+		out.Wasted += d * float64(jb.P)
+	case Run:
+		if !tl.loaded {
+			return fmt.Errorf("job %d interval %d: runs at %v without recovery", j, k, iv.Start)
+		}
+		tl.dirty = true
+		out.Work[j] += d
+	case Checkpoint:
+		if !tl.loaded {
+			return fmt.Errorf("job %d interval %d: checkpoints at %v without recovery", j, k, iv.Start)
+		}
+		if math.Abs(d-jb.C) > eps {
+			return fmt.Errorf("job %d interval %d: checkpoint lasts %v, C_j = %v", j, k, d, jb.C)
+		}
+		tl.dirty = false
+		out.Wasted += d * float64(jb.P)
+	default:
+		return fmt.Errorf("job %d interval %d: unknown activity %d", j, k, iv.Kind)
+	}
+	tl.prev = iv.End
+	return nil
+}
+
+// checkCompletion checks a finite job's work against its length L_j: never
+// beyond it, and a job that reaches it takes its final checkpoint right
+// after (Section 5) and is Done.
+func checkCompletion(st *State, j int, ivs []Interval, eps float64, out *Outcome) error {
+	jb := st.Jobs[j]
+	done := 0.0
+	if st.Work != nil {
+		done = st.Work[j]
+	}
+	switch total := done + out.Work[j]; {
+	case total > jb.Length+eps:
+		return fmt.Errorf("job %d: works %v beyond its length %v", j, total, jb.Length)
+	case total >= jb.Length-eps && len(ivs) > 0:
+		n := len(ivs)
+		if n < 2 || ivs[n-1].Kind != Checkpoint || ivs[n-2].Kind != Run || ivs[n-1].Start > ivs[n-2].End+eps {
+			return fmt.Errorf("job %d: completes without its final checkpoint", j)
+		}
+		out.Completed[j] = ivs[n-2].End
+		out.End[j] = Done
+	}
+	return nil
+}
+
+// checkCapacity sweeps the interval ends; at equal times (within eps)
+// releases come first (intervals are half-open), and at most p processors
+// may be in use.
+func checkCapacity(evs []procEvent, p int, eps float64) error {
 	sort.Slice(evs, func(a, b int) bool {
 		if evs[a].t != evs[b].t {
 			return evs[a].t < evs[b].t
@@ -165,20 +220,11 @@ func Validate(st *State, pl *Plan) (*Outcome, error) {
 		for ; k < len(evs) && evs[k].t <= t+eps; k++ {
 			used += evs[k].dp
 		}
-		if used > st.P {
-			return nil, fmt.Errorf("%d processors in use at t = %v, P_i = %d", used, t, st.P)
+		if used > p {
+			return fmt.Errorf("%d processors in use at t = %v, P_i = %d", used, t, p)
 		}
 	}
-	keep, running := st.Keep(st.P), 0
-	for j, s := range out.End {
-		if s == Running {
-			running += st.Jobs[j].P
-		}
-	}
-	if running > keep {
-		return nil, fmt.Errorf("online constraint: %d processors run unsaved at the next event, at most max(P_i-δ, P_min) = %d", running, keep)
-	}
-	return out, nil
+	return nil
 }
 
 func lenJobs(pl *Plan) int {

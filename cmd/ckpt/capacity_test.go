@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const capState = `{"p_min":2,"p_max":10,"delta":2,"p":8,"length":100,
@@ -17,7 +22,7 @@ const capState = `{"p_min":2,"p_max":10,"delta":2,"p":8,"length":100,
 
 func TestCapacityDecideJSON(t *testing.T) {
 	for _, algo := range []string{"greedy-goodput", "greedy-yield", "dp-goodput", "dp-goodput-best-cnf", "dp-goodput-slow-best-cnf", "dp-yield", "dp-bic:15", "target-yield:0.3"} {
-		out, errOut, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", algo, "--json")
+		out, errOut, code := run(t, capState, "capacity", "decide", "--state", "-", "--strategy", algo, "--json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", algo, code, errOut)
 		}
@@ -63,7 +68,7 @@ func TestCapacityDecideJSON(t *testing.T) {
 			t.Fatalf("%s: running job 0 dropped", algo)
 		}
 	}
-	out, _, code := run(t, capState, "capacity", "decide", "--state", "-", "--algo", "dp-goodput")
+	out, _, code := run(t, capState, "capacity", "decide", "--state", "-", "--strategy", "dp-goodput")
 	if code != 0 || !strings.Contains(out, "useful work") {
 		t.Fatalf("text output: %d %q", code, out)
 	}
@@ -84,7 +89,7 @@ func TestCapacityBadInput(t *testing.T) {
 		{strings.Replace(capState, `"length":100`, `"length":0`, 1), []string{"decide", "--state", "-"}, "length"},
 		{strings.Replace(capState, `"status":"idle"`, `"status":"sleeping"`, 1), []string{"decide", "--state", "-"}, "sleeping"},
 		{`{"p_min":2}`, []string{"decide", "--state", "-"}, "missing field"},
-		{capState, []string{"decide", "--state", "-", "--algo", "nope"}, "unknown algorithm"},
+		{capState, []string{"decide", "--state", "-", "--strategy", "nope"}, "unknown algorithm"},
 		{"", []string{"simulate", "--delta", "-0.1"}, "--delta"},
 		{"", []string{"simulate", "--p-min", "1.5"}, "--p-min"},
 		{"", []string{"simulate", "--avg-t", "0"}, "--avg-t"},
@@ -92,10 +97,29 @@ func TestCapacityBadInput(t *testing.T) {
 		{"", []string{"sweep", "--vary", "nope", "--values", "1"}, "unknown parameter"},
 		{"", []string{"simulate", "--finite", "lifo"}, "--finite"},
 		{"", []string{"simulate", "--finite", "fifo", "--sections", "3"}, "no run times"},
+		// Silent wrong answers and unclear messages of issue 11.
+		{strings.Replace(capState, `"length":100`, `"length":1e308`, 1), []string{"decide", "--state", "-"}, "length = 1e+308: at most 1e+12"},
+		{"", []string{"decide", "--state", "-"}, "stdin: empty input"},
+		{capState + " trailing", []string{"decide", "--state", "-"}, "unexpected data after the JSON state"},
+		{strings.Replace(capState, `"p_min":2`, `"p_min":"two"`, 1), []string{"decide", "--state", "-"}, `field "p_min": want an integer, got a JSON string`},
+		{capState, []string{"decide", "--state", "-", "--strategy", "target-yield:2"}, "target-yield"},
+		{"", []string{"simulate", "--delta", "2"}, "--delta 2: must be a fraction"},
+		{"", []string{"simulate", "--delta", "NaN"}, "--delta NaN: must be"},
+		{"", []string{"simulate", "--strategies", "target-yield:2"}, "--strategies: algorithm \"target-yield\": bad parameter"},
+		{"", []string{"simulate", "--strategies", "dp-goodput,dp-goodput"}, "listed twice"},
+		{"", []string{"simulate", "--avg-t", "1e308"}, "--avg-t 1e+308"},
+		{"", []string{"simulate", "--avg-t", "soon"}, "--avg-t"},
+		{"", []string{"simulate", "--workers", "-1"}, "--workers"},
+		{"", []string{"sweep", "--vary", "delta", "--values", "0.1,2"}, "delta = 2: must be a fraction"},
+		{"", []string{"sweep", "--vary", "pmax", "--values", "100.5"}, "pmax = 100.5: must be an integer"},
+		{"", []string{"sweep", "--values", "50,50"}, "listed twice"},
+		{"", []string{"sweep", "--json", "--csv", "-"}, "stdout"},
+		{"", []string{"sweep", "--csv", ""}, "give --csv, --jsonl or --json"},
 	}
 	for _, c := range cases {
 		_, errOut, code := run(t, c.stdin, append([]string{"capacity"}, c.args...)...)
-		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 ||
+			strings.Contains(errOut, "-9223372036854775808") || strings.Contains(errOut, "Go struct") {
 			t.Errorf("%v: exit %d, stderr %q (want exit 2 and %q on one line)", c.args, code, errOut, c.want)
 		}
 	}
@@ -135,10 +159,98 @@ func TestCapacitySimulateAndSweep(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &frows); err != nil || len(frows) != 5 || frows[0].Finished == 0 {
 		t.Fatalf("finite: %v %+v", err, frows)
 	}
-	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--algo", "dp-goodput,greedy-yield"}
+	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--strategies", "dp-goodput,greedy-yield"}
 	s1, _, c1 := run(t, "", append(args, "--workers", "1")...)
 	s2, _, c2 := run(t, "", append(args, "--workers", "2")...)
 	if c1 != 0 || c2 != 0 || s1 != s2 || strings.Count(s1, "\n") != 9 {
 		t.Fatalf("sweep not deterministic or wrong size:\n%s\n%s", s1, s2)
+	}
+}
+
+// The duration grammar: --avg-t 01:40 (Slurm's MM:SS) is 100 time units,
+// the same instance and output as --avg-t 100.
+func TestCapacityDurationGrammar(t *testing.T) {
+	args := []string{"capacity", "simulate", "--p-max", "30", "--sections", "10", "--strategies", "dp-goodput"}
+	a, _, ca := run(t, "", append(args, "--avg-t", "100")...)
+	b, errB, cb := run(t, "", append(args, "--avg-t", "01:40")...)
+	if ca != 0 || cb != 0 || a != b {
+		t.Fatalf("--avg-t 01:40 differs from --avg-t 100 (%d %d %s):\n%s\n%s", ca, cb, errB, a, b)
+	}
+}
+
+// sweep --json prints the rows of the CSV as one JSON array.
+func TestCapacitySweepJSON(t *testing.T) {
+	args := []string{"capacity", "sweep", "--p-max", "30", "--sections", "10", "--vary", "load", "--values", "1,2", "--instances", "2", "--strategies", "dp-goodput"}
+	csvOut, _, c1 := run(t, "", args...)
+	jsonOut, errOut, c2 := run(t, "", append(args, "--json")...)
+	if c1 != 0 || c2 != 0 {
+		t.Fatalf("exit %d %d: %s", c1, c2, errOut)
+	}
+	var rows []struct {
+		Value      float64
+		Algorithm  string
+		RelGoodput float64
+	}
+	recs, cerr := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err := json.Unmarshal([]byte(jsonOut), &rows); err != nil || cerr != nil || len(rows) != 4 || len(recs) != 5 {
+		t.Fatalf("%v %v %v: %d JSON rows, %d CSV records", err, cerr, jsonOut, len(rows), len(recs))
+	}
+	for i, r := range rows {
+		if r.Algorithm != "dp-goodput" || r.Value != float64(1+i/2) || r.RelGoodput <= 0 || r.RelGoodput > 1 {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+}
+
+// Ctrl-C: a sweep cancelled mid-run returns within a second with exit 1
+// and leaves only complete CSV lines (the header and the finished rows).
+func TestCapacitySweepCtrlC(t *testing.T) {
+	args := []string{"capacity", "sweep", "--p-max", "100", "--vary", "sections", "--values", "5,6,1000000",
+		"--instances", "1", "--strategies", "dp-goodput", "--workers", "2"}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() { done <- execute(ctx, args, strings.NewReader(""), &out, &errb) }()
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case code := <-done:
+		if code != 1 || !strings.Contains(errb.String(), "canceled") {
+			t.Fatalf("exit %d, stderr %q", code, errb.String())
+		}
+	case <-time.After(time.Second):
+		t.Fatal("sweep still running a second after the cancellation")
+	}
+	s := out.String()
+	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	if err != nil || len(recs) != 3 || !strings.HasSuffix(s, "\n") {
+		t.Fatalf("want the header and 2 complete rows, got %d (%v):\n%s", len(recs), err, s)
+	}
+	for _, r := range recs {
+		if len(r) != len(recs[0]) {
+			t.Fatalf("incomplete row %q", r)
+		}
+	}
+}
+
+// capFullDisk fails every write, as stdout on a full disk.
+type capFullDisk struct{}
+
+func (capFullDisk) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A report that cannot be written exits 1 with the write error.
+func TestCapacityWriteErrorExits1(t *testing.T) {
+	for _, args := range [][]string{
+		{"capacity", "decide", "--state", "-"},
+		{"capacity", "decide", "--state", "-", "--json"},
+		{"capacity", "simulate", "--p-max", "30", "--sections", "5", "--strategies", "greedy-yield"},
+		{"capacity", "sweep", "--p-max", "30", "--sections", "5", "--values", "50", "--instances", "1", "--strategies", "greedy-yield"},
+	} {
+		var errb bytes.Buffer
+		code := execute(context.Background(), args, strings.NewReader(capState), capFullDisk{}, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
 	}
 }

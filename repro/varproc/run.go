@@ -10,9 +10,9 @@
 // finite jobs). Every point is ten instances of 400 sections per workload,
 // geometric means, averaged over the workloads. The workloads are the job
 // widths (and run times, for finite jobs) of the KIT ForHLR II log and of
-// the NASA iPSC and ALCF Theta logs of the shared data ($CKPT_DATA, else
-// /work/shared/data): the paper's Thunder and UniLu logs are not available
-// offline. Theta jobs use 128 nodes or more and are counted in 128-node
+// the NASA iPSC and ALCF Theta logs of the shared data (found by package
+// datadir: $CKPT_DATA, else ../shared/data beside the checkout): the
+// paper's Thunder and UniLu logs are not available offline. Theta jobs use 128 nodes or more and are counted in 128-node
 // blocks (none would fit under P_min otherwise). --quick shrinks
 // everything to a smoke test (a few seconds). FINDINGS.md lists where and
 // why our numbers differ from the paper's.
@@ -20,16 +20,14 @@ package varproc
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -40,13 +38,13 @@ const seed = 2025
 // The full reproduction runs the paper's size: 400 sections and 10
 // instances per workload and point. The dynamic programs compute only the
 // reachable part of their tables (capacity/knapsack.go), so the default
-// sweep of Figs. 7b–12 (4020 simulations) takes about 54–56 min of 2-core
-// time and the whole reproduction 83 min (9 924 s of CPU, measured end to
-// end, FINDINGS.md); the exceptions, to stay near an hour, are the slow
+// sweep of Figs. 7b–12 (4020 simulations) runs at the paper's size (the
+// measured times are in BENCHMARKS.md and FINDINGS.md); the exceptions, to
+// keep the whole reproduction near an hour of two-core time, are the slow
 // DPGOODPUT variants of Fig. 6, run on 3 instances per workload,
-// TARGETGOODPUT (Fig. 7a, O(m·P_max²·64) per section, 25–30 s per
-// instance on Theta) and the finite jobs of Fig. 13a, 2 instances per
-// workload, and the CDFs of Figs. 14–15, one instance per workload.
+// TARGETGOODPUT (Fig. 7a, O(m·P_max²·64) per section) and the finite jobs
+// of Fig. 13a, 2 instances per workload, and the CDFs of Figs. 14–15, one
+// instance per workload.
 // `ckpt capacity sweep --shard i/n` spreads any sweep over a cluster.
 const (
 	fullSections  = 400
@@ -60,8 +58,8 @@ const (
 	// finiteInstances is the instances per workload of Fig. 13a's finite
 	// jobs: with FIFO release dates a long section releases as many short
 	// jobs as fill its useful-work budget, and the NASA log's jobs (median
-	// 4.3 units of 20 s) make about 10³ jobs alive at avgT = 400, about
-	// 100 s per simulation for each dynamic program.
+	// 4.3 units of 20 s) make about 10³ jobs alive at avgT = 400, which
+	// makes each simulation of a dynamic program long.
 	finiteInstances = 2
 )
 
@@ -78,18 +76,11 @@ type setup struct {
 	finiteOK  bool // every workload has run times
 }
 
-func dataDir() string {
-	if d := os.Getenv("CKPT_DATA"); d != "" {
-		return d
-	}
-	return "/work/shared/data"
-}
-
 // Run runs every experiment into cfg.Dir.
 func Run(ctx context.Context, cfg repro.Config) error {
 	s := &setup{cfg: cfg, instances: fullInstances, light: capacity.LightParams(), def: capacity.DefaultParams()}
 	s.light.Sections, s.def.Sections = fullSections, fullSections
-	files := []string{"swf/KIT-FH2-2016-1_CQSim-simresult.rst", "swf/NASA-iPSC-1993-3.1-cln.swf.gz", "swf/ALCF-Theta-2022_cqsimplus.swf"}
+	files := []string{"KIT-FH2-2016-1_CQSim-simresult.rst", "NASA-iPSC-1993-3.1-cln.swf.gz", "ALCF-Theta-2022_cqsimplus.swf"}
 	if cfg.Quick {
 		files = files[:1]
 		s.instances = 2
@@ -97,7 +88,12 @@ func Run(ctx context.Context, cfg repro.Config) error {
 		s.def.PMax, s.def.Sections = 60, 30
 	}
 	for _, f := range files {
-		w, err := capacity.LoadWorkload(filepath.Join(dataDir(), f))
+		path, err := datadir.Path("", "swf", f)
+		if err != nil {
+			fmt.Fprintf(cfg.Log, "workload %s unavailable (%v); skipped\n", f, err)
+			continue
+		}
+		w, err := capacity.LoadWorkload(path)
 		if err != nil {
 			fmt.Fprintf(cfg.Log, "workload %s unavailable (%v); skipped\n", f, err)
 			continue
@@ -173,11 +169,8 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 		return nil, err
 	}
 	var rows []runner.Result[capacity.SweepRow]
-	err = runner.Run(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: name}, pts, s.instances,
-		func(_ context.Context, it runner.Item[capacity.SweepPoint]) (capacity.SweepRow, error) {
-			row, _, err := capacity.RunSweepItem(it.Param, seed, it.Rep)
-			return row, err
-		}, runner.Tee(fileSink, runner.Collect(&rows)))
+	err = capacity.RunSweep(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: name}, pts, s.instances,
+		runner.Tee(fileSink, runner.Collect(&rows)))
 	if cerr := closeFn(); err == nil {
 		err = cerr
 	}
@@ -232,8 +225,7 @@ func overWorkloads(cells []cell) map[string]map[float64][2]float64 {
 var fig6Algos = []string{"dp-goodput-slow-best-cnf", "dp-goodput-slow", "dp-goodput", "dp-goodput-best-cnf"}
 
 // fig6 compares the four DPGOODPUT variants (light setting). The slow
-// -Best-Cnf variant costs O(m²P_max³) per section, about 2 min per
-// 400-section instance on Theta (20 s on NASA): the full run uses
+// -Best-Cnf variant costs O(m²P_max³) per section: the full run uses
 // fig6Instances per workload.
 func (s *setup) fig6(ctx context.Context) error {
 	inst := s.instances
@@ -315,9 +307,8 @@ func (s *setup) fig7(ctx context.Context) error {
 			series = append(series, *fam[f])
 		}
 		if setting.ty {
-			// TARGETGOODPUT costs O(m·P_max²·unaLevels) per section (3 s
-			// per instance on KIT and NASA, 25–30 s on Theta): its points
-			// use fewer instances.
+			// TARGETGOODPUT costs O(m·P_max²·unaLevels) per section: its
+			// points use fewer instances.
 			tg := []float64{0.6, 0.65, 0.7, 0.75, 0.8, 0.84, 0.88, 0.92, 0.96, 1}
 			p, inst := setting.p, s.instances
 			if s.cfg.Quick {
@@ -496,8 +487,8 @@ func (s *setup) cdfs(ctx context.Context) error {
 		}
 		var res []runner.Result[yieldsOf]
 		err := runner.Run(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: fig.name}, pts, 1,
-			func(_ context.Context, it runner.Item[capacity.SweepPoint]) (yieldsOf, error) {
-				_, r, err := capacity.RunSweepItem(it.Param, seed, 0)
+			func(ctx context.Context, it runner.Item[capacity.SweepPoint]) (yieldsOf, error) {
+				_, r, err := capacity.RunSweepItem(ctx, it.Param, seed, 0)
 				if err != nil {
 					return yieldsOf{}, err
 				}
@@ -510,22 +501,16 @@ func (s *setup) cdfs(ctx context.Context) error {
 		for _, r := range res {
 			pooled[r.Value.Algo] = append(pooled[r.Value.Algo], r.Value.Yields...)
 		}
-		path, err := s.cfg.Path(fig.name + ".csv")
+		tab, err := s.cfg.NewTable(fig.name+".csv", "algorithm", "yield")
 		if err != nil {
 			return err
 		}
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		w := csv.NewWriter(f)
-		w.Write([]string{"algorithm", "yield"})
 		var ns []plot.NamedSamples
 		for _, a := range fig.algos {
 			ys := pooled[a]
 			sort.Float64s(ys)
 			for _, y := range ys {
-				w.Write([]string{a, strconv.FormatFloat(y, 'g', -1, 64)})
+				tab.Row(a, strconv.FormatFloat(y, 'g', -1, 64)) // all digits, not Row's 8
 			}
 			ns = append(ns, plot.NamedSamples{Name: a, Values: ys})
 			if fig.name == "fig14_yield_cdf" && (a == "dp-goodput" || a == "greedy-goodput") {
@@ -543,12 +528,7 @@ func (s *setup) cdfs(ctx context.Context) error {
 					Paper: paper, Ours: float64(zero) / float64(len(ys)), Note: "paper: more than this value"})
 			}
 		}
-		w.Flush()
-		if err := w.Error(); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := tab.Close(); err != nil {
 			return err
 		}
 		if err := s.cfg.SavePlot(fig.name, func(path string) error {
