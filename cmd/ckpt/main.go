@@ -70,6 +70,10 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err == nil {
 		return 0
 	}
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "ckpt: interrupted (context canceled); only complete results were written")
+		return 1
+	}
 	fmt.Fprintln(stderr, "ckpt:", err)
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {

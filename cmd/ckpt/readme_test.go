@@ -196,36 +196,15 @@ func TestNoMachinePathsInTrackedFiles(t *testing.T) {
 			continue // deleted in the work tree
 		}
 		checked++
-		found := false
 		for i, line := range strings.Split(string(b), "\n") {
 			if loc := machinePath.FindStringSubmatchIndex(line); loc != nil {
-				found = true
-				if !pendingMachinePaths[name] {
-					t.Errorf("%s:%d: machine path %s", name, i+1, pathAt(line, loc[4]))
-				}
+				t.Errorf("%s:%d: machine path %s", name, i+1, pathAt(line, loc[4]))
 			}
-		}
-		if !found && pendingMachinePaths[name] {
-			t.Logf("%s no longer holds a machine path: remove it from pendingMachinePaths", name)
 		}
 	}
 	if checked < 20 {
 		t.Fatalf("only %d tracked text files checked", checked)
 	}
-}
-
-// pendingMachinePaths are the files that still held a machine path when
-// this test was written; their owners are removing them (issue 11). The
-// list may only shrink.
-var pendingMachinePaths = map[string]bool{
-	"README.md":                    true, // interval section: --blcr default
-	"capacity/bench_test.go":       true,
-	"cmd/ckpt/interval.go":         true,
-	"distribution/fitauto_test.go": true,
-	"repro/cloudckpt/run.go":       true,
-	"repro/profiles/run.go":        true,
-	"repro/varproc/run.go":         true,
-	"trace/trace_test.go":          true,
 }
 
 // pathAt returns the path that starts at byte i of line, up to a space or
