@@ -154,6 +154,12 @@ func Approximate(x distribution.Distribution, c Costs, class Class, n int, lower
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }
 
+// ApproximateContext is Approximate stopped by ctx (checked once per row
+// of each dynamic program): it returns ctx.Err() within a row's time.
+func ApproximateContext(ctx context.Context, x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
+	return approximate(ctx, x, c, class, n, lowerBound, nil)
+}
+
 // approximate is Approximate with cancellation (checked once per row of
 // each dynamic program) and progress reporting.
 func approximate(ctx context.Context, x distribution.Distribution, c Costs, class Class, n int, lowerBound bool, progress func(step string, done, total int)) (*Approximation, error) {

@@ -85,12 +85,12 @@ func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compari
 		at         [2][6]float64
 		curve      [2][]float64
 	}
-	res, err := parallel(ctx, cfg, "Table 2", table1(), func(l law) (out, error) {
+	res, err := parallel(ctx, cfg, "Table 2", table1(), func(ctx context.Context, l law) (out, error) {
 		x, err := bounded(l.D)
 		if err != nil {
 			return out{}, err
 		}
-		ap, asked, err := reference(x, c, reservation.Mixed, 0.1, st.maxN, true)
+		ap, asked, err := reference(ctx, x, c, reservation.Mixed, 0.1, st.maxN, true)
 		if err != nil {
 			return out{}, err
 		}
@@ -186,10 +186,10 @@ func isTable2Tau(tau int) bool {
 
 // strategyCosts prices every strategy for x: the three DP classes on
 // Algorithm 1's grid (ε = 0.1, capped), and the two periodic ones.
-func strategyCosts(x distribution.Distribution, c reservation.Costs, eps float64, st settings) (map[string]float64, error) {
+func strategyCosts(ctx context.Context, x distribution.Distribution, c reservation.Costs, eps float64, st settings) (map[string]float64, error) {
 	out := map[string]float64{}
 	for _, cl := range []reservation.Class{reservation.Mixed, reservation.AllCkpt, reservation.NoCkpt} {
-		ap, _, err := reference(x, c, cl, eps, st.maxN, false)
+		ap, _, err := reference(ctx, x, c, cl, eps, st.maxN, false)
 		if err != nil {
 			return nil, err
 		}
@@ -224,12 +224,12 @@ func fig5(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			}
 		}
 	}
-	res, err := parallel(ctx, cfg, "Fig. 5", pts, func(p pt) (map[string]float64, error) {
+	res, err := parallel(ctx, cfg, "Fig. 5", pts, func(ctx context.Context, p pt) (map[string]float64, error) {
 		x, err := bounded(p.law.D)
 		if err != nil {
 			return nil, err
 		}
-		return strategyCosts(x, reservation.ReservationOnly(p.c, p.c), 0.1, st)
+		return strategyCosts(ctx, x, reservation.ReservationOnly(p.c, p.c), 0.1, st)
 	})
 	if err != nil {
 		return nil, err
@@ -289,12 +289,12 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			pts = append(pts, pt{l, e})
 		}
 	}
-	res, err := parallel(ctx, cfg, "Fig. 6", pts, func(p pt) (out, error) {
+	res, err := parallel(ctx, cfg, "Fig. 6", pts, func(ctx context.Context, p pt) (out, error) {
 		x, err := bounded(p.law.D)
 		if err != nil {
 			return out{}, err
 		}
-		ap, asked, err := reference(x, c, reservation.Mixed, p.eps, st.maxN, p.eps == 0.1)
+		ap, asked, err := reference(ctx, x, c, reservation.Mixed, p.eps, st.maxN, p.eps == 0.1)
 		if err != nil {
 			return out{}, err
 		}
@@ -354,7 +354,7 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			pts = append(pts, pt{v, r})
 		}
 	}
-	res, err := parallel(ctx, cfg, "Fig. 7", pts, func(p pt) (map[string]float64, error) {
+	res, err := parallel(ctx, cfg, "Fig. 7", pts, func(ctx context.Context, p pt) (map[string]float64, error) {
 		mu, sd := mu0, sd0
 		if p.vary == "mean" {
 			mu *= p.ratio
@@ -369,7 +369,7 @@ func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		if err != nil {
 			return nil, err
 		}
-		m, err := strategyCosts(x, c, 1, st)
+		m, err := strategyCosts(ctx, x, c, 1, st)
 		if err != nil {
 			return nil, err
 		}

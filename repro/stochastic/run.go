@@ -49,10 +49,10 @@ func Run(ctx context.Context, cfg repro.Config) error {
 
 // parallel evaluates fn on every point on the experiment runner's worker
 // pool and returns the results in point order.
-func parallel[P, R any](ctx context.Context, cfg repro.Config, label string, points []P, fn func(P) (R, error)) ([]R, error) {
+func parallel[P, R any](ctx context.Context, cfg repro.Config, label string, points []P, fn func(context.Context, P) (R, error)) ([]R, error) {
 	var got []runner.Result[R]
-	err := runner.Run(ctx, runner.Options{Workers: cfg.Workers, Label: label}, points, 1,
-		func(_ context.Context, it runner.Item[P]) (R, error) { return fn(it.Param) }, runner.Collect(&got))
+	err := runner.Run(ctx, cfg.RunnerOptions(label, 0), points, 1,
+		func(ctx context.Context, it runner.Item[P]) (R, error) { return fn(ctx, it.Param) }, runner.Collect(&got))
 	if err != nil {
 		return nil, err
 	}
@@ -65,14 +65,14 @@ func parallel[P, R any](ctx context.Context, cfg repro.Config, label string, poi
 
 // reference is DYN-PROG-COUNT(X, ε) with Algorithm 1's grid, capped at
 // maxN points, and its certified lower bound.
-func reference(x distribution.Distribution, c reservation.Costs, class reservation.Class, eps float64, maxN int, lb bool) (*reservation.Approximation, int, error) {
+func reference(ctx context.Context, x distribution.Distribution, c reservation.Costs, class reservation.Class, eps float64, maxN int, lb bool) (*reservation.Approximation, int, error) {
 	n, _, err := reservation.GridSize(x, c, eps)
 	if err != nil {
 		return nil, 0, err
 	}
 	asked := n
 	n = min(n, maxN)
-	ap, err := reservation.Approximate(x, c, class, n, lb)
+	ap, err := reservation.ApproximateContext(ctx, x, c, class, n, lb)
 	return ap, asked, err
 }
 

@@ -1,21 +1,3 @@
-// Package varproc reproduces the experiments of Cendrier, Benoit and
-// Vivien, "Scheduling Jobs Under a Variable Number of Processors" (Inria
-// RR-9582, 2025) with the capacity package: `ckpt repro capacity`.
-//
-// Experiments: Fig. 6 (the four DPGOODPUT variants, light setting), Fig. 7
-// (Pareto front of every algorithm, light and default settings), Figs.
-// 8–12 (avgT, P_max, P_min, δ and Load varied, default setting), Fig. 13a
-// (relative goodput of finite against infinite jobs as avgT varies, FIFO
-// release dates) and Figs. 14–15 (CDF of the final yields, infinite and
-// finite jobs). Every point is ten instances of 400 sections per workload,
-// geometric means, averaged over the workloads. The workloads are the job
-// widths (and run times, for finite jobs) of the KIT ForHLR II log and of
-// the NASA iPSC and ALCF Theta logs of the shared data (found by package
-// datadir: $CKPT_DATA, else ../shared/data beside the checkout): the
-// paper's Thunder and UniLu logs are not available offline. Theta jobs use 128 nodes or more and are counted in 128-node
-// blocks (none would fit under P_min otherwise). --quick shrinks
-// everything to a smoke test (a few seconds). FINDINGS.md lists where and
-// why our numbers differ from the paper's.
 package varproc
 
 import (
@@ -169,7 +151,7 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 		return nil, err
 	}
 	var rows []runner.Result[capacity.SweepRow]
-	err = capacity.RunSweep(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: name}, pts, s.instances,
+	err = capacity.RunSweep(ctx, s.cfg.RunnerOptions(name, seed), pts, s.instances,
 		runner.Tee(fileSink, runner.Collect(&rows)))
 	if cerr := closeFn(); err == nil {
 		err = cerr
@@ -486,9 +468,9 @@ func (s *setup) cdfs(ctx context.Context) error {
 			}
 		}
 		var res []runner.Result[yieldsOf]
-		err := runner.Run(ctx, runner.Options{Seed: seed, Workers: s.cfg.Workers, Label: fig.name}, pts, 1,
+		err := runner.Run(ctx, s.cfg.RunnerOptions(fig.name, seed), pts, 1,
 			func(ctx context.Context, it runner.Item[capacity.SweepPoint]) (yieldsOf, error) {
-				_, r, err := capacity.RunSweepItem(ctx, it.Param, seed, 0)
+				_, r, err := capacity.RunSweepItem(ctx, it.Param, s.cfg.BaseSeed(seed), 0)
 				if err != nil {
 					return yieldsOf{}, err
 				}
