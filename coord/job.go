@@ -27,6 +27,10 @@ type JobSpec struct {
 	End   float64 `json:"end,omitempty"`   // allocation end time (0: unknown)
 	// Method is daly (default), young or ey.
 	Method string `json:"method,omitempty"`
+	// AuthHash is set by the server, never by a client: the hex SHA-256
+	// of the job's own token, needed to act for the job. Registering
+	// again with the same token is a retry; with another, a Conflict.
+	AuthHash string `json:"auth_hash,omitempty"`
 }
 
 // MaxIDLen bounds job and request ids.
@@ -62,6 +66,9 @@ func (s JobSpec) Validate() error {
 	}
 	if s.Bytes == 0 && s.C == 0 {
 		return errorf(Invalid, "bytes", "give the checkpoint size (bytes) or its measured duration (c)")
+	}
+	if len(s.AuthHash) > 64 {
+		return errorf(Invalid, "auth_hash", "longer than 64 characters")
 	}
 	switch s.Method {
 	case "", MethodDaly, MethodYoung, MethodEY:

@@ -77,3 +77,21 @@ func (FCFS) Pick(_ float64, w []Request, _ Env) int {
 	}
 	return best
 }
+
+// MarshalText writes the kind's name (JSON carries "checkpoint", not 3).
+func (k Kind) MarshalText() ([]byte, error) {
+	if k < 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("invalid kind %d", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error {
+	v, err := ParseKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
+}
