@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/output"
 )
 
@@ -111,7 +112,7 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 func writeErr(w http.ResponseWriter, err error) int {
 	var ae *apiError
 	var ce *coord.Error
-	body := ErrorBody{Error: err.Error()}
+	body := api.ErrorBody{Error: err.Error()}
 	code := http.StatusInternalServerError
 	switch {
 	case errors.As(err, &ae):
@@ -217,12 +218,12 @@ func (s *Server) status(_ http.ResponseWriter, r *http.Request) (int, any, error
 	defer s.mu.Unlock()
 	now := s.wallNow()
 	st := s.core.Stats()
-	return 200, StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
+	return 200, api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
 		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(s.core.NodeMTBF(now)), Meta: st.Meta, Now: now}, nil
 }
 
 func (s *Server) register(_ http.ResponseWriter, r *http.Request) (int, any, error) {
-	var req RegisterRequest
+	var req api.RegisterRequest
 	if err := decode(r, &req); err != nil {
 		return 0, nil, err
 	}
@@ -240,7 +241,7 @@ func (s *Server) register(_ http.ResponseWriter, r *http.Request) (int, any, err
 	}
 	j := res.(coord.Job)
 	s.log.Info("registered", "job", j.Spec.ID, "nodes", j.Spec.Nodes)
-	out := RegisterResponse{Job: viewJob(j)}
+	out := api.RegisterResponse{Job: api.ViewJob(j)}
 	if issued {
 		out.JobToken = tok
 	}
@@ -254,11 +255,11 @@ func (s *Server) getJob(_ http.ResponseWriter, r *http.Request) (int, any, error
 	if !ok {
 		return 0, nil, &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(r.PathValue("id")))}
 	}
-	return 200, viewJob(j), nil
+	return 200, api.ViewJob(j), nil
 }
 
 func (s *Server) next(_ http.ResponseWriter, r *http.Request) (int, any, error) {
-	var req NowRequest
+	var req api.NowRequest
 	if err := decode(r, &req); err != nil {
 		return 0, nil, err
 	}
@@ -270,7 +271,7 @@ func (s *Server) next(_ http.ResponseWriter, r *http.Request) (int, any, error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	return 200, viewAdvice(res.(coord.Advice), at), nil
+	return 200, api.ViewAdvice(res.(coord.Advice), at), nil
 }
 
 // jobOp checks the job's own token before op.
@@ -297,7 +298,7 @@ func (s *Server) jobOp(name string, op func(r *http.Request, id string) (any, er
 }
 
 func (s *Server) acquire(r *http.Request, id string) (any, error) {
-	var req AcquireRequest
+	var req api.AcquireRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
@@ -312,7 +313,7 @@ func (s *Server) acquire(r *http.Request, id string) (any, error) {
 }
 
 func (s *Server) renew(r *http.Request, id string) (any, error) {
-	var req RenewRequest
+	var req api.RenewRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
@@ -320,7 +321,7 @@ func (s *Server) renew(r *http.Request, id string) (any, error) {
 }
 
 func (s *Server) release(r *http.Request, id string) (any, error) {
-	var req ReleaseRequest
+	var req api.ReleaseRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
@@ -330,7 +331,7 @@ func (s *Server) release(r *http.Request, id string) (any, error) {
 }
 
 func (s *Server) done(r *http.Request, id string) (any, error) {
-	var req DoneRequest
+	var req api.DoneRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}

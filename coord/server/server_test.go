@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 )
@@ -212,7 +213,7 @@ func FuzzHandlers(f *testing.F) {
 		if path == "/metrics" || rec.Code == 405 || rec.Code == 301 || rec.Code == 307 || rec.Code == 308 {
 			return
 		}
-		var out ErrorBody
+		var out api.ErrorBody
 		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 			t.Fatalf("%q: answer not JSON: %q", path, rec.Body)
 		}

@@ -1,4 +1,4 @@
-package server
+package api
 
 import (
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -36,17 +36,17 @@ type RegisterResponse struct {
 
 // JobView is a job as the API shows it (without its token's hash).
 type JobView struct {
-	ID             string       `json:"id"`
+	ID             string        `json:"id"`
 	Spec           coord.JobSpec `json:"spec"`
-	Registered     float64      `json:"registered"`
-	LastCheckpoint float64      `json:"last_checkpoint"`
-	C              float64      `json:"c"`
-	Samples        int          `json:"samples"`
-	Checkpoints    int          `json:"checkpoints"`
-	Lease          *coord.Lease `json:"lease,omitempty"`
+	Registered     float64       `json:"registered"`
+	LastCheckpoint float64       `json:"last_checkpoint"`
+	C              float64       `json:"c"`
+	Samples        int           `json:"samples"`
+	Checkpoints    int           `json:"checkpoints"`
+	Lease          *coord.Lease  `json:"lease,omitempty"`
 }
 
-func viewJob(j coord.Job) JobView {
+func ViewJob(j coord.Job) JobView {
 	j.Spec.AuthHash = ""
 	return JobView{ID: j.Spec.ID, Spec: j.Spec, Registered: j.Registered, LastCheckpoint: j.LastCheckpoint,
 		C: j.CEst, Samples: j.Samples, Checkpoints: j.Checkpoints, Lease: j.Lease}
@@ -105,7 +105,7 @@ type AdviceView struct {
 	Reason  string        `json:"reason,omitempty"`
 }
 
-func viewAdvice(a coord.Advice, now float64) AdviceView {
+func ViewAdvice(a coord.Advice, now float64) AdviceView {
 	return AdviceView{Job: a.Job, Method: a.Method, C: output.Number(a.C), MTBF: output.Number(a.MTBF),
 		EY: output.Number(a.EY), Period: output.Number(a.Period), Optimum: output.Number(a.Optimum),
 		At: output.Number(a.At), In: output.Number(a.At - now), Final: a.Final, None: a.None, Reason: a.Reason}
