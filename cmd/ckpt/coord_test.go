@@ -275,3 +275,20 @@ func TestServeHolderDiesAndCorruptDB(t *testing.T) {
 		}
 	}
 }
+
+// The standard-library Python client runs one checkpoint cycle against a
+// server subprocess.
+func TestPythonClient(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not on PATH")
+	}
+	addr, db, tf := freeAddr(t), filepath.Join(t.TempDir(), "c.db"), tokenFile(t)
+	startServe(t, addr, db, tf, "--init")
+	cmd := exec.Command(py, "../../examples/coord_client.py", "demo", "--id", "py-job", "--nodes", "16", "--size", "50e9", "--mtbf", "43200")
+	cmd.Env = append(os.Environ(), "CKPT_COORD_URL=http://"+addr, "CKPT_COORD_TOKEN="+testBearer)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "granted lease 1") || !strings.Contains(string(out), "released lease 1") {
+		t.Fatalf("python client: %v\n%s", err, out)
+	}
+}
