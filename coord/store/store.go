@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 var (
@@ -55,7 +56,7 @@ func Open(path string, opt Options) (s *Store, err error) {
 	}()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoSync: opt.NoSync})
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
+		if errors.Is(err, bolterrors.ErrTimeout) {
 			return nil, fmt.Errorf("database %s is locked by another process", path)
 		}
 		return nil, fmt.Errorf("database %s is not a usable bbolt file: %w", path, err)
