@@ -41,7 +41,7 @@ type Advice struct {
 // τ' = T/k − C so that the k-th checkpoint ends exactly at E (τ' ≤ τ); if
 // T < C, or now + C > E, no checkpoint fits (None).
 func (c *Coordinator) Next(now float64, id string) (Advice, error) {
-	c.expire(now)
+	c.begin(now)
 	j, ok := c.jobs[id]
 	if !ok {
 		return Advice{}, errorf(NotFound, "id", "no job %q", clip(id))

@@ -26,6 +26,9 @@ type Config struct {
 	Alpha float64
 	// MaxJobs bounds the registered jobs (100000 if zero).
 	MaxJobs int
+	// MaxTTL bounds the TTL a request may ask for (MaxTTL = one day if
+	// zero; a simulation on the client's clock may need more).
+	MaxTTL float64
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -38,6 +41,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxJobs == 0 {
 		c.MaxJobs = 100000
 	}
+	if c.MaxTTL == 0 {
+		c.MaxTTL = MaxTTL
+	}
 	switch {
 	case c.Policy.Name == "":
 		return c, errors.New("coord: no policy")
@@ -45,8 +51,10 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("coord: policy %s has no arbiter", c.Policy.Name)
 	case !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0):
 		return c, fmt.Errorf("coord: bandwidth %v must be positive and finite", c.Bandwidth)
-	case !(c.TTL > 0) || math.IsInf(c.TTL, 0):
-		return c, fmt.Errorf("coord: TTL %v must be positive and finite", c.TTL)
+	case !(c.MaxTTL > 0) || math.IsInf(c.MaxTTL, 0):
+		return c, fmt.Errorf("coord: max TTL %v must be positive and finite", c.MaxTTL)
+	case !(c.TTL > 0) || c.TTL > c.MaxTTL:
+		return c, fmt.Errorf("coord: TTL %v must be in (0, %g]", c.TTL, c.MaxTTL)
 	case !(c.NodeMTBF >= 0) || math.IsInf(c.NodeMTBF, 0):
 		return c, fmt.Errorf("coord: node MTBF %v must be ≥ 0 and finite", c.NodeMTBF)
 	case !(c.Alpha > 0 && c.Alpha <= 1):
@@ -124,6 +132,7 @@ type Coordinator struct {
 	liveNodes, liveNodeReg float64
 	dirty                  map[string]struct{}
 	reqBuf                 []arbiter.Request
+	granted                []Notice // grants made during the current call
 }
 
 // New returns an empty coordinator.

@@ -414,7 +414,7 @@ func TestRestoreRoundTrip(t *testing.T) {
 	// Same future: release a, both pick the same next holder, same token.
 	g1, _ := c.Release(4, "a", 1, 0)
 	g2, _ := r.Release(4, "a", 1, 0)
-	if g1 != g2 {
+	if !reflect.DeepEqual(g1, g2) {
 		t.Fatalf("%+v vs %+v", g1, g2)
 	}
 	for _, id := range []string{"b", "c"} {

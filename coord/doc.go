@@ -22,7 +22,18 @@
 // request is served; a waiting request not polled within its TTL is
 // dropped. Release with a token that is not held (expired, or never
 // granted) is refused. Requests carry a client request id: a retry with
-// the same id returns the first answer and never a second grant.
+// the same id returns the first answer and never a second grant. Cancel
+// withdraws a request (waiting or granted) without counting a checkpoint,
+// as a failed job's transfer is aborted.
+//
+// Simulation. Every answer that can grant lists the grants made during
+// the call (Grant.Granted, Coordinator.Granted), so a simulator driving
+// the core — in process or over HTTP with the client's clock — learns each
+// decision at the instant it is made: request → Acquire (Kind, Bytes,
+// LastCheckpoint), transfer end → Release, failure → Cancel, with
+// Config.FixedMTBF so that Least-Waste weighs risk with the simulator's
+// μ_ind. Driven so, the core grants exactly what iosim's token logic with
+// iosim's arbiters grants, decision for decision (TestSameDecisionsAsSimulator).
 //
 // Estimators. A measured checkpoint duration updates the job's C by an
 // exponentially weighted moving average (weight Alpha, default 0.25, on

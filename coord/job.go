@@ -158,7 +158,7 @@ func (j *Job) past(requestID string, token uint64) (Past, bool) {
 // spec again returns the existing job (a retry); a different spec is a
 // Conflict.
 func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
-	c.expire(now)
+	c.begin(now)
 	if err := s.Validate(); err != nil {
 		return Job{}, err
 	}
@@ -196,7 +196,7 @@ func (c *Coordinator) addLive(j *Job, sign float64) {
 // its failure (failed: the job ended by a node failure) join the
 // platform's statistics, and its outstanding request is dropped.
 func (c *Coordinator) Done(now float64, id string, failed bool) error {
-	c.expire(now)
+	c.begin(now)
 	j, ok := c.jobs[id]
 	if !ok {
 		return errorf(NotFound, "id", "no job %q", clip(id))

@@ -43,9 +43,40 @@ type Grant struct {
 	Waiting int     `json:"waiting"`         // requests waiting, this one included if it waits
 	// NonBlocking: keep computing while waiting for a checkpoint grant.
 	NonBlocking bool `json:"non_blocking,omitempty"`
+	// Granted lists every lease granted during this call (this request's
+	// or others', freed by a release, a cancel or an expiry): a
+	// simulation driving the coordinator learns its decisions from it
+	// without polling.
+	Granted []Notice `json:"granted,omitempty"`
 }
 
-// MaxTTL bounds a requested lease TTL (one day).
+// Notice is a grant made during a call.
+type Notice struct {
+	Job       string  `json:"job"`
+	RequestID string  `json:"request_id"`
+	Token     uint64  `json:"token"`
+	Expires   float64 `json:"expires"`
+}
+
+// begin starts a call at time now: it forgets the previous call's
+// notices and expires what is due.
+func (c *Coordinator) begin(now float64) {
+	c.granted = c.granted[:0]
+	c.expire(now)
+}
+
+// Granted returns the grants made during the last call (valid until the
+// next call).
+func (c *Coordinator) Granted() []Notice { return c.granted }
+
+func (c *Coordinator) notices() []Notice {
+	if len(c.granted) == 0 {
+		return nil
+	}
+	return append([]Notice(nil), c.granted...)
+}
+
+// MaxTTL is the default bound of a requested lease TTL (one day).
 const MaxTTL = 86400
 
 func (c *Coordinator) answer(j *Job) Grant {
@@ -68,7 +99,7 @@ func (c *Coordinator) pastAnswer(j *Job, p Past) Grant {
 // its state; a retry of a finished request returns how it ended. A job has
 // one outstanding request: another id is a Conflict.
 func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
-	c.expire(now)
+	c.begin(now)
 	j, ok := c.jobs[r.Job]
 	if !ok {
 		return Grant{}, errorf(NotFound, "job", "no job %q", clip(r.Job))
@@ -80,8 +111,8 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return Grant{}, errorf(Invalid, "kind", "%d is not a transfer kind", int(r.Kind))
 	case !(r.Bytes >= 0) || r.Bytes > 1e300:
 		return Grant{}, errorf(Invalid, "bytes", "%v must be finite and ≥ 0", r.Bytes)
-	case !(r.TTL >= 0) || r.TTL > MaxTTL:
-		return Grant{}, errorf(Invalid, "ttl", "%v must be in [0, %d] seconds", r.TTL, MaxTTL)
+	case !(r.TTL >= 0) || r.TTL > c.cfg.MaxTTL:
+		return Grant{}, errorf(Invalid, "ttl", "%v must be in [0, %g] seconds", r.TTL, c.cfg.MaxTTL)
 	case !(r.LastCheckpoint >= 0) || math.IsInf(r.LastCheckpoint, 0):
 		return Grant{}, errorf(Invalid, "last_checkpoint", "%v must be finite and ≥ 0", r.LastCheckpoint)
 	case !finite(now):
@@ -121,13 +152,15 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 	c.waiting = append(c.waiting, j)
 	c.touch(j.Spec.ID)
 	c.promote(now)
-	return c.answer(j), nil
+	g := c.answer(j)
+	g.Granted = c.notices()
+	return g, nil
 }
 
 // Renew extends a granted lease by its TTL from now (a heartbeat). The
 // token must be the one held: a lease that expired is not revived.
 func (c *Coordinator) Renew(now float64, job string, token uint64) (Grant, error) {
-	c.expire(now)
+	c.begin(now)
 	j, err := c.holder(job, token)
 	if err != nil {
 		return Grant{}, err
@@ -159,7 +192,7 @@ func (c *Coordinator) holder(job string, token uint64) (*Job, error) {
 // is refused (Fenced); releasing again a released one returns the same
 // answer.
 func (c *Coordinator) Release(now float64, job string, token uint64, measured float64) (Grant, error) {
-	c.expire(now)
+	c.begin(now)
 	if !(measured >= 0) || math.IsInf(measured, 0) {
 		return Grant{}, errorf(Invalid, "duration", "%v must be finite and ≥ 0", measured)
 	}
@@ -193,7 +226,33 @@ func (c *Coordinator) Release(now float64, job string, token uint64, measured fl
 	p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: OutReleased}
 	c.drop(j, OutReleased)
 	c.promote(now)
-	return c.pastAnswer(j, p), nil
+	g := c.pastAnswer(j, p)
+	g.Granted = c.notices()
+	return g, nil
+}
+
+// Cancel withdraws job's outstanding request requestID at time now,
+// waiting or granted, without counting a checkpoint (the job failed, or
+// gave up). The file system, if it held it, goes to the next request.
+// Cancelling a finished request returns how it ended.
+func (c *Coordinator) Cancel(now float64, job, requestID string) (Grant, error) {
+	c.begin(now)
+	j, ok := c.jobs[job]
+	if !ok {
+		return Grant{}, errorf(NotFound, "job", "no job %q", clip(job))
+	}
+	if l := j.Lease; l != nil && l.RequestID == requestID {
+		p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: OutDropped}
+		c.drop(j, OutDropped)
+		c.promote(now)
+		g := c.pastAnswer(j, p)
+		g.Granted = c.notices()
+		return g, nil
+	}
+	if p, ok := j.past(requestID, 0); ok && requestID != "" {
+		return c.pastAnswer(j, p), nil
+	}
+	return Grant{}, errorf(NotFound, "request_id", "job %q has no request %q", job, clip(requestID))
 }
 
 // drop removes j's outstanding request, remembering its outcome.
@@ -211,7 +270,7 @@ func (c *Coordinator) drop(j *Job, outcome string) {
 
 // Tick expires the leases and waiting requests whose deadline is ≤ now
 // and grants the freed file system. Every other method ticks first.
-func (c *Coordinator) Tick(now float64) { c.expire(now) }
+func (c *Coordinator) Tick(now float64) { c.begin(now) }
 
 func (c *Coordinator) expire(now float64) {
 	n := 0
@@ -304,5 +363,6 @@ func (c *Coordinator) grant(now float64, i int) {
 	}
 	c.meta.Grants++
 	c.meta.BytesGranted += l.Bytes
+	c.granted = append(c.granted, Notice{Job: j.Spec.ID, RequestID: l.RequestID, Token: l.Token, Expires: l.Expires})
 	c.touch(j.Spec.ID)
 }

@@ -293,10 +293,11 @@ func newCoordDoneCmd(f *coordFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := cl.Done(cmd.Context(), f.id, f.jobToken, failed, nil); err != nil {
+			res, err := cl.Done(cmd.Context(), f.id, f.jobToken, failed, nil)
+			if err != nil {
 				return err
 			}
-			return f.print(cmd, map[string]any{"job": f.id, "status": "done", "failed": failed}, "done "+f.id)
+			return f.print(cmd, res, "done "+f.id)
 		}}
 	cmd.Flags().BoolVar(&failed, "failed", false, "the job ended by a node failure")
 	return cmd

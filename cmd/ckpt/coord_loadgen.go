@@ -54,7 +54,7 @@ func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, lf loadgenFlags) error {
 		}
 		opt.URL, opt.Token = cl.Base, cl.Token
 	} else {
-		cfg, err := serveConfig(serveFlags{bandwidth: lf.bandwidth, policy: lf.policy, ttl: "30s", nodeMTBF: "0"})
+		cfg, err := serveConfig(serveFlags{bandwidth: lf.bandwidth, policy: lf.policy, ttl: "30s", maxTTL: "1d", nodeMTBF: "0"})
 		if err != nil {
 			return err
 		}

@@ -66,6 +66,7 @@ func TestServeRefusals(t *testing.T) {
 		{[]string{"serve", "--db", filepath.Join(dir, "x.db"), "--bandwidth", "40GB/s"}, 2, "--token-file"},
 		{[]string{"serve", "--db", filepath.Join(dir, "x.db"), "--bandwidth", "40GB/s", "--token-file", tf, "--policy", "fastest"}, 2, "unknown policy"},
 		{[]string{"serve", "--db", filepath.Join(dir, "x.db"), "--bandwidth", "40GB/s", "--token-file", tf, "--ttl", "2d"}, 2, "--ttl"},
+		{[]string{"serve", "--db", filepath.Join(dir, "x.db"), "--bandwidth", "40GB/s", "--token-file", tf, "--fixed-mtbf"}, 2, "--fixed-mtbf"},
 		{[]string{"serve", "--db", filepath.Join(dir, "missing.db"), "--bandwidth", "40GB/s", "--token-file", tf}, 1, "does not exist (start once with --init"},
 		{[]string{"serve", "--db", garbage, "--bandwidth", "40GB/s", "--token-file", tf}, 1, "not a usable bbolt file"},
 		{[]string{"serve", "--db", garbage, "--init", "--bandwidth", "40GB/s", "--token-file", tf}, 1, "already exists"},

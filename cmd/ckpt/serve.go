@@ -13,9 +13,9 @@ import (
 )
 
 type serveFlags struct {
-	listen, db, bandwidth, policy, tokenFile, ttl, nodeMTBF, logFormat string
-	init, noAuth, clientClock, allowRemote, noSync                     bool
-	rate                                                               float64
+	listen, db, bandwidth, policy, tokenFile, ttl, maxTTL, nodeMTBF, logFormat string
+	init, noAuth, clientClock, allowRemote, noSync, fixedMTBF                  bool
+	rate                                                                       float64
 }
 
 func newServeCmd() *cobra.Command {
@@ -43,6 +43,8 @@ State lives in a bbolt database, committed before every answer.`,
 	fl.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one per line (required unless --no-auth)")
 	fl.BoolVar(&f.noAuth, "no-auth", false, "accept requests without a bearer token (tests only)")
 	fl.StringVar(&f.ttl, "ttl", "30s", "default lease TTL")
+	fl.StringVar(&f.maxTTL, "max-ttl", "1d", "longest TTL a request may ask for (a simulation on --client-clock may need years)")
+	fl.BoolVar(&f.fixedMTBF, "fixed-mtbf", false, "use --node-mtbf as the node MTBF as is, not as a prior updated by reported failures")
 	fl.StringVar(&f.nodeMTBF, "node-mtbf", "0", "prior node MTBF for jobs that give neither MTBF nor E(Y) (0: estimate from reported failures only)")
 	fl.BoolVar(&f.clientClock, "client-clock", false, "simulation mode: every request carries its time (\"now\")")
 	fl.Float64Var(&f.rate, "rate", 1000, "requests/s allowed per client address (< 0: unlimited)")
@@ -106,11 +108,17 @@ func serveConfig(f serveFlags) (coord.Config, error) {
 	if cfg.TTL, err = positiveDurationFlag("ttl", f.ttl); err != nil {
 		return cfg, err
 	}
-	if cfg.TTL > coord.MaxTTL {
-		return cfg, usagef("--ttl: %s is longer than a day", f.ttl)
+	if cfg.MaxTTL, err = positiveDurationFlag("max-ttl", f.maxTTL); err != nil {
+		return cfg, err
+	}
+	if cfg.TTL > cfg.MaxTTL {
+		return cfg, usagef("--ttl: %s is longer than --max-ttl %s", f.ttl, f.maxTTL)
 	}
 	if cfg.NodeMTBF, err = nonNegDurationFlag("node-mtbf", f.nodeMTBF); err != nil {
 		return cfg, err
+	}
+	if cfg.FixedMTBF = f.fixedMTBF; f.fixedMTBF && cfg.NodeMTBF == 0 {
+		return cfg, usagef("--fixed-mtbf: needs --node-mtbf")
 	}
 	return cfg, nil
 }

@@ -88,6 +88,20 @@ type DoneRequest struct {
 	Now    *float64 `json:"now,omitempty"`
 }
 
+// CancelRequest withdraws a job's outstanding request, waiting or granted,
+// without counting a checkpoint.
+type CancelRequest struct {
+	RequestID string   `json:"request_id"`
+	Now       *float64 `json:"now,omitempty"`
+}
+
+// DoneResponse answers done, with the grants the job's end freed.
+type DoneResponse struct {
+	Job     string         `json:"job"`
+	Status  string         `json:"status"`
+	Granted []coord.Notice `json:"granted,omitempty"`
+}
+
 // AdviceView is coord.Advice with non-finite numbers as null (at: null =
 // never).
 type AdviceView struct {

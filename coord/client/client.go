@@ -219,7 +219,17 @@ func (c *Client) Release(ctx context.Context, id, jobToken string, token uint64,
 	return out, err
 }
 
+// Cancel withdraws the job's outstanding request (waiting or granted)
+// without counting a checkpoint.
+func (c *Client) Cancel(ctx context.Context, id, jobToken, requestID string, now *float64) (coord.Grant, error) {
+	var out coord.Grant
+	err := c.do(ctx, "POST", "/v1/jobs/"+id+"/cancel", jobToken, api.CancelRequest{RequestID: requestID, Now: now}, &out)
+	return out, err
+}
+
 // Done ends a job (failed: by a node failure).
-func (c *Client) Done(ctx context.Context, id, jobToken string, failed bool, now *float64) error {
-	return c.do(ctx, "POST", "/v1/jobs/"+id+"/done", jobToken, api.DoneRequest{Failed: failed, Now: now}, nil)
+func (c *Client) Done(ctx context.Context, id, jobToken string, failed bool, now *float64) (api.DoneResponse, error) {
+	var out api.DoneResponse
+	err := c.do(ctx, "POST", "/v1/jobs/"+id+"/done", jobToken, api.DoneRequest{Failed: failed, Now: now}, &out)
+	return out, err
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/jobs/{id}/acquire", s.guard(s.jobOp("acquire", s.acquire)))
 	m.HandleFunc("POST /v1/jobs/{id}/renew", s.guard(s.jobOp("renew", s.renew)))
 	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(s.jobOp("release", s.release)))
+	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(s.jobOp("cancel", s.cancel)))
 	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(s.jobOp("done", s.done)))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, &apiError{http.StatusNotFound, "path", fmt.Sprintf("no endpoint %s %s", r.Method, clip(r.URL.Path))})
@@ -330,6 +332,14 @@ func (s *Server) release(r *http.Request, id string) (any, error) {
 	})
 }
 
+func (s *Server) cancel(r *http.Request, id string) (any, error) {
+	var req api.CancelRequest
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	return s.apply("cancel", req.Now, func(now float64) (any, error) { return s.core.Cancel(now, id, req.RequestID) })
+}
+
 func (s *Server) done(r *http.Request, id string) (any, error) {
 	var req api.DoneRequest
 	if err := decode(r, &req); err != nil {
@@ -339,6 +349,6 @@ func (s *Server) done(r *http.Request, id string) (any, error) {
 		if err := s.core.Done(now, id, req.Failed); err != nil {
 			return nil, err
 		}
-		return map[string]any{"job": id, "status": "done"}, nil
+		return api.DoneResponse{Job: id, Status: "done", Granted: slices.Clone(s.core.Granted())}, nil
 	})
 }

@@ -29,7 +29,7 @@ func TestOpenAPIListsRoutes(t *testing.T) {
 	}
 	slices.Sort(documented)
 	want := []string{"GET /healthz", "GET /metrics", "GET /v1/jobs/{id}", "GET /v1/status", "POST /v1/jobs",
-		"POST /v1/jobs/{id}/acquire", "POST /v1/jobs/{id}/done", "POST /v1/jobs/{id}/next",
+		"POST /v1/jobs/{id}/acquire", "POST /v1/jobs/{id}/cancel", "POST /v1/jobs/{id}/done", "POST /v1/jobs/{id}/next",
 		"POST /v1/jobs/{id}/release", "POST /v1/jobs/{id}/renew"}
 	if !slices.Equal(documented, want) {
 		t.Fatalf("documented %v\nserved %v", documented, want)

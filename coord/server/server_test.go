@@ -222,3 +222,26 @@ func FuzzHandlers(f *testing.F) {
 		}
 	})
 }
+
+// Simulation mode: the answers carry the grants each call made, so a
+// simulator learns its decisions without polling; cancel frees the file
+// system without counting a checkpoint.
+func TestSimulationNotices(t *testing.T) {
+	s, _ := newTestServer(t, "ordered-nb", true, nil)
+	h := s.Handler()
+	do(t, h, call{"POST", "/v1/jobs", `{"id":"a","nodes":1,"c":10,"job_token":"` + tokA + `","now":0}`, "", false})
+	do(t, h, call{"POST", "/v1/jobs", `{"id":"b","nodes":1,"c":10,"job_token":"` + tokB + `","now":0}`, "", false})
+	_, g := do(t, h, call{"POST", "/v1/jobs/a/acquire", `{"request_id":"1","kind":"recovery","now":5}`, tokA, false})
+	do(t, h, call{"POST", "/v1/jobs/b/acquire", `{"request_id":"1","now":6}`, tokB, false})
+	if n := g["granted"].([]any); len(n) != 1 || n[0].(map[string]any)["job"] != "a" {
+		t.Fatalf("acquire notices %v", g)
+	}
+	code, c := do(t, h, call{"POST", "/v1/jobs/a/cancel", `{"request_id":"1","now":7}`, tokA, false})
+	n, _ := c["granted"].([]any)
+	if code != 200 || c["status"] != "dropped" || len(n) != 1 || n[0].(map[string]any)["job"] != "b" {
+		t.Fatalf("cancel: %d %v", code, c)
+	}
+	if _, j := do(t, h, call{"GET", "/v1/jobs/a", "", "", false}); j["checkpoints"] != 0.0 {
+		t.Errorf("a cancelled transfer counted: %v", j)
+	}
+}

@@ -80,7 +80,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	g1, e1 := c.Release(7, holder, tok, 0)
 	g2, e2 := r.Release(7, holder, tok, 0)
-	if g1 != g2 || e1 != nil || e2 != nil {
+	if !reflect.DeepEqual(g1, g2) || e1 != nil || e2 != nil {
 		t.Fatalf("diverged: %+v %v / %+v %v", g1, e1, g2, e2)
 	}
 }
