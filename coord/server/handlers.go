@@ -276,21 +276,23 @@ func (s *Server) next(_ http.ResponseWriter, r *http.Request) (int, any, error) 
 	return 200, api.ViewAdvice(res.(coord.Advice), at), nil
 }
 
-// jobOp checks the job's own token before op.
-func (s *Server) jobOp(name string, op func(r *http.Request, id string) (any, error)) handler {
+// jobOp runs op for job id; op's core call must first run auth (under
+// the core lock, so that the job checked is the job acted on).
+func (s *Server) jobOp(name string, op func(r *http.Request, id string, auth func() error) (any, error)) handler {
 	return func(_ http.ResponseWriter, r *http.Request) (int, any, error) {
 		id := r.PathValue("id")
-		s.mu.Lock()
-		j, ok := s.core.Job(id)
-		s.mu.Unlock()
-		if !ok {
-			return 0, nil, &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(id))}
-		}
 		got := hashToken(r.Header.Get("X-Job-Token"))
-		if subtle.ConstantTimeCompare([]byte(got), []byte(j.Spec.AuthHash)) != 1 {
-			return 0, nil, &apiError{http.StatusForbidden, "X-Job-Token", "not this job's token"}
+		auth := func() error { // s.mu held
+			j, ok := s.core.Job(id)
+			if !ok {
+				return &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(id))}
+			}
+			if subtle.ConstantTimeCompare([]byte(got), []byte(j.Spec.AuthHash)) != 1 {
+				return &apiError{http.StatusForbidden, "X-Job-Token", "not this job's token"}
+			}
+			return nil
 		}
-		res, err := op(r, id)
+		res, err := op(r, id, auth)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -299,12 +301,15 @@ func (s *Server) jobOp(name string, op func(r *http.Request, id string) (any, er
 	}
 }
 
-func (s *Server) acquire(r *http.Request, id string) (any, error) {
+func (s *Server) acquire(r *http.Request, id string, auth func() error) (any, error) {
 	var req api.AcquireRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
 	return s.apply("acquire", req.Now, func(now float64) (any, error) {
+		if err := auth(); err != nil {
+			return nil, err
+		}
 		g, err := s.core.Acquire(now, coord.AcquireRequest{Job: id, RequestID: req.RequestID, Kind: req.Kind,
 			Bytes: req.Bytes, TTL: req.TTL, LastCheckpoint: req.LastCheckpoint})
 		if err == nil && g.Status == coord.StatusGranted {
@@ -314,38 +319,54 @@ func (s *Server) acquire(r *http.Request, id string) (any, error) {
 	})
 }
 
-func (s *Server) renew(r *http.Request, id string) (any, error) {
+func (s *Server) renew(r *http.Request, id string, auth func() error) (any, error) {
 	var req api.RenewRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
-	return s.apply("renew", req.Now, func(now float64) (any, error) { return s.core.Renew(now, id, req.Token) })
+	return s.apply("renew", req.Now, func(now float64) (any, error) {
+		if err := auth(); err != nil {
+			return nil, err
+		}
+		return s.core.Renew(now, id, req.Token)
+	})
 }
 
-func (s *Server) release(r *http.Request, id string) (any, error) {
+func (s *Server) release(r *http.Request, id string, auth func() error) (any, error) {
 	var req api.ReleaseRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
 	return s.apply("release", req.Now, func(now float64) (any, error) {
+		if err := auth(); err != nil {
+			return nil, err
+		}
 		return s.core.Release(now, id, req.Token, req.Duration)
 	})
 }
 
-func (s *Server) cancel(r *http.Request, id string) (any, error) {
+func (s *Server) cancel(r *http.Request, id string, auth func() error) (any, error) {
 	var req api.CancelRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
-	return s.apply("cancel", req.Now, func(now float64) (any, error) { return s.core.Cancel(now, id, req.RequestID) })
+	return s.apply("cancel", req.Now, func(now float64) (any, error) {
+		if err := auth(); err != nil {
+			return nil, err
+		}
+		return s.core.Cancel(now, id, req.RequestID)
+	})
 }
 
-func (s *Server) done(r *http.Request, id string) (any, error) {
+func (s *Server) done(r *http.Request, id string, auth func() error) (any, error) {
 	var req api.DoneRequest
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
 	return s.apply("done", req.Now, func(now float64) (any, error) {
+		if err := auth(); err != nil {
+			return nil, err
+		}
 		if err := s.core.Done(now, id, req.Failed); err != nil {
 			return nil, err
 		}
