@@ -133,6 +133,7 @@ type Coordinator struct {
 	dirty                  map[string]struct{}
 	reqBuf                 []arbiter.Request
 	granted                []Notice // grants made during the current call
+	nextDue                float64  // no deadline before this (see due)
 }
 
 // New returns an empty coordinator.
@@ -141,7 +142,7 @@ func New(cfg Config) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, dirty: map[string]struct{}{}}, nil
+	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, dirty: map[string]struct{}{}, nextDue: math.Inf(1)}, nil
 }
 
 // Config returns the coordinator's configuration (with defaults).

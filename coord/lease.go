@@ -146,6 +146,7 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		j.LastCheckpoint = r.LastCheckpoint
 	}
 	l.Expires = now + l.TTL
+	c.due(l.Expires)
 	c.meta.Seq++
 	l.Seq = c.meta.Seq
 	j.Lease = l
@@ -273,25 +274,21 @@ func (c *Coordinator) drop(j *Job, outcome string) {
 func (c *Coordinator) Tick(now float64) { c.begin(now) }
 
 func (c *Coordinator) expire(now float64) {
-	n := 0
-	for _, list := range [][]*Job{c.holders, c.waiting} {
-		for _, j := range list {
-			if j.Lease.Expires <= now {
-				n++
-			}
-		}
-	}
-	if n == 0 {
-		return
+	if now < c.nextDue {
+		return // nothing due: O(1) on most calls
 	}
 	var gone []*Job
+	due := math.Inf(1)
 	for _, list := range [][]*Job{c.holders, c.waiting} {
 		for _, j := range list {
-			if j.Lease.Expires <= now {
+			if e := j.Lease.Expires; e <= now {
 				gone = append(gone, j)
+			} else {
+				due = min(due, e)
 			}
 		}
 	}
+	c.nextDue = due
 	for _, j := range gone {
 		if j.Lease.Granted {
 			c.meta.Expiries++
@@ -302,6 +299,11 @@ func (c *Coordinator) expire(now float64) {
 	}
 	c.promote(now)
 }
+
+// due notes a new deadline. nextDue is a lower bound of the outstanding
+// deadlines (a renewal only moves a deadline later), made exact again by
+// each scan.
+func (c *Coordinator) due(e float64) { c.nextDue = min(c.nextDue, e) }
 
 // promote grants what the policy allows at time now.
 func (c *Coordinator) promote(now float64) {
@@ -352,6 +354,7 @@ func (c *Coordinator) grant(now float64, i int) {
 	l := j.Lease
 	c.meta.Token++
 	l.Granted, l.GrantedAt, l.Token, l.Expires = true, now, c.meta.Token, now+l.TTL
+	c.due(l.Expires)
 	c.holders = append(c.holders, j)
 	l.Share = c.cfg.Bandwidth
 	if !c.cfg.Policy.Token {

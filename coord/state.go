@@ -62,6 +62,7 @@ func Restore(cfg Config, meta Meta, jobs []Job) (*Coordinator, error) {
 		c.jobs[j.Spec.ID] = &j
 		c.addLive(&j, 1)
 		if l := j.Lease; l != nil {
+			c.due(l.Expires)
 			if l.Seq > meta.Seq || l.Token > meta.Token {
 				return nil, fmt.Errorf("coord: job %q lease beyond the counters (seq %d, token %d)", j.Spec.ID, l.Seq, l.Token)
 			}
