@@ -446,3 +446,27 @@ func TestValidateNamesField(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigRefusals(t *testing.T) {
+	p, _ := arbiter.Policies.Lookup("least-waste")
+	for name, cfg := range map[string]Config{
+		"no policy":        {Bandwidth: 1},
+		"no arbiter":       {Policy: arbiter.Policy{Name: "x", Token: true}, Bandwidth: 1},
+		"bandwidth 0":      {Policy: p},
+		"bandwidth inf":    {Policy: p, Bandwidth: math.Inf(1)},
+		"ttl > max":        {Policy: p, Bandwidth: 1, TTL: 2, MaxTTL: 1},
+		"mtbf NaN":         {Policy: p, Bandwidth: 1, NodeMTBF: math.NaN()},
+		"fixed, no value":  {Policy: p, Bandwidth: 1, FixedMTBF: true},
+		"alpha 2":          {Policy: p, Bandwidth: 1, Alpha: 2},
+		"negative max job": {Policy: p, Bandwidth: 1, MaxJobs: -1},
+	} {
+		if _, err := New(cfg); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	c, _ := New(Config{Policy: p, Bandwidth: 1, MaxJobs: 1})
+	c.Register(0, JobSpec{ID: "a", Nodes: 1, C: 1})
+	if _, err := c.Register(0, JobSpec{ID: "b", Nodes: 1, C: 1}); KindOf(err) != Full {
+		t.Errorf("past MaxJobs: %v", err)
+	}
+}
