@@ -53,6 +53,8 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newCapacityCmd(),
 		newReproCmd(),
 		newMergeCmd(),
+		newServeCmd(),
+		newCoordCmd(),
 	)
 	return root
 }

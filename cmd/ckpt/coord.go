@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/coord/client"
+	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// coordFlags are the flags every `ckpt coord` verb shares.
+type coordFlags struct {
+	url, tokenFile, id, jobToken string
+	json                         bool
+}
+
+func newCoordCmd() *cobra.Command {
+	var f coordFlags
+	cmd := &cobra.Command{
+		Use:   "coord",
+		Short: "Talk to a checkpoint coordinator (ckpt serve) from a shell job",
+		Long: `coord registers a job with a running coordinator, asks when to checkpoint
+next, acquires and releases the file system, and ends the job. The server
+is --server or $CKPT_COORD_URL; the bearer token is the first of
+--token-file or $CKPT_COORD_TOKEN; the job's own token is --job-token or
+$CKPT_JOB_TOKEN (register prints it when it issues one).`,
+		Example: `  export CKPT_COORD_TOKEN=$(head -1 tokens)
+  eval "$(ckpt coord register --id sim-42 --nodes 128 --size 2TB --mtbf 12h --end-in 23:50:00 --export)"
+  ckpt coord next --id sim-42
+  ckpt coord acquire --id sim-42 --json     # waits for the grant
+  ckpt coord release --id sim-42 --token 7 --duration 95s
+  ckpt coord done --id sim-42`,
+	}
+	pf := cmd.PersistentFlags()
+	pf.StringVar(&f.url, "server", envOr("CKPT_COORD_URL", "http://127.0.0.1:7070"), "coordinator URL")
+	pf.StringVar(&f.tokenFile, "token-file", "", "file whose first token is the bearer token (default $CKPT_COORD_TOKEN)")
+	pf.StringVar(&f.id, "id", "", "job id (required)")
+	pf.StringVar(&f.jobToken, "job-token", os.Getenv("CKPT_JOB_TOKEN"), "the job's own token")
+	addJSONFlag(pf, &f.json)
+	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
+		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f))
+	return cmd
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// client builds the client and checks --id (and the job token if needed).
+func (f *coordFlags) client(needJob bool) (*client.Client, error) {
+	if f.id == "" {
+		return nil, usagef("--id: required")
+	}
+	if needJob && f.jobToken == "" {
+		return nil, usagef("--job-token: required (or $CKPT_JOB_TOKEN)")
+	}
+	tok := os.Getenv("CKPT_COORD_TOKEN")
+	if f.tokenFile != "" {
+		r, err := os.Open(f.tokenFile)
+		if err != nil {
+			return nil, usagef("--token-file: %v", err)
+		}
+		defer r.Close()
+		toks, err := server.ReadTokens(r)
+		if err != nil {
+			return nil, usagef("--token-file %s: %v", f.tokenFile, err)
+		}
+		tok = toks[0]
+	}
+	if !strings.HasPrefix(f.url, "http://") && !strings.HasPrefix(f.url, "https://") {
+		return nil, usagef("--server: %q is not an http(s) URL", f.url)
+	}
+	return &client.Client{Base: f.url, Token: tok}, nil
+}
+
+func (f *coordFlags) print(cmd *cobra.Command, v any, text string) error {
+	w := output.NewWriter(cmd.OutOrStdout())
+	if f.json {
+		if err := writeJSON(w, v); err != nil {
+			return err
+		}
+		return w.Err()
+	}
+	w.Println(text)
+	return w.Err()
+}
+
+type registerFlags struct {
+	nodes                                 int
+	size, c, r, mtbf, work, endIn, method string
+	ey                                    float64
+	export                                bool
+}
+
+func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
+	var rf registerFlags
+	cmd := &cobra.Command{Use: "register", Short: "Register a job", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordRegister(cmd, f, rf) }}
+	fl := cmd.Flags()
+	fl.IntVar(&rf.nodes, "nodes", 1, "nodes of the job")
+	fl.StringVar(&rf.size, "size", "", "checkpoint size, e.g. 2TB (or give --c)")
+	fl.StringVar(&rf.c, "c", "", "measured checkpoint duration")
+	fl.StringVar(&rf.r, "r", "", "recovery duration (default C)")
+	fl.StringVar(&rf.mtbf, "mtbf", "", "the job's MTBF (default: from --ey, else the platform's observed failures)")
+	fl.Float64Var(&rf.ey, "ey", 0, "expected number of failures over --work")
+	fl.StringVar(&rf.work, "work", "", "the job's work Te (for --method ey)")
+	fl.StringVar(&rf.endIn, "end-in", "", "time left in the allocation (Slurm's squeue -o %L works), if known")
+	fl.StringVar(&rf.method, "method", "daly", "period: daly, young or ey")
+	fl.BoolVar(&rf.export, "export", false, "print shell export lines (CKPT_JOB_TOKEN)")
+	return cmd
+}
+
+func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error {
+	cl, err := f.client(false)
+	if err != nil {
+		return err
+	}
+	req := api.RegisterRequest{ID: f.id, Nodes: rf.nodes, EY: rf.ey, Method: rf.method, JobToken: f.jobToken}
+	if req.JobToken == "" {
+		req.JobToken = client.NewJobToken()
+	}
+	if rf.size != "" {
+		if req.Bytes, err = sizeFlag("size", rf.size); err != nil {
+			return err
+		}
+	}
+	for _, d := range []struct {
+		name, v string
+		p       *float64
+	}{{"c", rf.c, &req.C}, {"r", rf.r, &req.R}, {"mtbf", rf.mtbf, &req.MTBF}, {"work", rf.work, &req.Work}} {
+		if d.v != "" {
+			if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
+				return err
+			}
+		}
+	}
+	if rf.endIn != "" {
+		left, err := positiveDurationFlag("end-in", rf.endIn)
+		if err != nil {
+			return err
+		}
+		req.End = float64(time.Now().UnixNano())/1e9 + left
+	}
+	res, err := cl.Register(cmd.Context(), req)
+	if err != nil {
+		return err
+	}
+	res.JobToken = req.JobToken
+	text := fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", f.id, rf.nodes, res.Job.C, req.JobToken)
+	if rf.export {
+		text = "export CKPT_JOB_TOKEN=" + req.JobToken
+	}
+	return f.print(cmd, res, text)
+}
+
+// sizeFlag reads a size in bytes ("2TB", "40e9").
+func sizeFlag(name, v string) (float64, error) {
+	b, err := units.ParseBandwidth(v)
+	if err != nil || strings.HasSuffix(strings.TrimSpace(v), "/s") || !(b > 0) {
+		return 0, usagef("--%s: bad size %q (want bytes > 0, e.g. 40e9 or 2TB)", name, v)
+	}
+	return b, nil
+}
+
+func newCoordNextCmd(f *coordFlags) *cobra.Command {
+	return &cobra.Command{Use: "next", Short: "When should the job checkpoint next?", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := f.client(false)
+			if err != nil {
+				return err
+			}
+			a, err := cl.Next(cmd.Context(), f.id, nil)
+			if err != nil {
+				return err
+			}
+			text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", f.id, float64(a.In), float64(a.Period), a.Method, float64(a.C))
+			if a.None || a.Reason != "" {
+				text = fmt.Sprintf("%s: %s", f.id, a.Reason)
+			} else if a.Final {
+				text += "; the last one before the allocation ends"
+			}
+			return f.print(cmd, a, text)
+		}}
+}
+
+func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
+	var kind, size, ttl, rid string
+	var noWait bool
+	cmd := &cobra.Command{Use: "acquire", Short: "Ask for the file system (waits for the grant)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := f.client(true)
+			if err != nil {
+				return err
+			}
+			req := api.AcquireRequest{RequestID: rid}
+			if req.Kind, err = arbiter.ParseKind(kind); err != nil {
+				return usagef("--kind: %v", err)
+			}
+			if size != "" {
+				if req.Bytes, err = sizeFlag("size", size); err != nil {
+					return err
+				}
+			}
+			if ttl != "" {
+				if req.TTL, err = positiveDurationFlag("ttl", ttl); err != nil {
+					return err
+				}
+			}
+			var g coord.Grant
+			if noWait {
+				if req.RequestID == "" {
+					req.RequestID = client.NewRequestID()
+				}
+				g, err = cl.Acquire(cmd.Context(), f.id, f.jobToken, req)
+			} else {
+				g, err = cl.WaitGrant(cmd.Context(), f.id, f.jobToken, req)
+			}
+			if err != nil {
+				return err
+			}
+			return f.print(cmd, g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID))
+		}}
+	fl := cmd.Flags()
+	fl.StringVar(&kind, "kind", "checkpoint", "transfer kind: input, recovery, regular-io, checkpoint, output")
+	fl.StringVar(&size, "size", "", "bytes to transfer (default: the job's checkpoint size)")
+	fl.StringVar(&ttl, "ttl", "", "lease TTL (default: the server's)")
+	fl.StringVar(&rid, "request-id", "", "request id, to retry or poll a request (default: a new one)")
+	fl.BoolVar(&noWait, "no-wait", false, "ask once and print granted or waiting")
+	return cmd
+}
+
+func newCoordRenewCmd(f *coordFlags) *cobra.Command {
+	var token uint64
+	cmd := &cobra.Command{Use: "renew", Short: "Renew a granted lease (heartbeat)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := f.client(true)
+			if err != nil {
+				return err
+			}
+			g, err := cl.Renew(cmd.Context(), f.id, f.jobToken, token, nil)
+			if err != nil {
+				return err
+			}
+			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
+		}}
+	cmd.Flags().Uint64Var(&token, "token", 0, "the lease's fencing token")
+	return cmd
+}
+
+func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
+	var token uint64
+	var dur string
+	cmd := &cobra.Command{Use: "release", Short: "Release a granted lease, reporting the checkpoint's duration", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := f.client(true)
+			if err != nil {
+				return err
+			}
+			d := 0.0
+			if dur != "" {
+				if d, err = nonNegDurationFlag("duration", dur); err != nil {
+					return err
+				}
+			}
+			g, err := cl.Release(cmd.Context(), f.id, f.jobToken, token, d, nil)
+			if err != nil {
+				return err
+			}
+			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
+		}}
+	cmd.Flags().Uint64Var(&token, "token", 0, "the lease's fencing token")
+	cmd.Flags().StringVar(&dur, "duration", "", "measured checkpoint duration (default: time since the grant)")
+	return cmd
+}
+
+func newCoordDoneCmd(f *coordFlags) *cobra.Command {
+	var failed bool
+	cmd := &cobra.Command{Use: "done", Short: "End the job (its run time and failure join the platform's statistics)", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cl, err := f.client(true)
+			if err != nil {
+				return err
+			}
+			res, err := cl.Done(cmd.Context(), f.id, f.jobToken, failed, nil)
+			if err != nil {
+				return err
+			}
+			return f.print(cmd, res, "done "+f.id)
+		}}
+	cmd.Flags().BoolVar(&failed, "failed", false, "the job ended by a node failure")
+	return cmd
+}

@@ -1,0 +1,153 @@
+package coord
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+)
+
+// Config is a coordinator's platform and policy.
+type Config struct {
+	Policy arbiter.Policy
+	// Bandwidth is β, the file system's aggregate bandwidth in bytes/s
+	// (> 0): a checkpoint of B bytes takes B/β with the token.
+	Bandwidth float64
+	// TTL is the default lease TTL in seconds (> 0; 30 if zero).
+	TTL float64
+	// NodeMTBF is the prior μ₀ of the node MTBF in seconds (0: none).
+	NodeMTBF float64
+	// FixedMTBF: use NodeMTBF as μ_ind as is, without estimating from
+	// the reports (a simulation driving the coordinator with a known μ).
+	FixedMTBF bool
+	// Alpha is the EWMA weight of a new checkpoint-duration sample in
+	// (0, 1] (0.25 if zero).
+	Alpha float64
+	// MaxJobs bounds the registered jobs (100000 if zero).
+	MaxJobs int
+	// MaxTTL bounds the TTL a request may ask for (MaxTTL = one day if
+	// zero; a simulation on the client's clock may need more).
+	MaxTTL float64
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.TTL == 0 {
+		c.TTL = 30
+	}
+	if c.Alpha == 0 {
+		c.Alpha = 0.25
+	}
+	if c.MaxJobs == 0 {
+		c.MaxJobs = 100000
+	}
+	if c.MaxTTL == 0 {
+		c.MaxTTL = MaxTTL
+	}
+	switch {
+	case c.Policy.Name == "":
+		return c, errors.New("coord: no policy")
+	case c.Policy.Token && c.Policy.Arbiter == nil:
+		return c, fmt.Errorf("coord: policy %s has no arbiter", c.Policy.Name)
+	case !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0):
+		return c, fmt.Errorf("coord: bandwidth %v must be positive and finite", c.Bandwidth)
+	case !(c.MaxTTL > 0) || math.IsInf(c.MaxTTL, 0):
+		return c, fmt.Errorf("coord: max TTL %v must be positive and finite", c.MaxTTL)
+	case !(c.TTL > 0) || c.TTL > c.MaxTTL:
+		return c, fmt.Errorf("coord: TTL %v must be in (0, %g]", c.TTL, c.MaxTTL)
+	case !(c.NodeMTBF >= 0) || math.IsInf(c.NodeMTBF, 0):
+		return c, fmt.Errorf("coord: node MTBF %v must be ≥ 0 and finite", c.NodeMTBF)
+	case !(c.Alpha > 0 && c.Alpha <= 1):
+		return c, fmt.Errorf("coord: alpha %v must be in (0, 1]", c.Alpha)
+	case c.FixedMTBF && c.NodeMTBF == 0:
+		return c, errors.New("coord: a fixed node MTBF needs its value")
+	case c.MaxJobs < 0:
+		return c, fmt.Errorf("coord: max jobs %d must be ≥ 0", c.MaxJobs)
+	}
+	return c, nil
+}
+
+// ErrorKind classifies a refused request (the server maps it to a status).
+type ErrorKind int
+
+// The kinds of refusal.
+const (
+	Invalid  ErrorKind = iota + 1 // a field is out of range (400)
+	NotFound                      // no such job (404)
+	Conflict                      // the state forbids it: an outstanding request, a different spec (409)
+	Fenced                        // the lease token is not held: expired, released or never granted (409)
+	Full                          // too many jobs (503)
+)
+
+// Error is a refused request: its kind, the request field at fault (if
+// any) and a one-line message naming the bad value.
+type Error struct {
+	Kind  ErrorKind
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	if e.Field != "" {
+		return e.Field + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+func errorf(k ErrorKind, field, format string, a ...any) error {
+	return &Error{Kind: k, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// KindOf returns the ErrorKind of err (0 if it is not an *Error).
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+// Meta is the coordinator-wide persistent state: counters and platform
+// statistics.
+type Meta struct {
+	Token    uint64  // last fencing token issued
+	Seq      uint64  // last arrival number
+	JobNum   int     // last internal job number
+	Exposure float64 // node-seconds of finished jobs
+	Failures int     // node failures reported
+	// Counters since the database was created.
+	Grants, Expiries, Releases, Refused uint64
+	BytesGranted                        float64
+}
+
+// Coordinator is the decision core. It is not safe for concurrent use:
+// the server serialises calls.
+type Coordinator struct {
+	cfg     Config
+	meta    Meta
+	jobs    map[string]*Job
+	waiting []*Job // outstanding requests not yet granted, arrival order
+	holders []*Job // outstanding granted leases
+	// live exposure bookkeeping: Σ q and Σ q·registered over live jobs
+	liveNodes, liveNodeReg float64
+	dirty                  map[string]struct{}
+	reqBuf                 []arbiter.Request
+	granted                []Notice // grants made during the current call
+	nextDue                float64  // no deadline before this (see due)
+}
+
+// New returns an empty coordinator.
+func New(cfg Config) (*Coordinator, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, dirty: map[string]struct{}{}, nextDue: math.Inf(1)}, nil
+}
+
+// Config returns the coordinator's configuration (with defaults).
+func (c *Coordinator) Config() Config { return c.cfg }
+
+func (c *Coordinator) touch(id string) { c.dirty[id] = struct{}{} }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

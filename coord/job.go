@@ -1,0 +1,251 @@
+package coord
+
+import (
+	"math"
+
+	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+)
+
+// Advice methods for the checkpoint period.
+const (
+	MethodDaly  = "daly"  // Daly's higher-order period (interval.Daly)
+	MethodYoung = "young" // Young's √(2CM) (interval.Young)
+	MethodEY    = "ey"    // Theorem 1: Te split into x equal intervals for E(Y) failures (interval.Intervals)
+)
+
+// JobSpec is what a job tells at registration. Times are seconds on the
+// caller's clock; durations seconds; sizes bytes.
+type JobSpec struct {
+	ID    string  `json:"id"`
+	Nodes int     `json:"nodes"`           // q ≥ 1
+	Bytes float64 `json:"bytes,omitempty"` // checkpoint size (C = Bytes/β unless C is given)
+	C     float64 `json:"c,omitempty"`     // measured checkpoint duration
+	R     float64 `json:"r,omitempty"`     // recovery duration (default C)
+	MTBF  float64 `json:"mtbf,omitempty"`  // the job's MTBF (0: from E(Y) or the platform)
+	EY    float64 `json:"ey,omitempty"`    // expected number of failures over Work
+	Work  float64 `json:"work,omitempty"`  // Te, the job's work (for E(Y); default End − registration)
+	End   float64 `json:"end,omitempty"`   // allocation end time (0: unknown)
+	// Method is daly (default), young or ey.
+	Method string `json:"method,omitempty"`
+	// AuthHash is set by the server, never by a client: the hex SHA-256
+	// of the job's own token, needed to act for the job. Registering
+	// again with the same token is a retry; with another, a Conflict.
+	AuthHash string `json:"auth_hash,omitempty"`
+}
+
+// MaxIDLen bounds job and request ids.
+const MaxIDLen = 128
+
+func validID(s string) bool {
+	if s == "" || len(s) > MaxIDLen {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks a spec's fields; the error names the first bad one.
+func (s JobSpec) Validate() error {
+	if !validID(s.ID) {
+		return errorf(Invalid, "id", "%q must be 1-%d characters of [A-Za-z0-9._:-]", clip(s.ID), MaxIDLen)
+	}
+	if s.Nodes < 1 || s.Nodes > 1e8 {
+		return errorf(Invalid, "nodes", "%d must be in [1, 1e8]", s.Nodes)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"bytes", s.Bytes}, {"c", s.C}, {"r", s.R}, {"mtbf", s.MTBF}, {"ey", s.EY}, {"work", s.Work}, {"end", s.End}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) || f.v > 1e300 {
+			return errorf(Invalid, f.name, "%v must be finite and ≥ 0", f.v)
+		}
+	}
+	if s.Bytes == 0 && s.C == 0 {
+		return errorf(Invalid, "bytes", "give the checkpoint size (bytes) or its measured duration (c)")
+	}
+	if len(s.AuthHash) > 64 {
+		return errorf(Invalid, "auth_hash", "longer than 64 characters")
+	}
+	switch s.Method {
+	case "", MethodDaly, MethodYoung, MethodEY:
+	default:
+		return errorf(Invalid, "method", "unknown method %q (known: daly, young, ey)", clip(s.Method))
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// Job is a registered job and its statistics.
+type Job struct {
+	Spec       JobSpec `json:"spec"`
+	Num        int     `json:"num"`        // internal number (arbiter tie-breaks)
+	Registered float64 `json:"registered"` // registration time
+	// LastCheckpoint is when the last checkpoint ended (registration
+	// time before the first).
+	LastCheckpoint float64 `json:"last_checkpoint"`
+	CEst           float64 `json:"c_est"`   // EWMA of the measured checkpoint durations (prior Bytes/β or C)
+	Samples        int     `json:"samples"` // measured durations folded into CEst
+	Checkpoints    int     `json:"checkpoints"`
+	Lease          *Lease  `json:"lease,omitempty"`  // the outstanding request, if any
+	Recent         []Past  `json:"recent,omitempty"` // outcomes of the last finished requests (idempotency)
+}
+
+// Lease is a job's outstanding request for the file system: waiting, or
+// granted until Expires.
+type Lease struct {
+	RequestID string       `json:"request_id"`
+	Kind      arbiter.Kind `json:"kind"`
+	Bytes     float64      `json:"bytes"`
+	Duration  float64      `json:"duration"` // expected transfer time with the token
+	Since     float64      `json:"since"`    // request time
+	Seq       uint64       `json:"seq"`
+	TTL       float64      `json:"ttl"`
+	Granted   bool         `json:"granted"`
+	GrantedAt float64      `json:"granted_at,omitempty"`
+	Token     uint64       `json:"token,omitempty"` // fencing token, set at grant
+	// Share is the bandwidth granted (bytes/s): β under a token policy,
+	// β·q/Σq over the holders at grant time under Oblivious.
+	Share   float64 `json:"share,omitempty"`
+	Expires float64 `json:"expires"` // grant expiry, or for a waiting request the poll deadline
+}
+
+// Outcome of a finished request.
+const (
+	OutReleased = "released"
+	OutExpired  = "expired"
+	OutDropped  = "dropped" // waiting and not polled within its TTL, or cancelled
+)
+
+// Past remembers how a request ended, so that a retry gets the same
+// answer.
+type Past struct {
+	RequestID string `json:"request_id"`
+	Token     uint64 `json:"token,omitempty"`
+	Outcome   string `json:"outcome"`
+}
+
+// maxRecent is how many finished requests a job remembers.
+const maxRecent = 8
+
+func (j *Job) remember(p Past) {
+	if len(j.Recent) == maxRecent {
+		j.Recent = append(j.Recent[:0], j.Recent[1:]...)
+	}
+	j.Recent = append(j.Recent, p)
+}
+
+func (j *Job) past(requestID string, token uint64) (Past, bool) {
+	for i := len(j.Recent) - 1; i >= 0; i-- {
+		p := j.Recent[i]
+		if (requestID != "" && p.RequestID == requestID) || (token != 0 && p.Token == token) {
+			return p, true
+		}
+	}
+	return Past{}, false
+}
+
+// Register adds a job at time now. Registering the same id with the same
+// spec again returns the existing job (a retry); a different spec is a
+// Conflict.
+func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
+	c.begin(now)
+	if err := s.Validate(); err != nil {
+		return Job{}, err
+	}
+	if !finite(now) {
+		return Job{}, errorf(Invalid, "now", "%v must be finite", now)
+	}
+	if j, ok := c.jobs[s.ID]; ok {
+		if j.Spec != s {
+			return Job{}, errorf(Conflict, "id", "job %q is already registered with another spec", s.ID)
+		}
+		return j.copy(), nil
+	}
+	if len(c.jobs) >= c.cfg.MaxJobs {
+		return Job{}, errorf(Full, "", "%d jobs registered, the limit", len(c.jobs))
+	}
+	c.meta.JobNum++
+	j := &Job{Spec: s, Num: c.meta.JobNum, Registered: now, LastCheckpoint: now}
+	j.CEst = s.C
+	if j.CEst == 0 {
+		j.CEst = s.Bytes / c.cfg.Bandwidth
+	}
+	c.jobs[s.ID] = j
+	c.addLive(j, 1)
+	c.touch(s.ID)
+	return j.copy(), nil
+}
+
+func (c *Coordinator) addLive(j *Job, sign float64) {
+	q := float64(j.Spec.Nodes)
+	c.liveNodes += sign * q
+	c.liveNodeReg += sign * q * j.Registered
+}
+
+// Done ends a job at time now: its exposure (nodes × time registered) and
+// its failure (failed: the job ended by a node failure) join the
+// platform's statistics, and its outstanding request is dropped.
+func (c *Coordinator) Done(now float64, id string, failed bool) error {
+	c.begin(now)
+	j, ok := c.jobs[id]
+	if !ok {
+		return errorf(NotFound, "id", "no job %q", clip(id))
+	}
+	if j.Lease != nil {
+		c.drop(j, OutDropped)
+	}
+	c.addLive(j, -1)
+	if d := now - j.Registered; d > 0 {
+		c.meta.Exposure += float64(j.Spec.Nodes) * d
+	}
+	if failed {
+		c.meta.Failures++
+	}
+	delete(c.jobs, id)
+	c.touch(id)
+	c.promote(now)
+	return nil
+}
+
+// Job returns a copy of job id.
+func (c *Coordinator) Job(id string) (Job, bool) {
+	j, ok := c.jobs[id]
+	if !ok {
+		return Job{}, false
+	}
+	return j.copy(), true
+}
+
+func (j *Job) copy() Job {
+	out := *j
+	if j.Lease != nil {
+		l := *j.Lease
+		out.Lease = &l
+	}
+	out.Recent = append([]Past(nil), j.Recent...)
+	return out
+}
+
+// NodeMTBF is the platform's node-MTBF estimate at time now (see the
+// package comment), NaN while undefined.
+func (c *Coordinator) NodeMTBF(now float64) float64 {
+	e := c.meta.Exposure + now*c.liveNodes - c.liveNodeReg
+	f := float64(c.meta.Failures)
+	if c.cfg.NodeMTBF > 0 {
+		return (e + c.cfg.NodeMTBF) / (f + 1)
+	}
+	if f == 0 {
+		return math.NaN()
+	}
+	return e / f
+}

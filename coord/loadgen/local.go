@@ -1,0 +1,45 @@
+package loadgen
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/coord/store"
+)
+
+// LocalToken is the bearer token of a server started by StartLocal.
+const LocalToken = "loadgen-local-bearer-token"
+
+// StartLocal starts a coordinator on 127.0.0.1 (a free port) with a new
+// database in dir (fsync on unless noSync) and returns its URL and a stop
+// function that shuts it down and closes the database.
+func StartLocal(ctx context.Context, cfg coord.Config, dir string, noSync bool) (url string, stop func() error, err error) {
+	st, err := store.Open(filepath.Join(dir, "loadgen.db"), store.Options{Init: true, NoSync: noSync})
+	if err != nil {
+		return "", nil, err
+	}
+	s, err := server.New(server.Options{Config: cfg, Store: st, Tokens: []string{LocalToken}, Rate: -1})
+	if err != nil {
+		st.Close()
+		return "", nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		st.Close()
+		return "", nil, err
+	}
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(sctx, ln) }()
+	return "http://" + ln.Addr().String(), func() error {
+		cancel()
+		err := <-done
+		if cerr := st.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}, nil
+}

@@ -1,0 +1,72 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+)
+
+// MinTokenLen is the shortest bearer token accepted in a token file.
+const MinTokenLen = 16
+
+// ReadTokens reads a token file: one bearer token per line, blank lines
+// and lines starting with # skipped. It refuses short tokens (naming the
+// line) and a file without any.
+func ReadTokens(r io.Reader) ([]string, error) {
+	var out []string
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
+	for n := 1; sc.Scan(); n++ {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if len(t) < MinTokenLen || strings.ContainsAny(t, " \t") {
+			return nil, fmt.Errorf("line %d: a token is one word of at least %d characters", n, MinTokenLen)
+		}
+		out = append(out, t)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no token in the file")
+	}
+	return out, nil
+}
+
+// CheckListen refuses an address that is not loopback unless allowRemote.
+func CheckListen(addr string, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("bad address %q: %v", addr, err)
+	}
+	if allowRemote {
+		return nil
+	}
+	if host == "localhost" {
+		return nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q is not a loopback address (give --allow-remote to listen on the network)", addr)
+	}
+	return nil
+}
+
+// Run listens on addr and serves until ctx is done.
+func Run(ctx context.Context, addr string, opt Options) error {
+	s, err := New(opt)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		s.writer.Close()
+		return err
+	}
+	return s.Serve(ctx, ln)
+}

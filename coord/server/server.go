@@ -1,0 +1,224 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Options configure a Server.
+type Options struct {
+	Config coord.Config
+	Store  *store.Store
+	// Tokens are the accepted bearer tokens; none: no authentication
+	// (NoAuth must then be set, to say so).
+	Tokens []string
+	NoAuth bool
+	// ClientClock: requests carry "now" (simulation mode).
+	ClientClock bool
+	Logger      *slog.Logger
+	MaxBody     int64   // bytes (64 KiB if zero)
+	Rate        float64 // requests/s per client address (1000 if zero; < 0: unlimited)
+	Burst       int     // bucket size (2×Rate if zero)
+	// Clock returns the wall time (time.Now if nil).
+	Clock func() time.Time
+}
+
+// Server is a running coordinator.
+type Server struct {
+	opt     Options
+	mu      sync.Mutex
+	core    *coord.Coordinator
+	writer  *store.Writer
+	log     *slog.Logger
+	tokens  [][32]byte
+	limiter *limiter
+	metrics *metrics
+	reg     *prometheus.Registry
+	failed  chan error // a commit failed: stop serving
+	failMu  sync.Once
+	mux     *http.ServeMux
+}
+
+// New loads the state from the store, restores the core and returns the
+// server (not yet listening).
+func New(opt Options) (*Server, error) {
+	if opt.Store == nil {
+		return nil, errors.New("server: no store")
+	}
+	if len(opt.Tokens) == 0 && !opt.NoAuth {
+		return nil, errors.New("server: no bearer token (give a token file)")
+	}
+	if opt.MaxBody == 0 {
+		opt.MaxBody = 64 << 10
+	}
+	if opt.Rate == 0 {
+		opt.Rate = 1000
+	}
+	if opt.Burst == 0 {
+		opt.Burst = int(2 * opt.Rate)
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	meta, jobs, err := opt.Store.Load()
+	if err != nil {
+		return nil, err
+	}
+	core, err := coord.Restore(opt.Config, meta, jobs)
+	if err != nil {
+		return nil, fmt.Errorf("database %s: %w", opt.Store.Path(), err)
+	}
+	s := &Server{opt: opt, core: core, writer: store.NewWriter(opt.Store), log: opt.Logger,
+		failed: make(chan error, 1)}
+	for _, t := range opt.Tokens {
+		s.tokens = append(s.tokens, sha256.Sum256([]byte(t)))
+	}
+	if opt.Rate > 0 {
+		s.limiter = newLimiter(opt.Rate, float64(opt.Burst))
+	}
+	s.reg = prometheus.NewRegistry()
+	s.metrics = newMetrics(s.reg, s.stats)
+	s.routes()
+	st := core.Stats()
+	s.log.Info("coordinator restored", "db", opt.Store.Path(), "policy", opt.Config.Policy.Name,
+		"jobs", st.Jobs, "waiting", st.Waiting, "holders", st.Holders, "token", st.Meta.Token)
+	return s, nil
+}
+
+func (s *Server) stats() coord.Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.core.Stats()
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+// Serve answers on ln until ctx is done (then shuts down gracefully,
+// letting requests in flight finish for up to 5 s) or a commit fails.
+// It closes the writer; the caller closes the store.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 16 << 10,
+		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	stopTick := make(chan struct{})
+	var tickWG sync.WaitGroup
+	if !s.opt.ClientClock {
+		tickWG.Add(1)
+		go func() { defer tickWG.Done(); s.ticker(stopTick) }()
+	}
+	s.log.Info("listening", "addr", ln.Addr().String(), "client_clock", s.opt.ClientClock)
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-s.failed:
+	case err = <-errc:
+	}
+	close(stopTick)
+	tickWG.Wait()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if e := hs.Shutdown(sctx); e != nil && err == nil {
+		err = e
+	}
+	s.writer.Close()
+	s.log.Info("stopped", "err", err)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// ticker expires leases on the wall clock when no request comes.
+func (s *Server) ticker(stop <-chan struct{}) {
+	period := time.Duration(s.opt.Config.TTL * float64(time.Second) / 4)
+	period = min(max(period, 10*time.Millisecond), time.Second)
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			s.mu.Lock()
+			s.core.Tick(s.wallNow())
+			ack := s.submit()
+			s.mu.Unlock()
+			if ack != nil {
+				s.wait(ack)
+			}
+		}
+	}
+}
+
+func (s *Server) wallNow() float64 {
+	return float64(s.opt.Clock().UnixNano()) / 1e9
+}
+
+// submit queues the core's changes (s.mu held); nil if none.
+func (s *Server) submit() <-chan error {
+	ch := s.core.TakeChanges()
+	if ch.Empty() {
+		return nil
+	}
+	s.metrics.observeChanges(ch)
+	return s.writer.Submit(ch)
+}
+
+func (s *Server) wait(ack <-chan error) error {
+	if err := <-ack; err != nil {
+		s.failMu.Do(func() {
+			s.log.Error("commit failed: stopping", "err", err)
+			s.failed <- err
+		})
+		return err
+	}
+	return nil
+}
+
+func hashToken(t string) string {
+	h := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(h[:])
+}
+
+func newJobToken() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (s *Server) authorised(r *http.Request) bool {
+	if s.opt.NoAuth {
+		return true
+	}
+	const p = "Bearer "
+	h := r.Header.Get("Authorization")
+	if len(h) <= len(p) || h[:len(p)] != p {
+		return false
+	}
+	got := sha256.Sum256([]byte(h[len(p):]))
+	ok := 0
+	for _, t := range s.tokens {
+		ok |= subtle.ConstantTimeCompare(got[:], t[:])
+	}
+	return ok == 1
+}

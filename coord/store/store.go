@@ -1,0 +1,167 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+var (
+	bucketMeta = []byte("meta")
+	bucketJobs = []byte("jobs")
+	keyVersion = []byte("version")
+	keyState   = []byte("state")
+)
+
+// Version is the database schema version.
+const Version = "ckpt-coord/1"
+
+// Options for Open.
+type Options struct {
+	// Init creates a new database; the file must not exist.
+	Init bool
+	// NoSync skips fsync (tests of throughput only; not durable).
+	NoSync bool
+}
+
+// Store is an open coordinator database.
+type Store struct {
+	db   *bolt.DB
+	path string
+}
+
+// Open opens the database at path (see the package comment for the
+// rules on missing and corrupt files).
+func Open(path string, opt Options) (s *Store, err error) {
+	_, statErr := os.Stat(path)
+	switch {
+	case opt.Init && statErr == nil:
+		return nil, fmt.Errorf("database %s already exists: --init creates a new one only", path)
+	case !opt.Init && errors.Is(statErr, fs.ErrNotExist):
+		return nil, fmt.Errorf("database %s does not exist (start once with --init to create it)", path)
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return nil, fmt.Errorf("database %s: %w", path, statErr)
+	}
+	defer func() {
+		if r := recover(); r != nil { // bbolt panics on some corrupt pages
+			s, err = nil, fmt.Errorf("database %s is corrupt: %v", path, r)
+		}
+	}()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second, NoSync: opt.NoSync})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return nil, fmt.Errorf("database %s is locked by another process", path)
+		}
+		return nil, fmt.Errorf("database %s is not a usable bbolt file: %w", path, err)
+	}
+	s = &Store{db: db, path: path}
+	if opt.Init {
+		err = db.Update(func(tx *bolt.Tx) error {
+			m, err := tx.CreateBucket(bucketMeta)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.CreateBucket(bucketJobs); err != nil {
+				return err
+			}
+			if err := m.Put(keyVersion, []byte(Version)); err != nil {
+				return err
+			}
+			b, _ := json.Marshal(coord.Meta{})
+			return m.Put(keyState, b)
+		})
+	} else {
+		err = db.View(func(tx *bolt.Tx) error {
+			m := tx.Bucket(bucketMeta)
+			if m == nil || tx.Bucket(bucketJobs) == nil {
+				return errors.New("not a ckpt coordinator database (no meta or jobs bucket)")
+			}
+			if v := string(m.Get(keyVersion)); v != Version {
+				return fmt.Errorf("schema version %q, want %q", clip(v), Version)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Load reads the whole state.
+func (s *Store) Load() (meta coord.Meta, jobs []coord.Job, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("database %s is corrupt: %v", s.path, r)
+		}
+	}()
+	err = s.db.View(func(tx *bolt.Tx) error {
+		if err := json.Unmarshal(tx.Bucket(bucketMeta).Get(keyState), &meta); err != nil {
+			return fmt.Errorf("meta record: %w", err)
+		}
+		return tx.Bucket(bucketJobs).ForEach(func(k, v []byte) error {
+			var j coord.Job
+			if err := json.Unmarshal(v, &j); err != nil {
+				return fmt.Errorf("job record %q: %w", clip(string(k)), err)
+			}
+			if j.Spec.ID != string(k) {
+				return fmt.Errorf("job record %q holds job %q", clip(string(k)), clip(j.Spec.ID))
+			}
+			jobs = append(jobs, j)
+			return nil
+		})
+	})
+	if err != nil {
+		return coord.Meta{}, nil, fmt.Errorf("database %s: %w", s.path, err)
+	}
+	return meta, jobs, nil
+}
+
+// Commit writes a sequence of changes, in order, in one transaction.
+func (s *Store) Commit(chs ...coord.Changes) error {
+	if len(chs) == 0 {
+		return nil
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		jb := tx.Bucket(bucketJobs)
+		for _, ch := range chs {
+			for _, j := range ch.Put {
+				b, err := json.Marshal(j)
+				if err != nil {
+					return fmt.Errorf("job %q: %w", j.Spec.ID, err)
+				}
+				if err := jb.Put([]byte(j.Spec.ID), b); err != nil {
+					return err
+				}
+			}
+			for _, id := range ch.Delete {
+				if err := jb.Delete([]byte(id)); err != nil {
+					return err
+				}
+			}
+		}
+		b, _ := json.Marshal(chs[len(chs)-1].Meta)
+		return tx.Bucket(bucketMeta).Put(keyState, b)
+	})
+}

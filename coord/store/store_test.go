@@ -1,0 +1,177 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	bolt "go.etcd.io/bbolt"
+)
+
+func cfg(t *testing.T) coord.Config {
+	p, err := arbiter.Policies.Lookup("least-waste")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return coord.Config{Policy: p, Bandwidth: 1e9, TTL: 10, NodeMTBF: 1e6}
+}
+
+// Everything the core holds comes back after a reopen: jobs, statistics,
+// waiting and granted leases with their expiries, and the counters — and
+// the restored core makes the same next decisions.
+func TestRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(path, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := coord.New(cfg(t))
+	w := NewWriter(s)
+	commit := func() {
+		if err := <-w.Submit(c.TakeChanges()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, id := range []string{"a", "b", "c", "d"} {
+		if _, err := c.Register(0, coord.JobSpec{ID: id, Nodes: i + 1, Bytes: 1e9, MTBF: 1e5}); err != nil {
+			t.Fatal(err)
+		}
+		commit()
+	}
+	for i, id := range []string{"a", "b", "c", "d"} {
+		if _, err := c.Acquire(float64(i), coord.AcquireRequest{Job: id, RequestID: "r", Kind: arbiter.Checkpoint}); err != nil {
+			t.Fatal(err)
+		}
+		commit()
+	}
+	c.Release(5, "a", 1, 0)
+	c.Done(6, "d", true)
+	commit()
+	w.Close()
+	s.Close()
+
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	meta, jobs, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := coord.Restore(cfg(t), meta, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Jobs(), c.Jobs()) || r.Stats() != c.Stats() {
+		t.Fatalf("restored\n%+v\n%+v\nhad\n%+v\n%+v", r.Stats(), r.Jobs(), c.Stats(), c.Jobs())
+	}
+	var holder string
+	var tok uint64
+	for _, j := range c.Jobs() {
+		if j.Lease != nil && j.Lease.Granted {
+			holder, tok = j.Spec.ID, j.Lease.Token
+		}
+	}
+	g1, e1 := c.Release(7, holder, tok, 0)
+	g2, e2 := r.Release(7, holder, tok, 0)
+	if !reflect.DeepEqual(g1, g2) || e1 != nil || e2 != nil {
+		t.Fatalf("diverged: %+v %v / %+v %v", g1, e1, g2, e2)
+	}
+}
+
+func TestOpenRefusals(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.db")
+	if _, err := Open(missing, Options{}); err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "--init") {
+		t.Errorf("missing: %v", err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("a missing database was created without --init")
+	}
+	garbage := filepath.Join(dir, "garbage.db")
+	os.WriteFile(garbage, []byte(strings.Repeat("not a database\n", 2000)), 0o600)
+	if _, err := Open(garbage, Options{}); err == nil || !strings.Contains(err.Error(), garbage) {
+		t.Errorf("garbage: %v", err)
+	}
+	if _, err := Open(garbage, Options{Init: true}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("init over a file: %v", err)
+	}
+	// A bbolt file of another program.
+	other := filepath.Join(dir, "other.db")
+	db, _ := bolt.Open(other, 0o600, nil)
+	db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucket([]byte("x")); return err })
+	db.Close()
+	if _, err := Open(other, Options{}); err == nil || !strings.Contains(err.Error(), "not a ckpt coordinator database") {
+		t.Errorf("other bbolt: %v", err)
+	}
+	// A damaged record: a clear error naming it at load.
+	good := filepath.Join(dir, "good.db")
+	s, err := Open(good, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketJobs).Put([]byte("j1"), []byte("{broken")) })
+	if _, _, err := s.Load(); err == nil || !strings.Contains(err.Error(), `job record "j1"`) {
+		t.Errorf("broken record: %v", err)
+	}
+	s.Close()
+	// Bytes overwritten in the middle of the file (pages damaged).
+	b, _ := os.ReadFile(good)
+	for i := 0; i < len(b); i += 7 {
+		b[i] ^= 0x5a
+	}
+	os.WriteFile(good, b, 0o600)
+	if s, err := Open(good, Options{}); err == nil {
+		_, _, err = s.Load()
+		s.Close()
+		if err == nil {
+			t.Error("damaged pages loaded without error")
+		}
+	}
+}
+
+// Concurrent submitters: every change committed, in submission order.
+func TestWriterOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(path, Options{Init: true, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c, _ := coord.New(cfg(t))
+	w := NewWriter(s)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				mu.Lock()
+				id := string(rune('a'+g)) + "x"
+				c.Done(float64(i), id, false)
+				c.Register(float64(i), coord.JobSpec{ID: id, Nodes: i + 1, C: 1, MTBF: 1})
+				ack := w.Submit(c.TakeChanges())
+				mu.Unlock()
+				if err := <-ack; err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	w.Close()
+	_, jobs, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(jobs, c.Jobs()) {
+		t.Fatalf("stored %+v\nhave %+v", jobs, c.Jobs())
+	}
+}
