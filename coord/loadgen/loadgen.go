@@ -13,6 +13,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // Options of a load run.
@@ -103,8 +104,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	r.Decisions = len(all)
 	r.PerSecond = float64(r.Decisions) / r.Seconds
 	slices.Sort(all)
-	r.P50, r.P99 = quantile(all, 0.5), quantile(all, 0.99)
 	if len(all) > 0 {
+		r.P50, r.P99 = distribution.SampleQuantile(all, 0.5), distribution.SampleQuantile(all, 0.99)
 		r.Max = all[len(all)-1]
 	}
 	return r, ctx.Err()
@@ -141,17 +142,4 @@ func step(ctx context.Context, cl *client.Client, j *job) (granted bool, err err
 		j.rid, j.lease = "", 0
 	}
 	return granted, err
-}
-
-// quantile is the type-7 quantile of sorted x (0 if empty).
-func quantile(x []float64, p float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	h := p * float64(len(x)-1)
-	lo := int(h)
-	if lo+1 >= len(x) {
-		return x[len(x)-1]
-	}
-	return x[lo] + (h-float64(lo))*(x[lo+1]-x[lo])
 }

@@ -2,7 +2,6 @@ package loadgen
 
 import (
 	"context"
-	"math"
 	"testing"
 	"time"
 
@@ -10,17 +9,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 )
-
-func TestQuantileType7(t *testing.T) {
-	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	// R: quantile(1:10, c(.5, .99), type = 7) = 5.5, 9.91
-	if q := quantile(x, 0.5); q != 5.5 {
-		t.Errorf("median %v", q)
-	}
-	if q := quantile(x, 0.99); math.Abs(q-9.91) > 1e-12 {
-		t.Errorf("p99 %v", q)
-	}
-}
 
 // A short run against a local server: decisions are counted, grants are
 // made, no errors, and the server's grant counter agrees with ours.
