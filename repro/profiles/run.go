@@ -31,7 +31,8 @@ func settingsFor(quick bool) settings {
 	return settings{ks: []int{5, 10, 20, 50}, reps: 10, n: 1000, steps: 1024}
 }
 
-// seed is the root of every random stream of the reproduction.
+// seed is the default root of every random stream of the reproduction
+// (`ckpt repro profiles --seed` gives another).
 const seed = 20201117
 
 // Run performs the experiments of Section 4.3 and writes to cfg.Dir:
@@ -94,7 +95,7 @@ func Run(ctx context.Context, cfg repro.Config) error {
 			Ours: 1 - mean(rowsM, memplan.StrategyMemAllCkptV2, 0, memK)/mean(rowsM, memplan.StrategyAllCkpt, 0, memK)})
 
 	fmt.Fprintln(cfg.Log, "== Fig. 17 (MaCRUISE, 46 runs generated from Table 3)")
-	mac := macruiseRuns(46, rng.Stream(seed, 17))
+	mac := macruiseRuns(46, rng.Stream(cfg.BaseSeed(seed), 17))
 	rows17, err := experiment(ctx, cfg, st, "macruise", mac, 2, 0)
 	if err != nil {
 		return err
@@ -135,7 +136,8 @@ type row struct {
 }
 
 // experiment trains every strategy on k runs drawn with replacement
-// (repetition r uses the stream (seed, stream·1000 + 100k + r)) and
+// (repetition r of k uses the stream rng.Stream(base, stream, k, r), base
+// being cfg.BaseSeed(seed)) and
 // evaluates it on all runs.
 func experiment(ctx context.Context, cfg repro.Config, st settings, name string, runs []profile.Run, stream uint64, margin float64) ([]row, error) {
 	var out []row
@@ -144,7 +146,7 @@ func experiment(ctx context.Context, cfg repro.Config, st settings, name string,
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			g := rng.Stream(seed, stream, uint64(k), uint64(rep))
+			g := rng.Stream(cfg.BaseSeed(seed), stream, uint64(k), uint64(rep))
 			train := make([]profile.Run, k)
 			for i := range train {
 				train[i] = runs[g.IntN(len(runs))]
