@@ -223,6 +223,8 @@ func FuzzParse(f *testing.F) {
 		"boundedpareto:l=1h,h=20h,alpha=2.1", "normal:mu=2h,sigma=30m",
 		"discrete:1@0.5,2@0.5", "truncated[0,80h]:lognormal:mean=21h,sd=20h",
 		"truncnormal:mu=0,sigma=1,a=10,b=12", "weibull:k=1e-300,lambda=1e300",
+		"exponential:rate=0.667,loc=1,a=0,b=9", "gamma:alpha=1.18,beta=0.0294,loc=146,b=407",
+		"uniform:a=1,b=2,loc=-3", "discrete:1@0.5,2@0.5,loc=1h,a=0", "weibull:k=2,lambda=1,loc=1e308",
 		"", ":", "weibull:k=,lambda=", "truncated[", "discrete:@,@",
 	} {
 		f.Add(s)
