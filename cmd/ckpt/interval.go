@@ -78,6 +78,7 @@ func newIntervalCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInterval(cmd, f) },
 	}
 	addIntervalFlags(cmd.Flags(), &f)
+	cmd.AddCommand(newIntervalSimulateCmd())
 	return cmd
 }
 
