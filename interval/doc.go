@@ -29,8 +29,10 @@
 //     Pareto fits of the inter-failure times (estimate.go, sources.go);
 //   - the replay of a real task's failures through a checkpoint policy and its
 //     workload-processing ratio WPR, Eq. (9) (replay.go, policy.go), and the
-//     accounting of GloudSim's numeric analyser as a paper-exact switch
-//     (gloudsim.go);
+//     accounting of GloudSim's numeric analyser: a first approximation
+//     (gloudsim.go) and the faithful single-precision port that reproduces
+//     the authors' published logs, Table 6 and Fig. 9 to the digit
+//     (GloudSimAnalyse, gloudsim_analyser.go);
 //   - a stochastic simulator with failures drawn from a distribution, and the
 //     best fixed period found by search (simulate.go);
 //   - the exact expected wall-clock time of a plan for exponential failures,
