@@ -69,14 +69,17 @@
 // memory whatever the number of checkpoints (each uninterrupted run is
 // resolved in closed form). Estimating from a trace is linear in its
 // failures; the LANL fits are O(n log n) in the system's failures.
-// Simulate and SimulateTask cost O(failures + checkpoints) per run; BestFixed tries maxX equal-interval
-// periods and refines the best by golden section, (maxX + 40)·reps runs.
+// Simulate costs O(failures) per run and SimulateTask O(failures +
+// checkpoints); BestFixed tries maxX equal-interval periods and refines the
+// best by golden section, (maxX + 40)·reps runs. GloudSimAnalyse is
+// O(segments + Σ d/period), counting periods one by one as the analyser
+// does. The exact expectations are O(1).
 // Measured times are in BENCHMARKS.md.
 //
 // # Randomness
 //
 // Only the simulators draw random numbers (MeanWallclock, RenewalMean,
-// BestFixed, SimulateRuns): each run's generator is rng.Stream(seed, …), so a seed fixes
-// every result whatever the parallelism. Planning, estimation and fitting
+// BestFixed: rng.Stream(seed, …); SimulateRuns: runner.Seed(seed, 0, run)),
+// so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.
 package interval

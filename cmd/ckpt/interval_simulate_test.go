@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // The mean of `interval simulate` with exponential failures agrees with the
@@ -105,5 +107,41 @@ func TestIntervalSimulateCancel(t *testing.T) {
 	}
 	if code != 1 || !strings.Contains(errb.String(), context.Canceled.Error()) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// --lanl draws from the law fitted to a LANL system (the best by AIC), and
+// the policies use its mean as the MTBF.
+func TestIntervalSimulateLANL(t *testing.T) {
+	path := datadir.ForTest(t, trace.LANLData...)
+	out, errOut, code := run(t, "", "interval", "simulate", "--te", "1d", "--ckpt", "5m", "--lanl", path, "--system", "20",
+		"--strategy", "young", "--runs", "200", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var o map[string]any
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if f, _ := o["failures"].(string); f == "" {
+		t.Errorf("failures %q", o["failures"])
+	}
+	if w, _ := o["mean_wpr"].(float64); !(w > 0 && w <= 1) || o["runs"].(float64) != 200 {
+		t.Errorf("mean WPR %v, runs %v", o["mean_wpr"], o["runs"])
+	}
+	if _, errOut, code := run(t, "", "interval", "simulate", "--te", "1d", "--ckpt", "5m", "--lanl", path, "--system", "99999"); code != 2 {
+		t.Errorf("unknown system: exit %d %q", code, errOut)
+	}
+}
+
+// A failed stdout write is an exit 1, for the text and for --json.
+func TestIntervalSimulateWriteError(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--json"}} {
+		var errb bytes.Buffer
+		args := append([]string{"interval", "simulate", "--te", "100", "--ckpt", "1", "--mtbf", "1h", "--runs", "10"}, extra...)
+		code := execute(context.Background(), args, strings.NewReader(""), failingWriter{}, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v: exit %d, stderr %q", extra, code, errb.String())
+		}
 	}
 }
