@@ -212,8 +212,9 @@ func TestStringRoundTrip(t *testing.T) {
 	}))
 }
 
-// FuzzParse: Parse never panics, and what it accepts can be evaluated and
-// written back to a spec it reads again.
+// FuzzParse: Parse never panics; what it accepts has a non-empty support
+// holding its quantiles and its mean, probabilities in [0, 1], and a spec
+// (String) that reads back to the same law; a refusal is one line.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"exponential:rate=1", "exponential:mean=2h", "weibull:k=0.5,lambda=1h",
@@ -238,11 +239,22 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		lo, hi := d.Support()
+		if !(lo <= hi) {
+			t.Fatalf("%q: support [%v, %v]", spec, lo, hi)
+		}
 		for _, p := range []float64{0, 1e-9, 0.5, 1 - 1e-9, 1} {
 			x := d.Quantile(p)
-			_ = d.CDF(x) + d.Survival(x) + d.PDF(x)
+			if x < lo || x > hi {
+				t.Fatalf("%q: Quantile(%v) = %v outside the support [%v, %v]", spec, p, x, lo, hi)
+			}
+			c, s := d.CDF(x), d.Survival(x)
+			if !(c >= 0 && c <= 1 && s >= 0 && s <= 1) || (!math.IsInf(x, 0) && !(d.PDF(x) >= 0)) {
+				t.Fatalf("%q at %v: CDF %v Survival %v PDF %v", spec, x, c, s, d.PDF(x))
+			}
 		}
-		_, _ = d.Mean(), lo+hi
+		if m := d.Mean(); math.IsNaN(m) || (!math.IsInf(m, 0) && (m < lo || m > hi)) {
+			t.Fatalf("%q: mean %v outside the support [%v, %v]", spec, m, lo, hi)
+		}
 		back, err := Parse(d.String())
 		if err != nil {
 			t.Fatalf("Parse(%q) ok but its String %q fails: %v", spec, d.String(), err)
