@@ -7,6 +7,12 @@
 // with model selection, and the spec strings the CLI accepts
 // ("lognormal:mu=3,sigma=0.5").
 //
+// Every family takes an optional placement in its spec: a location shift
+// loc (Shift, the Shifted law X + loc) and truncation bounds a, b applied
+// to the shifted law ("exponential:rate=0.667,loc=1,a=0,b=9"), as the
+// SCALA'19 code and the walltime laws of Table 3 of the paper (a Gamma
+// placed on [146 s, 407 s]) need.
+//
 // Every law is over non-negative job durations in the caller's time unit
 // (the CLI uses seconds); Normal is the one family whose support reaches
 // below zero, and Bound cuts it at zero.

@@ -63,6 +63,14 @@ var familyKeys = map[string][]paramSpec{
 //	discrete:v1@p1,v2@p2,…        (values are durations)
 //	truncated[LO,HI]:SPEC         (SPEC truncated to [LO, HI], durations)
 //
+// Every family also takes the optional keys loc=D, a=D and b=D (a
+// placement): the law is first shifted by loc (X + loc, scipy's loc), then
+// truncated to [a, b] and renormalised, an absent bound being the end of
+// the shifted support, so "exponential:rate=0.667,loc=1,a=0,b=9" is
+// 1 + Exp(0.667) conditioned on [1, 9]. truncnormal, uniform and beta keep
+// a and b as their own parameters and take loc only. Without these keys a
+// spec means what it always did.
+//
 // A DURATION (D) is what units.ParseSeconds reads: seconds ("3600"), a Go
 // duration ("90m", "21.4h") or days ("1.5d"). Other values are plain
 // numbers. Family names and keys are case-insensitive. Every key must be
@@ -90,10 +98,11 @@ func Parse(spec string) (Distribution, error) {
 	if !ok {
 		return nil, fmt.Errorf("dist: unknown family %q (want one of %s)", strings.TrimSpace(name), strings.Join(families, ", "))
 	}
-	p, err := parseParams(fam, body, keys)
+	p, err := parseParams(fam, body, withPlacementKeys(keys))
 	if err != nil {
 		return nil, err
 	}
+	pl := p.takePlacement(keys)
 	d, err := p.build()
 	if err != nil {
 		return nil, err
@@ -101,7 +110,79 @@ func Parse(spec string) (Distribution, error) {
 	if err := validate(d); err != nil {
 		return nil, err
 	}
-	return d, nil
+	return pl.apply(d)
+}
+
+// placement is the optional location shift and truncation bounds that every
+// family accepts: loc=D moves the law (X + loc), then a=D and b=D truncate
+// the moved law to [a, b] and renormalise it (an absent bound is the
+// support's end). Families whose own parameters are named a and b
+// (truncnormal, uniform, beta) take loc only; truncate those with the
+// truncated[lo,hi]: prefix.
+type placement struct {
+	loc, a, b          float64
+	hasLoc, hasA, hasB bool
+}
+
+// placementKeys are the keys of a placement.
+var placementKeys = []paramSpec{{"loc", duration}, {"a", duration}, {"b", duration}}
+
+// withPlacementKeys is keys plus those placement keys it does not name.
+func withPlacementKeys(keys []paramSpec) []paramSpec {
+	out := append([]paramSpec(nil), keys...)
+	for _, pk := range placementKeys {
+		if !hasKey(keys, pk.key) {
+			out = append(out, pk)
+		}
+	}
+	return out
+}
+
+func hasKey(keys []paramSpec, k string) bool {
+	for _, s := range keys {
+		if s.key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// takePlacement removes the placement keys that are not the family's own
+// from p and returns them.
+func (p params) takePlacement(own []paramSpec) placement {
+	var pl placement
+	take := func(k string, v *float64, has *bool) {
+		if hasKey(own, k) {
+			return
+		}
+		*v, *has = p.vals[k]
+		delete(p.vals, k)
+	}
+	take("loc", &pl.loc, &pl.hasLoc)
+	take("a", &pl.a, &pl.hasA)
+	take("b", &pl.b, &pl.hasB)
+	return pl
+}
+
+// apply shifts d by loc, then truncates it to [a, b].
+func (pl placement) apply(d Distribution) (Distribution, error) {
+	if pl.hasLoc {
+		var err error
+		if d, err = Shift(d, pl.loc); err != nil {
+			return nil, err
+		}
+	}
+	if !pl.hasA && !pl.hasB {
+		return d, nil
+	}
+	lo, hi := d.Support()
+	if pl.hasA {
+		lo = pl.a
+	}
+	if pl.hasB {
+		hi = pl.b
+	}
+	return Truncate(d, lo, hi)
 }
 
 // params holds the parsed key=value pairs of one spec.
@@ -287,7 +368,23 @@ func parseDiscrete(body string) (Distribution, error) {
 		return nil, fmt.Errorf("discrete: no points (want v1@p1,v2@p2,…)")
 	}
 	var values, probs []float64
+	p := params{family: "discrete", vals: map[string]float64{}}
 	for item := range strings.SplitSeq(body, ",") {
+		if k, raw, ok := strings.Cut(item, "="); ok {
+			key := strings.ToLower(strings.TrimSpace(k))
+			if !hasKey(placementKeys, key) {
+				return nil, fmt.Errorf("discrete: unknown key %q (want loc, a, b)", key)
+			}
+			if p.has(key) {
+				return nil, fmt.Errorf("discrete: duplicate key %q", key)
+			}
+			v, err := parseValue("discrete", key, raw, duration)
+			if err != nil {
+				return nil, err
+			}
+			p.vals[key] = v
+			continue
+		}
 		vs, ps, ok := strings.Cut(item, "@")
 		if !ok {
 			return nil, fmt.Errorf("discrete: bad point %q (want value@probability)", strings.TrimSpace(item))
@@ -296,14 +393,18 @@ func parseDiscrete(body string) (Distribution, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := parseValue("discrete", "probability", ps, plain)
+		pr, err := parseValue("discrete", "probability", ps, plain)
 		if err != nil {
 			return nil, err
 		}
 		values = append(values, v)
-		probs = append(probs, p)
+		probs = append(probs, pr)
 	}
-	return NewDiscrete(values, probs)
+	d, err := NewDiscrete(values, probs)
+	if err != nil {
+		return nil, err
+	}
+	return p.takePlacement(nil).apply(d)
 }
 
 // parseTruncated reads "truncated[lo,hi]:spec".

@@ -212,8 +212,9 @@ func TestStringRoundTrip(t *testing.T) {
 	}))
 }
 
-// FuzzParse: Parse never panics, and what it accepts can be evaluated and
-// written back to a spec it reads again.
+// FuzzParse: Parse never panics; what it accepts has a non-empty support
+// holding its quantiles and its mean, probabilities in [0, 1], and a spec
+// (String) that reads back to the same law; a refusal is one line.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"exponential:rate=1", "exponential:mean=2h", "weibull:k=0.5,lambda=1h",
@@ -223,6 +224,8 @@ func FuzzParse(f *testing.F) {
 		"boundedpareto:l=1h,h=20h,alpha=2.1", "normal:mu=2h,sigma=30m",
 		"discrete:1@0.5,2@0.5", "truncated[0,80h]:lognormal:mean=21h,sd=20h",
 		"truncnormal:mu=0,sigma=1,a=10,b=12", "weibull:k=1e-300,lambda=1e300",
+		"exponential:rate=0.667,loc=1,a=0,b=9", "gamma:alpha=1.18,beta=0.0294,loc=146,b=407",
+		"uniform:a=1,b=2,loc=-3", "discrete:1@0.5,2@0.5,loc=1h,a=0", "weibull:k=2,lambda=1,loc=1e308",
 		"", ":", "weibull:k=,lambda=", "truncated[", "discrete:@,@",
 	} {
 		f.Add(s)
@@ -236,11 +239,22 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		lo, hi := d.Support()
+		if !(lo <= hi) {
+			t.Fatalf("%q: support [%v, %v]", spec, lo, hi)
+		}
 		for _, p := range []float64{0, 1e-9, 0.5, 1 - 1e-9, 1} {
 			x := d.Quantile(p)
-			_ = d.CDF(x) + d.Survival(x) + d.PDF(x)
+			if x < lo || x > hi {
+				t.Fatalf("%q: Quantile(%v) = %v outside the support [%v, %v]", spec, p, x, lo, hi)
+			}
+			c, s := d.CDF(x), d.Survival(x)
+			if !(c >= 0 && c <= 1 && s >= 0 && s <= 1) || (!math.IsInf(x, 0) && !(d.PDF(x) >= 0)) {
+				t.Fatalf("%q at %v: CDF %v Survival %v PDF %v", spec, x, c, s, d.PDF(x))
+			}
 		}
-		_, _ = d.Mean(), lo+hi
+		if m := d.Mean(); math.IsNaN(m) || (!math.IsInf(m, 0) && (m < lo || m > hi)) {
+			t.Fatalf("%q: mean %v outside the support [%v, %v]", spec, m, lo, hi)
+		}
 		back, err := Parse(d.String())
 		if err != nil {
 			t.Fatalf("Parse(%q) ok but its String %q fails: %v", spec, d.String(), err)

@@ -29,10 +29,20 @@
 //     Pareto fits of the inter-failure times (estimate.go, sources.go);
 //   - the replay of a real task's failures through a checkpoint policy and its
 //     workload-processing ratio WPR, Eq. (9) (replay.go, policy.go), and the
-//     accounting of GloudSim's numeric analyser as a paper-exact switch
-//     (gloudsim.go);
+//     accounting of GloudSim's numeric analyser: a first approximation
+//     (gloudsim.go) and the faithful single-precision port that reproduces
+//     the authors' published logs, Table 6 and Fig. 9 to the digit
+//     (GloudSimAnalyse, gloudsim_analyser.go);
 //   - a stochastic simulator with failures drawn from a distribution, and the
-//     best fixed period found by search (simulate.go).
+//     best fixed period found by search (simulate.go);
+//   - the exact expected wall-clock time of a plan for exponential failures,
+//     with and without failures during restarts, beside Eq. (4)'s first
+//     order (exact.go);
+//   - `ckpt interval simulate`: one task under a policy (SimPolicies), many
+//     runs with failures from a law or replayed from a list, its model
+//     choices (failures during restarts or checkpoints, a restart before
+//     the first checkpoint) as switches, summarised with a 95% confidence
+//     interval (simtask.go).
 //
 // # Units and conventions
 //
@@ -59,14 +69,17 @@
 // memory whatever the number of checkpoints (each uninterrupted run is
 // resolved in closed form). Estimating from a trace is linear in its
 // failures; the LANL fits are O(n log n) in the system's failures.
-// Simulate costs O(failures) per run; BestFixed tries maxX equal-interval
-// periods and refines the best by golden section, (maxX + 40)·reps runs.
+// Simulate costs O(failures) per run and SimulateTask O(failures +
+// checkpoints); BestFixed tries maxX equal-interval periods and refines the
+// best by golden section, (maxX + 40)·reps runs. GloudSimAnalyse is
+// O(segments + Σ d/period), counting periods one by one as the analyser
+// does. The exact expectations are O(1).
 // Measured times are in BENCHMARKS.md.
 //
 // # Randomness
 //
-// Only the simulator draws random numbers (MeanWallclock, RenewalMean,
-// BestFixed): each run's generator is rng.Stream(seed, …), so a seed fixes
-// every result whatever the parallelism. Planning, estimation and fitting
+// Only the simulators draw random numbers (MeanWallclock, RenewalMean,
+// BestFixed: rng.Stream(seed, …); SimulateRuns: runner.Seed(seed, 0, run)),
+// so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.
 package interval

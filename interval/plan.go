@@ -78,12 +78,41 @@ type Method struct {
 	ExpectedWallclock float64
 	// Overhead is ExpectedWallclock − Te.
 	Overhead float64
+	// ExactExponential is the exact E(Tw) of the same plan under
+	// exponential failures of the task's MTBF striking at any time,
+	// restarts included (ExactWallclockExp).
+	ExactExponential float64
+	// ExactReplay is the exact E(Tw) of the plan in the replay model
+	// (failures during work and checkpoints, none during a restart) with
+	// exponential running times of the task's MTBF (ExactWallclockReplayExp).
+	ExactReplay float64
+}
+
+// Eq4Gap is the largest relative gap |Eq. (4) − exact|/exact between the
+// first-order ExpectedWallclock and the two exact expectations; NaN when
+// they cannot be computed.
+func (m Method) Eq4Gap() float64 {
+	g := math.Abs(m.ExpectedWallclock-m.ExactExponential) / m.ExactExponential
+	return math.Max(g, math.Abs(m.ExpectedWallclock-m.ExactReplay)/m.ExactReplay)
+}
+
+// Eq4GapThreshold is the relative gap above which the CLI warns that
+// Eq. (4)'s first-order E(Tw) is not the exact expectation.
+const Eq4GapThreshold = 0.01
+
+// withExact fills the exact expectations of m for task t (resolved).
+func (m Method) withExact(t Task) Method {
+	m.ExactExponential = ExactWallclockExp(t.Te, m.Period, t.C, t.R, t.MTBF)
+	m.ExactReplay = ExactWallclockReplayExp(t.Te, m.Period, t.C, t.R, t.MTBF)
+	return m
 }
 
 // Plan returns the plans of Young, Daly and Theorem 1 (in that order) for
 // the task, each priced by Eq. (4) with the same E(Y), so that they compare.
 // Young and Daly need the MTBF and Theorem 1 needs E(Y); the missing one is
-// derived by Corollary 1. O(1).
+// derived by Corollary 1. Each plan also carries its exact expectations
+// for exponential failures of the task's MTBF (ExactWallclockExp,
+// ExactWallclockReplayExp). O(1).
 func Plan(t Task) ([]Method, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
@@ -100,10 +129,10 @@ func Plan(t Task) ([]Method, error) {
 			p = t.Te
 		}
 		e := ExpectedWallclockPeriod(t.Te, t.C, t.R, t.EY, p)
-		out = append(out, Method{Name: m.name, Intervals: x, Period: p, ExpectedWallclock: e, Overhead: e - t.Te})
+		out = append(out, Method{Name: m.name, Intervals: x, Period: p, ExpectedWallclock: e, Overhead: e - t.Te}.withExact(t))
 	}
 	x := Intervals(t.Te, t.C, t.EY)
 	e := ExpectedWallclock(t.Te, t.C, t.R, t.EY, float64(x))
-	out = append(out, Method{Name: MethodMNOF, Intervals: x, Period: t.Te / float64(x), ExpectedWallclock: e, Overhead: e - t.Te})
+	out = append(out, Method{Name: MethodMNOF, Intervals: x, Period: t.Te / float64(x), ExpectedWallclock: e, Overhead: e - t.Te}.withExact(t))
 	return out, nil
 }

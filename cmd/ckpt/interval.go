@@ -78,6 +78,7 @@ func newIntervalCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInterval(cmd, f) },
 	}
 	addIntervalFlags(cmd.Flags(), &f)
+	cmd.AddCommand(newIntervalSimulateCmd())
 	return cmd
 }
 
@@ -298,32 +299,37 @@ func estimateFromLANL(f intervalFlags, systemGiven bool, task *interval.Task) (s
 		f.lanlFile, s.System, s.Failures, s.MTBF, best), nil
 }
 
+// intervalMethodJSON is one plan; every key names its unit (_s: seconds).
 type intervalMethodJSON struct {
 	Intervals         int           `json:"intervals"`
 	Checkpoints       int           `json:"checkpoints"`
-	Period            output.Number `json:"period"`
-	ExpectedWallclock output.Number `json:"expected_wallclock"`
+	Period            output.Number `json:"period_s"`
+	ExpectedWallclock output.Number `json:"expected_wallclock_eq4_s"`
 	// OverheadPercent is 100·(E(Tw) − Te)/Te, as the text table prints it.
-	OverheadPercent output.Number `json:"overhead_percent"`
+	OverheadPercent  output.Number `json:"overhead_percent"`
+	ExactExponential output.Number `json:"expected_wallclock_exact_exp_s"`
+	ExactReplay      output.Number `json:"expected_wallclock_exact_replay_s"`
+	// Eq4GapPercent is 100·max |Eq. (4) − exact|/exact.
+	Eq4GapPercent output.Number `json:"eq4_gap_percent"`
 }
 
 type intervalStorageJSON struct {
 	Name      string        `json:"name"`
-	C         output.Number `json:"c"`
-	R         output.Number `json:"r"`
+	C         output.Number `json:"c_s"`
+	R         output.Number `json:"r_s"`
 	Intervals output.Number `json:"intervals"`
-	Cost      output.Number `json:"cost"`
+	Cost      output.Number `json:"cost_s"`
 	// XReal and CostReal are the paper's form: the real x* of Eq. (3).
 	XReal    output.Number `json:"x_real"`
-	CostReal output.Number `json:"cost_real"`
+	CostReal output.Number `json:"cost_real_s"`
 }
 
 type intervalJSON struct {
-	Te               output.Number         `json:"te"`
-	C                output.Number         `json:"c"`
-	R                output.Number         `json:"r"`
+	Te               output.Number         `json:"te_s"`
+	C                output.Number         `json:"c_s"`
+	R                output.Number         `json:"r_s"`
 	ExpectedFailures output.Number         `json:"expected_failures"`
-	MTBF             output.Number         `json:"mtbf"`
+	MTBF             output.Number         `json:"mtbf_s"`
 	Source           string                `json:"source"`
 	Young            intervalMethodJSON    `json:"young"`
 	Daly             intervalMethodJSON    `json:"daly"`
@@ -339,7 +345,8 @@ func intervalJSONOf(a interval.Advice, source string, mem *memoryJSON) intervalJ
 		MTBF: output.Number(t.MTBF), Source: source, Memory: mem}
 	for _, m := range a.Methods {
 		mj := intervalMethodJSON{Intervals: m.Intervals, Checkpoints: m.Intervals - 1, Period: output.Number(m.Period),
-			ExpectedWallclock: output.Number(m.ExpectedWallclock), OverheadPercent: output.Number(100 * m.Overhead / t.Te)}
+			ExpectedWallclock: output.Number(m.ExpectedWallclock), OverheadPercent: output.Number(100 * m.Overhead / t.Te),
+			ExactExponential: output.Number(m.ExactExponential), ExactReplay: output.Number(m.ExactReplay), Eq4GapPercent: output.Number(100 * m.Eq4Gap())}
 		switch m.Name {
 		case interval.MethodYoung:
 			j.Young = mj
@@ -365,11 +372,13 @@ func writeIntervalText(w io.Writer, a interval.Advice, source string) {
 	fmt.Fprintf(w, "failures: E(Y) = %.6g, MTBF = %s (a value not given is Te/E(Y) or Te/MTBF, Corollary 1)\n", t.EY, fmtSec(t.MTBF))
 	fmt.Fprintf(w, "source: %s\n\n", source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tintervals\tcheckpoints\tperiod (s)\texpected wall-clock (s)\toverhead\t")
+	fmt.Fprintln(tw, "method\tintervals\tcheckpoints\tperiod (s)\tE(Tw) Eq. (4) (s)\toverhead\texact exp. (s)\texact replay (s)\t")
 	for _, m := range a.Methods {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.6g\t%.6g\t%.3f%%\t\n", m.Name, m.Intervals, m.Intervals-1, m.Period, m.ExpectedWallclock, 100*m.Overhead/t.Te)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.6g\t%.6g\t%.3f%%\t%.6g\t%.6g\t\n", m.Name, m.Intervals, m.Intervals-1, m.Period,
+			m.ExpectedWallclock, 100*m.Overhead/t.Te, m.ExactExponential, m.ExactReplay)
 	}
 	tw.Flush()
+	writeEq4Notes(w, a.Methods)
 	p := a.Storage
 	if p == nil {
 		return
@@ -385,6 +394,19 @@ func writeIntervalText(w io.Writer, a interval.Advice, source string) {
 		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%g\t%.2f\t%.2f\t%.2f\t%s\t\n", s.Name, s.C, s.R, s.X, s.Cost, p.Real[i].X, p.Real[i].Cost, mark)
 	}
 	tw.Flush()
+}
+
+// writeEq4Notes explains the columns and names the plans whose Eq. (4)
+// value is more than interval.Eq4GapThreshold away from an exact one.
+func writeEq4Notes(w io.Writer, ms []interval.Method) {
+	fmt.Fprintln(w, "Eq. (4) is first order; exact exp.: exponential failures at the MTBF, also during checkpoints and restarts;")
+	fmt.Fprintln(w, "exact replay: the same without failures during restarts (the trace replay's model)")
+	for _, m := range ms {
+		if g := m.Eq4Gap(); !(g <= interval.Eq4GapThreshold) {
+			fmt.Fprintf(w, "note: for %s, Eq. (4) is %.1f%% off the exact expectation (exact exp. %.6g s, exact replay %.6g s)\n",
+				m.Name, 100*g, m.ExactExponential, m.ExactReplay)
+		}
+	}
 }
 
 func fmtSec(v float64) string {

@@ -17,11 +17,11 @@ import (
 
 type intervalOut struct {
 	ExpectedFailures float64 `json:"expected_failures"`
-	MTBF             float64 `json:"mtbf"`
+	MTBF             float64 `json:"mtbf_s"`
 	Methods          map[string]struct {
 		Intervals         int     `json:"intervals"`
-		Period            float64 `json:"period"`
-		ExpectedWallclock float64 `json:"expected_wallclock"`
+		Period            float64 `json:"period_s"`
+		ExpectedWallclock float64 `json:"expected_wallclock_eq4_s"`
 	}
 	StorageChoice string `json:"storage_choice"`
 }
@@ -38,8 +38,8 @@ func decodeInterval(t *testing.T, s string) intervalOut {
 	}
 	o.Methods = map[string]struct {
 		Intervals         int     `json:"intervals"`
-		Period            float64 `json:"period"`
-		ExpectedWallclock float64 `json:"expected_wallclock"`
+		Period            float64 `json:"period_s"`
+		ExpectedWallclock float64 `json:"expected_wallclock_eq4_s"`
 	}{}
 	for _, m := range []string{"young", "daly", "mnof"} {
 		v := o.Methods[m]
@@ -84,7 +84,7 @@ func TestIntervalTextAndSources(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"young", "daly", "mnof", "expected wall-clock"} {
+	for _, want := range []string{"young", "daly", "mnof", "E(Tw) Eq. (4)", "exact exp.", "exact replay"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -156,16 +156,16 @@ func TestIntervalBadTrace(t *testing.T) {
 type storageOut struct {
 	Storage []struct {
 		Name      string  `json:"name"`
-		C         float64 `json:"c"`
-		R         float64 `json:"r"`
+		C         float64 `json:"c_s"`
+		R         float64 `json:"r_s"`
 		Intervals float64 `json:"intervals"`
-		Cost      float64 `json:"cost"`
+		Cost      float64 `json:"cost_s"`
 		XReal     float64 `json:"x_real"`
-		CostReal  float64 `json:"cost_real"`
+		CostReal  float64 `json:"cost_real_s"`
 	} `json:"storage"`
 	StorageChoice string  `json:"storage_choice"`
-	C             float64 `json:"c"`
-	R             float64 `json:"r"`
+	C             float64 `json:"c_s"`
+	R             float64 `json:"r_s"`
 }
 
 // Section 4.2.2 from the command line: Te = 200 s, E(Y) = 2, local ramdisk
@@ -301,7 +301,12 @@ func TestIntervalDurationGrammar(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var o struct{ Te, C, R, MTBF float64 }
+	var o struct {
+		Te   float64 `json:"te_s"`
+		C    float64 `json:"c_s"`
+		R    float64 `json:"r_s"`
+		MTBF float64 `json:"mtbf_s"`
+	}
 	if err := json.Unmarshal([]byte(out), &o); err != nil || o.Te != 5400 || o.C != 30 || o.R != 60 || o.MTBF != 6*3600 {
 		t.Errorf("te %v c %v r %v mtbf %v (%v)", o.Te, o.C, o.R, o.MTBF, err)
 	}
@@ -381,8 +386,8 @@ func TestIntervalJSONNonFinite(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}
-	if string(raw["mtbf"]) != "null" {
-		t.Errorf("mtbf = %s, want null", raw["mtbf"])
+	if string(raw["mtbf_s"]) != "null" {
+		t.Errorf("mtbf = %s, want null", raw["mtbf_s"])
 	}
 	// E(Y) = 2, Te = 18, C = 2: E(Tw) = 28, overhead 10/18 = 55.556 %.
 	out, _, _ = run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--json")
@@ -397,5 +402,41 @@ func TestIntervalJSONNonFinite(t *testing.T) {
 	}
 	if _, old := o.MNOF["overhead"]; old {
 		t.Error("old key overhead still present")
+	}
+}
+
+// The paper's first example (Te = 18 s, C = 2 s, E(Y) = 2, MTBF 9 s): Eq. (4)
+// says 28 s for three intervals; the exact expectation for exponential
+// failures is 9·[2(e^{8/9} − 1) + e^{2/3} − 1] = 34.313 s, so the text warns
+// and the JSON carries both, in seconds, with the gap in percent.
+func TestIntervalExactExpectation(t *testing.T) {
+	out, errOut, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var o struct {
+		MNOF map[string]float64 `json:"mnof"`
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	want := 9 * (2*(math.Exp(8.0/9)-1) + math.Exp(2.0/3) - 1)
+	if got := o.MNOF["expected_wallclock_exact_exp_s"]; math.Abs(got-want) > 1e-9 {
+		t.Errorf("exact exp %v, want %v", got, want)
+	}
+	if got := o.MNOF["expected_wallclock_exact_replay_s"]; math.Abs(got-want) > 1e-9 { // R = 0: the models agree
+		t.Errorf("exact replay %v, want %v", got, want)
+	}
+	if got := o.MNOF["eq4_gap_percent"]; math.Abs(got-100*(want-28)/want) > 1e-9 {
+		t.Errorf("gap %v%%", got)
+	}
+	text, _, _ := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2")
+	if !strings.Contains(text, "note: for mnof, Eq. (4) is 18.4% off the exact expectation") {
+		t.Errorf("no gap note:\n%s", text)
+	}
+	// A rare failure: first order is within a percent, no note.
+	text, _, _ = run(t, "", "interval", "--te", "1h", "--ckpt", "1", "--mtbf", "1y")
+	if strings.Contains(text, "note:") {
+		t.Errorf("unexpected note:\n%s", text)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
@@ -105,5 +107,74 @@ func requireData(t *testing.T) {
 	t.Helper()
 	for _, f := range dataFiles() {
 		datadir.ForTest(t, f...)
+	}
+}
+
+// Under --accounting gloudsim, Table 6 and the averages of Fig. 9 come
+// from GloudSim's analyser and match the paper's printed digits, except
+// two cells where the paper disagrees with the authors' own logs (ST
+// Formula (3) in Table 6 prints 0.937, the log says 0.94821435; ST Young in
+// Fig. 9 prints 0.916, the log 0.91919196): there we match the log.
+func TestRunGloudSimAccounting(t *testing.T) {
+	requireData(t)
+	dir := t.TempDir()
+	var log bytes.Buffer
+	if err := RunWith(context.Background(), repro.Config{Dir: dir, Quick: true, Workers: 2, Log: &log}, "gloudsim"); err != nil {
+		t.Fatal(err)
+	}
+	fh, err := os.Open(filepath.Join(dir, "comparisons.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	rows, err := csv.NewReader(fh).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	misprints := map[string]float64{"Table 6|ST Formula (3) avg WPR": 0.948, "Fig. 9|ST Young avg WPR": 0.919}
+	n := 0
+	for _, r := range rows[1:] {
+		q, ok := strings.CutSuffix(r[1], ", gloudsim accounting")
+		if !ok || strings.Contains(q, "share") {
+			continue
+		}
+		n++
+		paper, _ := strconv.ParseFloat(r[2], 64)
+		ours, _ := strconv.ParseFloat(r[3], 64)
+		if m, bad := misprints[r[0]+"|"+q]; bad {
+			paper = m
+		}
+		if math.Abs(ours-paper) > 0.0005 {
+			t.Errorf("%s %s: ours %v, printed %v", r[0], q, ours, paper)
+		}
+	}
+	if n != 16 {
+		t.Errorf("%d gloudsim rows (Table 6: 12, Fig. 9: 4), want 16", n)
+	}
+	for _, f := range []string{"gloudsim-table6.csv", "gloudsim-fig9.csv", "gloudsim-fig10.csv"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	// Per priority, the batch ("BoT") trace with Formula (3) and per-priority
+	// estimates against the authors' Fig. 10 data file
+	// (batch/pc-estimated-mnof/log-Di_static-0.5.data: priority, lowest, mean,
+	// highest). Its priority 5 line reads 0.98 0.99 1 where every job has
+	// WPR 1 (no checkpoint, x* < 1), an edit for the plot; it is left out.
+	b, err := os.ReadFile(filepath.Join(dir, "gloudsim-fig10.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"BoT,Formula (3),1,63,0.7817109,0.94595337,0.9866205\n", "BoT,Formula (3),2,2,0.95964366,0.98525846,0.98766834\n",
+		"BoT,Formula (3),3,5,0.9066284,0.98469085,0.99286556\n", "BoT,Formula (3),7,5,0.73481405,0.9330098,0.94828933\n",
+		"BoT,Formula (3),10,9,0.7167115,0.9233792,0.96060735\n", "ST,Formula (3),1,276,0.63192946,0.91657555,0.9904333\n",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("gloudsim-fig10.csv lacks %q", want)
+		}
+	}
+	if err := RunWith(context.Background(), repro.Config{Dir: dir, Quick: true, Log: &log}, "authors"); err == nil {
+		t.Error("unknown accounting accepted")
 	}
 }
