@@ -28,6 +28,10 @@ type Config struct {
 	// Log receives the step headings and the comparison tables (the
 	// command's stdout).
 	Log io.Writer
+	// Accounting names how a reproduction books its results when it
+	// offers more than one way ("" is its default; see each reproduction's
+	// Accountings). A reproduction refuses a name it does not know.
+	Accounting string
 	// Progress receives progress bars (the command's stderr); nil means
 	// os.Stderr, drawn only when it is a terminal (see runner.Progress).
 	Progress io.Writer

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -24,23 +25,26 @@ type reproduction struct {
 	paper  string
 	run    func(ctx context.Context, cfg repro.Config) error
 	seeded bool
+	// accountings are the names --accounting takes (nil: only the default).
+	accountings []string
 }
 
 // reproductions maps `ckpt repro NAME` to the paper it reproduces.
 var reproductions = map[string]reproduction{
-	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false},
-	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true},
-	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true},
-	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true},
+	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false, nil},
+	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true, nil},
+	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true, cloudckpt.Accountings},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, nil},
+	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true, nil},
 }
 
 // reproFlags are the flags of `ckpt repro`.
 type reproFlags struct {
-	out     string
-	quick   bool
-	workers int
-	seed    uint64
+	out        string
+	quick      bool
+	workers    int
+	seed       uint64
+	accounting string
 }
 
 func newReproCmd() *cobra.Command {
@@ -79,6 +83,7 @@ Ctrl-C stops a reproduction, leaving whole rows in its CSV files.`,
 	fl.BoolVar(&f.quick, "quick", false, "small smoke-test version of every experiment")
 	addWorkersFlag(fl, &f.workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
+	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
 }
 
@@ -93,6 +98,15 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 			return usagef("--seed: the %s reproduction draws no random numbers", name)
 		}
 		cfg.Seed = &f.seed
+	}
+	if f.accounting != "" {
+		if !slices.Contains(r.accountings, f.accounting) {
+			if r.accountings == nil {
+				return usagef("--accounting: the %s reproduction has only its default accounting", name)
+			}
+			return usagef("--accounting %q: the %s reproduction offers %s", f.accounting, name, strings.Join(r.accountings, ", "))
+		}
+		cfg.Accounting = f.accounting
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)

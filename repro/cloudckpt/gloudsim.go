@@ -32,18 +32,10 @@ var authorsLog = map[string]map[bool][2][2]float32{ // [Formula (3), Young][mean
 	"Mix": {true: {{0.94937813, 0.74171114}, {0.9393454, 0.6325331}}, false: {{0.9500272, 0.63192946}, {0.891473, 0.069716804}}},
 }
 
-// RunWith is Run under the given accounting. "ours" is Run. "gloudsim" runs
-// every experiment of Run unchanged and adds the analyser's Table 6 and
-// Fig. 9 (gloudsim-table6.csv, gloudsim-fig9.csv, gloudsim-fig10.csv, and
-// their rows at the end of comparisons.csv, beside the paper's numbers).
+// RunWith is Run with cfg.Accounting set to accounting.
 func RunWith(ctx context.Context, cfg repro.Config, accounting string) error {
-	switch accounting {
-	case "", "ours":
-		return Run(ctx, cfg)
-	case "gloudsim":
-		return run(ctx, cfg, true)
-	}
-	return fmt.Errorf("cloud: unknown accounting %q (want ours or gloudsim)", accounting)
+	cfg.Accounting = accounting
+	return Run(ctx, cfg)
 }
 
 // gloudsimStep is the analyser's Table 6 and Fig. 9.

@@ -30,6 +30,8 @@ package cloudckpt
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
@@ -109,8 +111,20 @@ func load() (*data, error) {
 
 // Run performs every experiment and writes its outputs to cfg.Dir: one CSV
 // per table or figure, the figures as PNG, and comparisons.csv. It is
-// RunWith under our accounting.
-func Run(ctx context.Context, cfg repro.Config) error { return run(ctx, cfg, false) }
+// Run runs the reproduction under cfg.Accounting: "" or "ours" (the
+// default), or "gloudsim", which runs every experiment unchanged and adds
+// the authors' analyser's Table 6 and Fig. 9 (gloudsim-table6.csv,
+// gloudsim-fig9.csv, gloudsim-fig10.csv, and their rows at the end of
+// comparisons.csv, beside the paper's numbers).
+func Run(ctx context.Context, cfg repro.Config) error {
+	switch cfg.Accounting {
+	case "", "ours":
+		return run(ctx, cfg, false)
+	case "gloudsim":
+		return run(ctx, cfg, true)
+	}
+	return fmt.Errorf("cloud: unknown accounting %q (want %s)", cfg.Accounting, strings.Join(Accountings, " or "))
+}
 
 func run(ctx context.Context, cfg repro.Config, gloudsim bool) error {
 	st := settingsFor(cfg.Quick)
