@@ -87,7 +87,7 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 // HistoryRun is one run of a job: a lone sacct job, or a chain of reservations.
 type HistoryRun struct {
 	// Chain is the chain id ("" for a lone job).
-	Chain string `json:"chain,omitempty"`
+	Chain string   `json:"chain,omitempty"`
 	Jobs  []string `json:"jobs"`
 	// Walltime is the work the run needed (complete) or is known to have
 	// needed more than (censored), in seconds.
@@ -97,7 +97,7 @@ type HistoryRun struct {
 
 // Runs is a history of runs, with what was left out and why.
 type Runs struct {
-	Runs     []HistoryRun          `json:"runs"`
+	Runs     []HistoryRun   `json:"runs"`
 	Complete int            `json:"complete"`
 	Censored int            `json:"censored"`
 	Skipped  map[string]int `json:"skipped"`
