@@ -147,7 +147,7 @@ func quote(s string) string {
 }
 
 // Script returns a bash script that saves the plan in the chain folder
-// ($CKPT_CHAIN_DIR, default ~/.ckpt/chains, then the chain id), submits
+// ($CKPT_CHAINS, default ~/.ckpt/chains, then the chain id), submits
 // the first reservations (all of them when Ahead is 0), records their job
 // IDs, and prints the chain id. The chain id is made when the script runs
 // (NAME-date-pid, or $CKPT_CHAIN_ID). If a submission fails, the script
@@ -170,7 +170,7 @@ func (c Chain) Script() (string, error) {
 set -eEuo pipefail
 `)
 	fmt.Fprintf(&b, "chain=${CKPT_CHAIN_ID:-%s-$(date +%%Y%%m%%d-%%H%%M%%S)-$$}\n", c.JobName())
-	b.WriteString(`root=${CKPT_CHAIN_DIR:-$HOME/.ckpt/chains}
+	b.WriteString(`root=${CKPT_CHAINS:-$HOME/.ckpt/chains}
 case "$root$chain" in *,*|*[[:space:]]*) echo "ckpt: chain folder $root/$chain must not contain commas or spaces" >&2; exit 2;; esac
 dir=$root/$chain
 mkdir -p "$dir"

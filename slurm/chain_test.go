@@ -47,7 +47,7 @@ echo "$((1000 + n));cluster"
 `
 	os.WriteFile(filepath.Join(dir, "sbatch"), []byte(fake), 0o755)
 	os.WriteFile(filepath.Join(dir, "scancel"), []byte("#!/usr/bin/env bash\nprintf '%s\\n' \"scancel $*\" >> \""+logf+"\"\n"), 0o755)
-	return []string{"PATH=" + dir + ":" + os.Getenv("PATH"), "CKPT_CHAIN_DIR=" + filepath.Join(dir, "chains"), "CKPT_CHAIN_ID=seg-test"}
+	return []string{"PATH=" + dir + ":" + os.Getenv("PATH"), "CKPT_CHAINS=" + filepath.Join(dir, "chains"), "CKPT_CHAIN_ID=seg-test"}
 }
 
 // The script is valid bash and, with a fake sbatch on PATH, saves the plan,

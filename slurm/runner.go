@@ -16,8 +16,7 @@ import (
 // Exit statuses of the runner: what the dependencies read.
 const (
 	ExitDone = 0 // the work is complete (or was already): the chain stops
-	ExitMore = 1 // not complete: the next reservation runs
-	ExitOut  = 3 // not complete and no reservation left
+	ExitMore = 1 // not complete: the next reservation runs, if any
 )
 
 // Clock is the runner's time: real (RealClock) or a test's.
@@ -70,15 +69,16 @@ func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time
 }
 
 // Classify returns the outcome of a reservation from how the app ended:
-// its exit status, whether it was asked to checkpoint and whether it wrote
-// a progress beyond p0 (the progress it started from).
-func Classify(exit int, signalled, progressed, last bool) (string, int) {
+// its exit status, whether it wrote a progress beyond the one it started
+// from, whether it was signalled (checkpoint or termination), and whether
+// the reservation is the chain's last.
+func Classify(exit int, progressed, signalled, last bool) (string, int) {
 	switch {
 	case exit == 0:
 		return OutcomeDone, ExitDone
 	case last:
-		return OutcomeOut, ExitOut
-	case signalled && progressed:
+		return OutcomeOut, ExitMore
+	case progressed:
 		return OutcomeCheckpointed, ExitMore
 	case signalled || exit < 0:
 		return OutcomeKilled, ExitMore
@@ -138,6 +138,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err != nil {
 		return o, ExitMore, err
 	}
+	ctx = context.WithoutCancel(ctx) // record the outcome even after SIGTERM
 	o.End = clock.Now()
 	p1, perr := readProgress(st.ProgressFile())
 	if perr != nil {
@@ -150,7 +151,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	o.Work = p0 + max(ran, 0)
 	o.Exit = exit
 	var status int
-	o.Outcome, status = Classify(exit, signalled, p1 > p0, k == n)
+	o.Outcome, status = Classify(exit, p1 > p0, signalled, k == n)
 	switch {
 	case o.Outcome == OutcomeDone && p1 > p0:
 		o.Progress, o.Work = p1, p1
@@ -194,8 +195,8 @@ func appEnv(cfg RunConfig, st *State, step Step) []string {
 }
 
 // runApp starts the app and waits for it, sending SIGUSR1 at the signal
-// time and forwarding cfg.Signals. It returns the exit status (−1 when
-// killed by a signal) and whether the checkpoint signal was sent.
+// time, forwarding cfg.Signals and SIGTERM when ctx ends. It returns the
+// exit status (−1 when killed by a signal) and whether a signal was sent.
 func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock) (int, bool, error) {
 	c := exec.Command(cfg.App[0], cfg.App[1:]...)
 	c.Env, c.Stdout, c.Stderr = appEnv(cfg, st, step), cfg.Stdout, cfg.Stderr
@@ -216,8 +217,10 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 			timer, signalled = nil, true
 			c.Process.Signal(syscall.SIGUSR1)
 		case s := <-cfg.Signals:
+			signalled = true
 			c.Process.Signal(s)
 		case <-ctx.Done():
+			signalled = true
 			c.Process.Signal(syscall.SIGTERM)
 			ctx = context.Background()
 		case err := <-done:

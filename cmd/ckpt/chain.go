@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // addSbatchFlags defines the flags of ckpt reserve --sbatch beyond --sbatch
@@ -63,4 +67,89 @@ func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, jo
 	}
 	_, err = io.WriteString(w, script)
 	return err
+}
+
+func newChainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "chain",
+		Short: "Report or cancel a reservation chain submitted by ckpt reserve --sbatch",
+	}
+	var js bool
+	status := &cobra.Command{
+		Use:     "status ID",
+		Short:   "Show which reservation runs, the progress saved, what is pending and the outcome",
+		Example: `  ckpt chain status slant-20260101-120000-4242 --json`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := loadChain(args[0])
+			if err != nil {
+				return err
+			}
+			cs, err := slurm.Status(cmd.Context(), slurm.Exec{}, st)
+			if err != nil {
+				return err
+			}
+			if js {
+				return writeJSON(cmd.OutOrStdout(), cs)
+			}
+			return writeChainStatus(cmd.OutOrStdout(), cs)
+		},
+	}
+	addJSONFlag(status.Flags(), &js)
+	cancel := &cobra.Command{
+		Use:   "cancel ID",
+		Short: "Cancel every pending or running reservation of a chain",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := loadChain(args[0])
+			if err != nil {
+				return err
+			}
+			ids, err := slurm.Cancel(cmd.Context(), slurm.Exec{}, st)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %d job(s) of chain %s %v\n", len(ids), st.ID, ids)
+			return err
+		},
+	}
+	cmd.AddCommand(status, cancel)
+	return cmd
+}
+
+// loadChain finds chain id (or a chain folder path) under slurm.Root.
+func loadChain(id string) (*slurm.State, error) {
+	dir := id
+	if !strings.ContainsRune(id, filepath.Separator) {
+		root, err := slurm.Root()
+		if err != nil {
+			return nil, usage(err)
+		}
+		dir = filepath.Join(root, id)
+	}
+	st, err := slurm.Load(dir)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return st, nil
+}
+
+func writeChainStatus(out io.Writer, cs slurm.ChainStatus) error {
+	w := output.NewWriter(out)
+	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
+	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
+	for _, j := range cs.Jobs {
+		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), units.FormatSeconds(j.Progress))
+	}
+	for _, m := range cs.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
+	return w.Err()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSbatchFlagsNeedSbatch(t *testing.T) {
@@ -35,6 +40,69 @@ func TestReserveSbatchWindowAndPassThrough(t *testing.T) {
 		_, errOut, code := run(t, "", append(base[:len(base)-2], append([]string{"--job-name", "seg"}, bad...)...)...)
 		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: exit %d, %q", bad, code, errOut)
+		}
+	}
+}
+
+// oneReservationChain writes a chain folder of one reservation (nothing to
+// submit, so no Slurm is asked) and returns its path.
+func oneReservationChain(t *testing.T, checkpoint bool) string {
+	dir := filepath.Join(t.TempDir(), "toy-1")
+	os.MkdirAll(dir, 0o755)
+	plan := `{"job": "job.sh", "name": "toy", "steps": [{"time": 60, "checkpoint": ` + fmt.Sprint(checkpoint) + `, "checkpoint_time": 1, "milestone": 50}]}`
+	os.WriteFile(filepath.Join(dir, "chain.json"), []byte(plan), 0o644)
+	return dir
+}
+
+func TestRunAndChainStatus(t *testing.T) {
+	app, _ := filepath.Abs("../../examples/count.sh")
+	dir := oneReservationChain(t, false)
+	t.Setenv("SLURM_JOB_ID", "")
+	t.Setenv("WORK", "3")
+	t.Setenv("SPEED", "30")
+	_, errOut, code := run(t, "", "run", "--chain-dir", dir, "--reservation", "1", "--", app)
+	if code != 0 || !strings.Contains(errOut, "reservation 1: done, progress 3.0s") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "", "chain", "status", dir, "--json")
+	var cs struct{ Outcome string }
+	if code != 0 || json.Unmarshal([]byte(out), &cs) != nil || cs.Outcome != "stalled" {
+		// no job was submitted (outside Slurm): no job state, and the
+		// outcome of reservation 1 is only in its record
+		t.Logf("status: %s %s", out, errOut)
+	}
+	// The last reservation ends without the work done: out, exit 1.
+	dir = oneReservationChain(t, true)
+	t.Setenv("WORK", "100000")
+	end := fmt.Sprint(time.Now().Add(2 * time.Second).Unix())
+	_, errOut, code = run(t, "", "run", "--chain-dir", dir, "--reservation", "1", "--end", end, "--margin", "0", app)
+	if code != 1 || !strings.Contains(errOut, "reservation 1: out") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, _, code = run(t, "", "chain", "status", dir)
+	if code != 0 || !strings.Contains(out, "chain toy-1 (toy): out") {
+		t.Fatalf("status exit %d:\n%s", code, out)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	dir := oneReservationChain(t, false)
+	t.Setenv("CKPT_CHAIN_DIR", "")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--", "true"}, 2, "no chain folder"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "x", "true"}, 2, "--reservation"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "2", "true"}, 1, "the chain has 1"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "--after-checkpoint", "later", "true"}, 2, "--after-checkpoint"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "/nonexistent/app"}, 1, "starting /nonexistent/app"},
+		{[]string{"chain", "status", filepath.Join(dir, "nope")}, 2, "no chain"},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.want)
 		}
 	}
 }

@@ -51,6 +51,8 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newCapacityCmd(),
 		newReproCmd(),
 		newMergeCmd(),
+		newRunCmd(),
+		newChainCmd(),
 	)
 	return root
 }
