@@ -57,20 +57,25 @@ type RunConfig struct {
 	Signals <-chan os.Signal
 }
 
+// StartGrace is the earliest the runner signals an app after starting it,
+// so that the app has installed its handler (a signal that comes first
+// kills it).
+const StartGrace = 2 * time.Second
+
 // SignalTime is when the runner sends the checkpoint signal: end − C −
-// margin, to the second, not before start (an app is told at once when
-// the checkpoint no longer fits).
+// margin, to the second, but not before start + StartGrace (when the
+// checkpoint no longer fits, the app is told as soon as it can listen).
 func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time {
 	at := end.Add(-time.Duration(c*float64(time.Second)) - margin).Truncate(time.Second)
-	if at.Before(start) {
-		return start
+	if at.Before(start.Add(StartGrace)) {
+		return start.Add(StartGrace)
 	}
 	return at
 }
 
 // Classify returns the outcome of a reservation from how the app ended:
-// its exit status, whether it wrote a progress beyond the one it started
-// from, whether it was signalled (checkpoint or termination), and whether
+// its exit status, whether it wrote its progress file (a checkpoint),
+// whether it was signalled (checkpoint or termination), and whether
 // the reservation is the chain's last.
 func Classify(exit int, progressed, signalled, last bool) (string, int) {
 	switch {
@@ -123,6 +128,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if o.Deadline.IsZero() {
 		o.Deadline = o.Start.Add(time.Duration(math.Ceil(step.Time/60) * 60 * float64(time.Second)))
 	}
+	before := stamp(st.ProgressFile())
 	p0, err := readProgress(st.ProgressFile())
 	if err != nil {
 		return o, ExitMore, err
@@ -140,6 +146,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	}
 	ctx = context.WithoutCancel(ctx) // record the outcome even after SIGTERM
 	o.End = clock.Now()
+	wrote := stamp(st.ProgressFile()) != before
 	p1, perr := readProgress(st.ProgressFile())
 	if perr != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", perr)
@@ -151,13 +158,13 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	o.Work = p0 + max(ran, 0)
 	o.Exit = exit
 	var status int
-	o.Outcome, status = Classify(exit, p1 > p0, signalled, k == n)
+	o.Outcome, status = Classify(exit, wrote, signalled, k == n)
 	switch {
-	case o.Outcome == OutcomeDone && p1 > p0:
+	case o.Outcome == OutcomeDone && wrote:
 		o.Progress, o.Work = p1, p1
 	case o.Outcome == OutcomeDone:
 		o.Progress = o.Work
-	case p1 > p0:
+	case wrote:
 		o.Progress, o.Work = p1, max(o.Work, p1)
 	}
 	if o.Outcome == OutcomeDone {
@@ -234,4 +241,13 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 			return 0, signalled, err
 		}
 	}
+}
+
+// stamp identifies a version of a file (modification time and size).
+func stamp(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
 }

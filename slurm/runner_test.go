@@ -13,11 +13,25 @@ import (
 )
 
 // fakeClock starts at T0; After(d) records d, moves the clock by d and
-// fires after a short real delay (so that the app has started).
+// fires once the app is ready (it printed its first line, after installing
+// its handlers), or after a second of real time.
 type fakeClock struct {
 	mu    sync.Mutex
 	now   time.Time
 	waits []time.Duration
+	ready chan struct{}
+}
+
+// readyWriter closes ready at the first write.
+type readyWriter struct {
+	once  sync.Once
+	ready chan struct{}
+}
+
+func (w *readyWriter) Write(p []byte) (int, error) {
+	os.Stderr.Write(p)
+	w.once.Do(func() { close(w.ready) })
+	return len(p), nil
 }
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -29,7 +43,14 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	c.waits = append(c.waits, d)
 	c.now = c.now.Add(d)
 	ch := make(chan time.Time, 1)
-	go func() { time.Sleep(300 * time.Millisecond); ch <- c.now }()
+	go func() {
+		if c.ready != nil {
+			<-c.ready
+		} else {
+			time.Sleep(time.Second)
+		}
+		ch <- c.now
+	}()
 	return ch
 }
 
@@ -84,8 +105,10 @@ func TestRunCheckpoints(t *testing.T) {
 				{Time: 100, Checkpoint: true, CheckpointTime: 10, Milestone: 90},
 				{Time: 100, Restart: true, RestartTime: 5, Milestone: 185}, {Time: 100, Restart: true, Milestone: 280}}}
 			st := chainDir(t, c, 1)
-			f, clk := &fakeSlurm{}, &fakeClock{now: t0}
-			o, status, err := Run(context.Background(), runCfg(st, 1, exampleApp(t, app), "100000"), f, clk)
+			f, clk := &fakeSlurm{}, &fakeClock{now: t0, ready: make(chan struct{})}
+			cfg := runCfg(st, 1, exampleApp(t, app), "100000")
+			cfg.Stdout = &readyWriter{ready: clk.ready}
+			o, status, err := Run(context.Background(), cfg, f, clk)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +116,7 @@ func TestRunCheckpoints(t *testing.T) {
 				t.Errorf("waited %v, want [85s]", clk.waits)
 			}
 			p, _ := readProgress(st.ProgressFile())
-			if o.Outcome != OutcomeCheckpointed || status != ExitMore || !(p > 0) || o.Progress != p || o.Exit != 1 {
+			if o.Outcome != OutcomeCheckpointed || status != ExitMore || stamp(st.ProgressFile()) == "" || o.Progress != p || o.Exit != 1 {
 				t.Errorf("outcome %+v, status %d, progress file %v", o, status, p)
 			}
 			back, _ := Load(st.Dir)
@@ -166,7 +189,7 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 	st := chainDir(t, c, 1)
 	cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
 	start := time.Now()
-	cfg.End = start.Add(3 * time.Second)
+	cfg.End = start.Add(5 * time.Second)
 	cfg.Margin = time.Second
 	o, _, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
 	if err != nil {
@@ -176,9 +199,9 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 	if d := o.SignalAt.Sub(want); d < -time.Second || d > time.Second {
 		t.Errorf("signal at %v, want %v", o.SignalAt, want)
 	}
-	// end − C − margin is 1 s after the start, truncated to the second.
-	if d := want.Sub(start); d < 0 || d > time.Second {
-		t.Errorf("signal due %v after the start, want (0, 1 s]", d)
+	// end − C − margin is 3 s after the start, truncated to the second.
+	if d := want.Sub(start); d < 2*time.Second || d > 3*time.Second {
+		t.Errorf("signal due %v after the start, want (2 s, 3 s]", d)
 	}
 	if lag := o.End.Sub(want); lag < 0 || lag > 1500*time.Millisecond || o.Outcome != OutcomeCheckpointed {
 		t.Errorf("app ended %v after the signal was due, as %s; want within a tick, checkpointed", lag, o.Outcome)
@@ -195,8 +218,8 @@ func TestSignalTime(t *testing.T) {
 	if got := SignalTime(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
 		t.Errorf("fractional C: %v", got.Sub(t0))
 	}
-	// A checkpoint that no longer fits: at once, not before the start.
-	if got := SignalTime(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start) {
+	// A checkpoint that no longer fits: as soon as the app can listen.
+	if got := SignalTime(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
 		t.Errorf("short: %v", got.Sub(t0))
 	}
 }
