@@ -38,6 +38,10 @@ type Record struct {
 	ExitCode string
 }
 
+// liveStates are the job states of a job that may still run.
+var liveStates = map[string]bool{"PENDING": true, "RUNNING": true, "CONFIGURING": true, "COMPLETING": true,
+	"SUSPENDED": true, "REQUEUED": true, "REQUEUE_HOLD": true, "REQUEUE_FED": true, "RESIZING": true, "SIGNALING": true, "STAGE_OUT": true}
+
 // Exec runs the Slurm commands found on PATH.
 type Exec struct{}
 
@@ -76,7 +80,7 @@ func (Exec) Queue(ctx context.Context, ids []string) (map[string]string, error) 
 	if len(ids) == 0 {
 		return m, nil
 	}
-	out, err := run(ctx, "squeue", "-h", "-t", "all", "-j", strings.Join(ids, ","), "-o", "%i|%T")
+	out, err := run(ctx, "squeue", "-h", "-j", strings.Join(ids, ","), "-o", "%i|%T")
 	if err != nil {
 		if strings.Contains(err.Error(), "Invalid job id") {
 			return m, nil // all finished and purged
@@ -84,7 +88,7 @@ func (Exec) Queue(ctx context.Context, ids []string) (map[string]string, error) 
 		return nil, err
 	}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		if id, st, ok := strings.Cut(l, "|"); ok {
+		if id, st, ok := strings.Cut(l, "|"); ok && liveStates[st] {
 			m[id] = st
 		}
 	}
