@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -113,8 +117,90 @@ func newChainCmd() *cobra.Command {
 			return err
 		},
 	}
-	cmd.AddCommand(status, cancel)
+	cmd.AddCommand(status, cancel, newChainHistoryCmd())
 	return cmd
+}
+
+type chainHistoryFlags struct {
+	fit, states, censored string
+	json                  bool
+}
+
+func newChainHistoryCmd() *cobra.Command {
+	var f chainHistoryFlags
+	cmd := &cobra.Command{
+		Use:   "history FILE",
+		Short: "Learn a walltime law from sacct records: chains as one run, unfinished runs censored",
+		Long: `Read sacct --parsable2 output (- for stdin) and learn the walltime law of the job:
+the reservations of a chain (same chain id in the comment, else the same name
+NAME.rK) count as one run whose walltime is the work done (its final progress,
+recorded by ckpt run in the job comment); runs that never finished (TIMEOUT, a
+chain that ran out of reservations) are right-censored observations. --fit
+empirical is the Kaplan-Meier estimate; a family or auto (least BIC) maximises
+the censored likelihood. The report says how many runs were complete, censored
+and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
+		Example: `  sacct -X --parsable2 -S 2026-01-01 --format JobID,JobName,State,ElapsedRaw,ExitCode,Comment > runs.txt
+  ckpt chain history runs.txt --fit auto`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runChainHistory(cmd, f, args[0]) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.fit, "fit", "auto", "empirical (Kaplan-Meier), auto (least BIC), or one of "+strings.Join(distribution.CensoredFamilies(), ", "))
+	fl.StringVar(&f.states, "states", "COMPLETED", "sacct states of lone jobs that are complete runs")
+	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct states of lone jobs that are censored runs (still running at their elapsed time)")
+	addJSONFlag(fl, &f.json)
+	return cmd
+}
+
+func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
+	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.CensoredFamilies(), f.fit) {
+		return usagef("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.CensoredFamilies(), ", "))
+	}
+	complete, err := listFlag("--states", f.states)
+	if err != nil {
+		return usage(err)
+	}
+	censored, err := listFlag("--censored", f.censored)
+	if err != nil {
+		return usage(err)
+	}
+	in, name := cmd.InOrStdin(), "stdin"
+	if file != "-" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return usage(err)
+		}
+		defer fh.Close()
+		in, name = fh, file
+	}
+	recs, err := slurm.ReadSacct(in, name)
+	if err != nil {
+		return usage(err)
+	}
+	runs := slurm.GroupRuns(recs, slurm.RunsOptions{Complete: complete, Censored: censored})
+	learned, err := slurm.Learn(runs, f.fit)
+	if err != nil {
+		return usage(fmt.Errorf("%s: %d complete and %d censored runs: %w", name, runs.Complete, runs.Censored, err))
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), struct {
+			slurm.Runs
+			slurm.Learned
+			Mean output.Number `json:"mean"`
+		}{runs, learned, output.Number(learned.Law.Mean())})
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, runs.Complete, runs.Censored)
+	for _, why := range slices.Sorted(maps.Keys(runs.Skipped)) {
+		fmt.Fprintf(w, ", %d skipped (%s)", runs.Skipped[why], why)
+	}
+	fmt.Fprintf(w, "\nlaw (%s): ", learned.Fit)
+	if learned.Spec != "" {
+		fmt.Fprintf(w, "%s\nmean %s; plan with: ckpt reserve --dist %s\n", learned.Spec, units.FormatSeconds(learned.Law.Mean()), learned.Spec)
+	} else {
+		fmt.Fprintf(w, "Kaplan-Meier estimate, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
+	}
+	return w.Err()
 }
 
 // loadChain finds chain id (or a chain folder path) under slurm.Root.

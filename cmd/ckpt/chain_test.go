@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,56 @@ func TestRunBadInput(t *testing.T) {
 		_, errOut, code := run(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%v: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+const chainSacct = `JobID|JobName|State|ElapsedRaw|ExitCode|Comment
+100|seg.r1|FAILED|600|1:0|ckpt:chain=a;r=1;outcome=checkpointed;progress=500;work=560
+101|seg.r2|COMPLETED|300|0:0|ckpt:chain=a;r=2;outcome=done;progress=700;work=700
+102|seg.r3|CANCELLED by 0|0|0:0|ckpt:chain=a
+103|solo|COMPLETED|0|0:0|
+104|solo|COMPLETED|420|0:0|
+105|solo|TIMEOUT|900|0:15|
+107|solo|COMPLETED|380|0:0|
+`
+
+func TestChainHistory(t *testing.T) {
+	out, errOut, code := run(t, chainSacct, "chain", "history", "-", "--fit", "exponential", "--json")
+	var js struct {
+		Complete, Censored int
+		Skipped            map[string]int
+		Spec               string
+		Mean               float64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	// Oracle: the censored exponential MLE is complete runs / total time:
+	// 3 / (700 + 420 + 900 + 380) = 1/800.
+	if js.Complete != 3 || js.Censored != 1 || js.Skipped["elapsed time 0"] != 1 || math.Abs(js.Mean-800) > 1e-9 {
+		t.Errorf("%+v", js)
+	}
+	out, _, code = run(t, chainSacct, "chain", "history", "-")
+	if code != 0 || !strings.Contains(out, "3 runs complete, 1 censored, 1 skipped (elapsed time 0)") || !strings.Contains(out, "ckpt reserve --dist ") {
+		t.Errorf("text: %s", out)
+	}
+	spec := strings.TrimSpace(out[strings.LastIndex(out, "--dist ")+len("--dist "):])
+	if _, errOut, code := run(t, "", "reserve", "--dist", spec, "--ckpt", "30", "--restart", "30", "--no-baselines"); code != 0 {
+		t.Errorf("relearned law does not plan: %s", errOut)
+	}
+	for _, c := range []struct {
+		in   string
+		args []string
+		want string
+	}{
+		{"\x00\x01garbage", nil, "not sacct --parsable2"},
+		{"JobID|State|ElapsedRaw\n1|TIMEOUT|60\n", nil, "every one of the 1 runs is censored"},
+		{chainSacct, []string{"--fit", "pareto"}, "--fit"},
+	} {
+		_, errOut, code := run(t, c.in, append([]string{"chain", "history", "-"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%q: exit %d, %q", c.in, code, errOut)
 		}
 	}
 }
