@@ -5,6 +5,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -65,12 +66,33 @@ func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, jo
 		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
 			Restart: rv.Restart > 0, RestartTime: rv.Restart, Milestone: rv.Milestone})
 	}
+	if err := checkSlurmLimits(cmd, ch); err != nil {
+		return err
+	}
 	script, err := ch.Script()
 	if err != nil {
 		return usage(err)
 	}
 	_, err = io.WriteString(w, script)
 	return err
+}
+
+// checkSlurmLimits checks the chain against the partition's MaxTime and
+// the nodes' memory when sinfo is on PATH; a Slurm that does not answer
+// is a warning (the plan may be meant for another machine).
+func checkSlurmLimits(cmd *cobra.Command, ch slurm.Chain) error {
+	if _, err := exec.LookPath("sinfo"); err != nil {
+		return nil
+	}
+	parts, err := slurm.Exec{}.Limits(cmd.Context())
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: cannot check the plan against Slurm's limits: %v\n", err)
+		return nil
+	}
+	if err := slurm.CheckLimits(ch, parts); err != nil {
+		return usage(err)
+	}
+	return nil
 }
 
 func newChainCmd() *cobra.Command {

@@ -24,7 +24,16 @@ func TestSbatchFlagsNeedSbatch(t *testing.T) {
 	}
 }
 
+// fakeSinfo puts an sinfo that prints out on PATH.
+func fakeSinfo(t *testing.T, out string) string {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\n"+out+"\n"), 0o755)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return dir
+}
+
 func TestReserveSbatchWindowAndPassThrough(t *testing.T) {
+	fakeSinfo(t, "echo 'debug*|infinite|1000'; echo 'gpu|infinite|1000'")
 	base := []string{"reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--no-baselines", "--sbatch", "job.sh", "--job-name", "seg"}
 	out, errOut, code := run(t, "", append(base, "--sbatch-arg", "--partition=gpu", "--sbatch-arg", "--account=a1")...)
 	if code != 0 {
@@ -155,5 +164,21 @@ func TestChainHistory(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 			t.Errorf("%q: exit %d, %q", c.in, code, errOut)
 		}
+	}
+}
+
+// With sinfo on PATH, a plan beyond the partition's MaxTime is refused in
+// one line before anything is printed; a Slurm that does not answer is a
+// warning.
+func TestSbatchChecksSlurmLimits(t *testing.T) {
+	dir := fakeSinfo(t, "echo 'short*|30:00|1000'")
+	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
+	if code != 2 || out != "" || !strings.Contains(errOut, "partition short allows at most 00:30:00") {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1\n"), 0o755)
+	out, errOut, code = run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
+	if code != 0 || !strings.Contains(errOut, "cannot check the plan against Slurm's limits: sinfo: slurm_load_partitions") || !strings.Contains(out, "submit 1") {
+		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
