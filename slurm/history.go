@@ -139,7 +139,9 @@ func chainField(comment, key string) (string, bool) {
 // (same chain id in the comment, or the same job name NAME.rK, a new chain
 // starting at r1) are one run whose walltime is the work the runners
 // recorded in the comment (final progress when done, complete; work run
-// through otherwise, censored). A lone job in a Complete state is a
+// through otherwise, censored; for a reservation that Slurm ended before
+// its runner recorded the outcome, the progress it started from plus its
+// elapsed time less the restart). A lone job in a Complete state is a
 // complete run of its elapsed time, one in a Censored state a censored
 // one; the rest are skipped, counted by reason.
 func GroupRuns(recs []Record, opt RunsOptions) Runs {
@@ -232,7 +234,10 @@ func chainRun(id string, recs []Record) (HistoryRun, string) {
 		switch o {
 		case OutcomeDone:
 			done, work = true, p
-		case OutcomeSkipped, OutcomeRunning:
+		case OutcomeSkipped:
+		case OutcomeRunning: // ended by Slurm before the runner could record it
+			restart, _ := strconv.ParseFloat(must(chainField(r.Comment, "restart")), 64)
+			work = max(work, p+max(r.Elapsed-restart, 0))
 		default:
 			work = max(work, w)
 		}

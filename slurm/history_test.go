@@ -20,6 +20,8 @@ const sacctSample = `JobID|JobName|State|ElapsedRaw|ExitCode|Comment
 106|solo|FAILED|12|2:0|
 107|old.r1|TIMEOUT|600|0:0|ckpt:chain=b;r=1;outcome=checkpointed;progress=500;work=590
 108|old.r2|FAILED|70|1:0|ckpt:chain=b;r=2;outcome=out;progress=500;work=640
+110|cut.r1|FAILED|60|1:0|ckpt:chain=d;r=1;outcome=checkpointed;progress=47;work=52
+111|cut.r2|TIMEOUT|64|0:15|ckpt:chain=d;r=2;outcome=running;progress=47;work=47;restart=5
 109|run.r1|RUNNING|10|0:0|ckpt:chain=c
 `
 
@@ -43,13 +45,16 @@ func TestGroupRuns(t *testing.T) {
 	if b := got["b107,108"]; b.Walltime != 640 || !b.Censored {
 		t.Errorf("chain b: %+v", b)
 	}
+	if d := got["d110,111"]; d.Walltime != 47+64-5 || !d.Censored {
+		t.Errorf("chain d, its last reservation ended by Slurm: %+v", d)
+	}
 	if s := got["104"]; s.Walltime != 420 || s.Censored {
 		t.Errorf("lone 104: %+v", s)
 	}
 	if s := got["105"]; s.Walltime != 900 || !s.Censored {
 		t.Errorf("lone 105: %+v", s)
 	}
-	if r.Complete != 2 || r.Censored != 2 || r.Skipped["elapsed time 0"] != 1 || r.Skipped["state FAILED"] != 1 || r.Skipped["chain still running"] != 1 {
+	if r.Complete != 2 || r.Censored != 3 || r.Skipped["elapsed time 0"] != 1 || r.Skipped["state FAILED"] != 1 || r.Skipped["chain still running"] != 1 {
 		t.Errorf("counts %+v", r)
 	}
 	// --states: FAILED accepted as complete.

@@ -140,6 +140,13 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err := st.WriteOutcome(o); err != nil {
 		return o, ExitMore, err
 	}
+	restart := 0.0
+	if step.Restart {
+		restart = step.RestartTime
+	}
+	// If Slurm ends the job before the runner can record the outcome, sacct
+	// still tells the work run through: progress + elapsed − restart.
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
 	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock)
 	if err != nil {
 		return o, ExitMore, err
@@ -170,13 +177,19 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if o.Outcome == OutcomeDone {
 		cancelLater(ctx, cfg, cl, st)
 	}
-	if cfg.JobID != "" {
-		c := fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work)
-		if err := cl.SetComment(ctx, cfg.JobID, c); err != nil {
-			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: recording the outcome in the job comment: %v\n", err)
-		}
-	}
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
 	return o, status, st.WriteOutcome(o)
+}
+
+// setComment records c in the job's comment (what sacct keeps), best
+// effort.
+func setComment(ctx context.Context, cfg RunConfig, cl Cluster, c string) {
+	if cfg.JobID == "" {
+		return
+	}
+	if err := cl.SetComment(ctx, cfg.JobID, c); err != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: recording the outcome in the job comment: %v\n", err)
+	}
 }
 
 func cancelLater(ctx context.Context, cfg RunConfig, cl Cluster, st *State) {

@@ -247,7 +247,11 @@ func writeChainStatus(out io.Writer, cs slurm.ChainStatus) error {
 	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
 	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
 	for _, j := range cs.Jobs {
-		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), units.FormatSeconds(j.Progress))
+		progress := "-"
+		if j.Outcome != "" {
+			progress = units.FormatSeconds(j.Progress)
+		}
+		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), progress)
 	}
 	for _, m := range cs.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", m)
