@@ -213,6 +213,17 @@ func TestChainOnSlurm(t *testing.T) {
 			t.Errorf("chain %s: walltime %v censored %v, want %v, %v", r.Chain, r.Walltime, r.Censored, want, k > n)
 		}
 	}
+	// The loop closes: the law learnt from these records plans again.
+	hist := filepath.Join(root, "sacct.txt")
+	os.WriteFile(hist, out, 0o644)
+	learnt, err := exec.Command(ckptBinary(t), "chain", "history", hist, "--fit", "lognormal").CombinedOutput()
+	if err != nil || !strings.Contains(string(learnt), "5 runs complete, 1 censored") {
+		t.Fatalf("chain history: %v\n%s", err, learnt)
+	}
+	spec := strings.TrimSpace(string(learnt[strings.LastIndex(string(learnt), "--dist ")+len("--dist "):]))
+	if plan, err := exec.Command(ckptBinary(t), "reserve", "--dist", spec, "--ckpt", "5", "--restart", "5", "--no-baselines", "--sbatch", "job.sh").CombinedOutput(); err != nil || !strings.Contains(string(plan), "submit 1") {
+		t.Errorf("relearned plan: %v\n%s", err, plan)
+	}
 }
 
 // TestCheckpointSignalOnSlurm: a one-minute reservation with C = 10 s and
