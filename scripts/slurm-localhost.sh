@@ -1,20 +1,61 @@
 #!/usr/bin/env bash
-# Start a one-node Slurm cluster on this machine (Debian's slurm-wlm and
-# munge), for ckpt's end-to-end tests of sbatch chains. Idempotent; run as
-# root. Installs the packages if they are missing.
+# Start a one-node Slurm cluster with accounting (slurmdbd on MariaDB, so
+# that sacct works) on this machine, for ckpt's end-to-end tests of
+# reservation chains. Debian/Ubuntu packages slurm-wlm, slurmdbd, munge and
+# mariadb-server (installed when missing). Run as root; idempotent.
+#
+# It writes /etc/slurm/slurm.conf and /etc/slurm/slurmdbd.conf only when they
+# are absent or were written by this script (they carry the marker line
+# below): it never overwrites a configuration it did not write. Tests submit
+# jobs only when told to: CKPT_SLURM_TESTS=1 go test ./slurm/
 set -euo pipefail
 
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+marker="# Written by ckpt scripts/slurm-localhost.sh; delete this file to hand it back."
+conf=/etc/slurm/slurm.conf
+dbconf=/etc/slurm/slurmdbd.conf
+
+if [ "$(id -u)" != 0 ]; then
+	echo "slurm-localhost: run as root (it installs packages and starts daemons)" >&2
+	exit 2
+fi
+for f in "$conf" "$dbconf"; do
+	if [ -e "$f" ] && ! grep -qxF "$marker" "$f"; then
+		echo "slurm-localhost: $f exists and was not written by this script; refusing to overwrite it." >&2
+		echo "slurm-localhost: to use this machine's own Slurm, run the tests against it (CKPT_SLURM_TESTS=1);" >&2
+		echo "slurm-localhost: to let this script configure a test cluster, move it away first: mv $f $f.orig" >&2
+		exit 2
+	fi
+done
+
+if ! command -v slurmctld >/dev/null || ! command -v slurmdbd >/dev/null || ! command -v munged >/dev/null || ! command -v mariadbd >/dev/null; then
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm slurmdbd munge mariadb-server >/dev/null
 fi
 
 host=$(hostname -s)
-node=$(slurmd -C | head -1)           # NodeName=<host> CPUs=… RealMemory=…
-mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge /var/lib/munge /var/log/munge
-cat > /etc/slurm/slurm.conf <<CONF
+node=$(slurmd -C | head -1) # NodeName=<host> CPUs=… RealMemory=…
+mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge /var/lib/munge /var/log/munge /run/mysqld
+
+cat > "$dbconf.new" <<CONF
+$marker
+AuthType=auth/munge
+DbdHost=localhost
+SlurmUser=root
+PidFile=/run/slurmdbd.pid
+LogFile=/var/log/slurm/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=localhost
+StorageUser=root
+StorageLoc=slurm_acct_db
+CONF
+chmod 600 "$dbconf.new"
+mv "$dbconf.new" "$dbconf"
+
+cat > "$conf.new" <<CONF
+$marker
 ClusterName=ckpt-local
 SlurmctldHost=$host
+SlurmUser=root
 AuthType=auth/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -27,13 +68,19 @@ SlurmdSpoolDir=/var/spool/slurmd
 StateSaveLocation=/var/spool/slurmctld
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=localhost
+AccountingStoreFlags=job_comment
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
 ReturnToService=2
-MinJobAge=600
+MinJobAge=300
 KillWait=5
 InactiveLimit=0
 $node State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+mv "$conf.new" "$conf"
 
 if [ ! -s /etc/munge/munge.key ]; then
 	mkdir -p /etc/munge
@@ -42,11 +89,24 @@ fi
 chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
 chmod 0400 /etc/munge/munge.key
 pgrep -x munged >/dev/null || su -s /bin/sh munge -c /usr/sbin/munged 2>/dev/null || /usr/sbin/munged --force
+
+# MariaDB: root connects through the Unix socket (unix_socket authentication).
+chown mysql:mysql /run/mysqld
+if ! pgrep -x mariadbd >/dev/null; then
+	[ -d /var/lib/mysql/mysql ] || mariadb-install-db --user=mysql >/dev/null
+	(mariadbd --user=mysql >/var/log/slurm/mariadb.log 2>&1 &)
+fi
+for _ in $(seq 30); do mariadb -e 'select 1' >/dev/null 2>&1 && break; sleep 1; done
+mariadb -e 'create database if not exists slurm_acct_db' || { echo "slurm-localhost: MariaDB did not start; see /var/log/slurm/mariadb.log" >&2; exit 1; }
+
+pgrep -x slurmdbd >/dev/null || slurmdbd
+for _ in $(seq 30); do sacctmgr -n list cluster >/dev/null 2>&1 && break; sleep 1; done
+sacctmgr -i add cluster ckpt-local >/dev/null 2>&1 || true
 pgrep -x slurmctld >/dev/null || slurmctld
 pgrep -x slurmd >/dev/null || slurmd
 for _ in $(seq 30); do
-	if sinfo -h -o %T 2>/dev/null | grep -q idle; then
-		echo "slurm: one-node cluster up on $host"
+	if sinfo -h -o %T 2>/dev/null | grep -q idle && sacct -n -X -S now >/dev/null 2>&1; then
+		echo "slurm: one-node cluster with accounting up on $host; run the tests with CKPT_SLURM_TESTS=1"
 		exit 0
 	fi
 	scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true

@@ -1,33 +1,12 @@
-// Package slurm turns ckpt plans into what the Slurm workload manager runs:
-// a chain of sbatch submissions, one per reservation, each started only if
-// the previous one did not complete.
-//
-// The chain relies on three standard sbatch options:
-//
-//   - --dependency=afternotok:JOBID starts reservation k+1 only if
-//     reservation k ended in a non-zero state (TIMEOUT, FAILED, …), that is,
-//     only if the job did not finish inside it;
-//   - --kill-on-invalid-dep=yes cancels the rest of the chain as soon as one
-//     reservation completes, since its dependency can then never be met;
-//   - --signal=B:USR1@SECONDS asks Slurm to send SIGUSR1 to the batch shell
-//     that many seconds before the time limit, so that a reservation that
-//     ends with a checkpoint can write it (Slurm delivers the signal with up
-//     to a minute of slack, so the lead time is rounded up to whole minutes).
-//
-// The job script learns its role from the environment: CKPT_RESERVATION (1,
-// 2, …), CKPT_CHECKPOINT (1 if this reservation must checkpoint at the
-// signal), CKPT_RESTART (1 if it must start from the last checkpoint) and
-// CKPT_MILESTONE (seconds of work done when it ends).
-//
-// The job script must exit with status 0 only when the work is complete:
-// after writing its checkpoint on SIGUSR1 it must exit non-zero (or let the
-// time limit end it), otherwise Slurm records the reservation as COMPLETED
-// and the rest of the chain is cancelled.
 package slurm
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/units"
@@ -35,108 +14,225 @@ import (
 
 // Step is one reservation of a chain.
 type Step struct {
-	// Time is the reservation length in seconds (rounded up to minutes).
-	Time float64
+	// Time is the reservation length in seconds; sbatch gets it rounded up
+	// to whole minutes.
+	Time float64 `json:"time"`
 	// Mem is the memory to request (sbatch --mem syntax, e.g. "10G"); empty
 	// leaves the cluster default.
-	Mem string
+	Mem string `json:"mem,omitempty"`
 	// Checkpoint says the reservation ends with a checkpoint that takes
 	// CheckpointTime seconds.
-	Checkpoint     bool
-	CheckpointTime float64
-	// Restart says the reservation starts from the last checkpoint.
-	Restart bool
+	Checkpoint     bool    `json:"checkpoint,omitempty"`
+	CheckpointTime float64 `json:"checkpoint_time,omitempty"`
+	// Restart says the reservation starts from the last checkpoint, which
+	// takes RestartTime seconds to read.
+	Restart     bool    `json:"restart,omitempty"`
+	RestartTime float64 `json:"restart_time,omitempty"`
 	// Milestone is the work done at the end of the reservation (seconds).
-	Milestone float64
+	Milestone float64 `json:"milestone"`
 }
 
 // Chain is a sequence of reservations for one job script.
 type Chain struct {
-	// Job is the path of the batch script to submit at every step.
-	Job string
-	// Name is the job name (sbatch --job-name); empty means none.
-	Name string
-	// Extra holds further sbatch options added to every submission.
-	Extra []string
-	Steps []Step
+	// Job is the path of the batch script to submit at every step; it runs
+	// "ckpt run -- APP ARGS…" (or follows the CKPT_* protocol itself).
+	Job string `json:"job"`
+	// Name is the job name; reservation k is named Name.rk. Empty means the
+	// job script's base name.
+	Name string `json:"name"`
+	// Extra holds further sbatch options added to every submission
+	// (--partition, --account, --qos, --gres, --output, …).
+	Extra []string `json:"sbatch_args,omitempty"`
+	// Ahead is the number of reservations pending beyond the running one
+	// (the rolling window); 0 submits every reservation up front.
+	Ahead int    `json:"ahead"`
+	Steps []Step `json:"steps"`
 }
 
-// Validate reports the first problem that would make the script wrong.
+// DefaultAhead is the default rolling window.
+const DefaultAhead = 2
+
+var (
+	safeName = regexp.MustCompile(`^[A-Za-z0-9._+-]+$`)
+	// Options that the chain sets itself and that Extra must not override.
+	ownOptions = []string{"--dependency", "-d", "--kill-on-invalid-dep", "--job-name", "-J", "--comment", "--time", "-t", "--export", "--parsable", "--signal"}
+)
+
+// JobName returns the name used for the reservations (without ".rk").
+func (c Chain) JobName() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	base := strings.TrimSuffix(filepath.Base(c.Job), filepath.Ext(c.Job))
+	if !safeName.MatchString(base) {
+		return "ckpt"
+	}
+	return base
+}
+
+// Validate reports the first problem that would make the chain wrong.
 func (c Chain) Validate() error {
 	if strings.TrimSpace(c.Job) == "" {
 		return fmt.Errorf("job script path is empty")
 	}
+	if c.Name != "" && !safeName.MatchString(c.Name) {
+		return fmt.Errorf("job name %q: use letters, digits and . _ + - only", c.Name)
+	}
+	if c.Ahead < 0 {
+		return fmt.Errorf("ahead %d: must be >= 0 (0 submits everything up front)", c.Ahead)
+	}
 	if len(c.Steps) == 0 {
 		return fmt.Errorf("chain has no reservation")
 	}
-	for i, s := range c.Steps {
-		if !(s.Time > 0) || math.IsInf(s.Time, 0) {
-			return fmt.Errorf("reservation %d has length %v, want > 0", i+1, s.Time)
+	for _, e := range c.Extra {
+		opt, _, _ := strings.Cut(e, "=")
+		for _, own := range ownOptions {
+			if opt == own || len(own) == 2 && strings.HasPrefix(e, own) && !strings.HasPrefix(e, "--") {
+				return fmt.Errorf("sbatch option %q: the chain sets %s itself", e, own)
+			}
 		}
-		if s.Checkpoint && (s.CheckpointTime < 0 || math.IsNaN(s.CheckpointTime) || s.CheckpointTime >= s.Time) {
+		if !strings.HasPrefix(e, "-") {
+			return fmt.Errorf("sbatch option %q does not start with -", e)
+		}
+	}
+	for i, s := range c.Steps {
+		if !(s.Time > 0) || math.IsInf(s.Time, 0) || s.Time/60 > units.MaxSlurmMinutes {
+			return fmt.Errorf("reservation %d has length %v, want > 0 and finite", i+1, s.Time)
+		}
+		if s.Checkpoint && (!(s.CheckpointTime >= 0) || s.CheckpointTime >= s.Time) {
 			return fmt.Errorf("reservation %d: checkpoint time %v does not fit in its length %v", i+1, s.CheckpointTime, s.Time)
 		}
-		if strings.ContainsAny(s.Mem, " \t\n'\"$`;&|") {
+		if strings.ContainsAny(s.Mem, " \t\n'\"$`;&|,") {
 			return fmt.Errorf("reservation %d: memory %q is not a plain sbatch --mem value", i+1, s.Mem)
 		}
 	}
 	return nil
 }
 
-// quote makes s a single shell word.
-func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// Args returns the sbatch arguments of reservation k (1-based) of chain id
+// whose state folder is dir, given the job IDs of reservations 1…k−1, in
+// order; the job script comes last. It is the one place where submissions
+// are built: the submission script renders it and the runner calls sbatch
+// with it.
+func (c Chain) Args(id, dir string, k int, earlier []string) []string {
+	s := c.Steps[k-1]
+	a := []string{"--parsable", "--job-name=" + c.JobName() + ".r" + strconv.Itoa(k), "--comment=ckpt:chain=" + id,
+		"--time=" + units.SlurmTime(s.Time)}
+	if s.Mem != "" {
+		a = append(a, "--mem="+s.Mem)
+	}
+	a = append(a, c.Extra...)
+	a = append(a, fmt.Sprintf("--export=ALL,CKPT_CHAIN=%s,CKPT_CHAIN_DIR=%s,CKPT_RESERVATION=%d,CKPT_CHECKPOINT=%d,CKPT_RESTART=%d,CKPT_MILESTONE=%d",
+		id, dir, k, b2i(s.Checkpoint), b2i(s.Restart), int64(math.Round(s.Milestone))))
+	if len(earlier) > 0 {
+		a = append(a, "--dependency=afternotok:"+strings.Join(earlier, ":"), "--kill-on-invalid-dep=yes")
+	}
+	return append(a, c.Job)
+}
 
-// Script returns a bash script that submits the chain and prints the job
-// IDs, one per line.
+// window returns how many reservations the submission script submits.
+func (c Chain) window() int {
+	if c.Ahead == 0 || c.Ahead+1 > len(c.Steps) {
+		return len(c.Steps)
+	}
+	return c.Ahead + 1
+}
+
+// quote makes s a single shell word.
+func quote(s string) string {
+	if safeName.MatchString(s) || regexp.MustCompile(`^[A-Za-z0-9._+/=:,@-]+$`).MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Script returns a bash script that saves the plan in the chain folder
+// ($CKPT_CHAINS, default ~/.ckpt/chains, then the chain id), submits
+// the first reservations (all of them when Ahead is 0), records their job
+// IDs, and prints the chain id. The chain id is made when the script runs
+// (NAME-date-pid, or $CKPT_CHAIN_ID). If a submission fails, the script
+// cancels what it submitted and exits 1: nothing is left half submitted.
 func (c Chain) Script() (string, error) {
 	if err := c.Validate(); err != nil {
 		return "", err
 	}
+	plan, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	b.WriteString("#!/usr/bin/env bash\n")
-	b.WriteString("# Reservation chain generated by ckpt: each reservation runs only if the\n")
-	b.WriteString("# previous one did not complete; the rest is cancelled once one completes.\n")
-	b.WriteString("# The job must exit 0 only when its work is complete: after writing its\n")
-	b.WriteString("# checkpoint on SIGUSR1 it must exit non-zero or run into its time limit.\n")
-	b.WriteString("set -euo pipefail\n")
-	fmt.Fprintf(&b, "job=%s\n", quote(c.Job))
-	b.WriteString("prev=\n")
-	common := []string{"--parsable"}
-	if c.Name != "" {
-		common = append(common, "--job-name="+quote(c.Name))
-	}
-	for _, e := range c.Extra {
-		common = append(common, quote(e))
-	}
-	for i, s := range c.Steps {
-		opts := append([]string{}, common...)
-		opts = append(opts, "--time="+units.SlurmTime(s.Time))
-		if s.Mem != "" {
-			opts = append(opts, "--mem="+s.Mem)
+	b.WriteString(`#!/usr/bin/env bash
+# Reservation chain generated by ckpt. Reservation k runs only if reservations
+# 1..k-1 all ended without completing (afternotok on all of them); once one
+# completes, Slurm cancels the rest. Each reservation runs the job script,
+# which runs "ckpt run -- APP ARGS..."; the runner submits further
+# reservations (at most the window ahead) and records the outcome.
+set -eEuo pipefail
+`)
+	fmt.Fprintf(&b, "chain=${CKPT_CHAIN_ID:-%s-$(date +%%Y%%m%%d-%%H%%M%%S)-$$}\n", c.JobName())
+	b.WriteString(`root=${CKPT_CHAINS:-$HOME/.ckpt/chains}
+case "$root$chain" in *,*|*[[:space:]]*) echo "ckpt: chain folder $root/$chain must not contain commas or spaces" >&2; exit 2;; esac
+dir=$root/$chain
+mkdir -p "$dir"
+cat > "$dir/chain.json" <<'CKPT_PLAN'
+`)
+	b.Write(plan)
+	b.WriteString("\nCKPT_PLAN\nsubmitted=()\n")
+	b.WriteString(`trap 'if [ ${#submitted[@]} -gt 0 ]; then scancel "${submitted[@]}" || true; fi; echo "ckpt: submission failed; cancelled ${submitted[*]:-nothing}" >&2; exit 1' ERR
+submit() { # reservation, sbatch arguments...
+	local k=$1 id; shift
+	id=$(sbatch "$@"); id=${id%%;*}
+	submitted+=("$id")
+	echo "$k $id" >> "$dir/jobs"
+}
+`)
+	for k := 1; k <= c.window(); k++ {
+		var deps []string
+		for j := 1; j < k; j++ {
+			deps = append(deps, ref("submitted["+strconv.Itoa(j-1)+"]"))
 		}
-		if s.Checkpoint {
-			lead := math.Ceil(s.CheckpointTime/60) * 60
-			opts = append(opts, fmt.Sprintf("--signal=B:USR1@%d", int64(max(lead, 60))))
-		}
-		env := fmt.Sprintf("--export=ALL,CKPT_RESERVATION=%d,CKPT_CHECKPOINT=%d,CKPT_RESTART=%d,CKPT_MILESTONE=%d",
-			i+1, b2i(s.Checkpoint), b2i(s.Restart), int64(math.Round(s.Milestone)))
-		opts = append(opts, env)
-		fmt.Fprintf(&b, "# reservation %d: %s", i+1, units.FormatSeconds(s.Time))
+		s := c.Steps[k-1]
+		fmt.Fprintf(&b, "# reservation %d of %d: %s", k, len(c.Steps), units.FormatSeconds(s.Time))
 		if s.Checkpoint {
 			b.WriteString(", checkpoint at the end")
 		}
 		if s.Restart {
 			b.WriteString(", restart from the last checkpoint")
 		}
-		b.WriteString("\n")
-		if i == 0 {
-			fmt.Fprintf(&b, "prev=$(sbatch %s \"$job\")\n", strings.Join(opts, " "))
-		} else {
-			fmt.Fprintf(&b, "prev=$(sbatch %s --dependency=afternotok:\"$prev\" --kill-on-invalid-dep=yes \"$job\")\n", strings.Join(opts, " "))
+		b.WriteString("\nsubmit " + strconv.Itoa(k))
+		for _, a := range c.Args(ref("chain"), ref("dir"), k, deps) {
+			b.WriteString(" " + scriptWord(a))
 		}
-		b.WriteString("echo \"$prev\"\n")
+		b.WriteString("\n")
 	}
+	if w := c.window(); w < len(c.Steps) {
+		fmt.Fprintf(&b, "# reservations %d-%d are submitted by the runners, %d ahead of the running one\n", w+1, len(c.Steps), c.Ahead)
+	}
+	b.WriteString("echo \"$chain\"\n")
 	return b.String(), nil
+}
+
+// ref marks a reference to a script variable inside an argument.
+func ref(name string) string { return "\x01" + name + "\x02" }
+
+// scriptWord renders an argument as one shell word: literal text quoted,
+// references (ref) as "${name}".
+func scriptWord(a string) string {
+	var b strings.Builder
+	for a != "" {
+		i := strings.IndexByte(a, '\x01')
+		if i < 0 {
+			b.WriteString(quote(a))
+			break
+		}
+		if i > 0 {
+			b.WriteString(quote(a[:i]))
+		}
+		j := strings.IndexByte(a, '\x02')
+		b.WriteString(`"${` + a[i+1:j] + `}"`)
+		a = a[j+1:]
+	}
+	return b.String()
 }
 
 func b2i(v bool) int {

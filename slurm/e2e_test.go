@@ -1,137 +1,271 @@
 package slurm
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// toyJob plays a reservation of the plan at full speed: it finishes (exit
-// 0) when its milestone covers TOY_WALLTIME, and otherwise saves its
-// milestone if it must checkpoint and exits 1, as a job at its time limit
-// would. Each run appends "reservation restart-from" to log.
-const toyJob = `#!/usr/bin/env bash
-start=0
-if [ "$CKPT_RESTART" = 1 ]; then start=$(cat "$TOY_DIR/saved"); fi
-if [ "$TOY_WALLTIME" -le "$CKPT_MILESTONE" ]; then
-	echo "$CKPT_RESERVATION $start done" >> "$TOY_DIR/log"
-	exit 0
-fi
-if [ "$CKPT_CHECKPOINT" = 1 ]; then echo "$CKPT_MILESTONE" > "$TOY_DIR/saved"; fi
-echo "$CKPT_RESERVATION $start" >> "$TOY_DIR/log"
-exit 1
-`
-
-// TestChainOnSlurm submits a four-reservation chain to a real Slurm cluster
-// (scripts/slurm-localhost.sh starts one) for a job that finishes in the
-// third reservation, and checks that reservations 1–3 ran in order, that 3
-// restarted from reservation 1's checkpoint and that 4 was cancelled.
-func TestChainOnSlurm(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
+// needSlurm skips a test that submits real jobs unless CKPT_SLURM_TESTS=1
+// says which cluster to use (the one answering sinfo here: .ci/run sets it
+// after scripts/slurm-localhost.sh started a local one). Tests never submit
+// to a cluster they were not told to use; told to, they fail when it does
+// not answer.
+func needSlurm(t *testing.T) {
+	t.Helper()
+	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
+		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo (scripts/slurm-localhost.sh starts one)")
 	}
-	if out, err := exec.Command("sinfo", "-h", "-o", "%T").Output(); err != nil || !strings.Contains(string(out), "idle") && !strings.Contains(string(out), "mix") {
-		t.Skip("no Slurm cluster answers (run scripts/slurm-localhost.sh as root)")
-	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o777)
-	job := filepath.Join(dir, "toy.sh")
-	os.WriteFile(job, []byte(toyJob), 0o755)
-	name := fmt.Sprintf("ckpt-e2e-%d", time.Now().UnixNano())
-	ch := Chain{Job: job, Name: name, Extra: []string{"--output=/dev/null", "--chdir=" + dir}, Steps: []Step{
-		{Time: 60, Checkpoint: true, CheckpointTime: 10, Milestone: 100},
-		{Time: 60, Restart: true, Milestone: 200},
-		{Time: 60, Restart: true, Checkpoint: true, CheckpointTime: 10, Milestone: 300},
-		{Time: 60, Restart: true, Milestone: 400},
-	}}
-	script, err := ch.Script()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "submit.sh")
-	os.WriteFile(path, []byte(script), 0o755)
-	cmd := exec.Command("bash", path)
-	cmd.Env = append(os.Environ(), "TOY_WALLTIME=250", "TOY_DIR="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("submission failed: %v\n%s", err, out)
-	}
-	ids := strings.Fields(string(out))
-	if len(ids) != 4 {
-		t.Fatalf("want 4 job IDs, got %q", out)
-	}
-	t.Cleanup(func() { exec.Command("scancel", "--name", name).Run() })
-	// Wait until no job of the chain is pending or running.
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		q, _ := exec.Command("squeue", "-h", "--name", name, "-o", "%i %T").Output()
-		if strings.TrimSpace(string(q)) == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("chain still queued after 90 s:\n%s", q)
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	log, _ := os.ReadFile(filepath.Join(dir, "log"))
-	if got, want := strings.TrimSpace(string(log)), "1 0\n2 100\n3 100 done"; got != want {
-		t.Fatalf("reservations ran as\n%s\nwant\n%s", got, want)
-	}
-	// The fourth reservation never ran: Slurm cancelled it when the third
-	// completed, since afternotok could no longer be satisfied.
-	st, _ := exec.Command("sacct", "-n", "-X", "-j", ids[3], "-o", "State").Output()
-	if s := strings.TrimSpace(string(st)); s != "" && !strings.HasPrefix(s, "CANCELLED") {
-		t.Errorf("fourth reservation ended as %q, want CANCELLED", s)
+	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
+		t.Fatalf("CKPT_SLURM_TESTS=1 but sinfo fails: %v: %s", err, out)
 	}
 }
 
-// TestCheckpointSignalOnSlurm checks, on a real cluster, that a reservation
-// that must checkpoint receives SIGUSR1 ahead of its time limit: a 2-minute
-// reservation with a 30 s checkpoint is signalled 60 s (Slurm's resolution)
-// before its end. It takes about a minute, so it runs only with
-// CKPT_SLURM_SIGNAL_TEST=1.
-func TestCheckpointSignalOnSlurm(t *testing.T) {
-	if os.Getenv("CKPT_SLURM_SIGNAL_TEST") != "1" {
-		t.Skip("set CKPT_SLURM_SIGNAL_TEST=1 to wait for a real time limit")
-	}
-	if _, err := exec.Command("sinfo", "-h").Output(); err != nil {
-		t.Skip("no Slurm cluster answers")
-	}
-	dir := t.TempDir()
-	os.Chmod(dir, 0o777)
-	job := filepath.Join(dir, "sig.sh")
-	os.WriteFile(job, []byte(`#!/usr/bin/env bash
-start=$(date +%s)
-trap 'echo $(( $(date +%s) - start )) > "$TOY_DIR/signalled"; exit 1' USR1
-while true; do sleep 1; done
-`), 0o755)
-	name := fmt.Sprintf("ckpt-sig-%d", time.Now().UnixNano())
-	ch := Chain{Job: job, Name: name, Extra: []string{"--output=/dev/null", "--chdir=" + dir},
-		Steps: []Step{{Time: 120, Checkpoint: true, CheckpointTime: 30, Milestone: 90}}}
-	script, _ := ch.Script()
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Env = append(os.Environ(), "TOY_DIR="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("scancel", "--name", name).Run() })
-	deadline := time.Now().Add(4 * time.Minute)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(filepath.Join(dir, "signalled")); err == nil {
-			var at int
-			fmt.Sscan(string(b), &at)
-			// Due 60 s before the 120 s limit; Slurm checks signals about
-			// once a minute, so accept 30–95 s after the start.
-			if at < 30 || at > 95 {
-				t.Fatalf("SIGUSR1 arrived %d s after the start, want about 60", at)
-			}
+var (
+	buildOnce sync.Once
+	ckptBin   string
+	buildErr  error
+)
+
+// ckptBinary builds cmd/ckpt once, in a folder the jobs can read.
+func ckptBinary(t *testing.T) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ckpt-e2e-bin")
+		if err != nil {
+			buildErr = err
 			return
+		}
+		os.Chmod(dir, 0o755)
+		ckptBin = filepath.Join(dir, "ckpt")
+		out, err := exec.Command("go", "build", "-o", ckptBin, "../cmd/ckpt").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return ckptBin
+}
+
+// toyApp saves 100 s of progress per reservation and completes the work
+// in reservation $TOY_DONE, at once: a chain that runs in seconds.
+const toyApp = `#!/usr/bin/env bash
+echo $((CKPT_RESERVATION * 100)) > "$CKPT_PROGRESS_FILE"
+[ "$CKPT_RESERVATION" = "$TOY_DONE" ] && exit 0
+exit 1
+`
+
+// submitChain writes the job script (ckpt run -- app, with env settings)
+// and submits chain c through its script; it returns the chain's state
+// folder.
+func submitChain(t *testing.T, root, id string, c Chain, env, app string) string {
+	t.Helper()
+	job := filepath.Join(root, id+".sh")
+	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run --margin 5s -- "+app+"\n"), 0o755)
+	c.Job = job
+	c.Extra = append(c.Extra, "--output="+filepath.Join(root, id+"-%j.out"))
+	script, err := c.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Env = append(os.Environ(), "CKPT_CHAINS="+root, "CKPT_CHAIN_ID="+id)
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != id {
+		t.Fatalf("submission: %v: %s", err, out)
+	}
+	dir := filepath.Join(root, id)
+	t.Cleanup(func() {
+		if st, err := Load(dir); err == nil {
+			Exec{}.Cancel(context.Background(), Later(st.Jobs, 0))
+		}
+	})
+	return dir
+}
+
+// waitChain waits until no reservation of the chain is pending or running.
+func waitChain(t *testing.T, dir string, limit time.Duration) *State {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		st, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Exec{}.Queue(context.Background(), Later(st.Jobs, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(q) == 0 {
+			time.Sleep(time.Second) // let the last runner write its record
+			st, err = Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("chain %s still queued after %v: %v", dir, limit, q)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// TestChainOnSlurm: chains of 5 reservations whose work completes in
+// reservation 1, 2, …, 5, or never, on a real Slurm. Each runs exactly the
+// reservations up to the completing one, in order; the rest are cancelled
+// (sacct says CANCELLED: an sacct that fails fails the test); a chain that
+// never completes runs all 5 and records "out". The sacct records of the
+// chains, grouped, give one run per chain: complete at the final progress,
+// or censored.
+func TestChainOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	app := filepath.Join(root, "toy.sh")
+	os.WriteFile(app, []byte(toyApp), 0o755)
+	const n = 5
+	base := fmt.Sprintf("e2e%d", time.Now().UnixNano()%1e9)
+	dirs := map[int]string{}
+	for done := 1; done <= n+1; done++ {
+		c := Chain{Name: base + fmt.Sprint(done), Ahead: done % 3, Steps: steps(n)} // windows 0 (all), 1, 2
+		dirs[done] = submitChain(t, root, fmt.Sprintf("%s-%d", base, done), c, fmt.Sprintf("TOY_DONE=%d", done), app)
+	}
+	var all []string
+	for done := 1; done <= n+1; done++ {
+		st := waitChain(t, dirs[done], 3*time.Minute)
+		var ran []string
+		for k := 1; k <= n; k++ {
+			if o, ok := st.Outcomes[k]; ok {
+				ran = append(ran, fmt.Sprintf("%d:%s", k, o.Outcome))
+			}
+		}
+		var want []string
+		for k := 1; k <= min(done, n); k++ {
+			o := OutcomeCheckpointed
+			switch {
+			case k == done:
+				o = OutcomeDone
+			case k == n:
+				o = OutcomeOut
+			}
+			want = append(want, fmt.Sprintf("%d:%s", k, o))
+		}
+		if strings.Join(ran, " ") != strings.Join(want, " ") {
+			t.Errorf("completing in %d (window %d): ran %v, want %v", done, st.Chain.Ahead, ran, want)
+		}
+		ids := Later(st.Jobs, 0)
+		all = append(all, ids...)
+		recs, err := Exec{}.Accounting(context.Background(), ids)
+		if err != nil {
+			t.Fatalf("sacct: %v", err)
+		}
+		if len(recs) != len(ids) {
+			t.Fatalf("sacct returned %d records for %d jobs", len(recs), len(ids))
+		}
+		for _, r := range recs {
+			k := 0
+			for j, id := range st.Jobs {
+				if id == r.JobID {
+					k = j
+				}
+			}
+			state := strings.Fields(r.State)[0]
+			switch {
+			case k == done && state != "COMPLETED", k < done && k < n && state != "FAILED",
+				k > done && state != "CANCELLED", done > n && k == n && state != "FAILED":
+				t.Errorf("chain completing in %d: reservation %d (job %s) ended %s", done, k, r.JobID, r.State)
+			}
+		}
+		cs, err := Status(context.Background(), Exec{}, st)
+		wantOutcome := OutcomeDone
+		if done > n {
+			wantOutcome = OutcomeOut
+		}
+		if err != nil || cs.Outcome != wantOutcome || cs.Progress != float64(100*min(done, n)) {
+			t.Errorf("status %+v, %v", cs, err)
+		}
+	}
+	// sacct round trip: one run per chain.
+	out, err := exec.Command("sacct", "-X", "--parsable2", "-j", strings.Join(all, ","), "--format", sacctFormat).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadSacct(strings.NewReader(string(out)), "sacct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := GroupRuns(recs, DefaultRunsOptions)
+	if runs.Complete != n || runs.Censored != 1 || len(runs.Skipped) != 0 {
+		t.Fatalf("runs %+v", runs)
+	}
+	for _, r := range runs.Runs {
+		k := 0
+		fmt.Sscanf(r.Chain[strings.LastIndex(r.Chain, "-")+1:], "%d", &k)
+		want := float64(100 * min(k, n))
+		if r.Walltime != want || r.Censored != (k > n) {
+			t.Errorf("chain %s: walltime %v censored %v, want %v, %v", r.Chain, r.Walltime, r.Censored, want, k > n)
+		}
+	}
+	// The loop closes: the law learnt from these records plans again.
+	hist := filepath.Join(root, "sacct.txt")
+	os.WriteFile(hist, out, 0o644)
+	learnt, err := exec.Command(ckptBinary(t), "chain", "history", hist, "--fit", "lognormal").CombinedOutput()
+	if err != nil || !strings.Contains(string(learnt), "5 runs complete, 1 censored") {
+		t.Fatalf("chain history: %v\n%s", err, learnt)
+	}
+	spec := strings.TrimSpace(string(learnt[strings.LastIndex(string(learnt), "--dist ")+len("--dist "):]))
+	if plan, err := exec.Command(ckptBinary(t), "reserve", "--dist", spec, "--ckpt", "5", "--restart", "5", "--no-baselines", "--sbatch", "job.sh").CombinedOutput(); err != nil || !strings.Contains(string(plan), "submit 1") {
+		t.Errorf("relearned plan: %v\n%s", err, plan)
+	}
+}
+
+// TestCheckpointSignalOnSlurm: a one-minute reservation with C = 10 s and
+// a 5 s margin: the runner reads the real end time from Slurm and signals
+// the app at end − 15 s, to the second; the app checkpoints and exits.
+func TestCheckpointSignalOnSlurm(t *testing.T) {
+	needSlurm(t)
+	t.Parallel()
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	app, _ := filepath.Abs("../examples/count.sh")
+	c := Chain{Name: "sig", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 10, Milestone: 50}, {Time: 60, Restart: true, Milestone: 100}}, Ahead: 0}
+	id := fmt.Sprintf("sig-%d", time.Now().UnixNano()%1e9)
+	dir := submitChain(t, root, id, c, "WORK=100000", app)
+	deadline := time.Now().Add(3 * time.Minute)
+	var o Outcome
+	for {
+		st, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o = st.Outcomes[1]; o.Outcome != "" && o.Outcome != OutcomeRunning {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("reservation 1 did not end")
 		}
 		time.Sleep(time.Second)
 	}
-	t.Fatal("no SIGUSR1 before the time limit")
+	Exec{}.Cancel(context.Background(), []string{})
+	st, _ := Load(dir)
+	Exec{}.Cancel(context.Background(), Later(st.Jobs, 0))
+	lim := o.Deadline.Sub(o.Start)
+	due := o.Deadline.Add(-15 * time.Second)
+	t.Logf("start %v, end %v (limit %v), signal %v (due %v), app ended %v", o.Start.Format(time.TimeOnly), o.Deadline.Format(time.TimeOnly), lim, o.SignalAt.Format(time.TimeOnly), due.Format(time.TimeOnly), o.End.Format(time.TimeOnly))
+	if lim < 55*time.Second || lim > 62*time.Second {
+		t.Errorf("end time %v after the start, want the one-minute limit", lim)
+	}
+	if d := o.SignalAt.Sub(due); d > 0 || d < -time.Second {
+		t.Errorf("signal at %v, due at %v", o.SignalAt, due)
+	}
+	if d := o.End.Sub(o.SignalAt); d < 0 || d > 3*time.Second || o.Outcome != OutcomeCheckpointed {
+		t.Errorf("app ended %v after the signal as %s", d, o.Outcome)
+	}
 }

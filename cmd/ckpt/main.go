@@ -55,6 +55,8 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newMergeCmd(),
 		newServeCmd(),
 		newCoordCmd(),
+		newRunCmd(),
+		newChainCmd(),
 	)
 	return root
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
-	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -79,6 +78,7 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	cmd.AddCommand(newReserveSweepCmd())
 	addProfileFlags(cmd)
+	addSbatchFlags(cmd)
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
 }
@@ -100,6 +100,9 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
+	if err := checkSbatchFlags(cmd, f.sbatch); err != nil {
+		return err
+	}
 	if f.profile != "" || f.tasks != "" {
 		return runProfile(cmd, f)
 	}
@@ -125,12 +128,7 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
-		script, err := sbatchChain(res, f.sbatch, f.jobName, opts.Costs)
-		if err != nil {
-			return usage(err)
-		}
-		_, err = io.WriteString(out, script)
-		return err
+		return writeSbatchChain(cmd, out, res, f.sbatch, f.jobName)
 	}
 	if f.json {
 		js := reserveJSON(res, source, opts)
@@ -359,14 +357,4 @@ func (f reserveFlags) historyLaw(cmd *cobra.Command, opts *reservation.Options) 
 		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(disc.Values))
 	}
 	return d, src, nil
-}
-
-// sbatchChain renders a plan as a Slurm submission chain.
-func sbatchChain(r *reservation.Result, job, name string, c reservation.Costs) (string, error) {
-	ch := slurm.Chain{Job: job, Name: name}
-	for _, rv := range r.Reservations {
-		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
-			Restart: rv.Restart > 0, Milestone: rv.Milestone})
-	}
-	return ch.Script()
 }

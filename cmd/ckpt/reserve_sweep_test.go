@@ -68,11 +68,11 @@ func TestReserveSbatchChain(t *testing.T) {
 		t.Fatal("plan failed")
 	}
 	p := decodePlan(t, js)
-	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--no-baselines", "--sbatch", "job.sh")
+	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--no-baselines", "--sbatch", "job.sh", "--ahead", "all")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if n := strings.Count(out, "sbatch --parsable"); n != len(p.Reservations) {
+	if n := strings.Count(out, "\nsubmit "); n != len(p.Reservations) {
 		t.Fatalf("%d submissions for %d reservations:\n%s", n, len(p.Reservations), out)
 	}
 	if _, errOut, code := run(t, "", "reserve", "--sbatch", "job.sh", "--json"); code != 2 || !strings.Contains(errOut, "--sbatch") {

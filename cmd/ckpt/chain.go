@@ -1,0 +1,267 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+// addSbatchFlags defines the flags of ckpt reserve --sbatch beyond --sbatch
+// and --job-name.
+func addSbatchFlags(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringArray("sbatch-arg", nil, "further sbatch option for every reservation, e.g. --partition=gpu (repeatable)")
+	fl.String("ahead", strconv.Itoa(slurm.DefaultAhead), "reservations pending beyond the running one (the runners submit the rest), or all to submit the whole chain up front")
+}
+
+// checkSbatchFlags refuses the --sbatch options given without --sbatch.
+func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
+	if sbatch != "" {
+		return nil
+	}
+	for _, name := range []string{"job-name", "sbatch-arg", "ahead"} {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s needs --sbatch JOB", name)
+		}
+	}
+	return nil
+}
+
+// parseAhead reads --ahead: a number >= 1, or all (0).
+func parseAhead(s string) (int, error) {
+	if s == "all" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("--ahead %q: want a number >= 1 or all", s)
+	}
+	return n, nil
+}
+
+// writeSbatchChain prints the submission script of plan r.
+func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
+	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
+	aheadFlag, _ := cmd.Flags().GetString("ahead")
+	ahead, err := parseAhead(aheadFlag)
+	if err != nil {
+		return usage(err)
+	}
+	ch := slurm.Chain{Job: job, Name: name, Extra: extra, Ahead: ahead}
+	for _, rv := range r.Reservations {
+		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
+			Restart: rv.Restart > 0, RestartTime: rv.Restart, Milestone: rv.Milestone})
+	}
+	if err := checkSlurmLimits(cmd, ch); err != nil {
+		return err
+	}
+	script, err := ch.Script()
+	if err != nil {
+		return usage(err)
+	}
+	_, err = io.WriteString(w, script)
+	return err
+}
+
+// checkSlurmLimits checks the chain against the partition's MaxTime and
+// the nodes' memory when sinfo is on PATH; a Slurm that does not answer
+// is a warning (the plan may be meant for another machine).
+func checkSlurmLimits(cmd *cobra.Command, ch slurm.Chain) error {
+	if _, err := exec.LookPath("sinfo"); err != nil {
+		return nil
+	}
+	parts, err := slurm.Exec{}.Limits(cmd.Context())
+	if err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: cannot check the plan against Slurm's limits: %v\n", err)
+		return nil
+	}
+	if err := slurm.CheckLimits(ch, parts); err != nil {
+		return usage(err)
+	}
+	return nil
+}
+
+func newChainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "chain",
+		Short: "Report or cancel a reservation chain submitted by ckpt reserve --sbatch",
+	}
+	var js bool
+	status := &cobra.Command{
+		Use:     "status ID",
+		Short:   "Show which reservation runs, the progress saved, what is pending and the outcome",
+		Example: `  ckpt chain status slant-20260101-120000-4242 --json`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := loadChain(args[0])
+			if err != nil {
+				return err
+			}
+			cs, err := slurm.Status(cmd.Context(), slurm.Exec{}, st)
+			if err != nil {
+				return err
+			}
+			if js {
+				return writeJSON(cmd.OutOrStdout(), cs)
+			}
+			return writeChainStatus(cmd.OutOrStdout(), cs)
+		},
+	}
+	addJSONFlag(status.Flags(), &js)
+	cancel := &cobra.Command{
+		Use:   "cancel ID",
+		Short: "Cancel every pending or running reservation of a chain",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := loadChain(args[0])
+			if err != nil {
+				return err
+			}
+			ids, err := slurm.Cancel(cmd.Context(), slurm.Exec{}, st)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %d job(s) of chain %s %v\n", len(ids), st.ID, ids)
+			return err
+		},
+	}
+	cmd.AddCommand(status, cancel, newChainHistoryCmd())
+	return cmd
+}
+
+type chainHistoryFlags struct {
+	fit, states, censored string
+	json                  bool
+}
+
+func newChainHistoryCmd() *cobra.Command {
+	var f chainHistoryFlags
+	cmd := &cobra.Command{
+		Use:   "history FILE",
+		Short: "Learn a walltime law from sacct records: chains as one run, unfinished runs censored",
+		Long: `Read sacct --parsable2 output (- for stdin) and learn the walltime law of the job:
+the reservations of a chain (same chain id in the comment, else the same name
+NAME.rK) count as one run whose walltime is the work done (its final progress,
+recorded by ckpt run in the job comment); runs that never finished (TIMEOUT, a
+chain that ran out of reservations) are right-censored observations. --fit
+empirical is the Kaplan-Meier estimate; a family or auto (least BIC) maximises
+the censored likelihood. The report says how many runs were complete, censored
+and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
+		Example: `  sacct -X --parsable2 -S 2026-01-01 --format JobID,JobName,State,ElapsedRaw,ExitCode,Comment > runs.txt
+  ckpt chain history runs.txt --fit auto`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runChainHistory(cmd, f, args[0]) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.fit, "fit", "auto", "empirical (Kaplan-Meier), auto (least BIC), or one of "+strings.Join(distribution.CensoredFamilies(), ", "))
+	fl.StringVar(&f.states, "states", "COMPLETED", "sacct states of lone jobs that are complete runs")
+	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct states of lone jobs that are censored runs (still running at their elapsed time)")
+	addJSONFlag(fl, &f.json)
+	return cmd
+}
+
+func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
+	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.CensoredFamilies(), f.fit) {
+		return usagef("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.CensoredFamilies(), ", "))
+	}
+	complete, err := listFlag("--states", f.states)
+	if err != nil {
+		return usage(err)
+	}
+	censored, err := listFlag("--censored", f.censored)
+	if err != nil {
+		return usage(err)
+	}
+	in, name := cmd.InOrStdin(), "stdin"
+	if file != "-" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return usage(err)
+		}
+		defer fh.Close()
+		in, name = fh, file
+	}
+	recs, err := slurm.ReadSacct(in, name)
+	if err != nil {
+		return usage(err)
+	}
+	runs := slurm.GroupRuns(recs, slurm.RunsOptions{Complete: complete, Censored: censored})
+	learned, err := slurm.Learn(runs, f.fit)
+	if err != nil {
+		return usage(fmt.Errorf("%s: %d complete and %d censored runs: %w", name, runs.Complete, runs.Censored, err))
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), struct {
+			slurm.Runs
+			slurm.Learned
+			Mean output.Number `json:"mean"`
+		}{runs, learned, output.Number(learned.Law.Mean())})
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, runs.Complete, runs.Censored)
+	for _, why := range slices.Sorted(maps.Keys(runs.Skipped)) {
+		fmt.Fprintf(w, ", %d skipped (%s)", runs.Skipped[why], why)
+	}
+	fmt.Fprintf(w, "\nlaw (%s): ", learned.Fit)
+	if learned.Spec != "" {
+		fmt.Fprintf(w, "%s\nmean %s; plan with: ckpt reserve --dist %s\n", learned.Spec, units.FormatSeconds(learned.Law.Mean()), learned.Spec)
+	} else {
+		fmt.Fprintf(w, "Kaplan-Meier estimate, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
+	}
+	return w.Err()
+}
+
+// loadChain finds chain id (or a chain folder path) under slurm.Root.
+func loadChain(id string) (*slurm.State, error) {
+	dir := id
+	if !strings.ContainsRune(id, filepath.Separator) {
+		root, err := slurm.Root()
+		if err != nil {
+			return nil, usage(err)
+		}
+		dir = filepath.Join(root, id)
+	}
+	st, err := slurm.Load(dir)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return st, nil
+}
+
+func writeChainStatus(out io.Writer, cs slurm.ChainStatus) error {
+	w := output.NewWriter(out)
+	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
+	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
+	for _, j := range cs.Jobs {
+		progress := "-"
+		if j.Outcome != "" {
+			progress = units.FormatSeconds(j.Progress)
+		}
+		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), progress)
+	}
+	for _, m := range cs.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
+	return w.Err()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

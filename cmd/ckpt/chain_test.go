@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSbatchFlagsNeedSbatch(t *testing.T) {
+	for _, args := range [][]string{
+		{"reserve", "--job-name", "x"},
+		{"reserve", "--sbatch-arg", "--partition=gpu"},
+		{"reserve", "--ahead", "3"},
+	} {
+		_, errOut, code := run(t, "", args...)
+		if code != 2 || !strings.Contains(errOut, "needs --sbatch") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// fakeSinfo puts an sinfo that prints out on PATH.
+func fakeSinfo(t *testing.T, out string) string {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\n"+out+"\n"), 0o755)
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return dir
+}
+
+func TestReserveSbatchWindowAndPassThrough(t *testing.T) {
+	fakeSinfo(t, "echo 'debug*|infinite|1000'; echo 'gpu|infinite|1000'")
+	base := []string{"reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--no-baselines", "--sbatch", "job.sh", "--job-name", "seg"}
+	out, errOut, code := run(t, "", append(base, "--sbatch-arg", "--partition=gpu", "--sbatch-arg", "--account=a1")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "\nsubmit "); n != 3 || !strings.Contains(out, "--partition=gpu --account=a1") || !strings.Contains(out, "--job-name=seg.r3") {
+		t.Errorf("want 3 submissions (window 2 ahead) with the options:\n%s", out)
+	}
+	all, _, _ := run(t, "", append(base, "--ahead", "all")...)
+	if strings.Count(all, "\nsubmit ") <= 3 || strings.Contains(all, "submitted by the runners") {
+		t.Errorf("--ahead all does not submit everything:\n%s", all)
+	}
+	for _, bad := range [][]string{{"--ahead", "0"}, {"--ahead", "x"}, {"--sbatch-arg", "--time=5"}, {"--job-name", "a b"}} {
+		_, errOut, code := run(t, "", append(base[:len(base)-2], append([]string{"--job-name", "seg"}, bad...)...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", bad, code, errOut)
+		}
+	}
+}
+
+// oneReservationChain writes a chain folder of one reservation (nothing to
+// submit, so no Slurm is asked) and returns its path.
+func oneReservationChain(t *testing.T, checkpoint bool) string {
+	dir := filepath.Join(t.TempDir(), "toy-1")
+	os.MkdirAll(dir, 0o755)
+	plan := `{"job": "job.sh", "name": "toy", "steps": [{"time": 60, "checkpoint": ` + fmt.Sprint(checkpoint) + `, "checkpoint_time": 1, "milestone": 50}]}`
+	os.WriteFile(filepath.Join(dir, "chain.json"), []byte(plan), 0o644)
+	return dir
+}
+
+func TestRunAndChainStatus(t *testing.T) {
+	app, _ := filepath.Abs("../../examples/count.sh")
+	dir := oneReservationChain(t, false)
+	t.Setenv("SLURM_JOB_ID", "")
+	t.Setenv("WORK", "3")
+	t.Setenv("SPEED", "30")
+	_, errOut, code := run(t, "", "run", "--chain-dir", dir, "--reservation", "1", "--", app)
+	if code != 0 || !strings.Contains(errOut, "reservation 1: done, progress 3.0s") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "", "chain", "status", dir, "--json")
+	var cs struct{ Outcome string }
+	if code != 0 || json.Unmarshal([]byte(out), &cs) != nil || cs.Outcome != "stalled" {
+		// no job was submitted (outside Slurm): no job state, and the
+		// outcome of reservation 1 is only in its record
+		t.Logf("status: %s %s", out, errOut)
+	}
+	// The last reservation ends without the work done: out, exit 1.
+	dir = oneReservationChain(t, true)
+	t.Setenv("WORK", "100000")
+	end := fmt.Sprint(time.Now().Add(2 * time.Second).Unix())
+	_, errOut, code = run(t, "", "run", "--chain-dir", dir, "--reservation", "1", "--end", end, "--margin", "0", app)
+	if code != 1 || !strings.Contains(errOut, "reservation 1: out") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, _, code = run(t, "", "chain", "status", dir)
+	if code != 0 || !strings.Contains(out, "chain toy-1 (toy): out") {
+		t.Fatalf("status exit %d:\n%s", code, out)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	dir := oneReservationChain(t, false)
+	t.Setenv("CKPT_CHAIN_DIR", "")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--", "true"}, 2, "no chain folder"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "x", "true"}, 2, "--reservation"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "2", "true"}, 1, "the chain has 1"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "--after-checkpoint", "later", "true"}, 2, "--after-checkpoint"},
+		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "/nonexistent/app"}, 1, "starting /nonexistent/app"},
+		{[]string{"chain", "status", filepath.Join(dir, "nope")}, 2, "no chain"},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want %d, %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+const chainSacct = `JobID|JobName|State|ElapsedRaw|ExitCode|Comment
+100|seg.r1|FAILED|600|1:0|ckpt:chain=a;r=1;outcome=checkpointed;progress=500;work=560
+101|seg.r2|COMPLETED|300|0:0|ckpt:chain=a;r=2;outcome=done;progress=700;work=700
+102|seg.r3|CANCELLED by 0|0|0:0|ckpt:chain=a
+103|solo|COMPLETED|0|0:0|
+104|solo|COMPLETED|420|0:0|
+105|solo|TIMEOUT|900|0:15|
+107|solo|COMPLETED|380|0:0|
+`
+
+func TestChainHistory(t *testing.T) {
+	out, errOut, code := run(t, chainSacct, "chain", "history", "-", "--fit", "exponential", "--json")
+	var js struct {
+		Complete, Censored int
+		Skipped            map[string]int
+		Spec               string
+		Mean               float64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &js) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	// Oracle: the censored exponential MLE is complete runs / total time:
+	// 3 / (700 + 420 + 900 + 380) = 1/800.
+	if js.Complete != 3 || js.Censored != 1 || js.Skipped["elapsed time 0"] != 1 || math.Abs(js.Mean-800) > 1e-9 {
+		t.Errorf("%+v", js)
+	}
+	out, _, code = run(t, chainSacct, "chain", "history", "-")
+	if code != 0 || !strings.Contains(out, "3 runs complete, 1 censored, 1 skipped (elapsed time 0)") || !strings.Contains(out, "ckpt reserve --dist ") {
+		t.Errorf("text: %s", out)
+	}
+	spec := strings.TrimSpace(out[strings.LastIndex(out, "--dist ")+len("--dist "):])
+	if _, errOut, code := run(t, "", "reserve", "--dist", spec, "--ckpt", "30", "--restart", "30", "--no-baselines"); code != 0 {
+		t.Errorf("relearned law does not plan: %s", errOut)
+	}
+	for _, c := range []struct {
+		in   string
+		args []string
+		want string
+	}{
+		{"\x00\x01garbage", nil, "not sacct --parsable2"},
+		{"JobID|State|ElapsedRaw\n1|TIMEOUT|60\n", nil, "every one of the 1 runs is censored"},
+		{chainSacct, []string{"--fit", "pareto"}, "--fit"},
+	} {
+		_, errOut, code := run(t, c.in, append([]string{"chain", "history", "-"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%q: exit %d, %q", c.in, code, errOut)
+		}
+	}
+}
+
+// With sinfo on PATH, a plan beyond the partition's MaxTime is refused in
+// one line before anything is printed; a Slurm that does not answer is a
+// warning.
+func TestSbatchChecksSlurmLimits(t *testing.T) {
+	dir := fakeSinfo(t, "echo 'short*|30:00|1000'")
+	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
+	if code != 2 || out != "" || !strings.Contains(errOut, "partition short allows at most 00:30:00") {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1\n"), 0o755)
+	out, errOut, code = run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
+	if code != 0 || !strings.Contains(errOut, "cannot check the plan against Slurm's limits: sinfo: slurm_load_partitions") || !strings.Contains(out, "submit 1") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}

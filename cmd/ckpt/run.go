@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
+)
+
+type runFlags struct {
+	dir, reservation, margin, after, end string
+	json                                 bool
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] -- APP ARGS...",
+		Short: "Run one reservation of a chain inside its Slurm job (the job-side runner)",
+		Long: `Run the application of one reservation of a chain submitted by
+ckpt reserve --sbatch: the job script calls "ckpt run -- APP ARGS...". The
+runner submits the next reservations (the rolling window), learns the job's end
+time (SLURM_JOB_END_TIME, else scontrol), sends the app SIGUSR1 at
+end - C - margin when the reservation ends with a checkpoint, records the
+outcome in the chain folder and in the job's comment, and exits 0 only when
+the work is complete, so that Slurm cancels the rest of the chain. The app
+protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
+"go doc github.com/ckpt-hpc/ckpt/slurm"; examples/count.sh and count.py follow it.`,
+		Example: `  # job.sh, submitted by: ckpt reserve --history runs.txt --sbatch job.sh | bash
+  #!/usr/bin/env bash
+  ckpt run --margin 20s -- ./my_app --input data`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, f, args) },
+	}
+	fl := cmd.Flags()
+	fl.SetInterspersed(false) // the app's own flags are not ckpt's
+	fl.StringVar(&f.dir, "chain-dir", os.Getenv("CKPT_CHAIN_DIR"), "chain folder (default $CKPT_CHAIN_DIR, set by the submission)")
+	fl.StringVar(&f.reservation, "reservation", os.Getenv("CKPT_RESERVATION"), "reservation index, 1-based (default $CKPT_RESERVATION)")
+	fl.StringVar(&f.margin, "margin", "15s", "signal the app this long before end - C: covers signal delivery and the app's reaction")
+	fl.StringVar(&f.after, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
+	fl.StringVar(&f.end, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
+	addJSONFlag(fl, &f.json)
+	return cmd
+}
+
+func (f runFlags) config(args []string) (slurm.RunConfig, error) {
+	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ()}
+	if f.dir == "" {
+		return cfg, fmt.Errorf("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
+	}
+	k, err := strconv.Atoi(f.reservation)
+	if err != nil || k < 1 {
+		return cfg, fmt.Errorf("--reservation %q: want an index >= 1", f.reservation)
+	}
+	cfg.Reservation = k
+	m, err := nonNegDurationFlag("--margin", f.margin)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Margin = time.Duration(m * float64(time.Second))
+	switch f.after {
+	case "exit":
+	case "continue":
+		cfg.Continue = true
+	default:
+		return cfg, fmt.Errorf("--after-checkpoint %q: want exit or continue", f.after)
+	}
+	end := f.end
+	if end == "" {
+		end = os.Getenv("SLURM_JOB_END_TIME")
+	}
+	if end != "" {
+		sec, err := strconv.ParseInt(end, 10, 64)
+		if err != nil || sec <= 0 {
+			return cfg, fmt.Errorf("end time %q: want Unix seconds", end)
+		}
+		cfg.End = time.Unix(sec, 0)
+	}
+	return cfg, nil
+}
+
+func runRun(cmd *cobra.Command, f runFlags, args []string) error {
+	cfg, err := f.config(args)
+	if err != nil {
+		return usage(err)
+	}
+	cfg.Stdout, cfg.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	o, status, err := slurm.Run(cmd.Context(), cfg, slurm.Exec{}, slurm.RealClock{})
+	if err != nil {
+		return err
+	}
+	if f.json {
+		if err := writeJSON(cmd.ErrOrStderr(), o); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt run: reservation %d: %s, progress %s\n", o.Reservation, o.Outcome, units.FormatSeconds(o.Progress))
+	}
+	if status != slurm.ExitDone {
+		return fmt.Errorf("reservation %d ended %s: the work is not complete", o.Reservation, o.Outcome)
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+package slurm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Cluster is the narrow interface through which this package acts on
+// Slurm: one method per command it runs. Exec runs the real commands;
+// tests use a recorder.
+type Cluster interface {
+	// Sbatch submits a job with the given arguments and returns its ID.
+	Sbatch(ctx context.Context, args []string) (string, error)
+	// Queue returns the state (PENDING, RUNNING, …) of those of ids that
+	// squeue still lists.
+	Queue(ctx context.Context, ids []string) (map[string]string, error)
+	// Accounting returns the sacct records of ids (jobs, not steps).
+	Accounting(ctx context.Context, ids []string) ([]Record, error)
+	// Cancel cancels the jobs (scancel).
+	Cancel(ctx context.Context, ids []string) error
+	// EndTime returns the time at which Slurm will end job id (scontrol).
+	EndTime(ctx context.Context, id string) (time.Time, error)
+	// SetComment replaces the comment of job id (scontrol update).
+	SetComment(ctx context.Context, id, comment string) error
+}
+
+// Record is one job of sacct's output.
+type Record struct {
+	JobID, JobName, State, Comment string
+	// Elapsed is ElapsedRaw in seconds.
+	Elapsed float64
+	// ExitCode is sacct's "status:signal".
+	ExitCode string
+}
+
+// liveStates are the job states of a job that may still run.
+var liveStates = map[string]bool{"PENDING": true, "RUNNING": true, "CONFIGURING": true, "COMPLETING": true,
+	"SUSPENDED": true, "REQUEUED": true, "REQUEUE_HOLD": true, "REQUEUE_FED": true, "RESIZING": true, "SIGNALING": true, "STAGE_OUT": true}
+
+// Exec runs the Slurm commands found on PATH.
+type Exec struct{}
+
+// run runs a Slurm command and returns its standard output; an error is
+// one line naming the command and its first line of standard error.
+func run(ctx context.Context, name string, args ...string) (string, error) {
+	var out, errb bytes.Buffer
+	c := exec.CommandContext(ctx, name, args...)
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Run(); err != nil {
+		msg, _, _ := strings.Cut(strings.TrimSpace(errb.String()), "\n")
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("%s: %s", name, msg)
+	}
+	return out.String(), nil
+}
+
+// Sbatch runs sbatch (the arguments include --parsable).
+func (Exec) Sbatch(ctx context.Context, args []string) (string, error) {
+	out, err := run(ctx, "sbatch", args...)
+	if err != nil {
+		return "", err
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(out), ";")
+	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+		return "", fmt.Errorf("sbatch printed %q, want a job ID (--parsable)", strings.TrimSpace(out))
+	}
+	return id, nil
+}
+
+// Queue runs squeue.
+func (Exec) Queue(ctx context.Context, ids []string) (map[string]string, error) {
+	m := map[string]string{}
+	if len(ids) == 0 {
+		return m, nil
+	}
+	out, err := run(ctx, "squeue", "-h", "-j", strings.Join(ids, ","), "-o", "%i|%T")
+	if err != nil {
+		if strings.Contains(err.Error(), "Invalid job id") {
+			return m, nil // all finished and purged
+		}
+		return nil, err
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if id, st, ok := strings.Cut(l, "|"); ok && liveStates[st] {
+			m[id] = st
+		}
+	}
+	return m, nil
+}
+
+// Accounting runs sacct.
+func (Exec) Accounting(ctx context.Context, ids []string) ([]Record, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	out, err := run(ctx, "sacct", "-X", "--parsable2", "-j", strings.Join(ids, ","), "--format", sacctFormat)
+	if err != nil {
+		return nil, err
+	}
+	h, err := ReadSacct(strings.NewReader(out), "sacct")
+	return h, err
+}
+
+// Cancel runs scancel.
+func (Exec) Cancel(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := run(ctx, "scancel", ids...)
+	return err
+}
+
+// EndTime runs scontrol show job and reads EndTime (local time).
+func (Exec) EndTime(ctx context.Context, id string) (time.Time, error) {
+	out, err := run(ctx, "scontrol", "show", "job", "-o", id)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return parseEndTime(out)
+}
+
+func parseEndTime(out string) (time.Time, error) {
+	for _, f := range strings.Fields(out) {
+		if v, ok := strings.CutPrefix(f, "EndTime="); ok {
+			t, err := time.ParseInLocation("2006-01-02T15:04:05", v, time.Local)
+			if err != nil {
+				return time.Time{}, fmt.Errorf("scontrol: EndTime %q is not a time", v)
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("scontrol: no EndTime in its output")
+}
+
+// SetComment runs scontrol update.
+func (Exec) SetComment(ctx context.Context, id, comment string) error {
+	_, err := run(ctx, "scontrol", "update", "JobId="+id, "Comment="+comment)
+	return err
+}

@@ -1,0 +1,60 @@
+// Package slurm runs ckpt's reservation plans on the Slurm workload manager,
+// end to end: it submits a plan as a chain of sbatch jobs (one per
+// reservation), runs the application inside each reservation (Run, the
+// job-side runner behind "ckpt run"), reports and cancels chains (Status,
+// Cancel), and turns sacct records back into a walltime history in which a
+// chain counts as one run and runs that never finished are right-censored
+// (ReadRuns). It implements the submission side of Gainaru et al., "Reservation
+// strategies for stochastic jobs" (IPDPS 2019/2020, Sections 2–4): the plan is
+// a sequence of reservations, each ending with or without a checkpoint.
+//
+// # Chains that stop
+//
+// Reservation k (k ≥ 2) is submitted with
+// --dependency=afternotok:ID1:…:ID(k−1) and --kill-on-invalid-dep=yes: it
+// starts only when every earlier reservation ended "not ok" (TIMEOUT, FAILED,
+// CANCELLED, NODE_FAIL, …), so once one of them completes (exit 0) the
+// dependency can never be met and Slurm cancels it, whatever position the
+// completing reservation had and whatever happened to the others. A chain
+// only on the previous reservation (afternotok:ID(k−1)) runs again after a
+// completion: k completes, k+1 is cancelled, and a CANCELLED job is "not ok".
+// The runner adds a second guard: it does not start the application when an
+// earlier reservation recorded that the work is done.
+//
+// At most Ahead reservations are pending beyond the one that runs (a rolling
+// window, default 2): the submission script submits the first Ahead, and the
+// runner of reservation k submits up to k+Ahead. The runner of a reservation
+// that completes the work cancels what is pending. Ahead = 0 means all
+// reservations are submitted up front.
+//
+// # The application protocol
+//
+// "ckpt run -- APP ARGS…" starts APP with these variables in its environment:
+//
+//	CKPT_CHAIN, CKPT_CHAIN_DIR  the chain's id and its state folder
+//	CKPT_RESERVATION            this reservation's index, 1-based
+//	CKPT_RESERVATIONS           the number of reservations planned
+//	CKPT_CHECKPOINT             1 if this reservation ends with a checkpoint
+//	CKPT_CHECKPOINT_TIME        the planned checkpoint time C (seconds)
+//	CKPT_RESTART                1 if the app must resume from its last checkpoint
+//	CKPT_MILESTONE              the work done at the end of the reservation (s)
+//	CKPT_PROGRESS_FILE          where the app writes its progress (see below)
+//	CKPT_AFTER_CHECKPOINT       exit or continue (see below)
+//
+// The runner sends SIGUSR1 at end − C − margin, where end is the job's real
+// end time (SLURM_JOB_END_TIME, else squeue) and margin covers signal
+// delivery and Slurm's enforcement lag. On SIGUSR1 the app writes its
+// checkpoint, then writes its progress (seconds of work done, one number)
+// to CKPT_PROGRESS_FILE (write a temporary file and rename it), and then
+// exits with a non-zero status (CKPT_AFTER_CHECKPOINT=exit), or keeps working
+// until it finishes or Slurm ends the job (continue). On SIGTERM (the time
+// limit) it exits. It exits 0 only when its work is complete; it may write
+// its final progress first. The runner records the outcome (done,
+// checkpointed, killed, failed, out of reservations) in the chain folder, and
+// exits 0 only for done, which is what the dependencies read.
+//
+// # Complexity
+//
+// Building a chain of n reservations is O(n²) in the dependency lists
+// (O(n·Ahead) per runner); status and history are linear in the records read.
+package slurm

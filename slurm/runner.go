@@ -1,0 +1,266 @@
+package slurm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Exit statuses of the runner: what the dependencies read.
+const (
+	ExitDone = 0 // the work is complete (or was already): the chain stops
+	ExitMore = 1 // not complete: the next reservation runs, if any
+)
+
+// Clock is the runner's time: real (RealClock) or a test's.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns time.Now().
+func (RealClock) Now() time.Time { return time.Now() }
+
+// After returns time.After(d).
+func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// RunConfig is what "ckpt run" passes to Run.
+type RunConfig struct {
+	// Dir is the chain folder; Reservation the 1-based index.
+	Dir         string
+	Reservation int
+	// JobID is this job's Slurm ID ("" outside Slurm).
+	JobID string
+	// End is the job's end time; zero asks the Cluster (EndTime).
+	End time.Time
+	// Margin is subtracted, with C, from the end time to signal the app.
+	Margin time.Duration
+	// Continue keeps the app running after its checkpoint.
+	Continue bool
+	// App is the command line of the application.
+	App []string
+	// Env is the environment the app inherits (CKPT_* are added).
+	Env            []string
+	Stdout, Stderr io.Writer
+	// Signals delivers the signals the runner receives (SIGTERM from Slurm
+	// at the time limit); they are forwarded to the app.
+	Signals <-chan os.Signal
+}
+
+// StartGrace is the earliest the runner signals an app after starting it,
+// so that the app has installed its handler (a signal that comes first
+// kills it).
+const StartGrace = 2 * time.Second
+
+// SignalTime is when the runner sends the checkpoint signal: end − C −
+// margin, to the second, but not before start + StartGrace (when the
+// checkpoint no longer fits, the app is told as soon as it can listen).
+func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time {
+	at := end.Add(-time.Duration(c*float64(time.Second)) - margin).Truncate(time.Second)
+	if at.Before(start.Add(StartGrace)) {
+		return start.Add(StartGrace)
+	}
+	return at
+}
+
+// Classify returns the outcome of a reservation from how the app ended:
+// its exit status, whether it wrote its progress file (a checkpoint),
+// whether it was signalled (checkpoint or termination), and whether
+// the reservation is the chain's last.
+func Classify(exit int, progressed, signalled, last bool) (string, int) {
+	switch {
+	case exit == 0:
+		return OutcomeDone, ExitDone
+	case last:
+		return OutcomeOut, ExitMore
+	case progressed:
+		return OutcomeCheckpointed, ExitMore
+	case signalled || exit < 0:
+		return OutcomeKilled, ExitMore
+	}
+	return OutcomeFailed, ExitMore
+}
+
+// Run runs reservation cfg.Reservation of the chain in cfg.Dir: it tops
+// up the rolling window, starts the app (unless an earlier reservation
+// completed the work), signals it at SignalTime, records the Outcome and
+// returns it with the exit status for the dependencies. Cluster errors
+// while topping up or cancelling are reported on Stderr, not fatal: the
+// dependencies are the safety net.
+func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, int, error) {
+	st, err := Load(cfg.Dir)
+	if err != nil {
+		return Outcome{}, ExitMore, err
+	}
+	k, n := cfg.Reservation, len(st.Chain.Steps)
+	if k < 1 || k > n {
+		return Outcome{}, ExitMore, fmt.Errorf("reservation %d: the chain has %d", k, n)
+	}
+	if len(cfg.App) == 0 {
+		return Outcome{}, ExitMore, fmt.Errorf("no application to run")
+	}
+	o := Outcome{Reservation: k, JobID: cfg.JobID, Start: clock.Now()}
+	if j := DoneBefore(st.Outcomes, k); j > 0 {
+		o.Outcome, o.Note = OutcomeSkipped, fmt.Sprintf("reservation %d completed the work", j)
+		cancelLater(ctx, cfg, cl, st)
+		return o, ExitDone, st.WriteOutcome(o)
+	}
+	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
+	}
+	step := st.Chain.Steps[k-1]
+	o.Deadline = cfg.End
+	if o.Deadline.IsZero() && cfg.JobID != "" {
+		if o.Deadline, err = cl.EndTime(ctx, cfg.JobID); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v; assuming the planned length\n", err)
+		}
+	}
+	if o.Deadline.IsZero() {
+		o.Deadline = o.Start.Add(time.Duration(math.Ceil(step.Time/60) * 60 * float64(time.Second)))
+	}
+	before := stamp(st.ProgressFile())
+	p0, err := readProgress(st.ProgressFile())
+	if err != nil {
+		return o, ExitMore, err
+	}
+	if !step.Restart {
+		p0 = 0
+	}
+	o.Progress, o.Outcome = p0, OutcomeRunning
+	if err := st.WriteOutcome(o); err != nil {
+		return o, ExitMore, err
+	}
+	restart := 0.0
+	if step.Restart {
+		restart = step.RestartTime
+	}
+	// If Slurm ends the job before the runner can record the outcome, sacct
+	// still tells the work run through: progress + elapsed − restart.
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
+	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock)
+	if err != nil {
+		return o, ExitMore, err
+	}
+	ctx = context.WithoutCancel(ctx) // record the outcome even after SIGTERM
+	o.End = clock.Now()
+	wrote := stamp(st.ProgressFile()) != before
+	p1, perr := readProgress(st.ProgressFile())
+	if perr != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", perr)
+	}
+	ran := o.End.Sub(o.Start).Seconds()
+	if step.Restart {
+		ran -= step.RestartTime
+	}
+	o.Work = p0 + max(ran, 0)
+	o.Exit = exit
+	var status int
+	o.Outcome, status = Classify(exit, wrote, signalled, k == n)
+	switch {
+	case o.Outcome == OutcomeDone && wrote:
+		o.Progress, o.Work = p1, p1
+	case o.Outcome == OutcomeDone:
+		o.Progress = o.Work
+	case wrote:
+		o.Progress, o.Work = p1, max(o.Work, p1)
+	}
+	if o.Outcome == OutcomeDone {
+		cancelLater(ctx, cfg, cl, st)
+	}
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
+	return o, status, st.WriteOutcome(o)
+}
+
+// setComment records c in the job's comment (what sacct keeps), best
+// effort.
+func setComment(ctx context.Context, cfg RunConfig, cl Cluster, c string) {
+	if cfg.JobID == "" {
+		return
+	}
+	if err := cl.SetComment(ctx, cfg.JobID, c); err != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: recording the outcome in the job comment: %v\n", err)
+	}
+}
+
+func cancelLater(ctx context.Context, cfg RunConfig, cl Cluster, st *State) {
+	if ids := Later(st.Jobs, cfg.Reservation); len(ids) > 0 {
+		if err := cl.Cancel(ctx, ids); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: cancelling the rest of the chain: %v\n", err)
+		}
+	}
+}
+
+// appEnv is the app's environment: cfg.Env plus the protocol's variables.
+func appEnv(cfg RunConfig, st *State, step Step) []string {
+	after := "exit"
+	if cfg.Continue {
+		after = "continue"
+	}
+	return append(append([]string{}, cfg.Env...),
+		"CKPT_CHAIN="+st.ID, "CKPT_CHAIN_DIR="+st.Dir,
+		"CKPT_RESERVATION="+strconv.Itoa(cfg.Reservation), "CKPT_RESERVATIONS="+strconv.Itoa(len(st.Chain.Steps)),
+		"CKPT_CHECKPOINT="+strconv.Itoa(b2i(step.Checkpoint)), "CKPT_CHECKPOINT_TIME="+strconv.FormatFloat(step.CheckpointTime, 'f', -1, 64),
+		"CKPT_RESTART="+strconv.Itoa(b2i(step.Restart)), "CKPT_MILESTONE="+strconv.FormatFloat(math.Round(step.Milestone), 'f', -1, 64),
+		"CKPT_PROGRESS_FILE="+st.ProgressFile(), "CKPT_AFTER_CHECKPOINT="+after)
+}
+
+// runApp starts the app and waits for it, sending SIGUSR1 at the signal
+// time, forwarding cfg.Signals and SIGTERM when ctx ends. It returns the
+// exit status (−1 when killed by a signal) and whether a signal was sent.
+func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock) (int, bool, error) {
+	c := exec.Command(cfg.App[0], cfg.App[1:]...)
+	c.Env, c.Stdout, c.Stderr = appEnv(cfg, st, step), cfg.Stdout, cfg.Stderr
+	if err := c.Start(); err != nil {
+		return 0, false, fmt.Errorf("starting %s: %w", cfg.App[0], err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	var timer <-chan time.Time
+	if step.Checkpoint {
+		o.SignalAt = SignalTime(o.Start, o.Deadline, step.CheckpointTime, cfg.Margin)
+		timer = clock.After(o.SignalAt.Sub(clock.Now()))
+	}
+	signalled := false
+	for {
+		select {
+		case <-timer:
+			timer, signalled = nil, true
+			c.Process.Signal(syscall.SIGUSR1)
+		case s := <-cfg.Signals:
+			signalled = true
+			c.Process.Signal(s)
+		case <-ctx.Done():
+			signalled = true
+			c.Process.Signal(syscall.SIGTERM)
+			ctx = context.Background()
+		case err := <-done:
+			var ee *exec.ExitError
+			switch {
+			case err == nil:
+				return 0, signalled, nil
+			case errors.As(err, &ee):
+				return ee.ExitCode(), signalled, nil
+			}
+			return 0, signalled, err
+		}
+	}
+}
+
+// stamp identifies a version of a file (modification time and size).
+func stamp(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
+}

@@ -1,0 +1,225 @@
+package slurm
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fakeClock starts at T0; After(d) records d, moves the clock by d and
+// fires once the app is ready (it printed its first line, after installing
+// its handlers), or after a second of real time.
+type fakeClock struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+	ready chan struct{}
+}
+
+// readyWriter closes ready at the first write.
+type readyWriter struct {
+	once  sync.Once
+	ready chan struct{}
+}
+
+func (w *readyWriter) Write(p []byte) (int, error) {
+	os.Stderr.Write(p)
+	w.once.Do(func() { close(w.ready) })
+	return len(p), nil
+}
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *fakeClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits = append(c.waits, d)
+	c.now = c.now.Add(d)
+	ch := make(chan time.Time, 1)
+	go func() {
+		if c.ready != nil {
+			<-c.ready
+		} else {
+			time.Sleep(time.Second)
+		}
+		ch <- c.now
+	}()
+	return ch
+}
+
+func exampleApp(t *testing.T, name string) []string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(name, ".py") {
+		py, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("no python3")
+		}
+		return []string{py, p}
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	return []string{p}
+}
+
+// chainDir writes a chain of n reservations whose first `submitted` are
+// recorded as jobs 1001, 1002, …
+func chainDir(t *testing.T, c Chain, submitted int) *State {
+	st := newState(t, c)
+	b, _ := c.Script() // validates
+	_ = b
+	if err := writePlan(st); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= submitted; k++ {
+		st.AddJob(k, string(rune('0'+k))+"00")
+	}
+	return st
+}
+
+func runCfg(st *State, k int, app []string, work string) RunConfig {
+	return RunConfig{Dir: st.Dir, Reservation: k, JobID: st.Jobs[k], End: t0.Add(100 * time.Second), Margin: 5 * time.Second,
+		App: app, Env: append(os.Environ(), "WORK="+work, "SPEED=20"), Stdout: os.Stderr, Stderr: os.Stderr}
+}
+
+// A reservation that ends with a checkpoint: the runner tops up the window,
+// waits end − C − margin = 100 − 10 − 5 = 85 s, signals the app (bash and
+// Python examples), which saves its progress and exits 1; the runner
+// records "checkpointed" at that progress and exits 1 so that the next
+// reservation runs.
+func TestRunCheckpoints(t *testing.T) {
+	for _, app := range []string{"count.sh", "count.py"} {
+		t.Run(app, func(t *testing.T) {
+			c := Chain{Job: "job.sh", Name: "toy", Ahead: 2, Steps: []Step{
+				{Time: 100, Checkpoint: true, CheckpointTime: 10, Milestone: 90},
+				{Time: 100, Restart: true, RestartTime: 5, Milestone: 185}, {Time: 100, Restart: true, Milestone: 280}}}
+			st := chainDir(t, c, 1)
+			f, clk := &fakeSlurm{}, &fakeClock{now: t0, ready: make(chan struct{})}
+			cfg := runCfg(st, 1, exampleApp(t, app), "100000")
+			cfg.Stdout = &readyWriter{ready: clk.ready}
+			o, status, err := Run(context.Background(), cfg, f, clk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(clk.waits) != 1 || clk.waits[0] != 85*time.Second {
+				t.Errorf("waited %v, want [85s]", clk.waits)
+			}
+			p, _ := readProgress(st.ProgressFile())
+			if o.Outcome != OutcomeCheckpointed || status != ExitMore || stamp(st.ProgressFile()) == "" || o.Progress != p || o.Exit != 1 {
+				t.Errorf("outcome %+v, status %d, progress file %v", o, status, p)
+			}
+			back, _ := Load(st.Dir)
+			if back.Outcomes[1].Outcome != OutcomeCheckpointed || len(back.Jobs) != 3 {
+				t.Errorf("recorded %+v, jobs %v", back.Outcomes, back.Jobs)
+			}
+			calls := strings.Join(f.calls, "\n")
+			for _, want := range []string{"--job-name=toy.r2", "--job-name=toy.r3", "--dependency=afternotok:100:1001 ", "scontrol update JobId=100 Comment=ckpt:chain=c1;r=1;outcome=checkpointed"} {
+				if !strings.Contains(calls, want) {
+					t.Errorf("calls lack %q:\n%s", want, calls)
+				}
+			}
+		})
+	}
+}
+
+// A reservation in which the work completes: exit 0, the rest of the chain
+// cancelled, the final progress recorded.
+func TestRunDone(t *testing.T) {
+	c := Chain{Job: "job.sh", Ahead: 0, Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 10}, {Time: 60, Restart: true}, {Time: 60, Restart: true}}}
+	st := chainDir(t, c, 3)
+	os.WriteFile(st.ProgressFile(), []byte("40\n"), 0o644)
+	f := &fakeSlurm{}
+	o, status, err := Run(context.Background(), runCfg(st, 2, exampleApp(t, "count.sh"), "45"), f, &fakeClock{now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Outcome != OutcomeDone || status != ExitDone || o.Progress != 45 {
+		t.Errorf("outcome %+v, status %d", o, status)
+	}
+	if !strings.Contains(strings.Join(f.calls, "\n"), "scancel 300") {
+		t.Errorf("rest not cancelled: %v", f.calls)
+	}
+}
+
+// The last reservation ends (Slurm's SIGTERM at the time limit) without
+// the work done: "out", exit 1.
+func TestRunOutOfReservations(t *testing.T) {
+	c := Chain{Job: "job.sh", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 10}, {Time: 60, Restart: true}}}
+	st := chainDir(t, c, 2)
+	sig := make(chan os.Signal, 1)
+	cfg := runCfg(st, 2, exampleApp(t, "count.sh"), "100000")
+	cfg.Signals = sig
+	go func() { time.Sleep(300 * time.Millisecond); sig <- syscall.SIGTERM }()
+	o, status, err := Run(context.Background(), cfg, &fakeSlurm{}, &fakeClock{now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Outcome != OutcomeOut || status != ExitMore {
+		t.Errorf("outcome %+v, status %d", o, status)
+	}
+}
+
+// A reservation after the one that completed does not start the app.
+func TestRunSkipsAfterDone(t *testing.T) {
+	c := Chain{Job: "job.sh", Steps: steps(3)}
+	st := chainDir(t, c, 3)
+	st.WriteOutcome(Outcome{Reservation: 1, Outcome: OutcomeDone})
+	f := &fakeSlurm{}
+	o, status, err := Run(context.Background(), runCfg(st, 2, []string{"/nonexistent/app"}, "1"), f, &fakeClock{now: t0})
+	if err != nil || o.Outcome != OutcomeSkipped || status != ExitDone {
+		t.Fatalf("%+v %d %v", o, status, err)
+	}
+}
+
+// With the real clock the signal arrives within a fraction of a second of
+// end − C − margin.
+func TestRunSignalTimingRealClock(t *testing.T) {
+	c := Chain{Job: "job.sh", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 1}, {Time: 60, Restart: true}}}
+	st := chainDir(t, c, 1)
+	cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
+	start := time.Now()
+	cfg.End = start.Add(5 * time.Second)
+	cfg.Margin = time.Second
+	o, _, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SignalTime(start, cfg.End, 1, time.Second)
+	if d := o.SignalAt.Sub(want); d < -time.Second || d > time.Second {
+		t.Errorf("signal at %v, want %v", o.SignalAt, want)
+	}
+	// end − C − margin is 3 s after the start, truncated to the second.
+	if d := want.Sub(start); d < 2*time.Second || d > 3*time.Second {
+		t.Errorf("signal due %v after the start, want (2 s, 3 s]", d)
+	}
+	if lag := o.End.Sub(want); lag < 0 || lag > 1500*time.Millisecond || o.Outcome != OutcomeCheckpointed {
+		t.Errorf("app ended %v after the signal was due, as %s; want within a tick, checkpointed", lag, o.Outcome)
+	}
+}
+
+func TestSignalTime(t *testing.T) {
+	start := t0
+	end := t0.Add(120 * time.Second)
+	if got := SignalTime(start, end, 10, 5*time.Second); !got.Equal(t0.Add(105 * time.Second)) {
+		t.Errorf("lead: %v", got.Sub(t0))
+	}
+	// C = 10.5 s: to the second, never later than end − C − margin.
+	if got := SignalTime(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
+		t.Errorf("fractional C: %v", got.Sub(t0))
+	}
+	// A checkpoint that no longer fits: as soon as the app can listen.
+	if got := SignalTime(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
+		t.Errorf("short: %v", got.Sub(t0))
+	}
+}
