@@ -327,23 +327,13 @@ func writeProfileText(w io.Writer, r profilePlan, all bool) error {
 	fmt.Fprintf(&b, "total walltime: %s; average memory %.3g GB, peak %.3g GB\n", r.Total, r.MeanMemory, r.PeakMemory)
 	fmt.Fprintf(&b, "checkpoint C(V) = %s, restart R = %s\n", r.Checkpoint, units.FormatSeconds(r.Restart))
 	fmt.Fprintf(&b, "strategy: %s\n\n", r.Algorithm)
-	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\trequest\tsbatch --time\tmemory\tsbatch --mem\tcheckpoint\tprogress saved\tP(needed)\t")
-	row := func(i int, rv profileReserve) {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.3g GB\t%s\t%s\t%s\t%.4g\t\n", i, units.FormatSeconds(rv.Length), rv.Time, rv.Mem, rv.SbatchMem,
-			yesNo(rv.Checkpoint), units.FormatSeconds(rv.Saved), rv.ProbNeeded)
-	}
+	rows := make([]reservation.TableRow, len(r.Reservations))
 	for i, rv := range r.Reservations {
-		if !all && rv.ProbNeeded < tableCutoff && len(r.Reservations)-i > 1 {
-			fmt.Fprintf(tw, "...\t%d more\t\t\t\t\t\t< %g\t\n", len(r.Reservations)-i-1, tableCutoff)
-			row(len(r.Reservations), r.Reservations[len(r.Reservations)-1])
-			break
-		}
-		row(i+1, rv)
+		rows[i] = reservation.TableRow{Length: rv.Length, Extra: []string{fmt.Sprintf("%.3g GB", rv.Mem), rv.SbatchMem},
+			Checkpoint: rv.Checkpoint, Saved: rv.Saved, ProbNeeded: rv.ProbNeeded}
 	}
-	tw.Flush()
-	if !all && r.Reservations[len(r.Reservations)-1].ProbNeeded < tableCutoff {
-		b.WriteString("(--all lists every reservation)\n")
+	if err := reservation.WriteTable(&b, []string{"memory", "sbatch --mem"}, rows, all, "--all"); err != nil {
+		return err
 	}
 	fmt.Fprintf(&b, "\nexpected reservation time: %s per run; expected weighted memory: %.3g GB\n", units.FormatSeconds(r.ExpectedReservation), r.ExpectedWeightedMemory)
 	if len(r.Others) > 0 {
