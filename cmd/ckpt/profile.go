@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -196,8 +195,8 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) (string, error) {
 		}
 		strategy = memplan.StrategyAllCkpt
 	}
-	if !slices.Contains(memplan.AppStrategies, strategy) {
-		return "", usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(memplan.AppStrategies, ", "))
+	if err := memplan.CheckAppStrategy(strategy); err != nil {
+		return "", usagef("--mem-strategy: %w", err)
 	}
 	return strategy, nil
 }
