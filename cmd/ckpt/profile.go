@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/profile"
@@ -269,7 +270,24 @@ func profileOptions(cmd *cobra.Command, f reserveFlags, src *profile.Source) (me
 	if f.nSet {
 		o.N = f.n
 	}
-	return o, usage(o.Validate())
+	return o, optionFlagError(fl, o.Validate())
+}
+
+// optionFlags names the flag of each memplan.AppPlanOptions field.
+var optionFlags = map[string]string{"N": "n", "TailMass": "tail-mass", "CkptTau": "ckpt-tau", "MemTau": "mem-tau", "V2Eps": "v2-eps",
+	"MemMargin": "mem-margin", "Restart": "restart", "Ckpt.Latency": "ckpt-latency", "Ckpt.Bandwidth": "ckpt-bandwidth"}
+
+// optionFlagError is err as a usage error that names the flag of the field
+// out of range ("--mem-margin 1e+300: want a value in [0, 10]") when the
+// value came from that flag, not from the profile.
+func optionFlagError(fl *pflag.FlagSet, err error) error {
+	var oe *memplan.OptionError
+	if errors.As(err, &oe) {
+		if name, ok := optionFlags[oe.Field]; ok && fl.Changed(name) {
+			return usagef("--%s %s: %s", name, fl.Lookup(name).Value, oe.Want)
+		}
+	}
+	return usage(err)
 }
 
 // writeProfileSbatch prints the plan as a chain of sbatch jobs.
