@@ -1,13 +1,11 @@
 package interval
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // CostTable is a measured cost (checkpoint or restart) as a function of the
@@ -19,43 +17,30 @@ type CostTable struct {
 	MemoryMB, Seconds []float64
 }
 
-// ReadCostTable reads a cost table: one measurement per line, three
-// whitespace-separated fields "index memoryMB seconds" (the index is
-// ignored); blank lines and "#" comments are skipped. Memory must be > 0,
-// seconds ≥ 0, both finite; at least one line is needed. Errors name the
-// line: "nfs-cp.cost:3: invalid memory \"x\"". Points are sorted by memory;
-// duplicated memories are averaged. O(n log n).
+// BLCRFormat is the layout of a BLCR cost table (GloudSim's
+// checkpoint-costs/blcr/*.cost): lines "index memoryMB seconds".
+var BLCRFormat = trace.CostFormat{Columns: []string{"index", "memoryMB", "seconds"}}
+
+// ReadCostTable reads a cost table in BLCRFormat through
+// trace.ReadCostTable: one measurement per line, three whitespace-separated
+// numbers "index memoryMB seconds" (the index is not used); blank lines and
+// "#" comments are skipped. Every value must be finite and >= 0, the memory
+// > 0; at least one line is needed. Errors are *trace.ParseError values
+// naming the line: "nfs-cp.cost:3: field 2 (memoryMB) \"x\" is not a number
+// >= 0". Points are sorted by memory; duplicated memories are averaged.
+// O(n log n).
 func ReadCostTable(r io.Reader, name string) (CostTable, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	tt, err := trace.ReadCostTable(r, name, BLCRFormat)
+	if err != nil {
+		return CostTable{}, err
+	}
 	type pt struct{ m, s float64 }
-	var pts []pt
-	line := 0
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
+	pts := make([]pt, len(tt.Rows))
+	for i, row := range tt.Rows {
+		if !(row[1] > 0) {
+			return CostTable{}, tt.Errorf(i, "memory %v MB: want > 0", row[1])
 		}
-		f := strings.Fields(s)
-		if len(f) != 3 {
-			return CostTable{}, fmt.Errorf("%s:%d: want 3 fields \"index memoryMB seconds\", got %d", name, line, len(f))
-		}
-		m, err := strconv.ParseFloat(f[1], 64)
-		if err != nil || !(m > 0) || math.IsInf(m, 0) {
-			return CostTable{}, fmt.Errorf("%s:%d: invalid memory %q (want MB > 0)", name, line, f[1])
-		}
-		v, err := strconv.ParseFloat(f[2], 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return CostTable{}, fmt.Errorf("%s:%d: invalid cost %q (want seconds >= 0)", name, line, f[2])
-		}
-		pts = append(pts, pt{m, v})
-	}
-	if err := sc.Err(); err != nil {
-		return CostTable{}, fmt.Errorf("%s:%d: %v", name, line+1, err)
-	}
-	if len(pts) == 0 {
-		return CostTable{}, fmt.Errorf("%s: no measurement", name)
+		pts[i] = pt{row[1], row[2]}
 	}
 	sort.SliceStable(pts, func(i, j int) bool { return pts[i].m < pts[j].m })
 	t := CostTable{Name: name}

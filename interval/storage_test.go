@@ -1,11 +1,13 @@
 package interval
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // Section 4.2.2: Te = 200 s, 160 MB, E(Y) = 2; local ramdisk C = 0.632 s
@@ -58,10 +60,23 @@ func TestCostTableInterpolation(t *testing.T) {
 	if got := ct.At(40); !near(got, 7.0/3+2, 1e-12) {
 		t.Errorf("At(40) = %v", got)
 	}
-	for _, bad := range []string{"", "1 2\n", "1 x 3\n", "1 0 3\n", "1 5 -1\n", "1 5 NaN\n", "1 Inf 2\n"} {
-		if _, err := ReadCostTable(strings.NewReader(bad), "bad"); err == nil {
-			t.Errorf("accepted %q", bad)
-		} else if strings.Contains(err.Error(), "\n") {
+	for _, c := range []struct{ in, want string }{
+		{"", "bad: no measurement"},
+		{"1 2\n", `bad:1: want 3 fields "index memoryMB seconds", got 2`},
+		{"1 x 3\n", `bad:1: field 2 (memoryMB) "x" is not a number >= 0`},
+		{"# c\n1 5 3\n\n2 0 3\n", "bad:4: memory 0 MB: want > 0"},
+		{"1 5 -1\n", `bad:1: field 3 (seconds) "-1" is not a number >= 0`},
+		{"1 5 NaN\n", `bad:1: field 3 (seconds) "NaN"`},
+		{"1 Inf 2\n", `bad:1: field 2 (memoryMB) "Inf"`},
+	} {
+		_, err := ReadCostTable(strings.NewReader(c.in), "bad")
+		var pe *trace.ParseError
+		switch {
+		case err == nil:
+			t.Errorf("accepted %q", c.in)
+		case !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &pe):
+			t.Errorf("%q: error %q (%T), want %q…", c.in, err, err, c.want)
+		case strings.Contains(err.Error(), "\n"):
 			t.Errorf("multi-line error %q", err)
 		}
 	}

@@ -72,27 +72,52 @@ func checkTotal(total distribution.Distribution) error {
 	return nil
 }
 
-// Validate reports the first option out of range, naming it.
-func (o AppPlanOptions) Validate() error {
-	switch {
-	case o.N < 2:
-		return fmt.Errorf("need at least 2 discretisation points, got %d", o.N)
-	case !(o.TailMass >= 0 && o.TailMass < 1):
-		return fmt.Errorf("tail mass %v, want a value in [0, 1) (0: the default)", o.TailMass)
-	case !(o.CkptTau >= 0 && o.CkptTau < 1):
-		return fmt.Errorf("checkpoint tau %v, want a value in [0, 1)", o.CkptTau)
-	case !(o.MemTau >= 0 && o.MemTau < 1):
-		return fmt.Errorf("memory tau %v, want a value in [0, 1)", o.MemTau)
-	case !(o.V2Eps > 0 && o.V2Eps < 1):
-		return fmt.Errorf("mem-all-ckpt-v2 epsilon %v, want a value in (0, 1)", o.V2Eps)
-	case !(o.MemMargin >= 0 && o.MemMargin <= MaxMemMargin):
-		return fmt.Errorf("memory margin %v, want a value in [0, %d]", o.MemMargin, MaxMemMargin)
-	case !(o.Restart >= 0) || math.IsInf(o.Restart, 0):
-		return fmt.Errorf("restart cost %v s, want a finite value >= 0", o.Restart)
-	case o.Steps < 0:
-		return fmt.Errorf("timeline steps %d, want >= 0 (0: the default)", o.Steps)
+// OptionError reports an AppPlanOptions field out of range:
+// "memory margin 1e+300, want a value in [0, 10]". Field is the Go field
+// ("MemMargin", "Ckpt.Bandwidth"), so that a command line can name its own
+// flag instead of Name.
+type OptionError struct {
+	Field string // AppPlanOptions field, "Ckpt.Latency" for a nested one
+	Name  string // the option in words: "memory margin"
+	Value string // the value, as %v formats it: "1e+300"
+	Unit  string // its unit ("s", "GB/s"), or ""
+	Want  string // the range: "want a value in [0, 10]"
+}
+
+// Error is "Name Value[ Unit], Want", on one line.
+func (e *OptionError) Error() string {
+	v := e.Value
+	if e.Unit != "" {
+		v += " " + e.Unit
 	}
-	return o.Ckpt.Validate()
+	return e.Name + " " + v + ", " + e.Want
+}
+
+// Validate reports the first option out of range as an *OptionError. The
+// checkpoint cost is checked as profile.CheckpointCost.Validate checks it.
+func (o AppPlanOptions) Validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	for _, c := range []struct {
+		ok                      bool
+		field, name, unit, want string
+		value                   any
+	}{
+		{o.N >= 2, "N", "discretisation points", "", "want at least 2", o.N},
+		{o.TailMass >= 0 && o.TailMass < 1, "TailMass", "tail mass", "", "want a value in [0, 1) (0: the default)", o.TailMass},
+		{o.CkptTau >= 0 && o.CkptTau < 1, "CkptTau", "checkpoint tau", "", "want a value in [0, 1)", o.CkptTau},
+		{o.MemTau >= 0 && o.MemTau < 1, "MemTau", "memory tau", "", "want a value in [0, 1)", o.MemTau},
+		{o.V2Eps > 0 && o.V2Eps < 1, "V2Eps", "mem-all-ckpt-v2 epsilon", "", "want a value in (0, 1)", o.V2Eps},
+		{o.MemMargin >= 0 && o.MemMargin <= MaxMemMargin, "MemMargin", "memory margin", "", fmt.Sprintf("want a value in [0, %d]", MaxMemMargin), o.MemMargin},
+		{o.Restart >= 0 && finite(o.Restart), "Restart", "restart cost", "s", "want a finite value >= 0", o.Restart},
+		{o.Steps >= 0, "Steps", "timeline steps", "", "want >= 0 (0: the default)", o.Steps},
+		{o.Ckpt.Latency >= 0 && finite(o.Ckpt.Latency), "Ckpt.Latency", "checkpoint latency", "s", "want a finite value >= 0", o.Ckpt.Latency},
+		{o.Ckpt.Bandwidth > 0 && finite(o.Ckpt.Bandwidth), "Ckpt.Bandwidth", "checkpoint bandwidth", "GB/s", "want a finite value > 0", o.Ckpt.Bandwidth},
+	} {
+		if !c.ok {
+			return &OptionError{Field: c.field, Name: c.name, Value: fmt.Sprint(c.value), Unit: c.unit, Want: c.want}
+		}
+	}
+	return nil
 }
 
 // checkMemory refuses a request above MaxMemory.

@@ -108,22 +108,30 @@ func TestValidateOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		set  func(*AppPlanOptions)
-		want string
+		set         func(*AppPlanOptions)
+		field, want string
 	}{
-		{func(o *AppPlanOptions) { o.N = 1 }, "discretisation points"},
-		{func(o *AppPlanOptions) { o.TailMass = 1 }, "tail mass"},
-		{func(o *AppPlanOptions) { o.CkptTau = -0.1 }, "checkpoint tau"},
-		{func(o *AppPlanOptions) { o.MemTau = 1 }, "memory tau"},
-		{func(o *AppPlanOptions) { o.V2Eps = 0 }, "epsilon"},
-		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "restart"},
-		{func(o *AppPlanOptions) { o.Steps = -1 }, "steps"},
-		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "bandwidth"},
+		{func(o *AppPlanOptions) { o.N = 1 }, "N", "discretisation points 1, want at least 2"},
+		{func(o *AppPlanOptions) { o.TailMass = 1 }, "TailMass", "tail mass 1, want a value in [0, 1) (0: the default)"},
+		{func(o *AppPlanOptions) { o.CkptTau = -0.1 }, "CkptTau", "checkpoint tau -0.1, want a value in [0, 1)"},
+		{func(o *AppPlanOptions) { o.MemTau = 1 }, "MemTau", "memory tau 1, want a value in [0, 1)"},
+		{func(o *AppPlanOptions) { o.V2Eps = 0 }, "V2Eps", "mem-all-ckpt-v2 epsilon 0, want a value in (0, 1)"},
+		{func(o *AppPlanOptions) { o.MemMargin = 1e300 }, "MemMargin", "memory margin 1e+300, want a value in [0, 10]"},
+		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "Restart", "restart cost +Inf s, want a finite value >= 0"},
+		{func(o *AppPlanOptions) { o.Steps = -1 }, "Steps", "timeline steps -1, want >= 0 (0: the default)"},
+		{func(o *AppPlanOptions) { o.Ckpt.Latency = math.NaN() }, "Ckpt.Latency", "checkpoint latency NaN s, want a finite value >= 0"},
+		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "Ckpt.Bandwidth", "checkpoint bandwidth 0 GB/s, want a finite value > 0"},
 	} {
 		o := base
 		c.set(&o)
-		if err := o.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Validate() = %v, want an error naming %q", err, c.want)
+		err := o.Validate()
+		var oe *OptionError
+		if !errors.As(err, &oe) || oe.Field != c.field || err.Error() != c.want {
+			t.Errorf("Validate() = %v (%#v), want %q on field %s", err, oe, c.want, c.field)
+		}
+		// The same checkpoint cost is refused by profile's own check.
+		if strings.HasPrefix(c.field, "Ckpt.") && o.Ckpt.Validate() == nil {
+			t.Errorf("%s: profile.CheckpointCost.Validate accepts %+v", c.field, o.Ckpt)
 		}
 	}
 }

@@ -16,6 +16,9 @@
 //     (Section 4.2), ConstantMemory the memory-oblivious ALL-CKPT.
 //   - PlanApp builds all of them for a profile.App (Section 4.3), and
 //     CheckModel refuses the task laws whose discretised total is wrong.
+//     The strategies are registered by name (AppStrategies, CheckAppStrategy:
+//     package registry); AppPlanOptions.Validate reports an option out of
+//     range as an *OptionError naming its field.
 //   - EvaluateRun replays a plan on one actual run, memory kills included
 //     (the metrics of Section 4.3.2); ExpectedMetrics prices a plan under a
 //     discrete law.

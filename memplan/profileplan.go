@@ -13,6 +13,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
@@ -25,8 +26,31 @@ const (
 	StrategyNeuroAvg     = "neuro-avg"
 )
 
+// appPlanner builds one strategy from the prepared inputs of PlanApp; it
+// returns a nil plan when the strategy is not defined for the application
+// (MEM-ALL-CKPT-V2 when the memory-hungry task is the first, NEURO without
+// past runs).
+type appPlanner func(in *appInputs) (*MemPlan, error)
+
+// appStrategies is the registry of the strategies of Section 4.3, in
+// display order.
+var appStrategies = registry.New("strategy",
+	registry.Entry[appPlanner]{Name: StrategyAllCkpt, Help: "ALL-CKPT: checkpoint every reservation at C(peak), request the peak memory", Value: planAllCkpt},
+	registry.Entry[appPlanner]{Name: StrategyMemAllCkpt, Help: "MEM-ALL-CKPT: checkpoint cost and memory request follow M_tau(t) (Section 4.2)", Value: planMemAllCkpt},
+	registry.Entry[appPlanner]{Name: StrategyMemAllCkptV2, Help: "MEM-ALL-CKPT-V2: a first reservation that stops before the memory-hungry task (Section 4.3.3)", Value: planV2},
+	registry.Entry[appPlanner]{Name: StrategyNeuro, Help: "NEURO: one reservation of the longest past run, then extensions (needs past runs)", Value: neuroPlanner(false)},
+	registry.Entry[appPlanner]{Name: StrategyNeuroAvg, Help: "NEURO-AVG: one reservation of the mean past run, then extensions (needs past runs)", Value: neuroPlanner(true)},
+)
+
 // AppStrategies lists every strategy in display order.
-var AppStrategies = []string{StrategyAllCkpt, StrategyMemAllCkpt, StrategyMemAllCkptV2, StrategyNeuro, StrategyNeuroAvg}
+var AppStrategies = appStrategies.Names()
+
+// CheckAppStrategy returns an error naming the known strategies when name
+// is not one of AppStrategies.
+func CheckAppStrategy(name string) error {
+	_, err := appStrategies.Lookup(name)
+	return err
+}
 
 // AppPlanOptions are the modelling choices of Section 4.2.
 type AppPlanOptions struct {
@@ -118,50 +142,75 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	}
 	mem0 *= grow
 	law := MemLaw{Values: disc.Values, Probs: disc.Probs, Ckpt: ck, Mem: mem, Mem0: mem0, Restart: o.Restart}
+	in := &appInputs{app: app, tl: tl, law: law, o: o, history: history, peak: peak, request: peak * grow}
 	out := &AppPlans{Total: total, Law: law, Plans: map[string]*MemPlan{}}
-
-	request := peak * grow
-	constant := law
-	constant.Ckpt = make([]float64, len(ck))
-	for i := range constant.Ckpt {
-		constant.Ckpt[i] = o.Ckpt.Cost(peak)
-	}
-	p, err := MemAllCkpt(constant)
-	if err != nil {
-		return nil, err
-	}
-	p = ConstantMemory(p, request)
-	p.Name = StrategyAllCkpt
-	out.Plans[StrategyAllCkpt] = p
-
-	if out.Plans[StrategyMemAllCkpt], err = MemAllCkpt(law); err != nil {
-		return nil, err
-	}
-	if out.Plans[StrategyMemAllCkptV2], err = planV2(app, tl, law, o); err != nil {
-		return nil, err
-	}
-	if out.Plans[StrategyMemAllCkptV2] == nil {
-		delete(out.Plans, StrategyMemAllCkptV2)
-	}
-	if len(history) > 0 {
-		for _, avg := range []bool{false, true} {
-			np, err := Neuro(history, avg, o.Ckpt.Cost(peak), o.Restart, request)
-			if err != nil {
-				return nil, err
-			}
-			if np.ExpectedTime, np.ExpectedWeightedMemory, err = ExpectedMetrics(np, law.Values, law.Probs); err != nil {
-				return nil, err
-			}
-			out.Plans[np.Name] = np
+	for _, e := range appStrategies.Entries() {
+		p, err := e.Value(in)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			out.Plans[e.Name] = p
 		}
 	}
 	return out, nil
 }
 
+// appInputs are what PlanApp prepares for every strategy: the model, its
+// Timeline, the memory-aware law (requests grown by the margin), the
+// options, the past walltimes, the peak memory and its request.
+type appInputs struct {
+	app           *profile.App
+	tl            *profile.Timeline
+	law           MemLaw
+	o             AppPlanOptions
+	history       []float64
+	peak, request float64
+}
+
+// planAllCkpt is ALL-CKPT: the DP with a constant checkpoint cost C(peak),
+// then the peak memory (with margin) requested throughout.
+func planAllCkpt(in *appInputs) (*MemPlan, error) {
+	constant := in.law
+	constant.Ckpt = make([]float64, len(in.law.Ckpt))
+	for i := range constant.Ckpt {
+		constant.Ckpt[i] = in.o.Ckpt.Cost(in.peak)
+	}
+	p, err := MemAllCkpt(constant)
+	if err != nil {
+		return nil, err
+	}
+	p = ConstantMemory(p, in.request)
+	p.Name = StrategyAllCkpt
+	return p, nil
+}
+
+// planMemAllCkpt is MEM-ALL-CKPT on the memory-aware law.
+func planMemAllCkpt(in *appInputs) (*MemPlan, error) { return MemAllCkpt(in.law) }
+
+// neuroPlanner is NEURO (avg false) or NEURO-AVG, priced under the law;
+// nil without past walltimes.
+func neuroPlanner(avg bool) appPlanner {
+	return func(in *appInputs) (*MemPlan, error) {
+		if len(in.history) == 0 {
+			return nil, nil
+		}
+		np, err := Neuro(in.history, avg, in.o.Ckpt.Cost(in.peak), in.o.Restart, in.request)
+		if err != nil {
+			return nil, err
+		}
+		if np.ExpectedTime, np.ExpectedWeightedMemory, err = ExpectedMetrics(np, in.law.Values, in.law.Probs); err != nil {
+			return nil, err
+		}
+		return np, nil
+	}
+}
+
 // planV2 is MEM-ALL-CKPT-V2 for app (Section 4.3.3), nil when its
 // memory-hungry task is its first or the safe milestone lies beyond the
 // support.
-func planV2(app *profile.App, tl *profile.Timeline, law MemLaw, o AppPlanOptions) (*MemPlan, error) {
+func planV2(in *appInputs) (*MemPlan, error) {
+	app, tl, law, o := in.app, in.tl, in.law, in.o
 	h := app.HungryTask()
 	if h <= 1 {
 		return nil, nil

@@ -1,9 +1,13 @@
 package memplan
 
 import (
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/registry"
 )
 
 // TestPlanSLANTOrdering checks orderings that hold by construction:
@@ -72,5 +76,65 @@ func TestMemMargin(t *testing.T) {
 	o.MemMargin = -1
 	if _, err := PlanApp(app, nil, o); err == nil {
 		t.Fatal("negative margin accepted")
+	}
+}
+
+// TestAppStrategies: the registry keeps the names and display order of the
+// paper's strategies (Section 4.3), refuses unknown or repeated names, and
+// PlanApp plans exactly the strategies that are defined: NEURO and
+// NEURO-AVG only with past runs, V2 only when the memory-hungry task is not
+// the first.
+func TestAppStrategies(t *testing.T) {
+	want := []string{"all-ckpt", "mem-all-ckpt", "mem-all-ckpt-v2", "neuro", "neuro-avg"}
+	if !slices.Equal(AppStrategies, want) {
+		t.Fatalf("AppStrategies = %v, want %v", AppStrategies, want)
+	}
+	for _, s := range want {
+		if err := CheckAppStrategy(s); err != nil {
+			t.Errorf("CheckAppStrategy(%q) = %v", s, err)
+		}
+	}
+	for _, bad := range []string{"", "nope", "ALL-CKPT"} {
+		err := CheckAppStrategy(bad)
+		if err == nil || !strings.Contains(err.Error(), "known: all-ckpt, mem-all-ckpt, mem-all-ckpt-v2, neuro, neuro-avg") {
+			t.Errorf("CheckAppStrategy(%q) = %v", bad, err)
+		}
+	}
+	if _, _, err := appStrategies.LookupList("neuro,mem-all-ckpt,neuro"); err == nil {
+		t.Error("a strategy listed twice accepted")
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("a strategy registered twice did not panic")
+			}
+		}()
+		registry.New("strategy", appStrategies.Entries()[0], appStrategies.Entries()[0])
+	}()
+	for _, c := range []struct {
+		name    string
+		history []float64
+		want    []string
+	}{
+		{"slant", nil, want[:3]},
+		{"slant", []float64{7000, 8000}, want},
+		{"macruise", []float64{7000}, []string{"all-ckpt", "mem-all-ckpt", "neuro", "neuro-avg"}},
+	} {
+		app, _ := profile.Builtin(c.name)
+		o := DefaultAppPlanOptions(app)
+		o.N = 200
+		ps, err := PlanApp(app, c.history, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.Sorted(maps.Keys(ps.Plans))
+		if !slices.Equal(got, slices.Sorted(slices.Values(c.want))) {
+			t.Errorf("%s with %d past runs: plans %v, want %v", c.name, len(c.history), got, c.want)
+		}
+		for name, p := range ps.Plans {
+			if p.Name != name {
+				t.Errorf("plan %q is named %q", name, p.Name)
+			}
+		}
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/profile"
@@ -196,8 +196,8 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) (string, error) {
 		}
 		strategy = memplan.StrategyAllCkpt
 	}
-	if !slices.Contains(memplan.AppStrategies, strategy) {
-		return "", usagef("--mem-strategy %q is not one of %s", strategy, strings.Join(memplan.AppStrategies, ", "))
+	if err := memplan.CheckAppStrategy(strategy); err != nil {
+		return "", usagef("--mem-strategy: %w", err)
 	}
 	return strategy, nil
 }
@@ -270,7 +270,24 @@ func profileOptions(cmd *cobra.Command, f reserveFlags, src *profile.Source) (me
 	if f.nSet {
 		o.N = f.n
 	}
-	return o, usage(o.Validate())
+	return o, optionFlagError(fl, o.Validate())
+}
+
+// optionFlags names the flag of each memplan.AppPlanOptions field.
+var optionFlags = map[string]string{"N": "n", "TailMass": "tail-mass", "CkptTau": "ckpt-tau", "MemTau": "mem-tau", "V2Eps": "v2-eps",
+	"MemMargin": "mem-margin", "Restart": "restart", "Ckpt.Latency": "ckpt-latency", "Ckpt.Bandwidth": "ckpt-bandwidth"}
+
+// optionFlagError is err as a usage error that names the flag of the field
+// out of range ("--mem-margin 1e+300: want a value in [0, 10]") when the
+// value came from that flag, not from the profile.
+func optionFlagError(fl *pflag.FlagSet, err error) error {
+	var oe *memplan.OptionError
+	if errors.As(err, &oe) {
+		if name, ok := optionFlags[oe.Field]; ok && fl.Changed(name) {
+			return usagef("--%s %s: %s", name, fl.Lookup(name).Value, oe.Want)
+		}
+	}
+	return usage(err)
 }
 
 // writeProfileSbatch prints the plan as a chain of sbatch jobs.
@@ -327,23 +344,13 @@ func writeProfileText(w io.Writer, r profilePlan, all bool) error {
 	fmt.Fprintf(&b, "total walltime: %s; average memory %.3g GB, peak %.3g GB\n", r.Total, r.MeanMemory, r.PeakMemory)
 	fmt.Fprintf(&b, "checkpoint C(V) = %s, restart R = %s\n", r.Checkpoint, units.FormatSeconds(r.Restart))
 	fmt.Fprintf(&b, "strategy: %s\n\n", r.Algorithm)
-	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\trequest\tsbatch --time\tmemory\tsbatch --mem\tcheckpoint\tprogress saved\tP(needed)\t")
-	row := func(i int, rv profileReserve) {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.3g GB\t%s\t%s\t%s\t%.4g\t\n", i, units.FormatSeconds(rv.Length), rv.Time, rv.Mem, rv.SbatchMem,
-			yesNo(rv.Checkpoint), units.FormatSeconds(rv.Saved), rv.ProbNeeded)
-	}
+	rows := make([]reservation.TableRow, len(r.Reservations))
 	for i, rv := range r.Reservations {
-		if !all && rv.ProbNeeded < tableCutoff && len(r.Reservations)-i > 1 {
-			fmt.Fprintf(tw, "...\t%d more\t\t\t\t\t\t< %g\t\n", len(r.Reservations)-i-1, tableCutoff)
-			row(len(r.Reservations), r.Reservations[len(r.Reservations)-1])
-			break
-		}
-		row(i+1, rv)
+		rows[i] = reservation.TableRow{Length: rv.Length, Extra: []string{fmt.Sprintf("%.3g GB", rv.Mem), rv.SbatchMem},
+			Checkpoint: rv.Checkpoint, Saved: rv.Saved, ProbNeeded: rv.ProbNeeded}
 	}
-	tw.Flush()
-	if !all && r.Reservations[len(r.Reservations)-1].ProbNeeded < tableCutoff {
-		b.WriteString("(--all lists every reservation)\n")
+	if err := reservation.WriteTable(&b, []string{"memory", "sbatch --mem"}, rows, all, "--all"); err != nil {
+		return err
 	}
 	fmt.Fprintf(&b, "\nexpected reservation time: %s per run; expected weighted memory: %.3g GB\n", units.FormatSeconds(r.ExpectedReservation), r.ExpectedWeightedMemory)
 	if len(r.Others) > 0 {

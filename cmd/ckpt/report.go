@@ -85,10 +85,6 @@ func reserveJSON(r *reservation.Result, src lawSource, o reservation.Options) pl
 	return out
 }
 
-// tableCutoff is the probability below which the text reports stop
-// listing reservations one by one (all are in --json, or with --all).
-const tableCutoff = reservation.TableCutoff
-
 func writeReserveText(w io.Writer, r *reservation.Result, src lawSource, o reservation.Options, all bool) error {
 	var b strings.Builder
 	writeLawText(&b, src)
@@ -162,13 +158,6 @@ func writeBaselinesText(b *strings.Builder, r *reservation.Result) {
 	}
 	fmt.Fprintf(tw, "omniscient\t%.6g\t%.4f\t-\t\n", r.Omniscient, r.Omniscient/r.ExpectedCost)
 	tw.Flush()
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 func fmtPtrSeconds(v *float64) string {
