@@ -174,8 +174,6 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) (string, error) {
 		return "", usagef("--ckpt does not apply to --profile/--tasks: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
 		return "", usagef("give --sbatch or --json, not both")
-	case f.jobName != "" && f.sbatch == "":
-		return "", usagef("--job-name %q applies only with --sbatch", f.jobName)
 	case f.profile != "" && fl.Changed("fit"):
 		return "", usagef("--fit applies to --tasks (the fit of the past runs' phases), not to --profile, whose laws are given")
 	case f.profile != "" && fl.Changed("phases"):
