@@ -263,42 +263,12 @@ type support struct {
 
 func (s *support) n() int { return len(s.v) - 1 }
 
-// newSupport validates the law (v_i finite, >= 0 and strictly increasing;
-// f_i finite and >= 0, f_n > 0, Σ f_i = 1 within 10⁻⁶), as
-// reservation.DynProgCount does, and lays it out with the probabilities
-// renormalised to sum 1. O(n).
+// newSupport validates the law and lays it out as reservation.SupportLayout
+// does (the same checks and layout as reservation.DynProgCount). O(n).
 func newSupport(values, probs []float64) (*support, error) {
-	n := len(values)
-	if n == 0 || len(probs) != n {
-		return nil, fmt.Errorf("discrete law needs as many probabilities as values (got %d and %d)", n, len(probs))
+	v, surv, _, err := reservation.SupportLayout(values, probs)
+	if err != nil {
+		return nil, err
 	}
-	s := &support{v: make([]float64, n+1), surv: make([]float64, n+1)}
-	for i, x := range values {
-		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return nil, fmt.Errorf("value %d is %v, want finite and >= 0", i+1, x)
-		}
-		if i > 0 && x <= values[i-1] {
-			return nil, fmt.Errorf("values must increase strictly: value %d (%v) follows %v", i+1, x, values[i-1])
-		}
-		if p := probs[i]; math.IsNaN(p) || p < 0 || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("probability %d is %v, want finite and >= 0", i+1, p)
-		}
-		s.v[i+1] = x
-	}
-	if probs[n-1] <= 0 {
-		return nil, fmt.Errorf("the largest value %v has probability %v; the last value must have positive mass", values[n-1], probs[n-1])
-	}
-	total := 0.0
-	for i := n - 1; i >= 0; i-- {
-		s.surv[i+1] = total
-		total += probs[i]
-	}
-	if math.Abs(total-1) > 1e-6 {
-		return nil, fmt.Errorf("probabilities sum to %v, want 1", total)
-	}
-	s.surv[0] = 1
-	for i := 1; i <= n; i++ {
-		s.surv[i] /= total
-	}
-	return s, nil
+	return &support{v: v, surv: surv}, nil
 }

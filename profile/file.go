@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -321,19 +321,10 @@ func describe(n *yaml.Node) string {
 	return "a value tagged " + quote(n.ShortTag())
 }
 
-// quote renders a value of the file for an error message: quoted, escaped
-// onto one line and cut to a readable length.
-func quote(s string) string {
-	const max = 48
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		return strconv.Quote(s[:cut]) + "…"
-	}
-	return strconv.Quote(s)
-}
+// quote renders a value of the file for an error message, as trace.Quote
+// does for every reader: quoted, escaped onto one line, cut to a readable
+// length.
+func quote(s string) string { return trace.Quote(s) }
 
 // yamlLine matches the line yaml's syntax errors carry.
 var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)

@@ -46,42 +46,56 @@ type support struct {
 }
 
 func newSupport(values, probs []float64) (*support, error) {
+	v, surv, mean, err := SupportLayout(values, probs)
+	if err != nil {
+		return nil, err
+	}
+	return &support{v: v, surv: surv, mean: mean}, nil
+}
+
+// SupportLayout validates a finite discrete law Y ~ (v_i, f_i) — v_i finite,
+// >= 0 and strictly increasing; f_i finite and >= 0, f_n > 0, Σ f_i = 1
+// within 10⁻⁶ — and lays it out as the dynamic programs use it: v[0] = 0,
+// v[i] = values[i-1], and surv[i] = P(Y > v_i) accumulated from the top with
+// the probabilities renormalised to sum 1; mean is E(Y). The memory-aware
+// planner (memplan) uses the same layout. O(n).
+func SupportLayout(values, probs []float64) (v, surv []float64, mean float64, err error) {
 	n := len(values)
 	if n == 0 || len(probs) != n {
-		return nil, fmt.Errorf("discrete law needs as many probabilities as values (got %d and %d)", n, len(probs))
+		return nil, nil, 0, fmt.Errorf("discrete law needs as many probabilities as values (got %d and %d)", n, len(probs))
 	}
-	s := &support{v: make([]float64, n+1), surv: make([]float64, n+1)}
+	v, surv = make([]float64, n+1), make([]float64, n+1)
 	prev := 0.0
 	for i, x := range values {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return nil, fmt.Errorf("value %d is %v, want finite and >= 0", i+1, x)
+			return nil, nil, 0, fmt.Errorf("value %d is %v, want finite and >= 0", i+1, x)
 		}
 		if i > 0 && x <= prev {
-			return nil, fmt.Errorf("values must increase strictly: value %d (%v) follows %v", i+1, x, prev)
+			return nil, nil, 0, fmt.Errorf("values must increase strictly: value %d (%v) follows %v", i+1, x, prev)
 		}
 		p := probs[i]
 		if math.IsNaN(p) || p < 0 || math.IsInf(p, 0) {
-			return nil, fmt.Errorf("probability %d is %v, want finite and >= 0", i+1, p)
+			return nil, nil, 0, fmt.Errorf("probability %d is %v, want finite and >= 0", i+1, p)
 		}
-		s.v[i+1], prev = x, x
+		v[i+1], prev = x, x
 	}
 	if probs[n-1] <= 0 {
-		return nil, fmt.Errorf("the largest value %v has probability %v; the last value must have positive mass", values[n-1], probs[n-1])
+		return nil, nil, 0, fmt.Errorf("the largest value %v has probability %v; the last value must have positive mass", values[n-1], probs[n-1])
 	}
 	total := 0.0
 	for i := n - 1; i >= 0; i-- {
-		s.surv[i+1] = total
+		surv[i+1] = total
 		total += probs[i]
 	}
 	if math.Abs(total-1) > 1e-6 {
-		return nil, fmt.Errorf("probabilities sum to %v, want 1", total)
+		return nil, nil, 0, fmt.Errorf("probabilities sum to %v, want 1", total)
 	}
-	s.surv[0] = 1
+	surv[0] = 1
 	for i := 1; i <= n; i++ {
-		s.surv[i] /= total
-		s.mean += values[i-1] * probs[i-1] / total
+		surv[i] /= total
+		mean += values[i-1] * probs[i-1] / total
 	}
-	return s, nil
+	return v, surv, mean, nil
 }
 
 func (s *support) n() int { return len(s.v) - 1 }

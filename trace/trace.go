@@ -44,9 +44,11 @@ func errorf(source string, line int, format string, args ...any) error {
 	return &ParseError{Source: source, Line: line, Msg: msg}
 }
 
-// quote renders a user-supplied value for an error message: quoted,
-// escaped, and cut to a readable length.
-func quote(s string) string {
+// Quote renders a user-supplied value for an error message: quoted,
+// escaped onto one line, and cut to 48 bytes (at a rune boundary) with an
+// ellipsis, so that binary garbage never floods an error. Every reader of
+// ckpt's input formats uses it.
+func Quote(s string) string {
 	const max = 48
 	if len(s) > max {
 		cut := max
@@ -103,3 +105,5 @@ func (s *lineScanner) err() error {
 func (s *lineScanner) errorf(format string, args ...any) error {
 	return errorf(s.name, s.line, format, args...)
 }
+
+func quote(s string) string { return Quote(s) }
