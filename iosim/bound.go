@@ -12,6 +12,9 @@ type BoundClass struct {
 	Jobs  float64 // n_i, jobs of the class running at any time (may be fractional)
 	Nodes float64 // q_i
 	C, R  float64 // checkpoint and recovery times without interference (s)
+	// Work is the longest work of a job of the class (1.2 w, Section V)
+	// in seconds; 0 for jobs that never end. Only FractionBound uses it.
+	Work float64
 }
 
 // Bound is Theorem 1's lower bound on the platform waste.
@@ -152,7 +155,7 @@ func (c *Config) BoundClasses(o BoundOptions) ([]BoundClass, float64, error) {
 		if o.Maple {
 			n = k.Share / float64(k.Walltime) / norm * N / float64(k.Nodes)
 		}
-		cs[i] = BoundClass{Name: k.Name, Jobs: n, Nodes: float64(k.Nodes)}
+		cs[i] = BoundClass{Name: k.Name, Jobs: n, Nodes: float64(k.Nodes), Work: 1.2 * float64(k.Walltime)}
 		mem := c.JobMemory(i)
 		ioRate += n * (k.Input + k.Output + k.RegularIO) * mem / float64(k.Walltime)
 	}

@@ -69,6 +69,14 @@
 // takes λ = min(0, r) instead of max(0, r): when bandwidth is scarce it
 // reports the infeasible Daly waste, below the bound.
 //
+// Theorem 1 assumes a steady state (jobs checkpointing every period for
+// ever) and its Eq. (3) counts an overhead (time lost per useful time),
+// while the runs report the fraction of node-time lost by jobs that end:
+// on platforms whose jobs last a few periods the runs went below it.
+// FractionBound corrects both (finite jobs of at most 1.2 w, waste as a
+// fraction, bounded by weak duality) and is the bound Report and the CLI
+// compare runs with (see boundfraction.go).
+//
 // # Configuration
 //
 // Load reads YAML or JSON (schema: Config, Platform, Class; durations as

@@ -23,8 +23,9 @@ type RunReport struct {
 	Seeds     int     `json:"seeds"`
 	// Window is the measured time per trial in seconds.
 	Window float64 `json:"window"`
-	// Bound is Theorem 1's lower bound on the waste (null when the bound
-	// is undefined; BoundErr then says why).
+	// Bound is the lower bound on the waste fraction (FractionBound:
+	// Theorem 1 corrected for finite jobs and for the unit; null when the
+	// bound is undefined, BoundErr then says why).
 	Bound      output.Number     `json:"bound"`
 	BoundErr   error             `json:"-"`
 	Strategies []StrategySummary `json:"strategies"`
@@ -71,15 +72,28 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 	return r, nil
 }
 
-// BoundWaste is Theorem 1's waste for c (default BoundOptions), NaN with
+// BoundWaste is the lower bound on the waste in the unit iosim runs
+// report (the fraction of node-time lost): FractionBound for c's steady
+// state (default BoundOptions), which corrects Theorem 1 for finite jobs
+// and for Eq. (3) counting an overhead rather than a fraction; NaN with
 // the reason when the bound is undefined (regular I/O using all the
 // bandwidth, an infinite MTBF).
 func BoundWaste(c Config) (output.Number, error) {
-	b, err := c.LowerBound(BoundOptions{})
+	w, err := c.FractionBound()
 	if err != nil {
 		return output.Number(math.NaN()), err
 	}
-	return output.Number(b.Waste), nil
+	return output.Number(w), nil
+}
+
+// FractionBound is FractionBound for c's steady state (default
+// BoundOptions: β_avail for checkpoints, jobs of at most 1.2 w).
+func (c *Config) FractionBound() (float64, error) {
+	cs, _, err := c.BoundClasses(BoundOptions{})
+	if err != nil {
+		return 0, err
+	}
+	return FractionBound(cs, float64(c.Platform.Nodes), float64(c.Platform.NodeMTBF))
 }
 
 // SweepParams are the parameters a sweep can vary.

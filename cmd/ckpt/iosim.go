@@ -251,9 +251,9 @@ func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
 		rep.Platform, rep.Nodes, units.FormatBandwidth(rep.Bandwidth), units.FormatSeconds(rep.NodeMTBF),
 		units.FormatSeconds(rep.NodeMTBF/float64(rep.Nodes)), rep.Seeds, units.FormatSeconds(rep.Window))
 	if rep.BoundErr != nil {
-		w.Printf("lower bound (Theorem 1): undefined (%v)\n\n", rep.BoundErr)
+		w.Printf("lower bound: undefined (%v)\n\n", rep.BoundErr)
 	} else {
-		w.Printf("lower bound (Theorem 1): waste %.4f\n\n", float64(rep.Bound))
+		w.Printf("lower bound: waste %.4f (Theorem 1 as a fraction of node-time, for jobs of at most 1.2 w)\n\n", float64(rep.Bound))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\twaste mean\td1\tq1\tq3\td9\tckpt slowdown\twork\tio\tckpt\tlost\tidle\t")
@@ -406,8 +406,15 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	out := iosimBoundOut{Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
+	out := iosimBoundOut{Fraction: output.Number(math.NaN()), Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
 		DalyIOFraction: b.DalyIOFraction, CheckpointBandwidth: beta, Periods: map[string]float64{}}
+	if !f.maple {
+		fr, err := iosim.FractionBound(cs, float64(c.Platform.Nodes), float64(c.Platform.NodeMTBF))
+		if err != nil {
+			return err
+		}
+		out.Fraction = output.Number(fr)
+	}
 	for i, k := range cs {
 		out.Classes = append(out.Classes, iosimBoundClass{Name: k.Name, Jobs: k.Jobs, Nodes: k.Nodes, C: k.C, Period: b.Periods[i], Daly: b.Daly[i]})
 		out.Periods[k.Name] = b.Periods[i]
@@ -415,11 +422,23 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
-	w := output.NewWriter(cmd.OutOrStdout())
+	return printIOSimBound(cmd.OutOrStdout(), c, b, beta, out, f.maple)
+}
+
+// printIOSimBound writes `iosim bound`'s text report.
+func printIOSimBound(o io.Writer, c iosim.Config, b iosim.Bound, beta float64, out iosimBoundOut, maple bool) error {
+	w := output.NewWriter(o)
 	w.Printf("platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
 		units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
-	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n\n",
+	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n",
 		num("%.4f", b.Waste), num("%.4g", b.Lambda), b.IOFraction, b.DalyIOFraction, b.DalyWaste)
+	if b.Waste >= 1 {
+		w.Printf("Eq. (7) counts time lost per unit of useful time; at %.4f ≥ 1 the first-order model no longer describes the platform, which loses most of its node-time\n", b.Waste)
+	}
+	if !maple {
+		w.Printf("as a fraction of node-time, for jobs of at most 1.2 w (what iosim run reports): waste at least %s\n", num("%.4f", float64(out.Fraction)))
+	}
+	w.Printf("\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "class\tjobs\tnodes\tC\tperiod\tDaly period\t")
 	for _, k := range out.Classes {
@@ -430,6 +449,9 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 }
 
 type iosimBoundOut struct {
+	// Fraction is the bound on the waste fraction iosim run reports
+	// (iosim.FractionBound; null with --maple).
+	Fraction            output.Number      `json:"fraction_bound"`
 	Waste               output.Number      `json:"waste"`
 	Lambda              output.Number      `json:"lambda"`
 	IOFraction          float64            `json:"io_fraction"`

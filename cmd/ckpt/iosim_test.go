@@ -273,3 +273,17 @@ func TestIOSimCancelled(t *testing.T) {
 		t.Errorf("stopped after %v", d)
 	}
 }
+
+// Issue 14: Eq. (7) above 1 is not a fraction; the output says so and
+// gives the bound on the waste fraction.
+func TestIOSimBoundAboveOne(t *testing.T) {
+	out, errOut, code := run(t, "", "iosim", "bound", "--mtbf", "30d")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"waste 7.9966", "at 7.9966 ≥ 1 the first-order model no longer describes the platform", "waste at least 0.8367"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
