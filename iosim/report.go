@@ -34,6 +34,9 @@ type RunReport struct {
 	// the baseline runs and each class's share of their node-time.
 	BaselineBusy        float64            `json:"baseline_busy"`
 	BaselineClassShares map[string]float64 `json:"baseline_class_shares"`
+	// Accounting is "authors" under AuthorsAccounting (wastes renormalised
+	// by the largest baseline of the trials), else empty.
+	Accounting string `json:"accounting,omitempty"`
 	// MeanEvents is the mean number of events of the strategies' runs.
 	MeanEvents float64 `json:"-"`
 }
@@ -47,13 +50,18 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 		return RunReport{}, fmt.Errorf("report: no trial")
 	}
 	opt = opt.withDefaults()
+	acc := ""
+	if opt.Accounting == AuthorsAccounting {
+		Renormalize(rs)
+		acc = opt.Accounting.String()
+	}
 	agg := Aggregate(rs)
 	if len(agg) != 1 {
 		return RunReport{}, fmt.Errorf("report: trials of %d points, want 1", len(agg))
 	}
 	r := RunReport{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: float64(c.Platform.Bandwidth),
 		NodeMTBF: float64(c.Platform.NodeMTBF), Seeds: len(rs), Window: opt.Span - 2*opt.Skip,
-		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}}
+		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}, Accounting: acc}
 	r.Bound, r.BoundErr = BoundWaste(c)
 	ev, runs := 0.0, 0
 	for _, t := range rs {

@@ -287,3 +287,16 @@ func TestIOSimBoundAboveOne(t *testing.T) {
 		}
 	}
 }
+
+// --accounting authors books as the paper's simulator and says so; an
+// unknown accounting is a usage error naming the value.
+func TestIOSimAccountingFlag(t *testing.T) {
+	args := []string{"iosim", "run", "--seeds", "2", "--span", "4d", "--skip", "1d", "--strategies", "least-waste,interference-free-fixed"}
+	out, errOut, code := run(t, "", append(args, "--accounting", "authors")...)
+	if code != 0 || !strings.Contains(out, "authors accounting: whole I/O spans booked as I/O, waste against the largest baseline of the 2 trials") {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if _, errOut, code := run(t, "", append(args, "--accounting", "theirs")...); code != 2 || !strings.Contains(errOut, `"theirs"`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
