@@ -126,10 +126,12 @@ type BoundOptions struct {
 	// rate of input, output and regular I/O (Section IV: "assuming these
 	// operations span the entire execution of the jobs").
 	FullBandwidth bool
-	// Maple reproduces the published bound curve
-	// (maple/celio.mpl of the paper's repository): class job counts with
-	// n_i q_i ∝ share_i / w_i, and λ = min(0, r) where r solves F = 1, so
-	// λ = 0 whenever the I/O constraint binds. See PaperBound.
+	// Maple reproduces the published bound curve: on the embedded
+	// platforms, with the Maple files' own inputs (MapleFiles: their
+	// shares, job sizes, checkpoint times and units); on any other
+	// platform, the files' computation on its classes. Class job counts
+	// are n_i q_i ∝ share_i / w_i, and λ = min(0, r) where r solves F = 1,
+	// so λ = 0 whenever the I/O constraint binds. See PaperBound.
 	Maple bool
 }
 
@@ -139,6 +141,9 @@ type BoundOptions struct {
 func (c *Config) BoundClasses(o BoundOptions) ([]BoundClass, float64, error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, err
+	}
+	if m, ok := c.mapleInputs(); ok && o.Maple {
+		return mapleClasses(m, float64(c.Platform.Bandwidth)), float64(c.Platform.Bandwidth), nil
 	}
 	N := float64(c.Platform.Nodes)
 	beta := float64(c.Platform.Bandwidth)

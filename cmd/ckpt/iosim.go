@@ -37,6 +37,7 @@ type iosimFlags struct {
 	maple, fullBandwidth bool
 	efficiency, tol      float64
 	lo, hi, strategy     string
+	boundOnly            bool
 	printConfig          bool
 	fullPeriod           bool
 	scheduler            string
@@ -499,6 +500,8 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 	fl.StringVar(&f.lo, "lo", "1GB/s", "lower end of the bisection")
 	fl.StringVar(&f.hi, "hi", "1PB/s", "upper end of the bisection")
 	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
+	fl.BoolVar(&f.boundOnly, "bound", false, "no simulation: the bandwidth at which the lower bound on the waste reaches the target (what no strategy can beat)")
+	fl.BoolVar(&f.maple, "maple", false, "with --bound: the published prospective-system curve (maple/prospective.mpl: its inputs, units and waste target 0.8)")
 	// Registered by common for run and sweep; refused here (see bandwidthFor).
 	_ = fl.MarkHidden("strategies")
 	_ = fl.MarkHidden("bandwidth")
@@ -513,6 +516,9 @@ func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
 	}
 	if cmd.Flags().Changed("bandwidth") {
 		return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
+	}
+	if f.boundOnly || f.maple {
+		return f.boundBandwidthFor(cmd)
 	}
 	c, opt, sts, err := f.setup(cmd, "strategy", f.strategy)
 	if err != nil {
@@ -542,5 +548,47 @@ func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
 	w := output.NewWriter(cmd.OutOrStdout())
 	w.Printf("%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", sts[0].Name, 100*f.efficiency,
 		units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
+	return w.Err()
+}
+
+// boundBandwidthFor is `ckpt iosim bandwidth-for --bound [--maple]`.
+func (f *iosimFlags) boundBandwidthFor(cmd *cobra.Command) error {
+	switch {
+	case !f.boundOnly:
+		return usagef("--maple: give --bound too (the Maple files compute a bound, not a strategy)")
+	case f.maple && cmd.Flags().Changed("efficiency"):
+		return usagef("--efficiency: --maple uses the Maple file's target (waste 0.8); drop one of them")
+	case !(f.efficiency > 0 && f.efficiency < 1):
+		return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
+	}
+	f.stdin = cmd.InOrStdin()
+	c, err := f.load()
+	if err != nil {
+		return err
+	}
+	var b, waste float64
+	what := fmt.Sprintf("the bound reaches %.0f%% efficiency", 100*f.efficiency)
+	if f.maple {
+		what = "the published bound (maple/prospective.mpl) reaches waste 0.8"
+		if b, waste, err = c.MapleCurve(); err != nil {
+			return usage(err)
+		}
+	} else {
+		lo, err1 := units.ParseBandwidth(f.lo)
+		hi, err2 := units.ParseBandwidth(f.hi)
+		if err1 != nil || err2 != nil || !(lo > 0 && hi > lo) || !(f.tol > 0) {
+			return usagef("--lo/--hi/--tolerance: need 0 < lo < hi and a positive tolerance, got %q, %q, %v", f.lo, f.hi, f.tol)
+		}
+		if b, err = iosim.BoundBandwidthFor(c, f.efficiency, lo, hi, f.tol); err != nil {
+			return err
+		}
+		waste = 1 - f.efficiency
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), map[string]any{"bound": true, "maple": f.maple, "bandwidth": b, "waste": waste,
+			"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name})
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	w.Printf("%s at %s (%.6g B/s; node MTBF %s, waste %.6g)\n", what, units.FormatBandwidth(b), b, units.FormatSeconds(float64(c.Platform.NodeMTBF)), waste)
 	return w.Err()
 }

@@ -300,3 +300,18 @@ func TestIOSimAccountingFlag(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// bandwidth-for --bound --maple prints the published prospective curve's
+// point (prosp-model.dat: 1.19116e+13 B/s, waste 0.800515 at 5 years);
+// --maple without --bound, or with --efficiency, is refused.
+func TestIOSimBandwidthForMaple(t *testing.T) {
+	out, errOut, code := run(t, "", "iosim", "bandwidth-for", "--bound", "--maple", "--platform", "prospective", "--mtbf", "5y")
+	if code != 0 || !strings.Contains(out, "(1.19116e+13 B/s; node MTBF 1825d00h, waste 0.800515)") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"--maple"}, {"--bound", "--maple", "--efficiency", "0.5"}, {"--bound", "--maple"}} {
+		if _, errOut, code := run(t, "", append([]string{"iosim", "bandwidth-for"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
