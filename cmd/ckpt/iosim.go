@@ -397,7 +397,7 @@ func newIOSimBoundCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.bound(cmd) },
 	}
 	f.common(cmd, false)
-	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth)")
+	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (maple/celio.mpl, prospective.mpl): their inputs on the embedded platforms (shares, job sizes, checkpoint times and units), lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth")
 	cmd.Flags().BoolVar(&f.fullBandwidth, "full-bandwidth", false, "give checkpoints the whole bandwidth instead of what input/output/regular I/O leave")
 	return cmd
 }
