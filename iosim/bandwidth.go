@@ -42,6 +42,9 @@ func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64
 		if err != nil {
 			return 0, err
 		}
+		if opt.Accounting == AuthorsAccounting {
+			Renormalize(rs) // the largest baseline of this bandwidth's trials
+		}
 		return Aggregate(rs)[0].Strategies[0].Waste.Mean, nil
 	}
 	ok := func(beta float64) (bool, error) {

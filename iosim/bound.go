@@ -12,6 +12,9 @@ type BoundClass struct {
 	Jobs  float64 // n_i, jobs of the class running at any time (may be fractional)
 	Nodes float64 // q_i
 	C, R  float64 // checkpoint and recovery times without interference (s)
+	// Work is the longest work of a job of the class (1.2 w, Section V)
+	// in seconds; 0 for jobs that never end. Only FractionBound uses it.
+	Work float64
 }
 
 // Bound is Theorem 1's lower bound on the platform waste.
@@ -123,10 +126,12 @@ type BoundOptions struct {
 	// rate of input, output and regular I/O (Section IV: "assuming these
 	// operations span the entire execution of the jobs").
 	FullBandwidth bool
-	// Maple reproduces the published bound curve
-	// (maple/celio.mpl of the paper's repository): class job counts with
-	// n_i q_i ∝ share_i / w_i, and λ = min(0, r) where r solves F = 1, so
-	// λ = 0 whenever the I/O constraint binds. See PaperBound.
+	// Maple reproduces the published bound curve: on the embedded
+	// platforms, with the Maple files' own inputs (MapleFiles: their
+	// shares, job sizes, checkpoint times and units); on any other
+	// platform, the files' computation on its classes. Class job counts
+	// are n_i q_i ∝ share_i / w_i, and λ = min(0, r) where r solves F = 1,
+	// so λ = 0 whenever the I/O constraint binds. See PaperBound.
 	Maple bool
 }
 
@@ -136,6 +141,9 @@ type BoundOptions struct {
 func (c *Config) BoundClasses(o BoundOptions) ([]BoundClass, float64, error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, err
+	}
+	if m, ok := c.mapleInputs(); ok && o.Maple {
+		return mapleClasses(m, float64(c.Platform.Bandwidth)), float64(c.Platform.Bandwidth), nil
 	}
 	N := float64(c.Platform.Nodes)
 	beta := float64(c.Platform.Bandwidth)
@@ -152,7 +160,7 @@ func (c *Config) BoundClasses(o BoundOptions) ([]BoundClass, float64, error) {
 		if o.Maple {
 			n = k.Share / float64(k.Walltime) / norm * N / float64(k.Nodes)
 		}
-		cs[i] = BoundClass{Name: k.Name, Jobs: n, Nodes: float64(k.Nodes)}
+		cs[i] = BoundClass{Name: k.Name, Jobs: n, Nodes: float64(k.Nodes), Work: 1.2 * float64(k.Walltime)}
 		mem := c.JobMemory(i)
 		ioRate += n * (k.Input + k.Output + k.RegularIO) * mem / float64(k.Walltime)
 	}

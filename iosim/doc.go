@@ -44,13 +44,17 @@
 // lives in its own file and registers its variants by name: oblivious-*,
 // ordered-*, ordered-nb-* (× fixed, daly), least-waste (and
 // least-waste-printed, Eqs. 1–2 exactly as printed; see LeastWaste for
-// why they are dimensionally inconsistent), interference-free. Baseline is
+// why they are dimensionally inconsistent), interference-free, and the
+// Fixed-period least-waste-fixed and interference-free-fixed of the
+// paper's 1-hour runs. Baseline is
 // the fault-free, checkpoint-free, interference-free run the waste is
 // measured against.
 //
 // # Metrics
 //
-// Simulate returns a Run whose Split accounts for every node-second of the
+// Simulate returns a Run whose Split accounts (Options.Accounting: ours,
+// or the authors' simulator's, AuthorsAccounting, with Renormalize for
+// their post-processing) for every node-second of the
 // window [Skip, Span − Skip] (default: the 60 days between the first and
 // the last day of 62): Work + IO + Checkpoint + Lost + Idle = N × window
 // (checked by the tests to 1e-9 relative, the float rounding of the
@@ -65,9 +69,18 @@
 //
 // LowerBound is Theorem 1: the periods of Eq. (8) with the smallest λ ≥ 0
 // meeting the I/O constraint of Eq. (6), found by bisection, and the waste
-// of Eq. (7). PaperBound reproduces the published curve, whose Maple code
+// of Eq. (7). PaperBound (with MapleFiles' inputs, MapleBandwidthFor for
+// the prospective curve) reproduces the published curves, whose Maple code
 // takes λ = min(0, r) instead of max(0, r): when bandwidth is scarce it
 // reports the infeasible Daly waste, below the bound.
+//
+// Theorem 1 assumes a steady state (jobs checkpointing every period for
+// ever) and its Eq. (3) counts an overhead (time lost per useful time),
+// while the runs report the fraction of node-time lost by jobs that end:
+// on platforms whose jobs last a few periods the runs went below it.
+// FractionBound corrects both (finite jobs of at most 1.2 w, waste as a
+// fraction, bounded by weak duality) and is the bound Report and the CLI
+// compare runs with (see boundfraction.go).
 //
 // # Configuration
 //

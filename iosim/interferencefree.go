@@ -7,6 +7,12 @@ func interferenceFree(float64) Strategy {
 	return Strategy{Name: "interference-free", Sharing: Unlimited, Period: Daly{}}
 }
 
+// interferenceFreeFixed is the interference-free reference with a Fixed
+// period, the yardstick of the paper's 1-hour runs.
+func interferenceFreeFixed(p float64) Strategy {
+	return Strategy{Name: "interference-free-fixed", Sharing: Unlimited, Period: Fixed(p)}
+}
+
 // Baseline is the reference run the waste is measured against (Section
 // VI-A): same jobs, no failures, no checkpoints, no interference.
 func Baseline() Strategy {

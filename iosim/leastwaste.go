@@ -77,3 +77,11 @@ func leastWaste(float64) Strategy {
 func leastWastePrinted(float64) Strategy {
 	return Strategy{Name: "least-waste-printed", Sharing: Token, Arbiter: LeastWaste{Printed: true}, NonBlocking: true, Period: Daly{}}
 }
+
+// leastWasteFixed is Least-Waste with a Fixed period. The paper's
+// footnote calls it of little sense (Least-Waste is designed around Daly
+// periods), but its 1-hour result file (sim/figures/1h-ckpt-cielo.csv of
+// the paper's repository) has it, and Figs. 2–3's 1-hour panels plot it.
+func leastWasteFixed(p float64) Strategy {
+	return Strategy{Name: "least-waste-fixed", Sharing: Token, Arbiter: LeastWaste{}, NonBlocking: true, Period: Fixed(p)}
+}

@@ -90,3 +90,21 @@ func Summarize(xs []float64) Summary {
 	q := func(p float64) float64 { return distribution.SampleQuantile(s, p) }
 	return Summary{N: len(s), Mean: sum / float64(len(s)), D1: q(0.1), Q1: q(0.25), Median: q(0.5), Q3: q(0.75), D9: q(0.9)}
 }
+
+// Renormalize replaces every waste of rs by 1 − useful/B, with B the
+// largest baseline useful node-time over all of rs: the authors'
+// post-processing (sim/figures/*-csv2dat.py of the paper's repository
+// takes `baseline = 1/max(TOTWORK)` over the baseline rows of the whole
+// result file), instead of each trial's own baseline. Use it with
+// AuthorsAccounting, on all the trials of one figure. O(T·S).
+func Renormalize(rs []TrialResult) {
+	B := 0.0
+	for _, t := range rs {
+		B = math.Max(B, t.Outcome.Baseline.Split.Useful())
+	}
+	for _, t := range rs {
+		for i, r := range t.Outcome.Runs {
+			t.Outcome.Waste[i] = 1 - r.Split.Useful()/B
+		}
+	}
+}

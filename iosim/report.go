@@ -23,8 +23,9 @@ type RunReport struct {
 	Seeds     int     `json:"seeds"`
 	// Window is the measured time per trial in seconds.
 	Window float64 `json:"window"`
-	// Bound is Theorem 1's lower bound on the waste (null when the bound
-	// is undefined; BoundErr then says why).
+	// Bound is the lower bound on the waste fraction (FractionBound:
+	// Theorem 1 corrected for finite jobs and for the unit; null when the
+	// bound is undefined, BoundErr then says why).
 	Bound      output.Number     `json:"bound"`
 	BoundErr   error             `json:"-"`
 	Strategies []StrategySummary `json:"strategies"`
@@ -33,6 +34,9 @@ type RunReport struct {
 	// the baseline runs and each class's share of their node-time.
 	BaselineBusy        float64            `json:"baseline_busy"`
 	BaselineClassShares map[string]float64 `json:"baseline_class_shares"`
+	// Accounting is "authors" under AuthorsAccounting (wastes renormalised
+	// by the largest baseline of the trials), else empty.
+	Accounting string `json:"accounting,omitempty"`
 	// MeanEvents is the mean number of events of the strategies' runs.
 	MeanEvents float64 `json:"-"`
 }
@@ -46,13 +50,18 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 		return RunReport{}, fmt.Errorf("report: no trial")
 	}
 	opt = opt.withDefaults()
+	acc := ""
+	if opt.Accounting == AuthorsAccounting {
+		Renormalize(rs)
+		acc = opt.Accounting.String()
+	}
 	agg := Aggregate(rs)
 	if len(agg) != 1 {
 		return RunReport{}, fmt.Errorf("report: trials of %d points, want 1", len(agg))
 	}
 	r := RunReport{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: float64(c.Platform.Bandwidth),
 		NodeMTBF: float64(c.Platform.NodeMTBF), Seeds: len(rs), Window: opt.Span - 2*opt.Skip,
-		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}}
+		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}, Accounting: acc}
 	r.Bound, r.BoundErr = BoundWaste(c)
 	ev, runs := 0.0, 0
 	for _, t := range rs {
@@ -71,15 +80,28 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 	return r, nil
 }
 
-// BoundWaste is Theorem 1's waste for c (default BoundOptions), NaN with
+// BoundWaste is the lower bound on the waste in the unit iosim runs
+// report (the fraction of node-time lost): FractionBound for c's steady
+// state (default BoundOptions), which corrects Theorem 1 for finite jobs
+// and for Eq. (3) counting an overhead rather than a fraction; NaN with
 // the reason when the bound is undefined (regular I/O using all the
 // bandwidth, an infinite MTBF).
 func BoundWaste(c Config) (output.Number, error) {
-	b, err := c.LowerBound(BoundOptions{})
+	w, err := c.FractionBound()
 	if err != nil {
 		return output.Number(math.NaN()), err
 	}
-	return output.Number(b.Waste), nil
+	return output.Number(w), nil
+}
+
+// FractionBound is FractionBound for c's steady state (default
+// BoundOptions: β_avail for checkpoints, jobs of at most 1.2 w).
+func (c *Config) FractionBound() (float64, error) {
+	cs, _, err := c.BoundClasses(BoundOptions{})
+	if err != nil {
+		return 0, err
+	}
+	return FractionBound(cs, float64(c.Platform.Nodes), float64(c.Platform.NodeMTBF))
 }
 
 // SweepParams are the parameters a sweep can vary.

@@ -44,6 +44,53 @@ type Options struct {
 	// Scheduler is how queued jobs are started when nodes free up
 	// (default Reserve).
 	Scheduler Scheduler
+	// Accounting is how node-seconds are booked into the Split (default
+	// OurAccounting; see Accounting).
+	Accounting Accounting
+}
+
+// Accounting is how a run's node-seconds are booked into its Split.
+type Accounting int
+
+const (
+	// OurAccounting (the default) books input, output and regular I/O at
+	// their interference-free duration (q × bytes/β; the slow-down and
+	// the waits for the I/O token are Idle), and recovery reads, blocking
+	// waits for the checkpoint token and checkpoint commits as Checkpoint.
+	// Waste compares a run with the baseline of the same seed.
+	OurAccounting Accounting = iota
+	// AuthorsAccounting books as the paper's simulator does
+	// (src/Trace.C of SMURFSorg/InterferingCheckpoints): every I/O —
+	// input, output, regular I/O and recovery reads — as IO for its whole
+	// span from the request to the end of the transfer (token waits and
+	// slow-down included); a checkpoint as Checkpoint from its start (the
+	// request for blocking strategies, the grant for non-blocking ones)
+	// to its commit; at a failure the work and I/O since the last
+	// committed checkpoint become Lost, and the segment in progress is
+	// booked nowhere by the authors (Idle here). Their post-processing
+	// (sim/figures/*-csv2dat.py of SMURFSorg/ABBFHR17-cCR-Platform)
+	// normalises every run by the largest baseline useful time of the
+	// whole result file: see Renormalize.
+	AuthorsAccounting
+)
+
+var accountingNames = [...]string{"ours", "authors"}
+
+func (a Accounting) String() string {
+	if a < 0 || int(a) >= len(accountingNames) {
+		return fmt.Sprintf("Accounting(%d)", int(a))
+	}
+	return accountingNames[a]
+}
+
+// ParseAccounting returns the Accounting named name ("ours", "authors").
+func ParseAccounting(name string) (Accounting, error) {
+	for i, n := range accountingNames {
+		if n == name {
+			return Accounting(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown accounting %q (known: ours, authors)", name)
 }
 
 // Scheduler is the batch scheduler's policy for the job queue (the list
@@ -179,6 +226,7 @@ const (
 	sTransfer               // transferring
 	sCompute                // computing (possibly with a non-blocking checkpoint request pending)
 	sDone                   // finished or failed
+	sDropped                // the segment a failure interrupts, under AuthorsAccounting (booked as Idle)
 )
 
 type job struct {
@@ -323,6 +371,9 @@ func checkOptions(c *Config, st Strategy, opt Options) error {
 	}
 	if opt.Scheduler != Reserve && opt.Scheduler != Greedy {
 		return fmt.Errorf("unknown scheduler %d", int(opt.Scheduler))
+	}
+	if opt.Accounting != OurAccounting && opt.Accounting != AuthorsAccounting {
+		return fmt.Errorf("unknown accounting %d", int(opt.Accounting))
 	}
 	if st.Sharing == Token && st.Arbiter == nil {
 		return errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
@@ -487,25 +538,38 @@ func (s *simulator) flush(j *job) {
 		j.progress += now - j.since
 		s.acc.Work += c
 		j.unWork += c
-	case sTransfer:
-		switch j.kind {
-		case Checkpoint, Recovery:
+	case sTransfer, sWait:
+		if s.opt.Accounting == AuthorsAccounting {
+			s.bookAuthors(j, c)
+			break
+		}
+		switch {
+		case j.kind == Checkpoint || j.kind == Recovery:
 			s.acc.Checkpoint += c
+		case j.state == sWait:
+			s.acc.Idle += c
 		default:
 			f := j.tr.rate / s.beta
 			s.acc.IO += c * f
 			s.acc.Idle += c * (1 - f)
 			j.unIO += c * f
 		}
-	case sWait:
-		switch j.kind {
-		case Checkpoint, Recovery:
-			s.acc.Checkpoint += c
-		default:
-			s.acc.Idle += c
-		}
+	case sDropped:
+		s.acc.Idle += c
 	}
 	j.since = now
+}
+
+// bookAuthors books c node-seconds of a transfer or of a blocking wait as
+// the authors' simulator does: a checkpoint's as Checkpoint, any other
+// I/O's (recovery reads included) as IO, whole span.
+func (s *simulator) bookAuthors(j *job, c float64) {
+	if j.kind == Checkpoint {
+		s.acc.Checkpoint += c
+		return
+	}
+	s.acc.IO += c
+	j.unIO += c
 }
 
 // schedule starts queued jobs on the free nodes (see Scheduler).
@@ -858,7 +922,13 @@ func (s *simulator) withdraw(j *job) {
 // fail kills j (one of its nodes failed): its work and I/O since the last
 // checkpoint are lost and a restart job goes to the head of the queue.
 func (s *simulator) fail(j *job) {
-	s.flush(j)
+	if st := j.state; s.opt.Accounting == AuthorsAccounting {
+		j.state = sDropped // Trace.C books the interrupted segment nowhere
+		s.flush(j)
+		j.state = st
+	} else {
+		s.flush(j)
+	}
 	s.acc.Work -= j.unWork
 	s.acc.IO -= j.unIO
 	s.acc.Lost += j.unWork + j.unIO

@@ -107,6 +107,8 @@ var strategies = registry.New("strategy",
 	registry.Entry[Maker]{Name: "least-waste", Help: "token to the least expected waste, Daly period (III-E)", Value: leastWaste},
 	registry.Entry[Maker]{Name: "interference-free", Help: "every transfer at full bandwidth, Daly period (reference)", Value: interferenceFree},
 	registry.Entry[Maker]{Name: "least-waste-printed", Help: "least-waste with Eqs. (1)-(2) as printed", Value: leastWastePrinted},
+	registry.Entry[Maker]{Name: "least-waste-fixed", Help: "least-waste with a fixed period (the paper's 1-hour runs)", Value: leastWasteFixed},
+	registry.Entry[Maker]{Name: "interference-free-fixed", Help: "every transfer at full bandwidth, fixed period (the paper's 1-hour reference)", Value: interferenceFreeFixed},
 )
 
 // Lookup returns the strategy registered as name with Fixed period fixed.
@@ -134,7 +136,8 @@ func LookupList(list string, fixed float64) ([]Strategy, error) {
 }
 
 // Names lists the registered strategies: the paper's seven in order, then
-// interference-free and least-waste-printed.
+// interference-free, least-waste-printed, and the Fixed-period Least-Waste
+// and interference-free of the paper's 1-hour runs.
 func Names() []string { return strategies.Names() }
 
 // DefaultStrategies is the --strategies default: the paper's seven and the

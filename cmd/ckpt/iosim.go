@@ -37,9 +37,11 @@ type iosimFlags struct {
 	maple, fullBandwidth bool
 	efficiency, tol      float64
 	lo, hi, strategy     string
+	boundOnly            bool
 	printConfig          bool
 	fullPeriod           bool
 	scheduler            string
+	accounting           string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
@@ -64,6 +66,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.Uint64Var(&f.maxEvents, "max-events", iosim.DefaultMaxEvents, "abort a simulated run that fires more events")
 	fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
 	fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
+	fl.StringVar(&f.accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
 // load builds the config from the flags (usage errors: exit 2).
@@ -131,6 +134,9 @@ func (f *iosimFlags) options() (iosim.Options, float64, error) {
 	}
 	if o.Scheduler, err = iosim.ParseScheduler(f.scheduler); err != nil {
 		return o, 0, usage(fmt.Errorf("--scheduler: %w", err))
+	}
+	if o.Accounting, err = iosim.ParseAccounting(f.accounting); err != nil {
+		return o, 0, usage(fmt.Errorf("--accounting: %w", err))
 	}
 	switch {
 	case !(o.Span > 2*o.Skip) || math.IsInf(o.Span, 0):
@@ -251,9 +257,9 @@ func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
 		rep.Platform, rep.Nodes, units.FormatBandwidth(rep.Bandwidth), units.FormatSeconds(rep.NodeMTBF),
 		units.FormatSeconds(rep.NodeMTBF/float64(rep.Nodes)), rep.Seeds, units.FormatSeconds(rep.Window))
 	if rep.BoundErr != nil {
-		w.Printf("lower bound (Theorem 1): undefined (%v)\n\n", rep.BoundErr)
+		w.Printf("lower bound: undefined (%v)\n\n", rep.BoundErr)
 	} else {
-		w.Printf("lower bound (Theorem 1): waste %.4f\n\n", float64(rep.Bound))
+		w.Printf("lower bound: waste %.4f (Theorem 1 as a fraction of node-time, for jobs of at most 1.2 w)\n\n", float64(rep.Bound))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\twaste mean\td1\tq1\tq3\td9\tckpt slowdown\twork\tio\tckpt\tlost\tidle\t")
@@ -268,6 +274,9 @@ func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
 		w.Printf(" %s %.1f%%", k.Name, 100*rep.BaselineClassShares[k.Name])
 	}
 	w.Printf("); %.0f events per run on average\n", rep.MeanEvents)
+	if rep.Accounting != "" {
+		w.Printf("%s accounting: whole I/O spans booked as I/O, waste against the largest baseline of the %d trials\n", rep.Accounting, rep.Seeds)
+	}
 	if slices := missingCheckpoints(rep); slices != "" {
 		w.Printf("no checkpoint committed in the window by %s: slowdown undefined (-)\n", slices)
 	}
@@ -337,6 +346,9 @@ func (f *iosimFlags) sweep(cmd *cobra.Command) error {
 	if err != nil {
 		return simError(err)
 	}
+	if opt.Accounting == iosim.AuthorsAccounting {
+		iosim.Renormalize(rs)
+	}
 	agg := iosim.Aggregate(rs)
 	switch {
 	case f.json:
@@ -385,7 +397,7 @@ func newIOSimBoundCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return f.bound(cmd) },
 	}
 	f.common(cmd, false)
-	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth)")
+	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (maple/celio.mpl, prospective.mpl): their inputs on the embedded platforms (shares, job sizes, checkpoint times and units), lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth")
 	cmd.Flags().BoolVar(&f.fullBandwidth, "full-bandwidth", false, "give checkpoints the whole bandwidth instead of what input/output/regular I/O leave")
 	return cmd
 }
@@ -406,8 +418,15 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	out := iosimBoundOut{Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
+	out := iosimBoundOut{Fraction: output.Number(math.NaN()), Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
 		DalyIOFraction: b.DalyIOFraction, CheckpointBandwidth: beta, Periods: map[string]float64{}}
+	if !f.maple {
+		fr, err := iosim.FractionBound(cs, float64(c.Platform.Nodes), float64(c.Platform.NodeMTBF))
+		if err != nil {
+			return err
+		}
+		out.Fraction = output.Number(fr)
+	}
 	for i, k := range cs {
 		out.Classes = append(out.Classes, iosimBoundClass{Name: k.Name, Jobs: k.Jobs, Nodes: k.Nodes, C: k.C, Period: b.Periods[i], Daly: b.Daly[i]})
 		out.Periods[k.Name] = b.Periods[i]
@@ -415,11 +434,23 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), out)
 	}
-	w := output.NewWriter(cmd.OutOrStdout())
+	return printIOSimBound(cmd.OutOrStdout(), c, b, beta, out, f.maple)
+}
+
+// printIOSimBound writes `iosim bound`'s text report.
+func printIOSimBound(o io.Writer, c iosim.Config, b iosim.Bound, beta float64, out iosimBoundOut, maple bool) error {
+	w := output.NewWriter(o)
 	w.Printf("platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
 		units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
-	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n\n",
+	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n",
 		num("%.4f", b.Waste), num("%.4g", b.Lambda), b.IOFraction, b.DalyIOFraction, b.DalyWaste)
+	if b.Waste >= 1 {
+		w.Printf("Eq. (7) counts time lost per unit of useful time; at %.4f ≥ 1 the first-order model no longer describes the platform, which loses most of its node-time\n", b.Waste)
+	}
+	if !maple {
+		w.Printf("as a fraction of node-time, for jobs of at most 1.2 w (what iosim run reports): waste at least %s\n", num("%.4f", float64(out.Fraction)))
+	}
+	w.Printf("\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "class\tjobs\tnodes\tC\tperiod\tDaly period\t")
 	for _, k := range out.Classes {
@@ -430,6 +461,9 @@ func (f *iosimFlags) bound(cmd *cobra.Command) error {
 }
 
 type iosimBoundOut struct {
+	// Fraction is the bound on the waste fraction iosim run reports
+	// (iosim.FractionBound; null with --maple).
+	Fraction            output.Number      `json:"fraction_bound"`
 	Waste               output.Number      `json:"waste"`
 	Lambda              output.Number      `json:"lambda"`
 	IOFraction          float64            `json:"io_fraction"`
@@ -466,6 +500,8 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 	fl.StringVar(&f.lo, "lo", "1GB/s", "lower end of the bisection")
 	fl.StringVar(&f.hi, "hi", "1PB/s", "upper end of the bisection")
 	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
+	fl.BoolVar(&f.boundOnly, "bound", false, "no simulation: the bandwidth at which the lower bound on the waste reaches the target (what no strategy can beat)")
+	fl.BoolVar(&f.maple, "maple", false, "with --bound: the published prospective-system curve (maple/prospective.mpl: its inputs, units and waste target 0.8)")
 	// Registered by common for run and sweep; refused here (see bandwidthFor).
 	_ = fl.MarkHidden("strategies")
 	_ = fl.MarkHidden("bandwidth")
@@ -480,6 +516,9 @@ func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
 	}
 	if cmd.Flags().Changed("bandwidth") {
 		return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
+	}
+	if f.boundOnly || f.maple {
+		return f.boundBandwidthFor(cmd)
 	}
 	c, opt, sts, err := f.setup(cmd, "strategy", f.strategy)
 	if err != nil {
@@ -509,5 +548,47 @@ func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
 	w := output.NewWriter(cmd.OutOrStdout())
 	w.Printf("%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", sts[0].Name, 100*f.efficiency,
 		units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
+	return w.Err()
+}
+
+// boundBandwidthFor is `ckpt iosim bandwidth-for --bound [--maple]`.
+func (f *iosimFlags) boundBandwidthFor(cmd *cobra.Command) error {
+	switch {
+	case !f.boundOnly:
+		return usagef("--maple: give --bound too (the Maple files compute a bound, not a strategy)")
+	case f.maple && cmd.Flags().Changed("efficiency"):
+		return usagef("--efficiency: --maple uses the Maple file's target (waste 0.8); drop one of them")
+	case !(f.efficiency > 0 && f.efficiency < 1):
+		return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
+	}
+	f.stdin = cmd.InOrStdin()
+	c, err := f.load()
+	if err != nil {
+		return err
+	}
+	var b, waste float64
+	what := fmt.Sprintf("the bound reaches %.0f%% efficiency", 100*f.efficiency)
+	if f.maple {
+		what = "the published bound (maple/prospective.mpl) reaches waste 0.8"
+		if b, waste, err = c.MapleCurve(); err != nil {
+			return usage(err)
+		}
+	} else {
+		lo, err1 := units.ParseBandwidth(f.lo)
+		hi, err2 := units.ParseBandwidth(f.hi)
+		if err1 != nil || err2 != nil || !(lo > 0 && hi > lo) || !(f.tol > 0) {
+			return usagef("--lo/--hi/--tolerance: need 0 < lo < hi and a positive tolerance, got %q, %q, %v", f.lo, f.hi, f.tol)
+		}
+		if b, err = iosim.BoundBandwidthFor(c, f.efficiency, lo, hi, f.tol); err != nil {
+			return err
+		}
+		waste = 1 - f.efficiency
+	}
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), map[string]any{"bound": true, "maple": f.maple, "bandwidth": b, "waste": waste,
+			"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name})
+	}
+	w := output.NewWriter(cmd.OutOrStdout())
+	w.Printf("%s at %s (%.6g B/s; node MTBF %s, waste %.6g)\n", what, units.FormatBandwidth(b), b, units.FormatSeconds(float64(c.Platform.NodeMTBF)), waste)
 	return w.Err()
 }

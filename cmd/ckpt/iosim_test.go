@@ -273,3 +273,45 @@ func TestIOSimCancelled(t *testing.T) {
 		t.Errorf("stopped after %v", d)
 	}
 }
+
+// Issue 14: Eq. (7) above 1 is not a fraction; the output says so and
+// gives the bound on the waste fraction.
+func TestIOSimBoundAboveOne(t *testing.T) {
+	out, errOut, code := run(t, "", "iosim", "bound", "--mtbf", "30d")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"waste 7.9966", "at 7.9966 ≥ 1 the first-order model no longer describes the platform", "waste at least 0.8367"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+}
+
+// --accounting authors books as the paper's simulator and says so; an
+// unknown accounting is a usage error naming the value.
+func TestIOSimAccountingFlag(t *testing.T) {
+	args := []string{"iosim", "run", "--seeds", "2", "--span", "4d", "--skip", "1d", "--strategies", "least-waste,interference-free-fixed"}
+	out, errOut, code := run(t, "", append(args, "--accounting", "authors")...)
+	if code != 0 || !strings.Contains(out, "authors accounting: whole I/O spans booked as I/O, waste against the largest baseline of the 2 trials") {
+		t.Fatalf("exit %d: %s\n%s", code, out, errOut)
+	}
+	if _, errOut, code := run(t, "", append(args, "--accounting", "theirs")...); code != 2 || !strings.Contains(errOut, `"theirs"`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// bandwidth-for --bound --maple prints the published prospective curve's
+// point (prosp-model.dat: 1.19116e+13 B/s, waste 0.800515 at 5 years);
+// --maple without --bound, or with --efficiency, is refused.
+func TestIOSimBandwidthForMaple(t *testing.T) {
+	out, errOut, code := run(t, "", "iosim", "bandwidth-for", "--bound", "--maple", "--platform", "prospective", "--mtbf", "5y")
+	if code != 0 || !strings.Contains(out, "(1.19116e+13 B/s; node MTBF 1825d00h, waste 0.800515)") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, args := range [][]string{{"--maple"}, {"--bound", "--maple", "--efficiency", "0.5"}, {"--bound", "--maple"}} {
+		if _, errOut, code := run(t, "", append([]string{"iosim", "bandwidth-for"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, errOut)
+		}
+	}
+}
