@@ -71,7 +71,7 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	}
 
 	var got []runner.Result[whatIfRow]
-	err := runner.Run(ctx, runner.Options{Seed: 2013, Workers: cfg.Workers, Label: "what-if"}, sc, 1,
+	err := runner.Run(ctx, cfg.RunnerOptions("what-if", 2013), sc, 1,
 		func(_ context.Context, it runner.Item[scenario]) (whatIfRow, error) {
 			return runScenario(it.Param, it.Seed, st)
 		},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/iosim"
 	"github.com/ckpt-hpc/ckpt/repro"
-	"github.com/ckpt-hpc/ckpt/runner"
 )
 
 // authorsPoint is one point of Figs. 2–3 that the authors' result files
@@ -68,7 +67,7 @@ func authorsFig(ctx context.Context, cfg repro.Config, st settings) ([]repro.Com
 	seeds := max(2, st.seeds/5)
 	run := func(acc iosim.Accounting, full bool) ([]iosim.TrialResult, error) {
 		o := iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: full, Accounting: acc}
-		return iosim.Sweep(ctx, pts, sts, seeds, o, runner.Options{Seed: st.seed, Workers: cfg.Workers, Label: "authors " + acc.String()}, nil)
+		return iosim.Sweep(ctx, pts, sts, seeds, o, cfg.RunnerOptions("authors "+acc.String(), st.seed), nil)
 	}
 	mean := make([][][]float64, len(authorsModes)) // mode → point → strategy
 	for m, mode := range authorsModes {

@@ -264,7 +264,7 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	}
 	var got []runner.Result[fig4Result]
 	base := iosim.Prospective()
-	err = runner.Run(ctx, runner.Options{Seed: st.seed, Workers: cfg.Workers, Label: "fig4"}, pts, 1, func(ctx context.Context, it runner.Item[fig4Point]) (fig4Result, error) {
+	err = runner.Run(ctx, cfg.RunnerOptions("fig4", st.seed), pts, 1, func(ctx context.Context, it runner.Item[fig4Point]) (fig4Result, error) {
 		strat, err := iosim.Lookup(it.Param.Strategy, st.fixedPeriod)
 		if err != nil {
 			return fig4Result{}, err

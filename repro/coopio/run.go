@@ -83,6 +83,7 @@ func settingsFor(quick bool) settings {
 // into cfg.Dir.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
+	st.seed = cfg.BaseSeed(st.seed)
 	step := func(name string, fn func(context.Context, repro.Config, settings) ([]repro.Comparison, error)) repro.Step {
 		return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st) }}
 	}
@@ -117,7 +118,7 @@ func sweep(ctx context.Context, cfg repro.Config, st settings, name string, pts 
 	if err != nil {
 		return nil, err
 	}
-	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: st.fullPeriod}, runner.Options{Seed: st.seed, Workers: cfg.Workers, Label: name}, sink)
+	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: st.fullPeriod}, cfg.RunnerOptions(name, st.seed), sink)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
