@@ -28,7 +28,8 @@ Strategies (the paper's algorithms): ` + strings.Join(capacity.Names(), ", ") + 
 is checked by an independent validator; goodput and yields are measured on the
 validated schedule.`,
 	}
-	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd())
+	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd(),
+		newCapacityExportCmd(), newCapacityBatsimScoreCmd())
 	return cmd
 }
 

@@ -55,6 +55,7 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newMergeCmd(),
 		newServeCmd(),
 		newCoordCmd(),
+		newConvertCmd(),
 	)
 	return root
 }
