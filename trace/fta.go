@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/rng"
 )
 
@@ -141,7 +142,7 @@ type FTANode struct {
 	Down     float64 `json:"down"`     // seconds unavailable
 	// MTBF is Up/Failures (+Inf without failure): the mean available time
 	// between failures, counting the censored last period.
-	MTBF float64 `json:"mtbf"`
+	MTBF output.Number `json:"mtbf"`
 }
 
 // FTASystem aggregates the nodes of one system.
@@ -151,11 +152,11 @@ type FTASystem struct {
 	Failures int     `json:"failures"`
 	Up       float64 `json:"up"`
 	// NodeMTBF is ΣUp/ΣFailures: the MTBF of one node of the system.
-	NodeMTBF float64 `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf"`
 	// MTBF is Span/Failures: the mean time between failures of any node
 	// of the system, Span running from its first event to its last.
-	MTBF float64 `json:"mtbf"`
-	Span float64 `json:"span"`
+	MTBF output.Number `json:"mtbf"`
+	Span float64       `json:"span"`
 }
 
 // FTAOptions tune EstimateFTA.
@@ -171,7 +172,7 @@ type FTAOptions struct {
 }
 
 // DefaultFTAReservoir is the default number of inter-failure times kept.
-const DefaultFTAReservoir = 1 << 17
+const DefaultFTAReservoir = 1 << 19
 
 // FTAFitFamilies are the laws fitted to inter-failure times by default.
 var FTAFitFamilies = []string{"exponential", "weibull", "lognormal", "gamma"}
@@ -183,12 +184,12 @@ type FTAStats struct {
 	Up       float64 `json:"up"`
 	Down     float64 `json:"down"`
 	// NodeMTBF is ΣUp/ΣFailures over all nodes: one node's MTBF.
-	NodeMTBF float64 `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf"`
 	// MTBF is Span/Failures: the platform's mean time between failures.
-	MTBF    float64     `json:"mtbf"`
-	Span    float64     `json:"span"`
-	Nodes   []FTANode   `json:"nodes"`   // by node id
-	Systems []FTASystem `json:"systems"` // by name
+	MTBF    output.Number `json:"mtbf"`
+	Span    float64       `json:"span"`
+	Nodes   []FTANode     `json:"nodes"`   // by node id
+	Systems []FTASystem   `json:"systems"` // by name
 	// Intervals counts the complete inter-failure times (available time
 	// from a repair, or the node's first event, to the next failure);
 	// Sampled of them (all when Intervals ≤ Reservoir) were fitted.
@@ -327,11 +328,11 @@ func (e *FTAEstimator) Stats() FTAStats {
 	return s
 }
 
-func mtbf(t float64, failures int) float64 {
+func mtbf(t float64, failures int) output.Number {
 	if failures == 0 {
-		return math.Inf(1)
+		return output.Number(math.Inf(1))
 	}
-	return t / float64(failures)
+	return output.Number(t / float64(failures))
 }
 
 // ExpectedFailures is E(Y) for a task of te seconds of available time on
@@ -365,7 +366,7 @@ func (s FTAStats) ExpectedFailuresOn(te float64, k int) float64 {
 	if s.Failures == 0 {
 		return 0
 	}
-	return float64(k) * te / s.NodeMTBF
+	return float64(k) * te / float64(s.NodeMTBF)
 }
 
 func (s FTAStats) node(name string) (FTANode, bool) {

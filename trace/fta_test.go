@@ -156,7 +156,7 @@ func TestFTAFitRecoversLaw(t *testing.T) {
 		t.Fatalf("best fit %v (%s)", s.Fits[0].Dist, s.Fits[0].Family)
 	}
 	// Node MTBF: the mean available period, Γ(1+1/k)·λ = 2λ, within 3%.
-	if math.Abs(s.NodeMTBF/80000-1) > 0.03 {
+	if math.Abs(float64(s.NodeMTBF)/80000-1) > 0.03 {
 		t.Errorf("node MTBF %v, want about 80000", s.NodeMTBF)
 	}
 }
@@ -172,7 +172,7 @@ func TestFTAGrid5000(t *testing.T) {
 	if s.Events != 588463 || len(s.Nodes) != 1288 || s.Failures != 293416 || s.Up != 34335688549 {
 		t.Fatalf("events %d, nodes %d, failures %d, up %.0f", s.Events, len(s.Nodes), s.Failures, s.Up)
 	}
-	if math.Abs(s.NodeMTBF-117020.505184) > 1e-3 || len(s.Systems) != 15 {
+	if math.Abs(float64(s.NodeMTBF)-117020.505184) > 1e-3 || len(s.Systems) != 15 {
 		t.Errorf("node MTBF %v, %d systems", s.NodeMTBF, len(s.Systems))
 	}
 	// Regression pin: the Weibull (shape below 1: decreasing hazard) has the

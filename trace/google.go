@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/output"
 )
 
 // Google cluster trace (v2, May 2011) task event types.
@@ -147,8 +149,8 @@ type GooglePriorityStats struct {
 	Failures int `json:"failures"` // interruptions followed by a new schedule
 	// MNOF is Failures/Tasks; MTBF the mean length of the segments that
 	// ended in a failure (NaN without failure).
-	MNOF float64 `json:"mnof"`
-	MTBF float64 `json:"mtbf"`
+	MNOF float64       `json:"mnof"`
+	MTBF output.Number `json:"mtbf"`
 	// Ends counts segment ends by event type (evict, fail, finish, kill,
 	// lost), the last segment of each task included.
 	Ends map[string]int `json:"ends"`
@@ -246,15 +248,15 @@ func (g *GoogleSegments) Stats() []GooglePriorityStats {
 		}
 		s.Tasks++
 		s.Failures += t.failures
-		s.MTBF += t.sum
+		s.MTBF += output.Number(t.sum)
 	}
 	out := make([]GooglePriorityStats, 0, len(by))
 	for _, s := range by {
 		s.MNOF = float64(s.Failures) / float64(s.Tasks)
 		if s.Failures > 0 {
-			s.MTBF /= float64(s.Failures)
+			s.MTBF /= output.Number(s.Failures)
 		} else {
-			s.MTBF = math.NaN()
+			s.MTBF = output.Number(math.NaN())
 		}
 		if s.Ends == nil {
 			s.Ends = map[string]int{}

@@ -92,7 +92,7 @@ func TestGoogleTaskEventsMatchGloudSim(t *testing.T) {
 			}
 			// MTBF: the same intervals, up to µs rounding and the float32
 			// durations of the GloudSim files.
-			if w.failures > 0 && math.Abs(g.MTBF/(w.sum/float64(w.failures))-1) > 1e-4 {
+			if w.failures > 0 && math.Abs(float64(g.MTBF)/(w.sum/float64(w.failures))-1) > 1e-4 {
 				t.Errorf("%s priority %d: MTBF %v, GloudSim %v", file, g.Priority, g.MTBF, w.sum/float64(w.failures))
 			}
 			ends := 0

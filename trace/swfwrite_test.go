@@ -89,3 +89,26 @@ func TestWriteSWFRefusals(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestWriteGeneratedSWF(t *testing.T) {
+	jobs := []GeneratedJob{{Submit: 0, RunTime: 3600.5, Procs: 128, RequestedTime: 7200, Executable: 1},
+		{Submit: 0, RunTime: 10, Procs: 4096, RequestedTime: -1, Executable: 2}}
+	var b bytes.Buffer
+	if err := WriteGeneratedSWF(&b, "ckpt iosim", 42, [][2]string{{"platform", "mira"}}, jobs); err != nil {
+		t.Fatal(err)
+	}
+	h, got, err := ReadSWF(&b, "g")
+	if err != nil || len(got) != 2 || h.MaxProcs != 4096 || h.MaxJobs != 2 {
+		t.Fatalf("%v %+v", err, h)
+	}
+	keys := map[string]string{}
+	for _, f := range h.Fields {
+		keys[f.Key] += f.Value
+	}
+	if keys["Generator"] != "ckpt iosim" || keys["Seed"] != "42" || keys["Parameter"] != "platform=mira" {
+		t.Errorf("header %v", keys)
+	}
+	if j := got[1]; j.JobNumber != 2 || j.RequestedProcs != 4096 || j.RunTime != 10 || j.Executable != 2 || j.RequestedTime != -1 || j.UserID != -1 {
+		t.Errorf("%+v", j)
+	}
+}

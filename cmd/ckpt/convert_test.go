@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -138,4 +139,61 @@ func fieldValues(h trace.SWFHeader, key string) string {
 		}
 	}
 	return strings.Join(v, ",")
+}
+
+func TestFailuresCommand(t *testing.T) {
+	dir := datadir.ForTest(t, "failures")
+	out, errs, code := run(t, "", "failures", dir, "--task", "1h", "--nodes", "G1/site1/c1/node1,9", "--json")
+	var rep struct {
+		Stats struct {
+			Failures int     `json:"failures"`
+			NodeMTBF float64 `json:"node_mtbf"`
+		} `json:"stats"`
+		Fits     []struct{ Family string } `json:"fits"`
+		Expected float64                   `json:"expected_failures"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if rep.Stats.Failures != 293416 || len(rep.Fits) != 4 || !(rep.Expected > 0) {
+		t.Errorf("%+v", rep)
+	}
+	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	out, _, code = run(t, "", "failures", g)
+	if code != 0 || !strings.Contains(out, "       9     10         1  0.1000      18.0") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{dir, "--task", "1h"}, "give --task with either --nodes or --on"},
+		{[]string{dir, "--on", "3"}, "give --task with either --nodes or --on"},
+		{[]string{g, "--task", "1h", "--on", "2"}, "apply to FTA traces only"},
+		{[]string{dir, "--format", "lanl"}, `--format "lanl"`},
+		{[]string{dir, "--task", "1h", "--nodes", "nope"}, `--nodes: node "nope" is not in the trace`},
+		{[]string{dir, "--task", "-1h", "--on", "2"}, "--task"},
+	} {
+		if _, errs, code := run(t, "", append([]string{"failures"}, c.args...)...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %s", c.args, code, errs)
+		}
+	}
+}
+
+// Lost output is an error: exit 1 and say why.
+func TestFormatsLostOutput(t *testing.T) {
+	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"failures", g},
+		{"failures", g, "--json"},
+		{"convert", "--from", "ckpt", "--to", "swf", "-", "-"},
+		{"capacity", "export", "--p-max", "10", "--sections", "2", "--out", filepath.Join(dir, "x")},
+	} {
+		var errb strings.Builder
+		code := execute(context.Background(), args, strings.NewReader(`[{"p":1,"c":1,"r":1}]`), failingWriter{}, &errb)
+		if code != 1 || !strings.Contains(errb.String(), "no space left") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
 }

@@ -56,6 +56,7 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newServeCmd(),
 		newCoordCmd(),
 		newConvertCmd(),
+		newFailuresCmd(),
 	)
 	return root
 }
