@@ -476,7 +476,7 @@ func ReadCQSim(r io.Reader, name string) ([]SWFJob, error) {
 func WriteSWF(w io.Writer, h SWFHeader, jobs []SWFJob) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range h.Fields {
-		if f.Key == "" || strings.ContainsAny(f.Key, " \t:;\r\n") || strings.ContainsAny(f.Value, "\r\n") {
+		if f.Key == "" || strings.ContainsAny(f.Key, " \t:\r\n") || strings.ContainsAny(f.Value, "\r\n") {
 			return fmt.Errorf("swf header field %s: %s: want a one-word key and a one-line value", quote(f.Key), quote(f.Value))
 		}
 		v := strings.TrimSpace(f.Value)

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -111,4 +112,38 @@ func TestWriteGeneratedSWF(t *testing.T) {
 	if j := got[1]; j.JobNumber != 2 || j.RequestedProcs != 4096 || j.RunTime != 10 || j.Executable != 2 || j.RequestedTime != -1 || j.UserID != -1 {
 		t.Errorf("%+v", j)
 	}
+}
+
+// Whatever ReadSWF accepts, WriteSWF writes back to the same jobs and
+// header fields, and writing again gives the same bytes.
+func FuzzSWFWrite(f *testing.F) {
+	f.Add([]byte("; Version: 2.2\n; MaxProcs: 8\n;   continued\n1 0 1 10 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -1\n"))
+	f.Add([]byte("; Note: a\n; free text\n2 0.5 1e3 10.0 4 -1 -1 4 20 -1 1 1 1 1 1 1 -1 -0\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		h, jobs, err := ReadSWF(bytes.NewReader(in), "f")
+		if err != nil {
+			return
+		}
+		var a, b bytes.Buffer
+		if err := WriteSWF(&a, h, jobs); err != nil {
+			t.Fatalf("a log ReadSWF accepted is refused: %v", err)
+		}
+		h2, jobs2, err := ReadSWF(bytes.NewReader(a.Bytes()), "a")
+		if err != nil || len(jobs2) != len(jobs) || len(h2.Fields) != len(h.Fields) {
+			t.Fatalf("%v\n%s", err, a.String())
+		}
+		for i := range jobs {
+			if fmt.Sprint(jobs2[i]) != fmt.Sprint(jobs[i]) {
+				t.Fatalf("job %d: %+v, want %+v", i, jobs2[i], jobs[i])
+			}
+		}
+		for i := range h.Fields {
+			if h2.Fields[i].Key != h.Fields[i].Key || h2.Fields[i].Value != strings.TrimSpace(h.Fields[i].Value) {
+				t.Fatalf("field %d: %+v, want %+v", i, h2.Fields[i], h.Fields[i])
+			}
+		}
+		if err := WriteSWF(&b, h2, jobs2); err != nil || a.String() != b.String() {
+			t.Fatal("write → read → write differs")
+		}
+	})
 }
