@@ -191,6 +191,20 @@ func TestBatsimEvents(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back, evs) {
 		t.Fatalf("%v %+v", err, back)
 	}
+	// Batsim 4.2.1's events/test_events_4hosts.txt, and a Batsim 5 generic event.
+	ref := `{"type": "machine_unavailable", "resources": "0", "timestamp" : 0}
+{"type": "machine_available", "resources": "0", "timestamp" : 10}
+{"type": "machine_unavailable", "resources": "0-1 3", "timestamp" : 20}
+{"type": "machine_available", "resources": "0 1", "timestamp" : 250}
+{"type": "machine_available", "resources": "3", "timestamp" : 300}
+{"type": "generic", "timestamp":  310.0, "data": "{\"type\": \"machine_unavailable\", \"resources\": \"0-4 6 8\"}"}
+{"type": "generic", "timestamp":  320.0, "data": "hello"}
+`
+	evs4, err := ReadBatsimEvents(strings.NewReader(ref), "ref")
+	if err != nil || len(evs4) != 7 || evs4[3].Resources.Size() != 2 || evs4[2].Resources.String() != "0-1 3" ||
+		evs4[5].Type != MachineUnavailable || evs4[5].Resources.String() != "0-4 6 8" || evs4[6].Type != "generic" {
+		t.Fatalf("%v %+v", err, evs4)
+	}
 	for _, c := range []struct{ in, want string }{
 		{"{}", "ev:1: event without timestamp"},
 		{`{"timestamp": 1}`, "ev:1: event without type"},

@@ -73,7 +73,10 @@ const (
 
 // BatsimEvent is one external event of a Batsim events file: one JSON
 // object per line, {"timestamp": t, "type": …, "resources": "0-2"}
-// (Batsim's "External Events" input, passed with --events).
+// (Batsim 3.1 to 4.x's "External Events" input, passed with --events;
+// machine_unavailable and machine_available act on the platform). Batsim 5
+// only forwards "generic" events whose "data" string holds such an
+// object; the reader unwraps them.
 type BatsimEvent struct {
 	Timestamp float64
 	Type      string
@@ -84,6 +87,7 @@ type batsimEventJSON struct {
 	Timestamp *float64 `json:"timestamp"`
 	Type      string   `json:"type"`
 	Resources *string  `json:"resources,omitempty"`
+	Data      *string  `json:"data,omitempty"`
 }
 
 // WriteBatsimEvents writes one JSON object per line.
@@ -149,6 +153,12 @@ func (r *BatsimEventReader) parse(t string) (BatsimEvent, error) {
 		return BatsimEvent{}, r.ls.errorf("timestamp %s before the previous event's %s", fmtFloat(*j.Timestamp), fmtFloat(r.last))
 	}
 	r.last = *j.Timestamp
+	if j.Type == "generic" && j.Data != nil {
+		var in batsimEventJSON
+		if json.Unmarshal([]byte(*j.Data), &in) == nil && (in.Type == MachineAvailable || in.Type == MachineUnavailable) {
+			j.Type, j.Resources = in.Type, in.Resources
+		}
+	}
 	e := BatsimEvent{Timestamp: *j.Timestamp, Type: j.Type}
 	if j.Type == MachineAvailable || j.Type == MachineUnavailable {
 		if j.Resources == nil {
@@ -163,7 +173,8 @@ func (r *BatsimEventReader) parse(t string) (BatsimEvent, error) {
 	return e, nil
 }
 
-// ReadBatsimEvents reads a whole events file.
+// ReadBatsimEvents reads a whole events file. Batsim sorts the events of a
+// file by time; ckpt requires them in time order.
 func ReadBatsimEvents(r io.Reader, name string) ([]BatsimEvent, error) {
 	er := NewBatsimEventReader(r, name)
 	var out []BatsimEvent

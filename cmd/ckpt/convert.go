@@ -143,8 +143,9 @@ C, R, L and the sections are kept in ckpt_* fields), PREFIX_events.jsonl (P(t)
 as Batsim machine_unavailable/machine_available events on resources
 0..P_max-1), PREFIX_platform.xml (P_max hosts and a master) and PREFIX.swf (the
 jobs in SWF v2.2, with the generator, parameters and seed in the header).
-Replay with: batsim -p PREFIX_platform.xml -w PREFIX.json --events PREFIX_events.jsonl,
-then score Batsim's output with "ckpt capacity batsim-score".`,
+Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
+--events PREFIX_events.jsonl -e out_, then score out_jobs.csv with
+"ckpt capacity batsim-score".`,
 		Example: `  ckpt capacity export --p-max 16 --sections 4 --load 1 --out inst`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
