@@ -39,7 +39,15 @@
 //     max-flow feasibility test (finitebound.go: FiniteYieldBound);
 //   - online decisions from a JSON state (statefile.go: ReadState, with
 //     times bounded by MaxTime; decide.go: Decide, the validated plan and
-//     its goodput), what `ckpt capacity decide` prints.
+//     its goodput), what `ckpt capacity decide` prints;
+//   - other simulators' formats: an instance as a Batsim workload and
+//     external events (batsim.go: ExportBatsim, Events, ImportBatsim,
+//     SectionsFromEvents; export.go: InstanceOf, the instance simulate
+//     draws, WriteInstanceSWF, WritePlatformXML), ckpt's own job lists and
+//     their conversion to and from SWF and Batsim (batsim.go: ReadJobs,
+//     WriteJobs; convert.go: Convert), and ckpt's goodput and yields of a
+//     schedule Batsim computed (batsimmetrics.go: BatsimScheduleMetrics,
+//     O(m·n) for m jobs and n sections).
 //
 // # Running time
 //

@@ -37,8 +37,9 @@ func UniformWorkload(n int) Workload {
 }
 
 // LoadWorkload reads the widths of a job log: a CQSim result file (".rst",
-// semicolon-separated, as the KIT ForHLR II file of the shared data) or an
-// SWF v2.2 log, gzipped or not. Errors name the file and line.
+// semicolon-separated, as the KIT ForHLR II file of the shared data), a
+// Batsim JSON workload (".json"; run times from delay profiles) or an SWF
+// v2.2 log, gzipped or not. Errors name the file and line.
 func LoadWorkload(path string) (Workload, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -47,9 +48,14 @@ func LoadWorkload(path string) (Workload, error) {
 	defer f.Close()
 	name := filepath.Base(path)
 	var jobs []trace.SWFJob
-	if strings.HasSuffix(path, ".rst") {
+	switch {
+	case strings.HasSuffix(path, ".rst"):
 		jobs, err = trace.ReadCQSim(f, name)
-	} else {
+	case strings.HasSuffix(path, ".json"):
+		var bw trace.BatsimWorkload
+		bw, err = trace.ReadBatsim(f, name)
+		jobs = bw.SWF()
+	default:
 		_, jobs, err = trace.ReadSWF(f, name)
 	}
 	if err != nil {

@@ -20,6 +20,23 @@
 //     uninterrupted intervals from which Di et al. (SC'13, Sections 4.1 and
 //     5, Fig. 5, Table 7) estimate MNOF and MTBF per priority. Skipped:
 //     blank lines.
+//   - batsim.go, batsimout.go: Batsim (oar-team/batsim) JSON workloads
+//     (nb_res, jobs, profiles; other fields kept and written back),
+//     conversion to and from SWF, the external-events file
+//     (machine_unavailable / machine_available on interval sets of
+//     resources, one JSON object a line) and Batsim's outputs PREFIX_jobs.csv
+//     and PREFIX_schedule.csv (columns found by name). WriteSWF (swf.go)
+//     writes SWF v2.2, with GeneratedSWFHeader naming a generator, its
+//     parameters and seed; write → read → write gives the same bytes.
+//   - fta.go: Failure Trace Archive event traces (Kondo et al., CCGrid
+//     2010; the Grid'5000 trace of the shared data): node up/down periods,
+//     streamed into per-node and per-system MTBF, a fitted inter-failure law
+//     (distribution.FitRanked on a bounded reservoir sample) and E(Y) for a
+//     task on given nodes. Skipped: "#" header lines and blank lines.
+//   - google.go: the task_events table of the Google cluster trace v2
+//     (2011): SUBMIT … LOST events per task → execution segments → MNOF
+//     and MTBF per priority, the estimate GloudSim's files give (gloudsim.go).
+//     Skipped: "#" lines and blank lines; events after the trace's end.
 //   - lanl.go: the Los Alamos failure records 1996–2005 (LA-UR-05-7318),
 //     with grouping by system and inter-failure times for MTBF and
 //     distribution fitting. Skipped: the header line and blank lines.
@@ -38,9 +55,11 @@
 // "name:line: message" and quote the offending value; readers never panic
 // and never skip a malformed line. Lines are limited to 1 MiB.
 //
-// Complexity: every reader is a single pass over its input. The SWF, CQSim
-// and LANL readers stream (NewSWFReader, NewCQSimReader, NewLANLReader: one
-// record in memory at a time, O(line) memory); their Read* conveniences and
-// the history and GloudSim readers return the whole content, whose memory is
+// Complexity: every reader is a single pass over its input. The SWF, CQSim,
+// LANL, FTA, Batsim-events and Google task-event readers stream (one record
+// in memory at a time, O(line) memory); EstimateFTA keeps O(nodes +
+// reservoir) whatever the file's length, EstimateGoogle O(tasks). Their
+// Read* conveniences, the Batsim JSON reader (a JSON document) and the
+// history and GloudSim readers return the whole content, whose memory is
 // linear in the number of values, records or segments kept.
 package trace

@@ -28,7 +28,8 @@ Strategies (the paper's algorithms): ` + strings.Join(capacity.Names(), ", ") + 
 is checked by an independent validator; goodput and yields are measured on the
 validated schedule.`,
 	}
-	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd())
+	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd(),
+		newCapacityExportCmd(), newCapacityBatsimScoreCmd())
 	return cmd
 }
 
@@ -125,7 +126,7 @@ func (f *simFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
 		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)")
-	fl.StringVar(&f.workload, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a CQSim .rst file, or uniform (1..p_min); comma-separated for several")
+	fl.StringVar(&f.workload, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a Batsim workload (.json), a CQSim .rst file, or uniform (1..p_min); comma-separated for several")
 	fl.IntVar(&f.sections, "sections", 400, "number of sections n")
 	fl.StringVar(&f.avgT, "avg-t", "100", "mean section length avgT (lengths ~ U[0.8,1.2]·avgT), in the model's time unit: a duration (100, 90m, 01:30:00) is read as seconds; with --finite the unit is 20 s")
 	fl.IntVar(&f.pmax, "p-max", 400, "P_max (100 = the paper's light setting)")

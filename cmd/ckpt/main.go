@@ -57,6 +57,8 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newCoordCmd(),
 		newRunCmd(),
 		newChainCmd(),
+		newConvertCmd(),
+		newFailuresCmd(),
 	)
 	return root
 }

@@ -1,0 +1,139 @@
+package capacity
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/trace"
+)
+
+// JobFormat names a job-list format that Convert reads and writes.
+type JobFormat string
+
+// The job-list formats.
+const (
+	FormatSWF    JobFormat = "swf"    // Standard Workload Format v2.2 (.swf, .swf.gz)
+	FormatBatsim JobFormat = "batsim" // Batsim JSON workload (.json)
+	FormatCkpt   JobFormat = "ckpt"   // ckpt's job list, a JSON array of {p, c, r, release, length} (.jobs.json)
+)
+
+// ParseJobFormat reads a format name.
+func ParseJobFormat(s string) (JobFormat, error) {
+	switch f := JobFormat(s); f {
+	case FormatSWF, FormatBatsim, FormatCkpt:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown format %q (want swf, batsim or ckpt)", s)
+}
+
+// FormatOf infers the format from a file name: .swf or .swf.gz → swf,
+// .jobs.json → ckpt, other .json → batsim.
+func FormatOf(path string) (JobFormat, error) {
+	p := strings.ToLower(path)
+	switch {
+	case strings.HasSuffix(p, ".swf"), strings.HasSuffix(p, ".swf.gz"):
+		return FormatSWF, nil
+	case strings.HasSuffix(p, ".jobs.json"):
+		return FormatCkpt, nil
+	case strings.HasSuffix(p, ".json"):
+		return FormatBatsim, nil
+	}
+	return "", fmt.Errorf("cannot tell the format of %q from its extension (.swf, .swf.gz, .json, .jobs.json)", path)
+}
+
+// ConvertOptions are the parameters of Convert.
+type ConvertOptions struct {
+	From, To JobFormat
+	Name     string  // input name, for errors and the SWF header
+	C, R     float64 // checkpoint and recovery times of jobs read from SWF or foreign Batsim workloads (to ckpt)
+	NbRes    int     // nb_res of a Batsim output (0: the widest job)
+}
+
+// Convert reads a job list in o.From and writes it in o.To, returning the
+// number of jobs written and of jobs skipped (jobs of unknown width, or of
+// unknown run time into Batsim). What each format lacks is lost: SWF has
+// no checkpoint costs (jobs read from SWF get C = o.C, R = o.R), Batsim
+// keeps only delay profiles' run times in SWF, ckpt keeps width, release,
+// length and costs only.
+func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
+	var sj []trace.SWFJob
+	var hdr *trace.SWFHeader
+	var bw trace.BatsimWorkload
+	var cj []Job
+	switch o.From {
+	case FormatSWF:
+		h, jobs, err := trace.ReadSWF(r, o.Name)
+		if err != nil {
+			return 0, 0, err
+		}
+		sj, hdr = jobs, &h
+	case FormatBatsim:
+		if bw, err = trace.ReadBatsim(r, o.Name); err != nil {
+			return 0, 0, err
+		}
+	case FormatCkpt:
+		if cj, err = ReadJobs(r, o.Name); err != nil {
+			return 0, 0, err
+		}
+	default:
+		return 0, 0, fmt.Errorf("unknown input format %q", o.From)
+	}
+	// Convert through the target's own representation.
+	switch o.To {
+	case FormatSWF:
+		switch o.From {
+		case FormatBatsim:
+			sj = bw.SWF()
+		case FormatCkpt:
+			sj = SWFFromJobs(cj)
+		}
+		if hdr == nil {
+			h := convertedSWFHeader(o, sj)
+			hdr = &h
+		}
+		return len(sj), 0, trace.WriteSWF(w, *hdr, sj)
+	case FormatBatsim:
+		switch o.From {
+		case FormatSWF:
+			bw, skipped = trace.BatsimFromSWF(sj, o.NbRes)
+		case FormatCkpt:
+			bw = BatsimFromJobs(cj)
+			if o.NbRes > 0 {
+				bw.NbRes = o.NbRes
+			}
+		}
+		return len(bw.Jobs), skipped, trace.WriteBatsim(w, bw)
+	case FormatCkpt:
+		switch o.From {
+		case FormatSWF:
+			if !(o.C > 0 && o.R > 0) {
+				return 0, 0, fmt.Errorf("SWF has no checkpoint costs: give checkpoint and recovery times > 0 (c = %v, r = %v)", o.C, o.R)
+			}
+			cj, skipped = JobsFromSWF(sj, o.C, o.R)
+		case FormatBatsim:
+			if cj, err = JobsFromBatsim(bw, o.C, o.R); err != nil {
+				return 0, 0, fmt.Errorf("%s: %v", o.Name, err)
+			}
+		}
+		return len(cj), skipped, WriteJobs(w, cj)
+	}
+	return 0, 0, fmt.Errorf("unknown output format %q", o.To)
+}
+
+func convertedSWFHeader(o ConvertOptions, jobs []trace.SWFJob) trace.SWFHeader {
+	maxp := int64(0)
+	for _, j := range jobs {
+		maxp = max(maxp, j.RequestedProcs, j.AllocatedProcs)
+	}
+	h := trace.SWFHeader{}
+	for _, kv := range [][2]string{{"Version", "2.2"}, {"Conversion", "ckpt convert from " + string(o.From) + " " + o.Name},
+		{"MaxJobs", strconv.Itoa(len(jobs))}, {"MaxRecords", strconv.Itoa(len(jobs))}, {"MaxProcs", strconv.FormatInt(maxp, 10)}} {
+		if strings.ContainsAny(kv[1], "\r\n") {
+			continue
+		}
+		h.Fields = append(h.Fields, trace.SWFHeaderField{Key: kv[0], Value: kv[1]})
+	}
+	return h
+}
