@@ -21,7 +21,8 @@ type intervalFlags struct {
 	te, ckpt, restart, mtbf string
 	failures                float64
 	traceFile, lanlFile     string
-	priority, system        int
+	ftaPath                 string
+	priority, system, nodes int
 	maxLength               string
 	memory                  float64
 	blcr, data              string
@@ -35,8 +36,10 @@ restart cost R, and either the expected number of failures during the task
 E(Y) (--failures) or the MTBF (--mtbf). The missing one follows from
 Corollary 1 (E(Y) = Te/MTBF). Both can also be estimated from history: a
 GloudSim Google task trace (--trace, MNOF and MTBF of the tasks of one
---priority shorter than --max-length) or the LANL failure log (--lanl, the
-MTBF of one --system).
+--priority shorter than --max-length), the LANL failure log (--lanl, the
+MTBF of one --system), or a Failure Trace Archive data set (--fta, e.g. the
+Grid'5000 event trace: E(Y) = nodes x Te / node MTBF for a task on --nodes
+nodes).
 
 For each method it prints the number of intervals, the period (work between
 checkpoints) and the expected wall-clock time and overhead under Eq. (4) of
@@ -72,6 +75,7 @@ func newIntervalCmd() *cobra.Command {
   ckpt interval --te 01:30:00 --ckpt 30s --restart 1m --mtbf 6h
   ckpt interval --te 900 --ckpt 2 --trace mix-jobTrace-dec.dat --priority 1 --max-length 1000
   ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20
+  ckpt interval --te 1h --ckpt 1m --fta failures/ --nodes 64
   ckpt interval --te 200 --failures 2 --local 0.632,3.22 --shared 1.67,1.45
   ckpt interval --te 200 --failures 2 --memory 160`,
 		Args: cobra.NoArgs,
@@ -93,6 +97,8 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	fl.StringVar(&f.maxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
 	fl.StringVar(&f.lanlFile, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
 	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
+	fl.StringVar(&f.ftaPath, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
+	fl.IntVar(&f.nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
 	fl.Float64Var(&f.memory, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
 	fl.StringVar(&f.blcr, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
 	fl.StringVar(&f.data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
@@ -116,6 +122,8 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 		source, err = estimateFromTrace(f, &task)
 	case f.lanlFile != "":
 		source, err = estimateFromLANL(f, given("system"), &task)
+	case f.ftaPath != "":
+		source, err = estimateFromFTA(f, &task)
 	}
 	if err != nil {
 		return err
@@ -144,7 +152,7 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 // contradict each other.
 func checkIntervalFlags(f intervalFlags, given func(string) bool) error {
 	needs := []struct{ flag, with string }{
-		{"priority", "trace"}, {"max-length", "trace"}, {"system", "lanl"}, {"blcr", "memory"}, {"data", "memory"},
+		{"priority", "trace"}, {"max-length", "trace"}, {"system", "lanl"}, {"blcr", "memory"}, {"data", "memory"}, {"nodes", "fta"},
 	}
 	for _, n := range needs {
 		if given(n.flag) && !given(n.with) {
@@ -158,14 +166,18 @@ func checkIntervalFlags(f intervalFlags, given func(string) bool) error {
 		return usagef("--system must be a system number >= 0, got %d", f.system)
 	case f.te == "":
 		return usagef("--te is required (the work of the task)")
-	case f.traceFile != "" && f.lanlFile != "":
-		return usagef("give --trace or --lanl, not both")
+	case f.nodes < 1:
+		return usagef("--nodes must be >= 1, got %d", f.nodes)
+	case countSet(f.traceFile, f.lanlFile, f.ftaPath) > 1:
+		return usagef("give one of --trace, --lanl and --fta")
+	case f.ftaPath != "" && (given("failures") || given("mtbf")):
+		return usagef("--fta estimates E(Y) and the MTBF: do not give --failures or --mtbf too")
 	case f.traceFile != "" && (given("failures") || given("mtbf")):
 		return usagef("--trace estimates E(Y) and the MTBF: do not give --failures or --mtbf too")
 	case f.lanlFile != "" && given("mtbf"):
 		return usagef("--lanl estimates the MTBF: do not give --mtbf too")
-	case f.traceFile == "" && f.lanlFile == "" && !given("failures") && !given("mtbf"):
-		return usagef("give --failures E(Y), --mtbf, --trace or --lanl")
+	case countSet(f.traceFile, f.lanlFile, f.ftaPath) == 0 && !given("failures") && !given("mtbf"):
+		return usagef("give --failures E(Y), --mtbf, --trace, --lanl or --fta")
 	case given("memory") && (given("local") || given("shared")):
 		return usagef("give --memory or --local/--shared, not both")
 	case given("local") != given("shared"):
@@ -414,4 +426,31 @@ func fmtSec(v float64) string {
 		return "inf"
 	}
 	return strings.TrimSpace(fmt.Sprintf("%.6g s", v))
+}
+
+// countSet counts the non-empty strings.
+func countSet(s ...string) int {
+	n := 0
+	for _, v := range s {
+		if v != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// estimateFromFTA takes E(Y) and the MTBF of a task on f.nodes typical
+// nodes from a Failure Trace Archive data set: E(Y) = nodes·Te/node MTBF.
+func estimateFromFTA(f intervalFlags, task *interval.Task) (string, error) {
+	s, err := trace.ReadFTAFile(f.ftaPath, trace.FTAOptions{})
+	if err != nil {
+		return "", usage(err)
+	}
+	if s.Failures == 0 {
+		return "", usagef("--fta %s: no failure in the trace, no MTBF to estimate", f.ftaPath)
+	}
+	task.EY = s.ExpectedFailuresOn(task.Te, f.nodes)
+	task.MTBF = float64(s.NodeMTBF) / float64(f.nodes)
+	return fmt.Sprintf("%s: %d nodes, %d failures, node MTBF %.4g s; on %d node(s): E(Y) %.4g, MTBF %.4g s",
+		f.ftaPath, len(s.Nodes), s.Failures, float64(s.NodeMTBF), f.nodes, task.EY, task.MTBF), nil
 }
