@@ -219,7 +219,7 @@ func TestCapacitySweepCtrlC(t *testing.T) {
 		if code != 1 || !strings.Contains(errb.String(), "canceled") {
 			t.Fatalf("exit %d, stderr %q", code, errb.String())
 		}
-	case <-time.After(time.Second):
+	case <-time.After(slow * time.Second):
 		t.Fatal("sweep still running a second after the cancellation")
 	}
 	s := out.String()

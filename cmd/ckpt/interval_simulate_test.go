@@ -102,7 +102,7 @@ func TestIntervalSimulateCancel(t *testing.T) {
 	start := time.Now()
 	code := execute(ctx, []string{"interval", "simulate", "--te", "30d", "--ckpt", "1", "--mtbf", "1h", "--strategy", "count:1000",
 		"--runs", "100000000"}, strings.NewReader(""), &out, &errb)
-	if d := time.Since(start); d > 1300*time.Millisecond {
+	if d := time.Since(start); d > slow*1300*time.Millisecond {
 		t.Errorf("returned after %v, cancelled at 300ms", d)
 	}
 	if code != 1 || !strings.Contains(errb.String(), context.Canceled.Error()) {

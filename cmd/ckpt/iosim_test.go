@@ -219,7 +219,7 @@ func TestIOSimRefusals(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, "cannot make progress") || !strings.Contains(errs, "C ≥ MTBF") {
 			t.Errorf("--mtbf %s: exit %d, %s", m, code, errs)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > slow*2*time.Second {
 			t.Errorf("--mtbf %s: refused after %v", m, d)
 		}
 	}
@@ -269,7 +269,7 @@ func TestIOSimCancelled(t *testing.T) {
 	if code == 0 || out.Len() != 0 || !strings.Contains(errb.String(), "deadline") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
-	if d := time.Since(start); d > 1200*time.Millisecond {
+	if d := time.Since(start); d > slow*1200*time.Millisecond {
 		t.Errorf("stopped after %v", d)
 	}
 }

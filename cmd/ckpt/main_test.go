@@ -243,7 +243,7 @@ func TestReproInterrupted(t *testing.T) {
 	var code int
 	select {
 	case code = <-done:
-	case <-time.After(3 * time.Second):
+	case <-time.After(slow * 3 * time.Second):
 		t.Fatal("repro coop still running 3 s after the interruption")
 	}
 	if code != 1 || !strings.Contains(errb.String(), "canceled") {
