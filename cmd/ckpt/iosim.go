@@ -25,6 +25,7 @@ type iosimFlags struct {
 	strategies           string
 	seeds                int
 	seed                 uint64
+	swf                  string
 	span, skip, fixed    string
 	ioChunk              string
 	workers              int
@@ -205,7 +206,24 @@ func newIOSimRunCmd() *cobra.Command {
 	}
 	f.common(cmd, true)
 	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
+	cmd.Flags().StringVar(&f.swf, "swf", "", "also write the job list of the first trial as an SWF v2.2 log (header: generator, platform, classes, seed)")
 	return cmd
+}
+
+// writeWorkloadSWF writes trial 0's job list to path (--swf).
+func (f *iosimFlags) writeWorkloadSWF(c iosim.Config, span float64) error {
+	fh, err := os.Create(f.swf)
+	if err != nil {
+		return usagef("--swf: %v", err)
+	}
+	if err := iosim.WriteWorkloadSWF(fh, &c, span, f.seed, 0); err != nil {
+		fh.Close()
+		return fmt.Errorf("--swf %s: %w", f.swf, err)
+	}
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("--swf %s: %w", f.swf, err)
+	}
+	return nil
 }
 
 // run is `ckpt iosim run`.
@@ -225,6 +243,11 @@ func (f *iosimFlags) run(cmd *cobra.Command) error {
 	if !opt.NoFailures {
 		if err := c.CheckProgress(); err != nil {
 			return usage(err)
+		}
+	}
+	if f.swf != "" {
+		if err := f.writeWorkloadSWF(c, opt.Span); err != nil {
+			return err
 		}
 	}
 	pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
