@@ -25,21 +25,29 @@
 // # Splitting a sweep over a Slurm job array
 //
 // Shard i/n runs the items with k mod n = i; ParseShard reads the "i/n" of
-// a --shard flag. Each array task runs the same command with its own shard
-// and output files, and a final step merges them:
+// a --shard flag, or "auto" (SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT
+// under a Slurm job array 0..N−1; the whole sweep outside any array) or
+// "auto/N" (index from SLURM_ARRAY_TASK_ID or Kubernetes'
+// JOB_COMPLETION_INDEX, N given: what a resubmission of some tasks, or an
+// Indexed Job, needs). Each array task runs the same command with its own
+// output files, and a final step merges them:
 //
-//	#SBATCH --array=0-7            # 0-based: SLURM_ARRAY_TASK_ID runs 0..7
-//	ckpt ... --seed 42 --shard "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" \
-//	    --csv "out.$SLURM_ARRAY_TASK_ID.csv"
+//	#SBATCH --array=0-7%4          # 0-based, at most 4 at once
+//	ckpt ... --seed 42 --shard auto/8 --csv "out.$SLURM_ARRAY_TASK_ID.csv"
 //
 //	# after the array (sbatch --dependency=afterok:<jobid>):
 //	runner.MergeFiles("out.csv", 0, "out.0.csv", ..., "out.7.csv")
 //
-// The array must be numbered from 0; with --array=1-8 the last task would
-// ask for shard 8/8, which ParseShard rejects. Merge checks that the shard
-// outputs share one header and hold every item exactly once, and writes
-// the bytes the unsplit run would have written; pass the sweep's item count
-// as expect to catch a lost final item too.
+// A shard's output ends with an end line (see Trailer) naming its shard
+// and the sweep's item count, written only when the shard ran to its end;
+// an unsplit run writes none, so its bytes are unchanged. From the end
+// lines Merge knows the number of shards and items: it names the missing
+// shards (as a --array= list for resubmission), the interrupted ones (no
+// end line), repeated ones and ones from another split, and checks that
+// the shard outputs share one header and hold every item exactly once. It
+// writes the bytes the unsplit run would have written. Outputs without end
+// lines merge by their items alone; pass the sweep's item count as expect
+// to catch a lost final item there.
 //
 // # Progress
 //

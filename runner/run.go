@@ -113,7 +113,14 @@ func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 
 	bar := newBar(opts, s.count)
 	written := s.deliver(runCtx, sink, bar)
+	var eerr error
+	if e, ok := sink.(ShardEnder); ok && opts.Shard.Count > 0 && written == s.count && s.err() == nil && ctx.Err() == nil {
+		eerr = e.EndShard(opts.Shard, len(points)*reps)
+	}
 	ferr := sink.Flush()
+	if eerr != nil {
+		ferr = eerr
+	}
 	bar.finish(written == s.count)
 	return s.outcome(ctx, written, ferr)
 }
@@ -179,6 +186,13 @@ func newSweep[P, R any](opts Options, points []P, reps int,
 		tokens:  make(chan struct{}, window),
 		cancel:  cancel,
 	}
+}
+
+// err returns the first error recorded by fail.
+func (s *sweep[P, R]) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstErr
 }
 
 // fail records the first error and stops the sweep.
