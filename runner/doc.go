@@ -49,6 +49,21 @@
 // lines merge by their items alone; pass the sweep's item count as expect
 // to catch a lost final item there.
 //
+// # Programs of several sweeps (reproductions) on a job array
+//
+// An ItemLog carried by the context (WithItemLog) makes every Run under it
+// record or replay its results, so that a program of several sweeps, such
+// as `ckpt repro NAME`, shards without any change to its code:
+// RecordShard runs the program computing shard i/n of the concatenated
+// items of all its sweeps and writes their results (gob, base64) as JSON
+// lines with the shard's end line; Merge joins the shards' logs into the
+// unsplit run's log; a replayer (NewItemReplayer) then feeds the merged
+// results back to the program, which writes every table and figure
+// without computing a sweep. The program sees zero values for the other
+// shards' items; where that makes it fail (a figure of an empty sample),
+// RecordShard runs it again with that sweep computed in full, once per
+// such sweep, reusing every item already computed.
+//
 // # Progress
 //
 // Run draws a progress bar (github.com/schollz/progressbar) on standard
@@ -69,7 +84,9 @@
 // 4·workers finished results waiting for an earlier item, so its memory is
 // O(workers) results, whatever the sweep's size. Merge reads each input
 // once, one record at a time: O(bytes + records · log inputs) time, O(inputs)
-// records of memory.
+// records of memory. An ItemLog adds O(1) work per item plus a gob
+// encoding of its result; RecordShard holds the shard's log and the
+// encoded results of the program's sweeps in memory.
 //
 // The runner implements no paper; it runs the papers' parameter sweeps
 // (the figures of the IPDPS 2020, APDCM 2018 and RR-9582 evaluations).

@@ -94,6 +94,15 @@ func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 	if err := checkRun(opts, len(points), reps, fn != nil); err != nil {
 		return err
 	}
+	if l := itemLogFrom(ctx); l != nil {
+		return runLogged(ctx, l, opts, points, reps, fn, sink)
+	}
+	return run(ctx, opts, points, reps, fn, sink)
+}
+
+// run is Run without an item log.
+func run[P, R any](ctx context.Context, opts Options, points []P, reps int,
+	fn func(ctx context.Context, it Item[P]) (R, error), sink Sink[R]) error {
 	if sink == nil {
 		sink = SinkFunc[R](func(Result[R]) error { return nil })
 	}

@@ -53,3 +53,76 @@ func TestShardAutoUnderAJobArray(t *testing.T) {
 		t.Fatalf("auto/4: exit %d: %s", code, errOut)
 	}
 }
+
+// TestReproShardsFinishToTheUnsplitBytes: the capacity reproduction run
+// as 3 shards, merged and finished writes the same files, figures
+// included, as the unsplit run.
+func TestReproShardsFinishToTheUnsplitBytes(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"repro", "capacity", "--quick", "--workers", "2"}
+	if _, errOut, code := run(t, "", append(base, "--out", filepath.Join(dir, "whole"))...); code != 0 {
+		t.Fatalf("unsplit: exit %d: %s", code, errOut)
+	}
+	var logs []string
+	for i := range 3 {
+		p := filepath.Join(dir, "part."+strconv.Itoa(i)+".jsonl")
+		_, errOut, code := run(t, "", append(base, "--out", filepath.Join(dir, "shard"), "--shard", strconv.Itoa(i)+"/3", "--items", p)...)
+		if code != 0 || !strings.Contains(errOut, "items of 14 sweeps recorded") {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		logs = append(logs, p)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "shard")); !os.IsNotExist(err) {
+		t.Fatal("a shard wrote outputs built from partial results")
+	}
+	merged := filepath.Join(dir, "items.jsonl")
+	if _, errOut, code := run(t, "", append([]string{"merge", "--out", merged}, logs[1:]...)...); code != 1 || !strings.Contains(errOut, "--array=0") {
+		t.Fatalf("merge without shard 0: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "", append([]string{"merge", "--out", merged}, logs...)...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := run(t, "", append(base, "--out", filepath.Join(dir, "fin"), "--finish", merged)...); code != 0 {
+		t.Fatalf("finish: exit %d: %s", code, errOut)
+	}
+	sameTree(t, filepath.Join(dir, "whole"), filepath.Join(dir, "fin"))
+	// Another seed is refused, naming it.
+	if _, errOut, code := run(t, "", append(base, "--seed", "7", "--out", filepath.Join(dir, "x"), "--finish", merged)...); code != 1 || !strings.Contains(errOut, "seed") {
+		t.Fatalf("finish with another seed: exit %d: %s", code, errOut)
+	}
+	for _, args := range [][]string{{"--shard", "0/2"}, {"--shard", "0/2", "--items", "a.csv"}, {"--items", "a.jsonl", "--finish", merged}, {"--shard", "2/2", "--items", "a.jsonl"}} {
+		if _, errOut, code := run(t, "", append(base, args...)...); code != 2 {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}
+
+// sameTree fails unless the folders hold the same files with the same
+// bytes.
+func sameTree(t *testing.T, a, b string) {
+	t.Helper()
+	files := map[string][]byte{}
+	filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(a, p)
+			files[rel], _ = os.ReadFile(p)
+		}
+		return nil
+	})
+	n := 0
+	filepath.WalkDir(b, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(b, p)
+			got, _ := os.ReadFile(p)
+			want, ok := files[rel]
+			if !ok || string(got) != string(want) {
+				t.Errorf("%s differs (present in both: %v)", rel, ok)
+			}
+			n++
+		}
+		return nil
+	})
+	if n != len(files) || n == 0 {
+		t.Errorf("%d files against %d", n, len(files))
+	}
+}
