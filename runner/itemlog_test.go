@@ -122,3 +122,69 @@ func TestItemLogReplayRefusesAnotherProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordShardComputesInFullWhatTheProgramNeeds: a program that fails
+// (or panics) on a zero result gets that sweep computed in full, every
+// item once, and the shard logs still merge to the unsplit log.
+func TestRecordShardComputesInFullWhatTheProgramNeeds(t *testing.T) {
+	var calls [2][]int
+	prog := func(ctx context.Context) error {
+		for s := range 2 {
+			var got []Result[float64]
+			err := Run(ctx, Options{Seed: 3, Workers: 2, Label: fmt.Sprint("s", s)}, []float64{1, 2, 3, 4, 5}, 1,
+				func(_ context.Context, it Item[float64]) (float64, error) {
+					calls[s] = append(calls[s], it.K)
+					return it.Param, nil
+				}, Collect(&got))
+			if err != nil {
+				return err
+			}
+			for _, r := range got {
+				switch {
+				case s == 0 && r.Value == 0:
+					return fmt.Errorf("sweep 0: empty")
+				case s == 1 && r.Value == 0:
+					panic("sweep 1: empty")
+				}
+			}
+		}
+		return nil
+	}
+	var whole bytes.Buffer
+	if _, err := RecordShard(context.Background(), &whole, Shard{}, prog); err != nil {
+		t.Fatal(err)
+	}
+	var logs [][]byte
+	for i := range 3 {
+		calls = [2][]int{}
+		var b bytes.Buffer
+		rec, err := RecordShard(context.Background(), &b, Shard{i, 3}, prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(rec.Full) != "[s0 s1]" || rec.Items != 10 || rec.Sweeps != 2 {
+			t.Fatalf("shard %d: %+v", i, rec)
+		}
+		for s := range 2 {
+			if len(calls[s]) != 5 {
+				t.Fatalf("shard %d sweep %d: items computed %v, want each of 5 once", i, s, calls[s])
+			}
+		}
+		logs = append(logs, b.Bytes())
+	}
+	merged, err := mergeBytes(t, FormatJSONL, 0, logs)
+	if err != nil || !bytes.Equal(merged, whole.Bytes()) {
+		t.Fatalf("merged logs differ from the unsplit log: %v", err)
+	}
+	// An item's own error is returned at once, not retried.
+	n := 0
+	_, err = RecordShard(context.Background(), new(bytes.Buffer), Shard{0, 2}, func(ctx context.Context) error {
+		return Run(ctx, Options{}, []int{1, 2, 3}, 1, func(context.Context, Item[int]) (int, error) {
+			n++
+			return 0, fmt.Errorf("boom")
+		}, nil)
+	})
+	if err == nil || !strings.Contains(err.Error(), "boom") || n > 2 {
+		t.Fatalf("item error: %v after %d calls", err, n)
+	}
+}
