@@ -126,3 +126,51 @@ func sameTree(t *testing.T, a, b string) {
 		t.Errorf("%d files against %d", n, len(files))
 	}
 }
+
+func TestArrayScriptAndResubmit(t *testing.T) {
+	dir := t.TempDir()
+	stem := filepath.Join(dir, "costs")
+	sweep := []string{"reserve", "sweep", "--ckpt", "1m,6m,30m", "--csv", stem + ".csv"}
+	out, errOut, code := run(t, "", append([]string{"array", "--tasks", "4", "--throttle", "2", "--time", "1h", "--"}, sweep...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"--array=0-3%2 ", "--time=01:00:00", "--dependency=afterok:${array}", "--shard auto/4", "exec ckpt reserve sweep", "ckpt merge --out " + stem + ".csv " + stem + ".part-*.csv"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("script lacks %q:\n%s", want, out)
+		}
+	}
+	// Tasks 0 and 2 done, 1 interrupted (no end line), 3 never ran.
+	for _, i := range []int{0, 1, 2} {
+		t.Setenv("SLURM_ARRAY_TASK_ID", strconv.Itoa(i))
+		t.Setenv("SLURM_ARRAY_TASK_COUNT", "4")
+		p := stem + ".part-" + strconv.Itoa(i) + ".csv"
+		if _, errOut, code := run(t, "", append(sweep[:4:4], "--csv", p, "--shard", "auto")...); code != 0 {
+			t.Fatalf("task %d: %s", i, errOut)
+		}
+	}
+	b, _ := os.ReadFile(stem + ".part-1.csv")
+	os.WriteFile(stem+".part-1.csv", b[:strings.Index(string(b), "#")], 0o644)
+	out, errOut, code = run(t, "", append([]string{"array", "--tasks", "4", "--throttle", "2", "--resubmit", "--"}, sweep...)...)
+	if code != 0 || !strings.Contains(errOut, "2 of 4 shards missing: --array=1,3") || !strings.Contains(out, "--array=1,3%2 ") {
+		t.Fatalf("resubmit: exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"array", "--", "reserve", "sweep", "--csv", "a.csv"}, "--tasks"},
+		{[]string{"array", "--tasks", "2", "--", "reserve", "plan"}, "not a ckpt command with --shard"},
+		{[]string{"array", "--tasks", "2", "--", "reserve", "sweep"}, "--csv FILE"},
+		{[]string{"array", "--tasks", "2", "--", "reserve", "sweep", "--csv", "-"}, "its own file"},
+		{[]string{"array", "--tasks", "2", "--", "reserve", "sweep", "--csv", "a.csv", "--shard", "0/2"}, "--shard"},
+		{[]string{"array", "--tasks", "2", "--", "repro", "--out", "x"}, "name the reproduction"},
+		{[]string{"array", "--tasks", "2", "--time", "-1h", "--", "repro", "capacity"}, "--time"},
+		{[]string{"array", "--tasks", "2", "--sbatch-arg", "--array=3", "--", "repro", "capacity"}, "--array"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -62,6 +63,9 @@ func (f reproItems) record(cmd *cobra.Command, cfg *repro.Config, sh runner.Shar
 		}
 		defer os.RemoveAll(tmp)
 		c.Dir, c.Log = tmp, io.Discard
+	}
+	if err := os.MkdirAll(filepath.Dir(f.items), 0o755); err != nil {
+		return err
 	}
 	out, err := os.Create(f.items)
 	if err != nil {
