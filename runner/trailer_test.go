@@ -258,3 +258,30 @@ func TestReadTrailer(t *testing.T) {
 		t.Error("missing file: no error")
 	}
 }
+
+// FuzzParseTrailer: an accepted end line is exactly what Line writes for
+// a valid shard, and nothing else is accepted.
+func FuzzParseTrailer(f *testing.F) {
+	f.Add("#ckpt-shard 3/8 items=100\n", false)
+	f.Add(`{"ckpt_shard":"3/8","items":100}`+"\n", true)
+	f.Add("#ckpt-shard 0/1 items=0\n", false)
+	f.Fuzz(func(t *testing.T, line string, jsonl bool) {
+		format := FormatCSV
+		if jsonl {
+			format = FormatJSONL
+		}
+		tr, err := parseTrailer(format, []byte(line))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if tr.Shard.Count < 1 || tr.Shard.Index < 0 || tr.Shard.Index >= tr.Shard.Count || tr.Items < 0 {
+			t.Fatalf("%q accepted as invalid %+v", line, tr)
+		}
+		if string(tr.Line(format)) != line {
+			t.Fatalf("%q accepted but written back as %q", line, tr.Line(format))
+		}
+	})
+}
