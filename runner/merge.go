@@ -73,6 +73,7 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		return errors.New("merge: no input")
 	}
 	m := &merger{format: f}
+	all := make([]*shardReader, len(shards))
 	h := make(readerHeap, 0, len(shards))
 	names := make([]string, len(shards))
 	for i, src := range shards {
@@ -82,6 +83,7 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		}
 		names[i] = name
 		r := &shardReader{m: m, idx: i, name: name, br: bufio.NewReader(src), prev: -1}
+		all[i] = r
 		ok, err := r.advance()
 		if err != nil {
 			return err
@@ -89,9 +91,6 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		if ok {
 			h = append(h, r)
 		}
-	}
-	if len(h) == 0 {
-		return fmt.Errorf("merge: no item in %s (empty, or interrupted before its first row)", nameList(names))
 	}
 	heap.Init(&h)
 
@@ -106,6 +105,9 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 		case expect > 0 && k >= expect:
 			return fmt.Errorf("merge: %s:%d: item %d is beyond the expected %d items", r.name, r.line, k, expect)
 		case k > next:
+			if err := checkShards(all, expect); err != nil {
+				return err
+			}
 			return fmt.Errorf("merge: item %d is missing from every input (next found: item %d in %s:%d)", next, k, r.name, r.line)
 		}
 		if next == 0 && m.header != nil {
@@ -128,10 +130,85 @@ func Merge(w io.Writer, f Format, expect int, shards ...io.Reader) error {
 			heap.Pop(&h)
 		}
 	}
-	if expect > 0 && next < expect {
+	if err := checkShards(all, expect); err != nil {
+		return err
+	}
+	marked := all[0].end != nil // checkShards: all inputs or none have an end line
+	switch {
+	case next == 0 && !marked:
+		return fmt.Errorf("merge: no item in %s (empty, or interrupted before its first row)", nameList(names))
+	case expect > 0 && next < expect:
 		return fmt.Errorf("merge: item %d is missing from %s (want %d items, found %d: interrupted?)", next, nameList(names), expect, next)
+	case len(all) == 1 && expect == 0 && !marked:
+		return fmt.Errorf("merge: %s is one input with no shard end line and no expected item count: a sweep interrupted at its end cannot be told from a complete one (give the item count)", names[0])
 	}
 	return bw.Flush()
+}
+
+// checkShards drains every input and, when any of them has a shard end
+// line, checks that all of them have one, that they describe the same
+// split, that each input holds exactly its shard's items, and that no
+// shard is missing or repeated; it names every problem it finds. Inputs
+// without end lines (unsplit runs, older outputs) pass unchecked.
+func checkShards(all []*shardReader, expect int) error {
+	var marked *shardReader
+	for _, r := range all {
+		for {
+			ok, err := r.advance()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				break
+			}
+		}
+		if r.end != nil && marked == nil {
+			marked = r
+		}
+	}
+	if marked == nil {
+		return nil
+	}
+	n, total := marked.end.Shard.Count, marked.end.Items
+	var probs []string
+	if expect > 0 && expect != total {
+		probs = append(probs, fmt.Sprintf("%s says the sweep has %d items, not the expected %d", marked.name, total, expect))
+	}
+	from := make([]string, n)
+	for _, r := range all {
+		e := r.end
+		switch {
+		case e == nil:
+			guess := ""
+			if r.rows > 0 {
+				guess = fmt.Sprintf(" (shard %d/%d, by its items)", r.first%n, n)
+			}
+			probs = append(probs, fmt.Sprintf("%s has no shard end line%s: interrupted, or not a shard output", r.name, guess))
+			continue
+		case e.Shard.Count != n || e.Items != total:
+			probs = append(probs, fmt.Sprintf("%s is shard %v of %d items, but %s is shard %v of %d items", r.name, e.Shard, e.Items, marked.name, marked.end.Shard, total))
+			continue
+		case r.rows != e.Shard.Len(total) || (r.rows > 0 && (r.first%n != e.Shard.Index || r.step%n != 0 || r.prev >= total)):
+			probs = append(probs, fmt.Sprintf("%s does not hold the %d items of shard %v of %d items (corrupted?)", r.name, e.Shard.Len(total), e.Shard, total))
+		case from[e.Shard.Index] != "":
+			probs = append(probs, fmt.Sprintf("shard %v is both %s and %s", e.Shard, from[e.Shard.Index], r.name))
+			continue
+		}
+		from[e.Shard.Index] = r.name
+	}
+	var missing []int
+	for i, f := range from {
+		if f == "" {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		probs = append(probs, fmt.Sprintf("%d of %d shards missing: %s (resubmit with --array=%s)", len(missing), n, ArrayList(missing), ArrayList(missing)))
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return errors.New("merge: " + strings.Join(probs, "; "))
 }
 
 // MergeFiles merges the shard outputs at paths shards into the file dst
@@ -215,10 +292,23 @@ type shardReader struct {
 	raw  []byte // head record's bytes, final newline included
 	line int    // head record's first line
 	prev int    // previous item of this input
+
+	rows  int      // items read so far
+	first int      // first item
+	step  int      // gcd of (item − first) over the items read
+	end   *Trailer // the end line, once read
 }
 
 // advance loads the next record; ok is false at the end of the input.
 func (r *shardReader) advance() (ok bool, err error) {
+	if r.end != nil {
+		return false, nil
+	}
+	if r.m.format == FormatCSV {
+		if b, _ := r.br.Peek(1); len(b) == 1 && b[0] == '#' {
+			return false, r.readTrailer(nil)
+		}
+	}
 	if r.m.format == FormatCSV && !r.seen {
 		r.seen = true
 		raw, n, first, nl, err := scanCSV(r.br)
@@ -265,6 +355,9 @@ func (r *shardReader) advance() (ok bool, err error) {
 		if err == io.EOF {
 			return false, nil
 		}
+		if err == nil && isTrailer(FormatJSONL, raw) {
+			return false, r.readTrailer(raw)
+		}
 		r.lines++
 		if err != nil {
 			return false, fmt.Errorf("merge: %s:%d: %v", r.name, line, err)
@@ -286,7 +379,41 @@ func (r *shardReader) advance() (ok bool, err error) {
 		return false, fmt.Errorf("merge: %s:%d: item %d follows item %d (inputs must be in increasing item order)", r.name, line, k, r.prev)
 	}
 	r.item, r.raw, r.line, r.prev = k, raw, line, k
+	if r.rows == 0 {
+		r.first = k
+	} else {
+		r.step = gcd(r.step, k-r.first)
+	}
+	r.rows++
 	return true, nil
+}
+
+// readTrailer reads the end line (already read as line, when not nil) and
+// checks that nothing follows it.
+func (r *shardReader) readTrailer(line []byte) error {
+	var err error
+	if line == nil {
+		if line, err = readLine(r.br); err != nil {
+			return fmt.Errorf("merge: %s:%d: %v", r.name, r.lines+1, err)
+		}
+	}
+	r.lines++
+	t, err := parseTrailer(r.m.format, line)
+	if err != nil {
+		return fmt.Errorf("merge: %s:%d: %v", r.name, r.lines, err)
+	}
+	if _, err := r.br.Peek(1); err != io.EOF {
+		return fmt.Errorf("merge: %s:%d: text after the shard's end line", r.name, r.lines+1)
+	}
+	r.end = &t
+	return nil
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 func (r *shardReader) checkSchema(s string, line int) error {

@@ -101,9 +101,9 @@ func TestMergeErrors(t *testing.T) {
 		in     [][]byte
 		want   string
 	}{
-		{"missing shard", FormatCSV, 0, [][]byte{csvs[0], csvs[2]}, "item 1 is missing"},
-		{"missing row", FormatCSV, 0, [][]byte{csvs[0], drop(csvs[1], 2), csvs[2]}, "item 4 is missing"},
-		{"missing last", FormatCSV, 10, [][]byte{drop(csvs[0], 4), csvs[1], csvs[2]}, "item 9 is missing"},
+		{"missing shard", FormatCSV, 0, [][]byte{csvs[0], csvs[2]}, "1 of 3 shards missing: 1 (resubmit with --array=1)"},
+		{"missing row", FormatCSV, 0, [][]byte{csvs[0], drop(csvs[1], 2), csvs[2]}, "input #1 does not hold the 3 items of shard 1/3 of 10 items"},
+		{"missing last", FormatCSV, 10, [][]byte{drop(csvs[0], 4), csvs[1], csvs[2]}, "input #0 does not hold the 4 items of shard 0/3 of 10 items"},
 		{"too many", FormatCSV, 8, csvs, "item 8 is beyond the expected 8"},
 		{"duplicate shard", FormatCSV, 0, [][]byte{csvs[0], csvs[1], csvs[1], csvs[2]}, "item 1 appears twice"},
 		{"header", FormatCSV, 0, [][]byte{csvs[0], otherHeader, csvs[2]}, "header"},
@@ -114,7 +114,7 @@ func TestMergeErrors(t *testing.T) {
 		{"jsonl as csv", FormatCSV, 0, jsons, "input #0:1: quote inside an unquoted field"},
 		{"bad item", FormatCSV, 0, [][]byte{[]byte("item,point,rep,seed\n01,0,0,0\n")}, `item "01"`},
 		{"field count", FormatCSV, 0, [][]byte{[]byte("item,point,rep,seed\n0,0,0\n")}, "3 fields, header has 4"},
-		{"jsonl missing", FormatJSONL, 0, [][]byte{jsons[0], jsons[1]}, "item 2 is missing"},
+		{"jsonl missing", FormatJSONL, 0, [][]byte{jsons[0], jsons[1]}, "shards missing: 2 "},
 		{"jsonl dup", FormatJSONL, 0, [][]byte{jsons[0], jsons[1], jsons[2], jsons[0]}, "item 0 appears twice"},
 		{"jsonl keys", FormatJSONL, 0, [][]byte{jsons[0], bytes.ReplaceAll(jsons[1], []byte(`"count"`), []byte(`"cnt"`)), jsons[2]}, "keys"},
 		{"jsonl bad", FormatJSONL, 0, [][]byte{[]byte("{\"item\":0,\n")}, "input #0:1"},
@@ -160,8 +160,8 @@ func TestMergeFiles(t *testing.T) {
 		t.Fatal("MergeFiles output differs from the unsplit run")
 	}
 	err := MergeFiles(dst, 0, paths[0], paths[2])
-	if err == nil || !strings.Contains(err.Error(), "out.0.csv") && !strings.Contains(err.Error(), "out.2.csv") || !strings.Contains(err.Error(), "missing") {
-		t.Fatalf("missing shard error %v should name a file", err)
+	if err == nil || !strings.Contains(err.Error(), "3 of 5 shards missing: 1,3,4 (resubmit with --array=1,3,4)") {
+		t.Fatalf("missing shard error %v should name the missing shards", err)
 	}
 	if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
 		t.Fatal("failed merge left its output behind")
@@ -214,7 +214,7 @@ func fuzzMerge(t *testing.T, f Format, data []byte) {
 	}
 	// A successful merge is a complete sweep: merging it alone, or split
 	// back into its round-robin shards, gives the same bytes.
-	again, err := mergeBytes(t, f, 0, [][]byte{out})
+	again, err := mergeBytes(t, f, 0, [][]byte{out, nil})
 	if err != nil || !bytes.Equal(again, out) {
 		t.Fatalf("re-merge of merged output: %v", err)
 	}

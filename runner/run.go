@@ -94,6 +94,15 @@ func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 	if err := checkRun(opts, len(points), reps, fn != nil); err != nil {
 		return err
 	}
+	if l := itemLogFrom(ctx); l != nil {
+		return runLogged(ctx, l, opts, points, reps, fn, sink)
+	}
+	return run(ctx, opts, points, reps, fn, sink)
+}
+
+// run is Run without an item log.
+func run[P, R any](ctx context.Context, opts Options, points []P, reps int,
+	fn func(ctx context.Context, it Item[P]) (R, error), sink Sink[R]) error {
 	if sink == nil {
 		sink = SinkFunc[R](func(Result[R]) error { return nil })
 	}
@@ -113,7 +122,14 @@ func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 
 	bar := newBar(opts, s.count)
 	written := s.deliver(runCtx, sink, bar)
+	var eerr error
+	if e, ok := sink.(ShardEnder); ok && opts.Shard.Count > 0 && written == s.count && s.err() == nil && ctx.Err() == nil {
+		eerr = e.EndShard(opts.Shard, len(points)*reps)
+	}
 	ferr := sink.Flush()
+	if eerr != nil {
+		ferr = eerr
+	}
 	bar.finish(written == s.count)
 	return s.outcome(ctx, written, ferr)
 }
@@ -179,6 +195,13 @@ func newSweep[P, R any](opts Options, points []P, reps int,
 		tokens:  make(chan struct{}, window),
 		cancel:  cancel,
 	}
+}
+
+// err returns the first error recorded by fail.
+func (s *sweep[P, R]) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstErr
 }
 
 // fail records the first error and stops the sweep.

@@ -133,8 +133,9 @@ func sameNames(names []string, fs []Field) bool {
 }
 
 type csvSink[R any] struct {
-	w *csv.Writer
-	s rowState
+	out io.Writer
+	w   *csv.Writer
+	s   rowState
 }
 
 // NewCSV returns a Sink that writes results to w as CSV: a header line
@@ -142,7 +143,7 @@ type csvSink[R any] struct {
 // point, rep, seed and the result's own columns (see RowOf and Field).
 // Lines end in "\n"; cells are quoted as encoding/csv does. A sweep with no
 // items writes nothing, not even a header.
-func NewCSV[R any](w io.Writer) Sink[R] { return &csvSink[R]{w: csv.NewWriter(w)} }
+func NewCSV[R any](w io.Writer) Sink[R] { return &csvSink[R]{out: w, w: csv.NewWriter(w)} }
 
 func (c *csvSink[R]) Put(r Result[R]) error {
 	header, err := rowFor(&c.s, r)

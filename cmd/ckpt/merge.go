@@ -14,13 +14,17 @@ func newMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge --out FILE SHARD...",
 		Short: "Merge the CSV or JSONL outputs of a sharded sweep into the bytes of an unsplit run",
-		Long: `A sweep run with --shard i/n writes only the items k with k mod n = i. merge
-puts the shard outputs back together, in item order, and checks that no item is
-missing or repeated. The format comes from the extension (.csv or .jsonl).
-An empty or truncated input is refused. Without --expect the last item seen
-sets the count, so a sweep interrupted at its end is caught only with
---expect N; a single input needs it.`,
-		Example: `  # 4 Slurm array tasks (sbatch --array=0-3), then:
+		Long: `A sweep run with --shard i/n writes only the items k with k mod n = i, and
+ends its output with a line naming its shard and the sweep's item count
+("#ckpt-shard 3/8 items=100" in CSV, {"ckpt_shard":"3/8","items":100} in JSONL).
+merge puts the shard outputs back together, in item order, without those lines,
+and fails naming every problem: shards missing (with the --array= list that
+resubmits them), a shard interrupted (no end line), repeated, or from another
+split, and items missing or repeated. The format comes from the extension
+(.csv or .jsonl). An empty or truncated input is refused. Outputs without end
+lines (unsplit runs) merge by their items alone: give --expect N, the sweep's
+item count, to catch an interruption at the end; a single such input needs it.`,
+		Example: `  # 4 Slurm array tasks (sbatch --array=0-3, --shard auto), then:
   ckpt merge --out fig2.csv fig2-shard-*.csv`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, shards []string) error {
@@ -34,12 +38,14 @@ sets the count, so a sweep interrupted at its end is caught only with
 				return usagef("--expect: %d must be >= 0", expect)
 			}
 			if len(shards) == 1 && expect == 0 {
-				return usagef("one input (%s) and no --expect: a sweep interrupted at its end cannot be told from a complete one; give --expect with the sweep's item count", shards[0])
+				if _, ok, err := runner.ReadTrailer(shards[0]); err == nil && !ok {
+					return usagef("one input (%s) without a shard end line and no --expect: a sweep interrupted at its end cannot be told from a complete one; give --expect with the sweep's item count", shards[0])
+				}
 			}
 			return runner.MergeFiles(out, expect, shards...)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "merged output file (.csv or .jsonl)")
-	cmd.Flags().IntVar(&expect, "expect", 0, "number of items the merged output must hold (0: infer)")
+	cmd.Flags().IntVar(&expect, "expect", 0, "number of items the merged output must hold (0: from the shards' end lines, else the last item)")
 	return cmd
 }

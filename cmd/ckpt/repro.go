@@ -45,6 +45,7 @@ type reproFlags struct {
 	workers    int
 	seed       uint64
 	accounting string
+	items      reproItems
 }
 
 func newReproCmd() *cobra.Command {
@@ -83,6 +84,7 @@ Ctrl-C stops a reproduction, leaving whole rows in its CSV files.`,
 	fl.BoolVar(&f.quick, "quick", false, "small smoke-test version of every experiment")
 	addWorkersFlag(fl, &f.workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
+	addReproItemFlags(fl, &f.items)
 	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
 }
@@ -110,7 +112,7 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)
-	if err := r.run(cmd.Context(), cfg); err != nil {
+	if err := f.items.run(cmd, &cfg, r.run); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
