@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/profile"
 )
@@ -159,4 +160,40 @@ func TransferApp(app *profile.App, factors []float64, history []float64, o AppPl
 		return nil, err
 	}
 	return PlanApp(scaled, history, o)
+}
+
+// TransferSource moves an application model to another machine from the
+// phase walltimes of a few runs there (target, one list of durations per
+// run): the per-phase factors are the target's phase means over the
+// model's task means (PhaseFactors), the tasks are scaled by them
+// (profile.App.Scaled), and the past walltimes become the target runs'
+// totals (for NEURO). name says where the runs come from, for Desc. It
+// returns the new source and the factors; src is not modified.
+func TransferSource(src *profile.Source, target [][]float64, name string) (*profile.Source, []float64, error) {
+	means := make([]float64, len(src.App.Tasks))
+	for i, t := range src.App.Tasks {
+		means[i] = t.Walltime.Mean()
+	}
+	f, err := PhaseFactors([][]float64{means}, target)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	app, err := src.App.Scaled(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	out := *src
+	out.App = app
+	out.History = make([]float64, len(target))
+	for k, r := range target {
+		for _, d := range r {
+			out.History[k] += d
+		}
+	}
+	parts := make([]string, len(f))
+	for i, x := range f {
+		parts[i] = fmt.Sprintf("%.3g", x)
+	}
+	out.Desc = fmt.Sprintf("%s, per-phase slowdowns %s from %d runs in %s", src.Desc, strings.Join(parts, " "), len(target), name)
+	return &out, f, nil
 }

@@ -213,3 +213,35 @@ func TestTransferRefusals(t *testing.T) {
 		t.Error("negative factor accepted")
 	}
 }
+
+// TestTransferSource: target runs at exactly f_i times the built-in SLANT
+// task means give back f, the tasks' means scaled by f, and the runs'
+// totals as history; the source is not modified.
+func TestTransferSource(t *testing.T) {
+	src, err := profile.OpenProfile("slant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := []float64{1.0, 1.6, 1.2, 1.4, 2.4, 1.3, 1.1}
+	run := make([]float64, len(f))
+	total := 0.0
+	for i, task := range src.App.Tasks {
+		run[i] = f[i] * task.Walltime.Mean()
+		total += run[i]
+	}
+	out, got, err := TransferSource(src, [][]float64{run, run}, "knl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f {
+		if math.Abs(got[i]-f[i]) > 1e-12 || math.Abs(out.App.Tasks[i].Walltime.Mean()-run[i]) > 1e-9 {
+			t.Errorf("phase %d: factor %v mean %v, want %v and %v", i+1, got[i], out.App.Tasks[i].Walltime.Mean(), f[i], run[i])
+		}
+	}
+	if len(out.History) != 2 || math.Abs(out.History[0]-total) > 1e-9 || src.History != nil || src.App.Tasks[4].Walltime.Mean() != 3050 {
+		t.Errorf("history %v (want 2 × %v), or source modified", out.History, total)
+	}
+	if _, _, err := TransferSource(src, [][]float64{{1, 2}}, "knl"); err == nil {
+		t.Error("2 phases for 7 tasks accepted")
+	}
+}
