@@ -22,6 +22,12 @@
 //   - EvaluateRun replays a plan on one actual run, memory kills included
 //     (the metrics of Section 4.3.2); ExpectedMetrics prices a plan under a
 //     discrete law.
+//   - Section 4.5 (a plan moved to another machine from phase walltimes
+//     only): PhaseFactors and GlobalFactor estimate the slowdowns,
+//     ScalePlan is the paper's global transfer (every reservation × 1.7,
+//     the first of MEM-ALL-CKPT-V2 × 1.1: PaperGlobalFactor,
+//     PaperFirstFactor), TransferApp and TransferSource the per-phase one
+//     (each task law scaled, then planned again).
 //
 // Glossary (paper symbol: code): Y ~ (v_i, f_i): MemLaw.Values, Probs;
 // C_i = C(M_0.1(v_i)): MemLaw.Ckpt; M_τ(v_i): MemLaw.Mem; R: Restart;
@@ -33,5 +39,7 @@
 // For a law of n support points, MemAllCkpt and MemAllCkptV2 take O(n²) time
 // and O(n) memory; EvaluateRun is O(m·r) for a run of m tasks and r
 // reservations; ExpectedMetrics O(n·r). PlanApp adds the Timeline of
-// package profile (O(t·N²) for t tasks on a grid of N steps).
+// package profile (O(t·N²) for t tasks on a grid of N steps). PhaseFactors
+// and GlobalFactor are O(m·k) for k runs of m phases, ScalePlan O(r), and
+// TransferApp and TransferSource cost what PlanApp does.
 package memplan

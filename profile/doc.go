@@ -21,6 +21,10 @@
 //     Table 3; Builtin). OpenProfile and FitSource return either as a Source
 //     ready for planning, with its description and past walltimes.
 //
+// App.Scaled slows every task by its own factor (Normal laws), and
+// ReadPhaseTimes reads the phase walltimes of runs on another machine: the
+// inputs of the transfer of Section 4.5 (package memplan).
+//
 // FitApp fits one law per task from k ≥ 2 runs (Normal as in the paper, or
 // any family distribution.Fit supports; CheckTaskFamily refuses those that
 // cannot model a task) and takes the largest observed peak as M_i.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -27,6 +28,7 @@ func addProfileFlags(cmd *cobra.Command) {
 	fl.Float64("ckpt-bandwidth", 0, "with --profile/--tasks: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
 	fl.Float64("mem-margin", 0, "with --profile/--tasks: add this fraction to every memory request (headroom, e.g. 0.1)")
 	fl.Float64("v2-eps", 0.02, "with --profile/--tasks: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.String("transfer-runs", "", "with --profile/--tasks: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
 	fl.Int("phases", 0, "with --tasks of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
 	// The flags above mean nothing without --profile/--tasks: refuse them
 	// there rather than ignore them (chained after any other PreRunE).
@@ -44,11 +46,12 @@ func addProfileFlags(cmd *cobra.Command) {
 	cmd.Example += `
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
-  ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh`
+  ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
+  ckpt reserve --tasks haswell-runs/ --transfer-runs knl-phase-times.csv`
 }
 
 // profileOnlyFlags are the flags addProfileFlags defines.
-var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases"}
+var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases", "transfer-runs"}
 
 // checkProfileOnlyFlags refuses the flags of --profile/--tasks without them.
 func checkProfileOnlyFlags(cmd *cobra.Command) error {
@@ -96,6 +99,8 @@ type profilePlan struct {
 	ExpectedWeightedMemory float64          `json:"expected_weighted_memory"`
 	Reservations           []profileReserve `json:"reservations"`
 	Others                 []profileOther   `json:"others,omitempty"`
+	// TransferFactors are the per-phase slowdowns of --transfer-runs.
+	TransferFactors []float64 `json:"transfer_factors,omitempty"`
 }
 
 type profileTask struct {
@@ -133,6 +138,10 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return err
 	}
+	src, factors, err := transferProfile(cmd, src)
+	if err != nil {
+		return err
+	}
 	if (strategy == memplan.StrategyNeuro || strategy == memplan.StrategyNeuroAvg) && src.History == nil {
 		return usagef("--mem-strategy %s needs past runs: use --tasks", strategy)
 	}
@@ -153,6 +162,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 		return writeProfileSbatch(out, f, plan)
 	}
 	res := newProfileReport(src, ps, plan, o, !f.noBaselines)
+	res.TransferFactors = factors
 	if f.json {
 		return writeJSON(out, res)
 	}
@@ -362,4 +372,27 @@ func writeProfileText(w io.Writer, r profilePlan, all bool) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// transferProfile applies --transfer-runs: the model moved to the machine
+// whose runs' phase walltimes the file gives (memplan.TransferSource).
+func transferProfile(cmd *cobra.Command, src *profile.Source) (*profile.Source, []float64, error) {
+	name, _ := cmd.Flags().GetString("transfer-runs")
+	if name == "" {
+		return src, nil, nil
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, nil, usage(fmt.Errorf("--transfer-runs: %w", err))
+	}
+	defer fh.Close()
+	runs, err := profile.ReadPhaseTimes(fh)
+	if err != nil {
+		return nil, nil, usage(fmt.Errorf("--transfer-runs %s: %w", name, err))
+	}
+	out, f, err := memplan.TransferSource(src, runs, name)
+	if err != nil {
+		return nil, nil, usage(fmt.Errorf("--transfer-runs %w", err))
+	}
+	return out, f, nil
 }

@@ -39,7 +39,8 @@ const seed = 20201117
 // fig14.csv (every strategy, k and repetition on the 88 DRD runs), the
 // three panels of Fig. 14, fig15 (MEM-ALL-CKPT-V2 against ALL-CKPT),
 // fig17.csv and its panels (MaCRUISE, runs generated from Table 3), fig11
-// and fig12b (task status and M_0.1(t)), table2.csv and comparisons.csv.
+// and fig12b (task status and M_0.1(t)), transfer.csv (Section 4.5: plans
+// moved to a synthetic slower machine), table2.csv and comparisons.csv.
 // Every figure is written as PNG and SVG.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
@@ -107,6 +108,16 @@ func Run(ctx context.Context, cfg repro.Config) error {
 		return err
 	}
 	all = append(all, compareMaCRUISE(rows17)...)
+
+	fmt.Fprintln(cfg.Log, "== Sec. 4.5 (SLANT plans transferred to a synthetic slower machine)")
+	rowsT, err := transferExperiment(ctx, cfg, st, runs)
+	if err != nil {
+		return err
+	}
+	if err := writeTransfer(cfg, rowsT); err != nil {
+		return err
+	}
+	all = append(all, compareTransfer(rowsT, runs, targetRuns(runs, rng.Stream(cfg.BaseSeed(seed), transferStream)))...)
 
 	p, err := cfg.Path("comparisons.csv")
 	if err != nil {

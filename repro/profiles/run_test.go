@@ -18,7 +18,7 @@ func TestRunQuick(t *testing.T) {
 	if err := Run(context.Background(), repro.Config{Dir: dir, Quick: true, Log: io.Discard}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig14.csv", "fig14-margin10.csv", "fig17.csv", "table2.csv", "comparisons.csv"} {
+	for _, f := range []string{"fig14.csv", "fig14-margin10.csv", "fig17.csv", "table2.csv", "transfer.csv", "comparisons.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty", f)
 		}
@@ -53,7 +53,7 @@ func TestRunDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"fig14.csv", "fig17.csv", "comparisons.csv"} {
+	for _, f := range []string{"fig14.csv", "fig17.csv", "transfer.csv", "comparisons.csv"} {
 		x, _ := os.ReadFile(filepath.Join(a, f))
 		y, _ := os.ReadFile(filepath.Join(b, f))
 		if string(x) != string(y) {
