@@ -7,6 +7,7 @@ package memplan
 // builds every strategy of Section 4.3.
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -112,6 +113,9 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 		return nil, err
 	}
 	if err := checkTotal(total); err != nil {
+		return nil, err
+	}
+	if total, err = cutBelowZero(total, o.TailMass); err != nil {
 		return nil, err
 	}
 	x, _, err := reservation.Law(total, o.TailMass)
@@ -244,4 +248,37 @@ func planV2(in *appInputs) (*MemPlan, error) {
 		before = math.Max(before, t.Mem)
 	}
 	return MemAllCkptV2(v2, at, h, before*grow)
+}
+
+// MaxChainNegativeMass is the largest probability below 0 that PlanApp
+// cuts from an application's total walltime law.
+const MaxChainNegativeMass = 0.01
+
+// cutBelowZero conditions the total walltime law of a chain on being >= 0.
+// The total is a sum of phase durations, each >= 0, so its mass below 0
+// is an artefact of the phase laws' families (a sum of Normals fitted to a
+// few runs: k = 5 MaCRUISE runs give 7.5e-6); reservation.Law refuses such
+// mass above 1e-6 for a law a user typed, but for a chain the right model
+// is the law conditioned on X >= 0. Beyond MaxChainNegativeMass the phase
+// laws are too far from the data to plan with, and the total is refused.
+// The upper tail is cut at Q(1 − tailMass) as reservation.Law cuts it.
+func cutBelowZero(total distribution.Distribution, tailMass float64) (distribution.Distribution, error) {
+	lo, hi := total.Support()
+	if lo >= 0 {
+		return total, nil
+	}
+	neg := total.CDF(0)
+	switch {
+	case neg <= reservation.MaxNegativeMass:
+		return total, nil
+	case neg > MaxChainNegativeMass:
+		return nil, fmt.Errorf("total walltime %v puts probability %.3g below 0 (more than %g): the phase laws do not describe non-negative durations", total, neg, MaxChainNegativeMass)
+	}
+	if math.IsInf(hi, 1) {
+		if tailMass == 0 {
+			tailMass = distribution.DefaultTailMass
+		}
+		hi = total.Quantile(1 - tailMass)
+	}
+	return distribution.Truncate(total, 0, hi)
 }
