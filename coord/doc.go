@@ -3,7 +3,7 @@
 // checkpoint-interval paper (Young, Daly and Theorem 1's E(Y) rule, through
 // package interval) and arbitration of the shared file system after the
 // cooperative-checkpointing paper (Herault et al., APDCM 2018, Section
-// III; the policies live in coord/arbiter and are the simulator's).
+// III; the policies are the simulator's, in iosim/arbiter).
 //
 // The core is a deterministic state machine with no I/O, in the style of
 // etcd's raft: every method takes the time now (seconds, the caller's

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"pgregory.net/rapid"
 )
 
