@@ -33,7 +33,9 @@
 // LastCheckpoint), transfer end → Release, failure → Cancel, with
 // Config.FixedMTBF so that Least-Waste weighs risk with the simulator's
 // μ_ind. Driven so, the core grants exactly what iosim's token logic with
-// iosim's arbiters grants, decision for decision (TestSameDecisionsAsSimulator).
+// iosim's arbiters grants, decision for decision (TestSameDecisionsAsSimulator;
+// over HTTP, coord/client's SimArbiter as iosim's Options.Remote:
+// TestClosedLoopSameAsInProcess and `ckpt coord simulate`).
 //
 // Estimators. A measured checkpoint duration updates the job's C by an
 // exponentially weighted moving average (weight Alpha, default 0.25, on

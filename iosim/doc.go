@@ -53,6 +53,12 @@
 // the fault-free, checkpoint-free, interference-free run the waste is
 // measured against.
 //
+// With Options.Remote the token is granted by a RemoteArbiter instead — the
+// checkpoint coordinator (`ckpt serve --client-clock`) driven with the
+// simulated clock, told each request, transfer end and withdrawal at the
+// moment the in-process arbiter would decide; ClosedLoop runs a scenario
+// both ways and compares the decisions (`ckpt coord simulate`).
+//
 // # Metrics
 //
 // Simulate returns a Run whose Split accounts (Options.Accounting: ours,

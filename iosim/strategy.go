@@ -72,6 +72,10 @@ type Strategy struct {
 	// blocking.
 	NonBlocking bool
 	Period      PeriodRule
+	// Policy names the I/O policy in arbiter.Policies (the coordinator's
+	// --policy that arbitrates as this strategy does; "" for the
+	// interference-free references and the baseline).
+	Policy string
 }
 
 // Maker builds a strategy; fixed is the period of the *-fixed variants in
@@ -146,5 +150,5 @@ func withPolicy(name, policy string, p PeriodRule) Strategy {
 	if pol.Token {
 		sh = Token
 	}
-	return Strategy{Name: name, Sharing: sh, Arbiter: pol.Arbiter, NonBlocking: pol.NonBlocking, Period: p}
+	return Strategy{Name: name, Sharing: sh, Arbiter: pol.Arbiter, NonBlocking: pol.NonBlocking, Period: p, Policy: policy}
 }

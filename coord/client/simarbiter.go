@@ -31,8 +31,10 @@ type SimArbiter struct {
 	Client *Client
 	// Ctx bounds every request (context.Background if nil).
 	Ctx context.Context
-	// Prefix of the server's job ids ("sim-" if empty): two simulations
-	// on one server need different prefixes.
+	// Prefix of the server's job ids ("sim-" if empty). The jobs of a
+	// simulation stay registered when it ends (their leases too): each
+	// simulation needs a fresh coordinator, whose file system no one
+	// else holds.
 	Prefix string
 	// Decisions lists the grants made, in order.
 	Decisions []Decision
