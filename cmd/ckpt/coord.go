@@ -47,7 +47,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	pf.StringVar(&f.jobToken, "job-token", os.Getenv("CKPT_JOB_TOKEN"), "the job's own token")
 	addJSONFlag(pf, &f.json)
 	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
-		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f))
+		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f), newCoordGateCmd(&f))
 	return cmd
 }
 
