@@ -33,7 +33,7 @@
 // LastCheckpoint), transfer end → Release, failure → Cancel, with
 // Config.FixedMTBF so that Least-Waste weighs risk with the simulator's
 // μ_ind. Driven so, the core grants exactly what iosim's token logic with
-// iosim's arbiters grants, decision for decision (TestSameDecisionsAsSimulator;
+// the shared arbiters grants, decision for decision (TestSameDecisionsAsSimulator;
 // over HTTP, coord/client's SimArbiter as iosim's Options.Remote:
 // TestClosedLoopSameAsInProcess and `ckpt coord simulate`).
 //
