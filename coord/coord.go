@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // Config is a coordinator's platform and policy.

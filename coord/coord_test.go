@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"pgregory.net/rapid"
 )
 

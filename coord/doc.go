@@ -3,7 +3,7 @@
 // checkpoint-interval paper (Young, Daly and Theorem 1's E(Y) rule, through
 // package interval) and arbitration of the shared file system after the
 // cooperative-checkpointing paper (Herault et al., APDCM 2018, Section
-// III; the policies live in coord/arbiter and are the simulator's).
+// III; the policies are the simulator's, in iosim/arbiter).
 //
 // The core is a deterministic state machine with no I/O, in the style of
 // etcd's raft: every method takes the time now (seconds, the caller's
@@ -33,7 +33,9 @@
 // LastCheckpoint), transfer end → Release, failure → Cancel, with
 // Config.FixedMTBF so that Least-Waste weighs risk with the simulator's
 // μ_ind. Driven so, the core grants exactly what iosim's token logic with
-// iosim's arbiters grants, decision for decision (TestSameDecisionsAsSimulator).
+// the shared arbiters grants, decision for decision (TestSameDecisionsAsSimulator;
+// over HTTP, coord/client's SimArbiter as iosim's Options.Remote:
+// TestClosedLoopSameAsInProcess and `ckpt coord simulate`).
 //
 // Estimators. A measured checkpoint duration updates the job's C by an
 // exponentially weighted moving average (weight Alpha, default 0.25, on

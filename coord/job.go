@@ -3,7 +3,7 @@ package coord
 import (
 	"math"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // Advice methods for the checkpoint period.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // AcquireRequest asks for the file system.

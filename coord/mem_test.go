@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // Memory grows in proportion to the jobs: the heap per job is the same

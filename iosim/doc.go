@@ -40,8 +40,11 @@
 //
 // A Strategy combines a Sharing mode (Proportional, Token, Unlimited), an
 // Arbiter that grants the I/O token (FCFS, LeastWaste), whether waiting for
-// the checkpoint token blocks, and a PeriodRule (Fixed, Daly). Each family
-// lives in its own file and registers its variants by name: oblivious-*,
+// the checkpoint token blocks, and a PeriodRule (Fixed, Daly). The I/O part
+// (sharing, arbiter, blocking) is one of the policies of package
+// iosim/arbiter, the one implementation that the checkpoint coordinator
+// (`ckpt serve`) hosts too. Each family lives in its own file and
+// registers its variants by name: oblivious-*,
 // ordered-*, ordered-nb-* (× fixed, daly), least-waste (and
 // least-waste-printed, Eqs. 1–2 exactly as printed; see LeastWaste for
 // why they are dimensionally inconsistent), interference-free, and the
@@ -49,6 +52,12 @@
 // paper's 1-hour runs. Baseline is
 // the fault-free, checkpoint-free, interference-free run the waste is
 // measured against.
+//
+// With Options.Remote the token is granted by a RemoteArbiter instead — the
+// checkpoint coordinator (`ckpt serve --client-clock`) driven with the
+// simulated clock, told each request, transfer end and withdrawal at the
+// moment the in-process arbiter would decide; ClosedLoop runs a scenario
+// both ways and compares the decisions (`ckpt coord simulate`).
 //
 // # Metrics
 //

@@ -1,81 +1,14 @@
 package iosim
 
-// LeastWaste is the arbiter of Section III-E: at each token release it
-// grants the token to the request whose selection minimises the expected
-// waste W_i inflicted on the other candidates.
-//
-// Derivation (per candidate j ≠ i, in node-seconds, if i holds the token
-// for v = v_i, or v = C_i for a checkpoint):
-//
-//   - j waits for an input/output/recovery/regular transfer (C_IO): it
-//     is idle for its d_j = now − request time already spent plus v, so
-//     W_i(j) = q_j (d_j + v)                               [node·s]
-//   - j waits for a checkpoint token and keeps computing (C_Ckpt): it
-//     fails during v with probability v/μ_j = v q_j/μ_ind and then loses
-//     R_j + d_j + v/2 seconds (recovery, the work since its last
-//     checkpoint d_j = now − last checkpoint, half the wait) on q_j nodes:
-//     W_i(j) = (v q_j/μ_ind) · q_j (R_j + d_j + v/2)       [node·s]
-//
-// W_i = Σ_{j≠i} W_i(j). This is the sum of the per-job wastes that the
-// paper states in the text. Its Equations (1) and (2) factor v out of both
-// sums — W_i = v (Σ q_j (d_j + v) + Σ q_j²/μ_ind (R_j + d_j + v/2)) — which
-// is right for the checkpoint sum (v · q²/μ · s = node·s, q counted
-// dimensionless) but multiplies the idle term by a time: v · q_j (d_j+v)
-// has dimension node·s², so the two sums are added in different units and
-// the idle term is over-weighted by the factor v (seconds, so by ~10³
-// for Cielo's checkpoints). We implement the consistent form; Printed
-// selects Equations (1)–(2) exactly as printed (strategy
-// "least-waste-printed").
-//
-// Ties go to the earlier request. Cost O(r+s) per candidate, O((r+s)²) per
-// decision.
-type LeastWaste struct {
-	// Printed evaluates Equations (1)–(2) as printed.
-	Printed bool
-}
-
-// Pick returns the index of the request with least expected waste.
-func (lw LeastWaste) Pick(now float64, w []Request, env Env) int {
-	best, bestW := 0, 0.0
-	for i := range w {
-		wi := lw.Waste(now, w, i, env.NodeMTBF)
-		if i == 0 || wi < bestW || (wi == bestW && w[i].Seq < w[best].Seq) {
-			best, bestW = i, wi
-		}
-	}
-	return best
-}
-
-// Waste is W_i, the expected waste inflicted on the other waiting jobs if
-// request i gets the token at time now.
-func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 {
-	v := w[i].Duration
-	var idle, risk float64
-	for j := range w {
-		if j == i {
-			continue
-		}
-		q := float64(w[j].Nodes)
-		if w[j].Kind == Checkpoint {
-			d := now - w[j].LastCheckpoint
-			risk += q * q / mu * (w[j].Recovery + d + v/2)
-		} else {
-			d := now - w[j].Since
-			idle += q * (d + v)
-		}
-	}
-	if lw.Printed {
-		return v * (idle + risk) // Eqs. (1)–(2) as printed
-	}
-	return idle + v*risk
-}
+// Least-Waste (Section III-E): the token goes to the request of least
+// expected waste (arbiter.LeastWaste); checkpoints are non-blocking.
 
 func leastWaste(float64) Strategy {
-	return Strategy{Name: "least-waste", Sharing: Token, Arbiter: LeastWaste{}, NonBlocking: true, Period: Daly{}}
+	return withPolicy("least-waste", "least-waste", Daly{})
 }
 
 func leastWastePrinted(float64) Strategy {
-	return Strategy{Name: "least-waste-printed", Sharing: Token, Arbiter: LeastWaste{Printed: true}, NonBlocking: true, Period: Daly{}}
+	return withPolicy("least-waste-printed", "least-waste-printed", Daly{})
 }
 
 // leastWasteFixed is Least-Waste with a Fixed period. The paper's
@@ -83,5 +16,5 @@ func leastWastePrinted(float64) Strategy {
 // periods), but its 1-hour result file (sim/figures/1h-ckpt-cielo.csv of
 // the paper's repository) has it, and Figs. 2–3's 1-hour panels plot it.
 func leastWasteFixed(p float64) Strategy {
-	return Strategy{Name: "least-waste-fixed", Sharing: Token, Arbiter: LeastWaste{}, NonBlocking: true, Period: Fixed(p)}
+	return withPolicy("least-waste-fixed", "least-waste", Fixed(p))
 }

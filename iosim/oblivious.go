@@ -5,9 +5,9 @@ package iosim
 // jobs block during their transfers.
 
 func obliviousFixed(p float64) Strategy {
-	return Strategy{Name: "oblivious-fixed", Sharing: Proportional, Period: Fixed(p)}
+	return withPolicy("oblivious-fixed", "oblivious", Fixed(p))
 }
 
 func obliviousDaly(float64) Strategy {
-	return Strategy{Name: "oblivious-daly", Sharing: Proportional, Period: Daly{}}
+	return withPolicy("oblivious-daly", "oblivious", Daly{})
 }

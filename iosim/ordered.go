@@ -5,9 +5,9 @@ package iosim
 // blocked.
 
 func orderedFixed(p float64) Strategy {
-	return Strategy{Name: "ordered-fixed", Sharing: Token, Arbiter: FCFS{}, Period: Fixed(p)}
+	return withPolicy("ordered-fixed", "ordered", Fixed(p))
 }
 
 func orderedDaly(float64) Strategy {
-	return Strategy{Name: "ordered-daly", Sharing: Token, Arbiter: FCFS{}, Period: Daly{}}
+	return withPolicy("ordered-daly", "ordered", Daly{})
 }

@@ -6,9 +6,9 @@ package iosim
 // recovery and regular I/O stay blocking.
 
 func orderedNBFixed(p float64) Strategy {
-	return Strategy{Name: "ordered-nb-fixed", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Fixed(p)}
+	return withPolicy("ordered-nb-fixed", "ordered-nb", Fixed(p))
 }
 
 func orderedNBDaly(float64) Strategy {
-	return Strategy{Name: "ordered-nb-daly", Sharing: Token, Arbiter: FCFS{}, NonBlocking: true, Period: Daly{}}
+	return withPolicy("ordered-nb-daly", "ordered-nb", Daly{})
 }

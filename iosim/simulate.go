@@ -47,6 +47,10 @@ type Options struct {
 	// Accounting is how node-seconds are booked into the Split (default
 	// OurAccounting; see Accounting).
 	Accounting Accounting
+	// Remote, when non-nil, grants the I/O token instead of the
+	// strategy's Arbiter (Sharing Token only): the checkpoint coordinator
+	// driven with the simulated clock (see RemoteArbiter).
+	Remote RemoteArbiter
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -310,6 +314,7 @@ type simulator struct {
 	waiting []pending   // Token
 	seq     uint64
 	reqBuf  []Request
+	freed   freed // Remote: the token's end not yet told (see remoteFree)
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -375,7 +380,10 @@ func checkOptions(c *Config, st Strategy, opt Options) error {
 	if opt.Accounting != OurAccounting && opt.Accounting != AuthorsAccounting {
 		return fmt.Errorf("unknown accounting %d", int(opt.Accounting))
 	}
-	if st.Sharing == Token && st.Arbiter == nil {
+	if opt.Remote != nil && st.Sharing != Token {
+		return errors.New("strategy " + st.Name + ": a remote arbiter arbitrates token sharing only")
+	}
+	if st.Sharing == Token && st.Arbiter == nil && opt.Remote == nil {
 		return errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
 	}
 	if !opt.NoFailures && opt.Failures == nil {
@@ -742,25 +750,43 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 	}
 	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, since: now, seq: s.seq})
 	s.seq++
+	if s.opt.Remote != nil {
+		s.remoteGrants(s.opt.Remote.Acquire(now, s.requestOf(s.waiting[len(s.waiting)-1])))
+	}
 	s.grant()
 }
 
+// requestOf is the waiting request p as an Arbiter sees it.
+func (s *simulator) requestOf(p pending) Request {
+	return Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
+		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: p.j.lastCkpt,
+		Recovery: p.j.ckptTime, Seq: p.seq}
+}
+
 func (s *simulator) grant() {
+	if s.opt.Remote != nil {
+		s.remoteFree()
+		return
+	}
 	if s.holder != nil || len(s.waiting) == 0 {
 		return
 	}
 	now := s.sim.Now()
 	s.reqBuf = s.reqBuf[:0]
 	for _, p := range s.waiting {
-		s.reqBuf = append(s.reqBuf, Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
-			Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: p.j.lastCkpt,
-			Recovery: p.j.ckptTime, Seq: p.seq})
+		s.reqBuf = append(s.reqBuf, s.requestOf(p))
 	}
 	i := s.st.Arbiter.Pick(now, s.reqBuf, Env{NodeMTBF: float64(s.cfg.Platform.NodeMTBF), Bandwidth: s.beta})
 	if i < 0 || i >= len(s.waiting) {
 		s.err = fmt.Errorf("strategy %s: arbiter picked %d of %d requests", s.st.Name, i, len(s.waiting))
 		return
 	}
+	s.grantAt(i)
+}
+
+// grantAt gives the token to the waiting request i.
+func (s *simulator) grantAt(i int) {
+	now := s.sim.Now()
 	p := s.waiting[i]
 	s.waiting = slices.Delete(s.waiting, i, i+1)
 	req := p.since
@@ -814,7 +840,8 @@ func (s *simulator) reshare() {
 	}
 }
 
-func (s *simulator) removeTransfer(tr *transfer) {
+// removeTransfer ends tr: completed (ended) or aborted by a failure.
+func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
@@ -825,6 +852,9 @@ func (s *simulator) removeTransfer(tr *transfer) {
 		}
 	case Token:
 		s.holder = nil
+		if s.opt.Remote != nil {
+			s.freed = freed{job: tr.j, ended: ended}
+		}
 	}
 }
 
@@ -832,7 +862,7 @@ func (s *simulator) transferEnd(tr *transfer) {
 	j := tr.j
 	s.flush(j)
 	j.tr, j.state = nil, sWait // zero-length until the next state
-	s.removeTransfer(tr)
+	s.removeTransfer(tr, true)
 	s.after(j, tr.kind, tr.req)
 	if s.st.Sharing == Token {
 		s.grant()
@@ -865,6 +895,7 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 	case Output:
 		j.unWork, j.unIO = 0, 0
 		s.res.JobsCompleted++
+		s.remoteDone(j, false)
 		s.release(j)
 		s.schedule()
 	}
@@ -916,6 +947,9 @@ func (s *simulator) computeStop(j *job) {
 }
 
 func (s *simulator) withdraw(j *job) {
+	if s.opt.Remote != nil && slices.ContainsFunc(s.waiting, func(p pending) bool { return p.j == j }) {
+		s.remoteGrants(s.opt.Remote.Cancel(s.sim.Now(), j.id))
+	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
 }
 
@@ -941,10 +975,11 @@ func (s *simulator) fail(j *job) {
 		tr := j.tr
 		j.tr = nil
 		j.state = sDone
-		s.removeTransfer(tr)
+		s.removeTransfer(tr, false)
 	}
 	s.withdraw(j)
 	j.ckptPending = false
+	s.remoteDone(j, true)
 	s.release(j)
 	r := s.newJob(j.class, j.work-j.committed)
 	r.ioPerWork = j.ioPerWork

@@ -3,6 +3,7 @@ package iosim
 import (
 	"slices"
 
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/registry"
 )
 
@@ -22,50 +23,33 @@ const (
 	Unlimited
 )
 
-// Kind is what a transfer is for.
-type Kind int
-
-const (
-	Input      Kind = iota // initial input (blocking)
-	Recovery               // restart read of the last checkpoint (blocking)
-	RegularIO              // regular I/O during the run (blocking)
-	Checkpoint             // checkpoint commit
-	Output                 // final output (blocking)
+// The I/O-token policy types are the arbiter package's (one
+// implementation for the simulator and the checkpoint coordinator).
+type (
+	// Kind is what a transfer is for.
+	Kind = arbiter.Kind
+	// Request is a job waiting for the I/O token, as the Arbiter sees it.
+	Request = arbiter.Request
+	// Env is what an Arbiter may know about the platform.
+	Env = arbiter.Env
+	// Arbiter grants the I/O token (Sharing Token): given the waiting
+	// requests (in arrival order, never empty) it returns the index of the
+	// next holder.
+	Arbiter = arbiter.Arbiter
+	// FCFS grants the token in arrival order (Ordered, Ordered-NB).
+	FCFS = arbiter.FCFS
+	// LeastWaste is the arbiter of Section III-E (see arbiter.LeastWaste).
+	LeastWaste = arbiter.LeastWaste
 )
 
-var kindNames = [...]string{"input", "recovery", "regular-io", "checkpoint", "output"}
-
-func (k Kind) String() string { return kindNames[k] }
-
-// Request is a job waiting for the I/O token, as the Arbiter sees it.
-type Request struct {
-	Job   int     // job identifier (stable, for tie-breaking)
-	Kind  Kind    // what the transfer is for
-	Nodes int     // q_j
-	Bytes float64 // volume to transfer
-	// Duration is v_j (or C_j): Bytes/β, the time the transfer takes
-	// with the token.
-	Duration float64
-	// Since is when the request was made; LastCheckpoint is when the
-	// job's last checkpoint ended (or its computation began).
-	Since, LastCheckpoint float64
-	// Recovery is R_j = C_j, the job's recovery read duration.
-	Recovery float64
-	// Seq is the arrival order (FCFS key).
-	Seq uint64
-}
-
-// Env is what an Arbiter may know about the platform.
-type Env struct {
-	NodeMTBF  float64 // μ_ind in seconds
-	Bandwidth float64 // β in bytes/s
-}
-
-// Arbiter grants the I/O token (Sharing Token): given the waiting requests
-// (in arrival order, never empty) it returns the index of the next holder.
-type Arbiter interface {
-	Pick(now float64, waiting []Request, env Env) int
-}
+// The kinds of transfer.
+const (
+	Input      = arbiter.Input      // initial input (blocking)
+	Recovery   = arbiter.Recovery   // restart read of the last checkpoint (blocking)
+	RegularIO  = arbiter.RegularIO  // regular I/O during the run (blocking)
+	Checkpoint = arbiter.Checkpoint // checkpoint commit
+	Output     = arbiter.Output     // final output (blocking)
+)
 
 // PeriodRule gives the checkpoint period P of a job.
 type PeriodRule interface {
@@ -88,6 +72,10 @@ type Strategy struct {
 	// blocking.
 	NonBlocking bool
 	Period      PeriodRule
+	// Policy names the I/O policy in arbiter.Policies (the coordinator's
+	// --policy that arbitrates as this strategy does; "" for the
+	// interference-free references and the baseline).
+	Policy string
 }
 
 // Maker builds a strategy; fixed is the period of the *-fixed variants in
@@ -150,16 +138,17 @@ var PaperStrategies = []string{
 	"ordered-nb-fixed", "ordered-nb-daly", "least-waste",
 }
 
-// FCFS grants the token in arrival order (Ordered, Ordered-NB).
-type FCFS struct{}
-
-// Pick returns the earliest request.
-func (FCFS) Pick(_ float64, w []Request, _ Env) int {
-	best := 0
-	for i := range w {
-		if w[i].Seq < w[best].Seq {
-			best = i
-		}
+// withPolicy is the strategy name: the I/O policy registered as policy in
+// arbiter.Policies (the coordinator's, one definition for both) with the
+// period rule p.
+func withPolicy(name, policy string, p PeriodRule) Strategy {
+	pol, err := arbiter.Policies.Lookup(policy)
+	if err != nil {
+		panic("iosim: " + err.Error()) // a literal name below: a programming error
 	}
-	return best
+	sh := Proportional
+	if pol.Token {
+		sh = Token
+	}
+	return Strategy{Name: name, Sharing: sh, Arbiter: pol.Arbiter, NonBlocking: pol.NonBlocking, Period: p, Policy: policy}
 }

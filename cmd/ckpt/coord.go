@@ -10,9 +10,9 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -47,7 +47,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	pf.StringVar(&f.jobToken, "job-token", os.Getenv("CKPT_JOB_TOKEN"), "the job's own token")
 	addJSONFlag(pf, &f.json)
 	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
-		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f))
+		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f), newCoordGateCmd(&f))
 	return cmd
 }
 

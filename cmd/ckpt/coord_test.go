@@ -18,8 +18,8 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 const testBearer = "cli-test-token-0123456789"

@@ -13,8 +13,8 @@ import (
 )
 
 type runFlags struct {
-	dir, reservation, margin, after, end string
-	json                                 bool
+	dir, reservation, margin, after, end, coordinator string
+	json                                              bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -44,6 +44,7 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl.StringVar(&f.margin, "margin", "15s", "signal the app this long before end - C: covers signal delivery and the app's reaction")
 	fl.StringVar(&f.after, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
 	fl.StringVar(&f.end, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
+	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
@@ -90,6 +91,13 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 		return usage(err)
 	}
 	cfg.Stdout, cfg.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.coordinator != "" { // the gate stands between the runner's signal and the app
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		cfg.App = append([]string{exe, "coord", "gate", "--server", f.coordinator, "--"}, cfg.App...)
+	}
 	o, status, err := slurm.Run(cmd.Context(), cfg, slurm.Exec{}, slurm.RealClock{})
 	if err != nil {
 		return err

@@ -7,9 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/coord"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 type serveFlags struct {

@@ -2,7 +2,7 @@ package api
 
 import (
 	"github.com/ckpt-hpc/ckpt/coord"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/output"
 )
 

@@ -12,9 +12,9 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 func startServer(t *testing.T, policy string, ttl float64) (*server.Server, string) {

@@ -9,6 +9,12 @@
 // for register, the fencing token for release), so a retry never yields a
 // second grant.
 //
+// Two drivers build on it: SimArbiter, the coordinator as the I/O
+// simulator's arbiter (iosim.Options.Remote, the closed loop of `ckpt
+// coord simulate`), and Gate, which stands between a reservation's runner
+// and its app (`ckpt run --coordinator URL`): the checkpoint signal is
+// forwarded once the coordinator grants the file system.
+//
 // Complexity: O(1) per call plus the network; WaitGrant polls every
 // PollInterval until granted.
 package client

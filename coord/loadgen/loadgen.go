@@ -11,9 +11,9 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // Options of a load run.

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/client"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // A short run against a local server: decisions are counted, grants are

@@ -17,11 +17,18 @@ const LocalToken = "loadgen-local-bearer-token"
 // database in dir (fsync on unless noSync) and returns its URL and a stop
 // function that shuts it down and closes the database.
 func StartLocal(ctx context.Context, cfg coord.Config, dir string, noSync bool) (url string, stop func() error, err error) {
+	return StartLocalOptions(ctx, server.Options{Config: cfg}, dir, noSync)
+}
+
+// StartLocalOptions is StartLocal with the server's options (its Store,
+// Tokens and Rate are set here: a new database, LocalToken, unlimited).
+func StartLocalOptions(ctx context.Context, opt server.Options, dir string, noSync bool) (url string, stop func() error, err error) {
 	st, err := store.Open(filepath.Join(dir, "loadgen.db"), store.Options{Init: true, NoSync: noSync})
 	if err != nil {
 		return "", nil, err
 	}
-	s, err := server.New(server.Options{Config: cfg, Store: st, Tokens: []string{LocalToken}, Rate: -1})
+	opt.Store, opt.Tokens, opt.Rate = st, []string{LocalToken}, -1
+	s, err := server.New(opt)
 	if err != nil {
 		st.Close()
 		return "", nil, err

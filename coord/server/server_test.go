@@ -12,8 +12,8 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
 	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 const bearer = "test-bearer-token-0123456789"

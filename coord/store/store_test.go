@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
-	"github.com/ckpt-hpc/ckpt/coord/arbiter"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	bolt "go.etcd.io/bbolt"
 )
 

@@ -4,36 +4,64 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/iosim"
 	"pgregory.net/rapid"
 )
 
-// Hand-computed decision (the same scenario as iosim's TestLeastWasteHand,
-// worked independently): at now = 1000, μ_ind = 1e6,
+// Hand-computed decision. At now = 1000, μ_ind = 1e6:
 //
 //	0: input,      q=10, v=100, requested at 900  (d=100)
 //	1: checkpoint, q=50, C=400, last checkpoint at 0 (d=1000), R=400
 //	2: output,     q=20, v=50,  requested at 990  (d=10)
 //
-// W_0 = 20·110 + 100·2500/1e6·1450 = 2562.5, W_1 = 10·500 + 20·410 = 13200,
-// W_2 = 10·150 + 50·2500/1e6·1425 = 1678.125: the output (2) wins.
+// W_0 = q2(d2+v0) + (v0 q1²/μ)(R1+d1+v0/2) = 20·110 + 100·2500/1e6·1450 = 2200 + 362.5 = 2562.5
+// W_1 = q0(d0+C1) + q2(d2+C1) = 10·500 + 20·410 = 13200
+// W_2 = q0(d0+v2) + (v2 q1²/μ)(R1+d1+v2/2) = 10·150 + 50·2500/1e6·1425 = 1500 + 178.125 = 1678.125
+//
+// so the output (2) gets the token. As printed, Eqs. (1)–(2) multiply the
+// idle sums by v too: W_0 = 100·(2200+3.625) = 220362.5,
+// W_1 = 400·13200 = 5.28e6, W_2 = 50·(1500+3.5625) = 75178.125: also 2.
 func TestLeastWasteHand(t *testing.T) {
 	w := []Request{
 		{Job: 0, Kind: Input, Nodes: 10, Duration: 100, Since: 900, Seq: 0},
 		{Job: 1, Kind: Checkpoint, Nodes: 50, Duration: 400, LastCheckpoint: 0, Recovery: 400, Seq: 1},
 		{Job: 2, Kind: Output, Nodes: 20, Duration: 50, Since: 990, Seq: 2},
 	}
+	env := Env{NodeMTBF: 1e6}
 	want := []float64{2562.5, 13200, 1678.125}
+	wantP := []float64{220362.5, 5.28e6, 75178.125}
 	for i := range w {
-		if got := (LeastWaste{}).Waste(1000, w, i, 1e6); math.Abs(got-want[i]) > 1e-9 {
+		if got := (LeastWaste{}).Waste(1000, w, i, env.NodeMTBF); math.Abs(got-want[i]) > 1e-9 {
 			t.Errorf("W_%d = %v, want %v", i, got, want[i])
 		}
+		if got := (LeastWaste{Printed: true}).Waste(1000, w, i, env.NodeMTBF); math.Abs(got-wantP[i]) > 1e-6 {
+			t.Errorf("printed W_%d = %v, want %v", i, got, wantP[i])
+		}
 	}
-	if i := (LeastWaste{}).Pick(1000, w, Env{NodeMTBF: 1e6}); i != 2 {
+	if i := (LeastWaste{}).Pick(1000, w, env); i != 2 {
 		t.Errorf("picked %d, want 2", i)
 	}
-	if i := (FCFS{}).Pick(0, []Request{{Seq: 4}, {Seq: 2}, {Seq: 9}}, Env{}); i != 1 {
-		t.Errorf("FCFS picked %d, want 1", i)
+	// The two forms disagree when a long idle request competes with a
+	// risky checkpoint: the printed form over-weights idleness by v.
+	w2 := []Request{
+		{Job: 0, Kind: Input, Nodes: 1, Duration: 1000, Since: 0, Seq: 0},
+		{Job: 1, Kind: Checkpoint, Nodes: 1000, Duration: 10, LastCheckpoint: 0, Recovery: 10, Seq: 1},
+	}
+	// consistent: W_0 = 1000·1e6/1e6·(10+0+500) = 510000; W_1 = 1·(0+10) = 10 → pick 1
+	// printed:    W_0 = 1000·(0 + 1e6/1e6·510) = 510000; W_1 = 10·10 = 100 → pick 1 as well
+	if i := (LeastWaste{}).Pick(0, w2, env); i != 1 {
+		t.Errorf("picked %d, want 1", i)
+	}
+	// Ties go to the earlier request.
+	w3 := []Request{{Kind: Input, Nodes: 1, Duration: 1, Seq: 5}, {Kind: Input, Nodes: 1, Duration: 1, Seq: 3}}
+	if i := (LeastWaste{}).Pick(0, w3, env); i != 1 {
+		t.Errorf("tie: picked %d, want 1 (earlier seq)", i)
+	}
+}
+
+func TestFCFS(t *testing.T) {
+	w := []Request{{Seq: 4}, {Seq: 2}, {Seq: 9}}
+	if i := (FCFS{}).Pick(0, w, Env{}); i != 1 {
+		t.Fatalf("picked %d", i)
 	}
 }
 
@@ -55,36 +83,6 @@ func genRequests(t *rapid.T) ([]Request, float64, Env) {
 		w[i].Bytes = w[i].Duration * 1e9
 	}
 	return w, now, Env{NodeMTBF: rapid.Float64Range(1e3, 1e9).Draw(t, "mu"), Bandwidth: 1e9}
-}
-
-func toIOSim(w []Request) []iosim.Request {
-	out := make([]iosim.Request, len(w))
-	for i, r := range w {
-		out[i] = iosim.Request{Job: r.Job, Kind: iosim.Kind(r.Kind), Nodes: r.Nodes, Bytes: r.Bytes,
-			Duration: r.Duration, Since: r.Since, LastCheckpoint: r.LastCheckpoint, Recovery: r.Recovery, Seq: r.Seq}
-	}
-	return out
-}
-
-// The policies are the simulator's, decision for decision: the oracle is
-// iosim's own arbiters on the same queues (kinds have the same values).
-func TestSameDecisionsAsIOSim(t *testing.T) {
-	if iosim.Checkpoint != iosim.Kind(Checkpoint) || iosim.Output != iosim.Kind(Output) {
-		t.Fatal("kind values differ from iosim's")
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		w, now, env := genRequests(t)
-		iw := toIOSim(w)
-		ienv := iosim.Env{NodeMTBF: env.NodeMTBF, Bandwidth: env.Bandwidth}
-		for _, printed := range []bool{false, true} {
-			if a, b := (LeastWaste{Printed: printed}).Pick(now, w, env), (iosim.LeastWaste{Printed: printed}).Pick(now, iw, ienv); a != b {
-				t.Fatalf("least-waste printed=%v: picked %d, iosim %d", printed, a, b)
-			}
-		}
-		if a, b := (FCFS{}).Pick(now, w, env), (iosim.FCFS{}).Pick(now, iw, ienv); a != b {
-			t.Fatalf("fcfs: picked %d, iosim %d", a, b)
-		}
-	})
 }
 
 // Least-Waste picks a request whose W is minimal (exhaustive check of the

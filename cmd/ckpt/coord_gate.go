@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/coord/client"
+)
+
+func newCoordGateCmd(f *coordFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "gate [flags] -- APP ARGS...",
+		Short: "Run APP, asking the coordinator for the file system before forwarding the checkpoint signal",
+		Long: `gate is what "ckpt run --coordinator URL" runs in place of the app: on SIGUSR1
+(the runner's checkpoint signal) it registers the job, acquires the file
+system, forwards SIGUSR1 once granted and renews the lease until the app
+writes $CKPT_PROGRESS_FILE (its checkpoint is done) or exits, then releases
+it. Other signals are forwarded at once. The job is --id (default the chain
+and reservation, $CKPT_CHAIN-r$CKPT_RESERVATION), on $SLURM_JOB_NUM_NODES
+nodes (default 1), with C = $CKPT_CHECKPOINT_TIME. It exits with the app's
+status. A coordinator that cannot be reached is logged, not fatal.`,
+		Example: `  ckpt run --coordinator http://10.0.0.5:7070 -- ./my_app   # runs ckpt coord gate -- ./my_app`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE:    func(cmd *cobra.Command, args []string) error { return runCoordGate(cmd, f, args) }}
+	cmd.Flags().SetInterspersed(false)
+	return cmd
+}
+
+func runCoordGate(cmd *cobra.Command, f *coordFlags, args []string) error {
+	if f.id == "" {
+		f.id = os.Getenv("CKPT_CHAIN") + "-r" + os.Getenv("CKPT_RESERVATION")
+	}
+	cl, err := f.client(false)
+	if err != nil {
+		return err
+	}
+	job := api.RegisterRequest{ID: f.id, Nodes: 1, C: 1}
+	if n, err := strconv.Atoi(os.Getenv("SLURM_JOB_NUM_NODES")); err == nil && n > 0 {
+		job.Nodes = n
+	}
+	if c, err := strconv.ParseFloat(os.Getenv("CKPT_CHECKPOINT_TIME"), 64); err == nil && c > 0 {
+		job.C = c
+	}
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	code, err := client.Gate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, Env: os.Environ(),
+		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), ProgressFile: os.Getenv("CKPT_PROGRESS_FILE"),
+		Signals: sig, Log: cmd.ErrOrStderr()})
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		return fmt.Errorf("%s exited with status %d", args[0], code)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/client"
+	"github.com/ckpt-hpc/ckpt/coord/loadgen"
+	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+)
+
+func newCoordSimulateCmd(f *coordFlags) *cobra.Command {
+	sf := iosimFlags{seeds: 1, workers: 1, maxEvents: iosim.DefaultMaxEvents, scheduler: "reserve", accounting: "ours", ioChunk: "1h"}
+	var strategy string
+	cmd := &cobra.Command{Use: "simulate", Short: "Closed loop: the I/O simulator with the coordinator as its arbiter, against the in-process run",
+		Long: `simulate runs one iosim scenario twice with the same seed — the token granted
+in process, then by a coordinator on the simulation's clock over HTTP — and
+compares the decisions and the waste. Without --server it starts its own
+coordinator on 127.0.0.1 (--client-clock, the platform's bandwidth and node
+MTBF, the strategy's policy). A coordinator given with --server must run
+with --client-clock --fixed-mtbf, the platform's --bandwidth and --node-mtbf,
+the strategy's --policy and a --ttl longer than any wait, on a fresh
+database (a simulation's jobs stay registered when it ends). --id is the
+prefix of the simulated jobs' ids on the server. Exits 1 if they differ.`,
+		Example: `  ckpt coord simulate --strategy least-waste --span 5d --skip 1d
+  ckpt coord simulate --strategy ordered-nb-daly --bandwidth 10GB/s --mtbf 1y --seed 3 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordSimulate(cmd, f, &sf, strategy) }}
+	fl := cmd.Flags()
+	fl.StringVar(&sf.config, "config", "", "platform and classes, YAML or JSON, - for stdin (as iosim run)")
+	fl.StringVar(&sf.platform, "platform", "cielo", "embedded platform when no --config: cielo | prospective")
+	fl.StringVar(&sf.bandwidth, "bandwidth", "", "override the aggregate file-system bandwidth")
+	fl.StringVar(&sf.mtbf, "mtbf", "", "override the node MTBF")
+	fl.StringVar(&strategy, "strategy", "least-waste", "token strategy: ordered-*, ordered-nb-*, least-waste*")
+	addSeedFlag(fl, &sf.seed, 1)
+	fl.StringVar(&sf.span, "span", "5d", "simulated time")
+	fl.StringVar(&sf.skip, "skip", "1d", "time excluded from the metrics at each end of the span")
+	fl.StringVar(&sf.fixed, "fixed-period", "1h", "checkpoint period of the *-fixed strategies")
+	return cmd
+}
+
+func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strategy string) error {
+	c, opt, sts, err := sf.setup(cmd, "strategy", strategy)
+	if err != nil {
+		return err
+	}
+	st := sts[0]
+	if len(sts) != 1 || st.Sharing != iosim.Token {
+		return usagef("--strategy: %q: want one token strategy (ordered-*, ordered-nb-*, least-waste*)", strategy)
+	}
+	if f.id == "" {
+		f.id = "sim-"
+	}
+	var cl *client.Client
+	if cmd.Flags().Changed("server") || os.Getenv("CKPT_COORD_URL") != "" {
+		if cl, err = f.client(false); err != nil {
+			return err
+		}
+	} else {
+		pol, _ := arbiter.Policies.Lookup(st.Policy)
+		cfg := coord.Config{Policy: pol, Bandwidth: float64(c.Platform.Bandwidth), TTL: 1e12, MaxTTL: 1e12,
+			NodeMTBF: float64(c.Platform.NodeMTBF), FixedMTBF: true, MaxJobs: 1e7}
+		dir, err := os.MkdirTemp("", "ckpt-simulate")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		url, stop, err := loadgen.StartLocalOptions(cmd.Context(), server.Options{Config: cfg, ClientClock: true}, dir, true)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		cl = &client.Client{Base: url, Token: loadgen.LocalToken}
+	}
+	rep, err := iosim.ClosedLoop(cmd.Context(), &c, st, opt, &client.SimArbiter{Client: cl, Ctx: cmd.Context(), Prefix: f.id})
+	if err != nil {
+		return err
+	}
+	verdict := "identical"
+	if rep.Diverged >= 0 || !rep.Same {
+		verdict = fmt.Sprintf("DIFFER from decision %d", rep.Diverged)
+	}
+	if err := f.print(cmd, rep, fmt.Sprintf("%s, seed %d: waste %.6f in process, %.6f through the coordinator; decisions %d and %d: %s",
+		rep.Strategy, rep.Seed, rep.LocalWaste, rep.RemoteWaste, rep.LocalDecisions, rep.RemoteDecisions, verdict)); err != nil {
+		return err
+	}
+	if verdict != "identical" {
+		return fmt.Errorf("closed loop: the coordinator's decisions differ from the simulator's (decision %d)", rep.Diverged)
+	}
+	return nil
+}

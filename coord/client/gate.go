@@ -1,0 +1,253 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+)
+
+// GateConfig configures Gate.
+type GateConfig struct {
+	Client *Client
+	// Job is the registration (ID, Nodes, C, End, …; JobToken is drawn if
+	// empty), sent at the first checkpoint signal.
+	Job api.RegisterRequest
+	// App is the application's command line; Env its environment.
+	App            []string
+	Env            []string
+	Stdout, Stderr io.Writer
+	// ProgressFile is the file the app writes when its checkpoint is done
+	// (the slurm package's CKPT_PROGRESS_FILE): a new version of it ends
+	// the lease.
+	ProgressFile string
+	// Signals are the signals the gate receives: SIGUSR1 (the checkpoint
+	// signal) is forwarded once the coordinator grants the file system,
+	// any other at once.
+	Signals <-chan os.Signal
+	// Poll is how often the progress file is looked at (200 ms if zero).
+	Poll time.Duration
+	// Log receives one line per coordinator exchange (nil: none).
+	Log io.Writer
+}
+
+// Gate runs the app between the runner of a reservation (`ckpt run
+// --coordinator URL`, which signals the gate where it would signal the
+// app) and the coordinator: on the checkpoint signal it registers the job
+// (once), acquires the file system for a checkpoint, forwards the signal
+// when granted and renews the lease (heartbeats at a third of its TTL)
+// until the app writes its progress file (the checkpoint is done) or
+// exits; it then releases the lease with the measured duration. Other
+// signals, and ctx's end (as SIGTERM), are forwarded at once; a pending
+// request is cancelled. When the job ends the gate tells the coordinator
+// (done). A coordinator that cannot be reached does not cost the job its
+// checkpoint: the signal is forwarded and the failure logged.
+//
+// Gate returns the app's exit status (128 + the signal if a signal killed
+// it). Complexity: O(1) memory; one request per heartbeat.
+func Gate(ctx context.Context, cfg GateConfig) (int, error) {
+	if len(cfg.App) == 0 {
+		return 0, errors.New("gate: no app")
+	}
+	c := exec.Command(cfg.App[0], cfg.App[1:]...)
+	c.Env, c.Stdout, c.Stderr = cfg.Env, cfg.Stdout, cfg.Stderr
+	if err := c.Start(); err != nil {
+		return 0, fmt.Errorf("starting %s: %w", cfg.App[0], err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	g := &gate{cfg: cfg, app: c.Process, poll: cfg.Poll}
+	if g.poll == 0 {
+		g.poll = 200 * time.Millisecond
+	}
+	if g.cfg.Job.JobToken == "" {
+		g.cfg.Job.JobToken = NewJobToken()
+	}
+	var tick <-chan time.Time
+	ticker := time.NewTicker(g.poll)
+	defer ticker.Stop()
+	for {
+		if g.lease != nil || g.grant != nil {
+			tick = ticker.C
+		} else {
+			tick = nil
+		}
+		select {
+		case s := <-cfg.Signals:
+			if s == syscall.SIGUSR1 {
+				g.checkpoint(ctx)
+			} else {
+				g.abandon(ctx)
+				c.Process.Signal(s)
+			}
+		case gr := <-g.grant:
+			g.granted(gr)
+		case <-tick:
+			g.heartbeat(ctx)
+		case <-ctx.Done():
+			g.abandon(context.Background())
+			c.Process.Signal(syscall.SIGTERM)
+			ctx = context.Background()
+		case err := <-done:
+			g.finish(context.Background())
+			var ee *exec.ExitError
+			switch {
+			case err == nil:
+				return 0, nil
+			case errors.As(err, &ee):
+				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					return 128 + int(ws.Signal()), nil
+				}
+				return ee.ExitCode(), nil
+			}
+			return 0, err
+		}
+	}
+}
+
+type grantResult struct {
+	g   coord.Grant
+	err error
+}
+
+type gate struct {
+	cfg        GateConfig
+	app        *os.Process
+	poll       time.Duration
+	registered bool
+	request    string
+	cancel     context.CancelFunc // of the pending WaitGrant
+	grant      chan grantResult   // the pending WaitGrant's answer
+	lease      *coord.Grant       // held
+	since      time.Time          // when the signal was forwarded
+	stamp      string             // progress file version at the signal
+	renewed    time.Time
+}
+
+func (g *gate) logf(format string, a ...any) {
+	if g.cfg.Log != nil {
+		fmt.Fprintf(g.cfg.Log, "ckpt coord gate: "+format+"\n", a...)
+	}
+}
+
+// checkpoint asks for the file system (in the background) and forwards
+// the signal when granted; without a coordinator, at once.
+func (g *gate) checkpoint(ctx context.Context) {
+	if g.grant != nil || g.lease != nil {
+		return // already asking or holding
+	}
+	if !g.registered {
+		if _, err := g.cfg.Client.Register(ctx, g.cfg.Job); err != nil {
+			g.logf("register %s: %v; checkpointing without the coordinator", g.cfg.Job.ID, err)
+			g.forward()
+			return
+		}
+		g.registered = true
+	}
+	g.request = NewRequestID()
+	wctx, cancel := context.WithCancel(ctx)
+	g.cancel, g.grant = cancel, make(chan grantResult, 1)
+	ch := g.grant
+	g.logf("job %s asks for the file system", g.cfg.Job.ID)
+	go func() {
+		gr, err := g.cfg.Client.WaitGrant(wctx, g.cfg.Job.ID, g.cfg.Job.JobToken, api.AcquireRequest{RequestID: g.request, Kind: arbiter.Checkpoint})
+		ch <- grantResult{gr, err}
+	}()
+}
+
+func (g *gate) granted(r grantResult) {
+	g.cancel()
+	g.grant, g.cancel = nil, nil
+	if r.err != nil {
+		g.logf("acquire: %v; checkpointing without the coordinator", r.err)
+	} else {
+		g.lease = &r.g
+		g.renewed = time.Now()
+		g.logf("job %s granted the file system (token %d)", g.cfg.Job.ID, r.g.Token)
+	}
+	g.forward()
+}
+
+func (g *gate) forward() {
+	g.since, g.stamp = time.Now(), stamp(g.cfg.ProgressFile)
+	g.app.Signal(syscall.SIGUSR1)
+}
+
+// heartbeat releases the lease once the progress file changed, else
+// renews it at a third of its TTL.
+func (g *gate) heartbeat(ctx context.Context) {
+	if g.lease == nil {
+		return
+	}
+	if g.cfg.ProgressFile != "" && stamp(g.cfg.ProgressFile) != g.stamp {
+		g.release(ctx)
+		return
+	}
+	ttl := time.Duration((g.lease.Expires - float64(g.renewed.UnixNano())/1e9) * float64(time.Second))
+	if time.Since(g.renewed) >= ttl/3 {
+		if r, err := g.cfg.Client.Renew(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, g.lease.Token, nil); err != nil {
+			g.logf("renew: %v", err)
+		} else {
+			g.lease.Expires, g.renewed = r.Expires, time.Now()
+		}
+	}
+}
+
+func (g *gate) release(ctx context.Context) {
+	d := time.Since(g.since).Seconds()
+	if _, err := g.cfg.Client.Release(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, g.lease.Token, d, nil); err != nil {
+		g.logf("release: %v", err)
+	} else {
+		g.logf("job %s released the file system after %.1fs", g.cfg.Job.ID, d)
+	}
+	g.lease = nil
+}
+
+// abandon cancels a pending request.
+func (g *gate) abandon(ctx context.Context) {
+	if g.grant == nil {
+		return
+	}
+	g.cancel()
+	g.grant, g.cancel = nil, nil
+	if _, err := g.cfg.Client.Cancel(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, g.request, nil); err != nil {
+		g.logf("cancel: %v", err)
+	}
+}
+
+// finish releases what is held and ends the job on the coordinator.
+func (g *gate) finish(ctx context.Context) {
+	g.abandon(ctx)
+	switch {
+	case g.lease != nil && g.cfg.ProgressFile != "" && stamp(g.cfg.ProgressFile) == g.stamp:
+		// the app ended without its checkpoint: withdraw, count nothing
+		if _, err := g.cfg.Client.Cancel(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, g.request, nil); err != nil {
+			g.logf("cancel: %v", err)
+		}
+		g.lease = nil
+	case g.lease != nil:
+		g.release(ctx)
+	}
+	if g.registered {
+		if _, err := g.cfg.Client.Done(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, false, nil); err != nil {
+			g.logf("done: %v", err)
+		}
+	}
+}
+
+// stamp identifies a version of a file (modification time and size).
+func stamp(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
+}
