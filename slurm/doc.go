@@ -4,9 +4,12 @@
 // job-side runner behind "ckpt run"), reports and cancels chains (Status,
 // Cancel), and turns sacct records back into a walltime history in which a
 // chain counts as one run and runs that never finished are right-censored
-// (ReadRuns). It implements the submission side of Gainaru et al., "Reservation
-// strategies for stochastic jobs" (IPDPS 2019/2020, Sections 2–4): the plan is
-// a sequence of reservations, each ending with or without a checkpoint.
+// (ReadSacct, the one sacct reader in ckpt, and ReadHistory for every
+// layout of history), which Learn fits with the Kaplan–Meier estimate or
+// censored maximum likelihood. It implements the submission side of
+// Gainaru et al., "Reservation strategies for stochastic jobs" (IPDPS
+// 2019/2020, Sections 2–4): the plan is a sequence of reservations, each
+// ending with or without a checkpoint.
 //
 // # Chains that stop
 //

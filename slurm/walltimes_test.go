@@ -2,10 +2,12 @@ package slurm
 
 import (
 	"math"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -142,4 +144,48 @@ func FuzzReadHistory(f *testing.F) {
 			}
 		}
 	})
+}
+
+// examples/censored-sacct.txt holds 300 synthetic chains of a known law
+// (lognormal, mean 420 s; runs needing more than 585 s run out and are
+// censored there). The censored fit recovers the law; the complete runs
+// alone give a law far too short; Kaplan–Meier finds the true median.
+func TestExampleCensoredHistory(t *testing.T) {
+	f, err := os.Open("../examples/censored-sacct.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := ReadHistory(f, "example", HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Regression pin of the file's counts.
+	if h.Complete != 229 || h.Censored != 71 || h.Skipped["state CANCELLED"] != 3 {
+		t.Errorf("%d complete, %d censored, skipped %v", h.Complete, h.Censored, h.Skipped)
+	}
+	complete, censored := walltimes(h.Runs)
+	for _, c := range censored {
+		if c != 585 {
+			t.Fatalf("censored at %v, want 585 (280 saved + 325 elapsed - 20 restart)", c)
+		}
+	}
+	truth := distribution.LogNormal{Mu: math.Log(420) - 0.18, Sigma: 0.6}
+	fit, err := Learn(h.Runs, "lognormal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	naive, err := distribution.Fit("lognormal", complete)
+	if err != nil {
+		t.Fatal(err)
+	}
+	km, _ := Learn(h.Runs, "empirical")
+	t.Logf("truth mean %.0f s; censored fit %s mean %.0f s; complete runs only mean %.0f s; Kaplan-Meier F(true median) %.3f",
+		truth.Mean(), fit.Spec, fit.Law.Mean(), naive.Mean(), km.Law.CDF(truth.Quantile(0.5)))
+	if math.Abs(fit.Law.Mean()/truth.Mean()-1) > 0.08 || !(naive.Mean() < 0.8*truth.Mean()) {
+		t.Errorf("censored fit mean %.0f, complete-only mean %.0f; truth %.0f", fit.Law.Mean(), naive.Mean(), truth.Mean())
+	}
+	if math.Abs(km.Law.CDF(truth.Quantile(0.5))-0.5) > 0.06 {
+		t.Errorf("Kaplan-Meier at the true median: %v", km.Law.CDF(truth.Quantile(0.5)))
+	}
 }
