@@ -125,9 +125,17 @@ func TestValidate(t *testing.T) {
 			t.Errorf("case %d accepted", i)
 		}
 	}
-	if err := (Chain{Job: "j.sh", Extra: []string{"--partition=x", "-p", "x", "--gres=gpu:1"}, Steps: []Step{{Time: 60}}}).Validate(); err == nil {
-		// "-p", "x" as two words: "x" does not start with -
-		t.Log("split options are refused; use --partition=x")
+	// sbatch takes unambiguous prefixes of long options: refused as the
+	// options they abbreviate; other options pass, values joined.
+	for _, e := range []string{"--dep=afterok:1", "--depend=afterok:1", "--kill-on=no", "--comm=x", "--exp=NONE", "--sig=USR1@60", "--pars", "--job=x", "-Jx", "-dafterok:1", "--", "-", "-p"} {
+		err := (Chain{Job: "j.sh", Extra: []string{e, "x"}, Steps: []Step{{Time: 60}}}).Validate()
+		if err == nil {
+			t.Errorf("%q accepted", e)
+		}
+	}
+	good := Chain{Job: "j.sh", Extra: []string{"--partition=x", "-px", "--gres=gpu:1", "--time-min=5", "--export-file=f", "--mem=1G", "--output=o-%j"}, Steps: []Step{{Time: 60}}}
+	if err := good.Validate(); err != nil {
+		t.Error(err)
 	}
 	b, _ := json.Marshal(sample())
 	var back Chain

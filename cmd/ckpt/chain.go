@@ -24,14 +24,26 @@ import (
 // and --job-name.
 func addSbatchFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArray("sbatch-arg", nil, "further sbatch option for every reservation, e.g. --partition=gpu (repeatable)")
+	fl.StringArray("sbatch-arg", nil, "further sbatch option for every reservation, e.g. --partition=gpu (repeatable; or give them all after --)")
 	fl.String("ahead", strconv.Itoa(slurm.DefaultAhead), "reservations pending beyond the running one (the runners submit the rest), or all to submit the whole chain up front")
+}
+
+// sbatchPassThrough accepts arguments only after --: the sbatch options
+// that ckpt reserve --sbatch passes to every reservation.
+func sbatchPassThrough(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+		return usagef("unexpected argument %q (sbatch options go after --)", args[0])
+	}
+	return nil
 }
 
 // checkSbatchFlags refuses the --sbatch options given without --sbatch.
 func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	if sbatch != "" {
 		return nil
+	}
+	if args := cmd.Flags().Args(); len(args) > 0 {
+		return usagef("sbatch options after -- (%q) apply only with --sbatch", args[0])
 	}
 	for _, name := range []string{"job-name", "sbatch-arg", "ahead"} {
 		if cmd.Flags().Changed(name) {
@@ -56,6 +68,7 @@ func parseAhead(s string) (int, error) {
 // writeSbatchChain prints the submission script of plan r.
 func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
+	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
 	ahead, err := parseAhead(aheadFlag)
 	if err != nil {

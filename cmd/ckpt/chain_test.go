@@ -218,3 +218,34 @@ func TestReserveHistoryLearnsLikeChainHistory(t *testing.T) {
 		t.Errorf("--censored without history: exit %d, %q", code, errOut)
 	}
 }
+
+// sbatch options after -- are passed to every reservation, like
+// --sbatch-arg; those the chain sets itself (also abbreviated, as sbatch
+// accepts), lone values and arguments before -- are refused in one line
+// before anything is printed.
+func TestSbatchPassThrough(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no sinfo: no limits check
+	base := []string{"reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh", "--sbatch-arg=--qos=high"}
+	out, errOut, code := run(t, "", append(base, "--", "--partition=gpu", "--account=lab", "-Acct2")...)
+	if code != 0 || !strings.Contains(out, "--qos=high --partition=gpu --account=lab -Acct2 --export=") {
+		t.Fatalf("exit %d, %s%s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--", "--time=10:00"), `"--time=10:00": the chain sets --time itself`},
+		{append(base, "--", "--dep=afterok:1"), `"--dep=afterok:1": the chain sets --dependency itself`},
+		{append(base, "--", "-J", "x"), `"-J": the chain sets -J itself`},
+		{append(base, "--", "--comm=x"), "the chain sets --comment itself"},
+		{append(base, "--", "--partition", "gpu"), `"gpu" is not an option: join values to their options`},
+		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "stray"}, `unexpected argument "stray" (sbatch options go after --)`},
+		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "--", "--partition=gpu"}, `sbatch options after -- ("--partition=gpu") apply only with --sbatch`},
+		{[]string{"reserve", "--profile", "slant", "--sbatch", "j.sh", "--", "--partition=gpu"}, "not to --profile or --tasks"},
+	} {
+		out, errOut, code := run(t, "", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q%q; want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}

@@ -57,11 +57,12 @@ durations like 90m, 2h or 1.5d are accepted. With no arguments it plans for the
 paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		Example: `  ckpt reserve
   ckpt reserve --history runs.txt --ckpt 10m --restart 10m --sbatch segment.sh > submit.sh && bash submit.sh
+  ckpt reserve --history runs.txt --sbatch segment.sh -- --partition=gpu --account=lab --output=seg-%j.out
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
   ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h`,
-		Args: cobra.NoArgs,
+		Args: sbatchPassThrough,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
 	fl := cmd.Flags()
@@ -108,6 +109,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		return err
 	}
 	if f.profile != "" || f.tasks != "" {
+		if len(cmd.Flags().Args()) > 0 {
+			return usagef("sbatch options after -- apply to a plan's chain, not to --profile or --tasks")
+		}
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
