@@ -57,7 +57,7 @@ durations like 90m, 2h or 1.5d are accepted. With no arguments it plans for the
 paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		Example: `  ckpt reserve
   ckpt reserve --history runs.txt --ckpt 10m --restart 10m --sbatch segment.sh > submit.sh && bash submit.sh
-  ckpt reserve --history runs.txt --sbatch segment.sh -- --partition=gpu --account=lab --output=seg-%j.out
+  ckpt reserve --history runs.txt --sbatch segment.sh -- --qos=long --account=lab --output=seg-%j.out
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
