@@ -21,8 +21,10 @@
 // completing reservation had and whatever happened to the others. A chain
 // only on the previous reservation (afternotok:ID(k−1)) runs again after a
 // completion: k completes, k+1 is cancelled, and a CANCELLED job is "not ok".
-// The runner adds a second guard: it does not start the application when an
-// earlier reservation recorded that the work is done.
+// The runner adds a second guard: it does not start the application when a
+// reservation recorded that the work is done — an earlier one, or, when
+// Slurm requeued this reservation (scontrol requeue works on finished jobs
+// too), this one or a later one.
 //
 // At most Ahead reservations are pending beyond the one that runs (a rolling
 // window, default 2): the submission script submits the first Ahead, and the

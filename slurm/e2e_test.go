@@ -269,3 +269,64 @@ func TestCheckpointSignalOnSlurm(t *testing.T) {
 		t.Errorf("app ended %v after the signal as %s", d, o.Outcome)
 	}
 }
+
+// TestRequeueOnSlurm: a chain whose work completes in reservation 1; an
+// administrator requeues that finished job (scontrol requeue, released at
+// once with scontrol update StartTime=now). It runs again, but the runner
+// finds the work done and does not start the app: the app ran once, the
+// reservation's record still says done, no other reservation ran.
+func TestRequeueOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	runs := filepath.Join(root, "runs.log")
+	app := filepath.Join(root, "once.sh")
+	os.WriteFile(app, []byte("#!/usr/bin/env bash\necho \"$CKPT_RESERVATION\" >> "+runs+"\necho 100 > \"$CKPT_PROGRESS_FILE\"\nexit 0\n"), 0o755)
+	id := fmt.Sprintf("rq%d", time.Now().UnixNano()%1e9)
+	dir := submitChain(t, root, id, Chain{Name: id, Ahead: 0, Steps: steps(3)}, "", app)
+	st := waitChain(t, dir, 2*time.Minute)
+	if st.Outcomes[1].Outcome != OutcomeDone {
+		t.Fatalf("reservation 1: %+v", st.Outcomes[1])
+	}
+	job := st.Jobs[1]
+	if out, err := exec.Command("scontrol", "requeue", job).CombinedOutput(); err != nil {
+		t.Fatalf("scontrol requeue %s: %v: %s", job, err, out)
+	}
+	// A requeued job waits ~2 minutes (BeginTime); release it now (as an
+	// administrator), else wait that long.
+	exec.Command("scontrol", "update", "jobid="+job, "StartTime=now").Run()
+	out := filepath.Join(root, id+"-"+job+".out")
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		b, _ := os.ReadFile(out)
+		q, _ := Exec{}.Queue(context.Background(), []string{job})
+		again, _ := os.ReadFile(runs)
+		if (strings.Contains(string(b), "ran again (requeued?)") || len(strings.Fields(string(again))) > 1) && len(q) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the requeued job %s did not run again within 3 minutes (queue %v; output %q)", job, q, b)
+		}
+		time.Sleep(time.Second)
+	}
+	b, _ := os.ReadFile(runs)
+	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "1" {
+		t.Errorf("the app ran in reservations %v, want [1] only", got)
+	}
+	st, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outcomes[1].Outcome != OutcomeDone || len(st.Outcomes) != 1 {
+		t.Errorf("records after the requeue: %+v", st.Outcomes)
+	}
+	recs, err := Exec{}.Accounting(context.Background(), Later(st.Jobs, 0))
+	if err != nil {
+		t.Fatalf("sacct: %v", err)
+	}
+	for _, r := range recs {
+		if want := map[bool]string{true: "COMPLETED", false: "CANCELLED"}[r.JobID == job]; !strings.HasPrefix(r.State, want) {
+			t.Errorf("job %s ended %s, want %s", r.JobID, r.State, want)
+		}
+	}
+}

@@ -92,8 +92,9 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 }
 
 // Run runs reservation cfg.Reservation of the chain in cfg.Dir: it tops
-// up the rolling window, starts the app (unless an earlier reservation
-// completed the work), signals it at SignalTime, records the Outcome and
+// up the rolling window, starts the app (unless a reservation recorded
+// that the work is done: an earlier one, or this or a later one when Slurm
+// requeued this reservation), signals it at SignalTime, records the Outcome and
 // returns it with the exit status for the dependencies. Cluster errors
 // while topping up or cancelling are reported on Stderr, not fatal: the
 // dependencies are the safety net.
@@ -110,9 +111,13 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		return Outcome{}, ExitMore, fmt.Errorf("no application to run")
 	}
 	o := Outcome{Reservation: k, JobID: cfg.JobID, Start: clock.Now()}
-	if j := DoneBefore(st.Outcomes, k); j > 0 {
+	if j := DoneIn(st.Outcomes); j > 0 {
 		o.Outcome, o.Note = OutcomeSkipped, fmt.Sprintf("reservation %d completed the work", j)
 		cancelLater(ctx, cfg, cl, st)
+		if j >= k { // requeued: keep the record of what this reservation did
+			fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d ran again (requeued?) after reservation %d completed the work; the app is not started\n", k, j)
+			return o, ExitDone, nil
+		}
 		return o, ExitDone, st.WriteOutcome(o)
 	}
 	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
