@@ -143,3 +143,25 @@ func TestValidate(t *testing.T) {
 		t.Error("plan does not survive JSON")
 	}
 }
+
+// A Slurm that rejects the first submission (unreachable, or a job script
+// sbatch cannot open): the script exits 1 saying that nothing was
+// submitted, and cancels nothing.
+func TestScriptFirstSubmissionFails(t *testing.T) {
+	dir := t.TempDir()
+	env := writeFakeSbatch(t, dir, 1)
+	s, _ := sample().Script()
+	cmd := exec.Command("bash", "-c", s)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ckpt: submission failed; cancelled nothing") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	if strings.Count(string(calls), "sbatch") != 1 || strings.Contains(string(calls), "scancel") {
+		t.Fatalf("calls:\n%s", calls)
+	}
+	if st, err := Load(filepath.Join(dir, "chains", "seg-test")); err == nil && len(st.Jobs) != 0 {
+		t.Errorf("jobs recorded: %v", st.Jobs)
+	}
+}

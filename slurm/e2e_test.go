@@ -330,3 +330,27 @@ func TestRequeueOnSlurm(t *testing.T) {
 		}
 	}
 }
+
+// TestBadSubmissionOnSlurm: a job script that sbatch cannot open is
+// rejected at the first submission on the real Slurm: the script exits 1
+// and nothing is queued under the chain's name.
+func TestBadSubmissionOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	id := fmt.Sprintf("bad%d", time.Now().UnixNano()%1e9)
+	c := Chain{Job: filepath.Join(root, "missing.sh"), Name: id, Ahead: 0, Steps: steps(3)}
+	script, err := c.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Env = append(os.Environ(), "CKPT_CHAINS="+root, "CKPT_CHAIN_ID="+id)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ckpt: submission failed; cancelled nothing") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	q, err := exec.Command("squeue", "-h", "-n", id+".r1,"+id+".r2,"+id+".r3", "-o", "%i").Output()
+	if err != nil || strings.TrimSpace(string(q)) != "" {
+		t.Errorf("queued after a failed submission: %q %v", q, err)
+	}
+}

@@ -120,6 +120,9 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		}
 		return o, ExitDone, st.WriteOutcome(o)
 	}
+	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
+		return o, ExitMore, err
+	}
 	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
 	}
@@ -184,6 +187,24 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	}
 	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
 	return o, status, st.WriteOutcome(o)
+}
+
+// checkApp stops the chain when the app cannot be started (not found,
+// not executable): every later reservation would fail the same way, so
+// nothing more is submitted, what is pending is cancelled, and the
+// reservation records "failed".
+func checkApp(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o *Outcome) error {
+	_, err := exec.LookPath(cfg.App[0])
+	if err == nil {
+		return nil
+	}
+	o.Outcome, o.Note, o.End = OutcomeFailed, fmt.Sprintf("cannot start %s", cfg.App[0]), o.Start
+	cancelLater(ctx, cfg, cl, st)
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=0;work=0", st.ID, cfg.Reservation, OutcomeFailed))
+	if werr := st.WriteOutcome(*o); werr != nil {
+		return werr
+	}
+	return fmt.Errorf("starting %s: %v; the rest of the chain is cancelled", cfg.App[0], err)
 }
 
 // setComment records c in the job's comment (what sacct keeps), best

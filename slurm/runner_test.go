@@ -253,3 +253,23 @@ func TestRunRequeuedAfterDone(t *testing.T) {
 		}
 	}
 }
+
+// An app that cannot be started stops the chain at once: nothing more is
+// submitted, what is pending is cancelled, the reservation records failed
+// and the error says so in one line.
+func TestRunMissingAppStopsTheChain(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Ahead: 1, Steps: steps(4)}, 2)
+	f := &fakeSlurm{}
+	o, status, err := Run(context.Background(), runCfg(st, 1, []string{"/nonexistent/app"}, "1"), f, &fakeClock{now: t0})
+	if err == nil || !strings.Contains(err.Error(), "starting /nonexistent/app") || !strings.Contains(err.Error(), "the rest of the chain is cancelled") || status == ExitDone || o.Outcome != OutcomeFailed {
+		t.Fatalf("%+v %d %v", o, status, err)
+	}
+	calls := strings.Join(f.calls, "\n")
+	if strings.Contains(calls, "sbatch") || !strings.Contains(calls, "scancel 200") {
+		t.Errorf("calls:\n%s", calls)
+	}
+	back, _ := Load(st.Dir)
+	if back.Outcomes[1].Outcome != OutcomeFailed {
+		t.Errorf("record %+v", back.Outcomes[1])
+	}
+}

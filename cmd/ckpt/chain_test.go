@@ -249,3 +249,40 @@ func TestSbatchPassThrough(t *testing.T) {
 		}
 	}
 }
+
+// A Slurm that does not answer: chain status and cancel fail in one line
+// naming the command and exit 1 (the submission script's case is in
+// slurm: nothing submitted, nothing to cancel).
+func TestChainUnreachableSlurm(t *testing.T) {
+	bin := t.TempDir()
+	for _, c := range []string{"squeue", "sacct", "scancel", "scontrol"} {
+		os.WriteFile(filepath.Join(bin, c), []byte("#!/bin/sh\necho '"+c+": error: Unable to contact slurm controller (connect failure)' >&2\nexit 1\n"), 0o755)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := oneReservationChain(t, false)
+	os.WriteFile(filepath.Join(dir, "jobs"), []byte("1 4242\n"), 0o644)
+	for _, args := range [][]string{{"chain", "status", dir}, {"chain", "cancel", dir}} {
+		out, errOut, code := run(t, "", args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "Unable to contact slurm controller") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q%q", args, code, out, errOut)
+		}
+	}
+}
+
+// Garbage sacct output for ckpt reserve --history: one line naming the
+// file and line, exit 2, no plan.
+func TestReserveHistoryGarbageSacct(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"hello|world\nfoo|bar\n", "stdin:1: not sacct --parsable2 output"},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED|x\n", `stdin:2: job 1: elapsed time "x"`},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED\n", "stdin:2: 2 fields, the header has 3"},
+		{"       JobID      State ElapsedRaw\n------------ ---------- ----------\n", "--parsable2"},
+		{"JobID|State|ElapsedRaw\n1|CANCELLED|50\n", "stdin: no runs in 1 sacct jobs (skipped: 1 state CANCELLED)"},
+		{"\x00\x01\x02\xff", "binary data"},
+	} {
+		out, errOut, code := run(t, c.in, "reserve", "--history", "-")
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%q: exit %d, %q%q; want %q", c.in, code, out, errOut, c.want)
+		}
+	}
+}
