@@ -354,3 +354,52 @@ func TestBadSubmissionOnSlurm(t *testing.T) {
 		t.Errorf("queued after a failed submission: %q %v", q, err)
 	}
 }
+
+// TestRequeueRunningOnSlurm: reservation 1 is requeued while its app runs
+// (a node failure or preemption does the same). The later reservations
+// stay pending through the requeue (afternotok is not met by a requeued
+// job); reservation 1 runs again and completes the work; reservations 2
+// and 3 never run.
+func TestRequeueRunningOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	runs := filepath.Join(root, "runs.log")
+	app := filepath.Join(root, "slow.sh")
+	os.WriteFile(app, []byte("#!/usr/bin/env bash\necho \"$CKPT_RESERVATION ${SLURM_RESTART_COUNT:-0}\" >> "+runs+
+		"\nif [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then sleep 60; exit 1; fi\necho 100 > \"$CKPT_PROGRESS_FILE\"\nexit 0\n"), 0o755)
+	id := fmt.Sprintf("rr%d", time.Now().UnixNano()%1e9)
+	dir := submitChain(t, root, id, Chain{Name: id, Ahead: 0, Steps: steps(3)}, "", app)
+	st, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := st.Jobs[1]
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		if b, _ := os.ReadFile(runs); len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("reservation 1 did not start within a minute")
+		}
+	}
+	if out, err := exec.Command("scontrol", "requeue", job).CombinedOutput(); err != nil {
+		t.Fatalf("scontrol requeue %s: %v: %s", job, err, out)
+	}
+	time.Sleep(3 * time.Second)
+	q, _ := Exec{}.Queue(context.Background(), Later(st.Jobs, 0))
+	for k := 2; k <= 3; k++ {
+		if s := q[st.Jobs[k]]; s != "PENDING" {
+			t.Errorf("reservation %d is %q after reservation 1 was requeued, want PENDING", k, s)
+		}
+	}
+	exec.Command("scontrol", "update", "jobid="+job, "StartTime=now").Run()
+	st = waitChain(t, dir, 3*time.Minute)
+	b, _ := os.ReadFile(runs)
+	if got := strings.TrimSpace(string(b)); got != "1 0\n1 1" {
+		t.Errorf("app runs (reservation, restart count):\n%s\nwant reservation 1 twice, no other", got)
+	}
+	if st.Outcomes[1].Outcome != OutcomeDone || len(st.Outcomes) != 1 {
+		t.Errorf("records: %+v", st.Outcomes)
+	}
+}
