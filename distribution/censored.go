@@ -1,10 +1,12 @@
 package distribution
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Right-censored observations: a run that never finished (a TIMEOUT, a
@@ -103,9 +105,14 @@ var censoredFamilies = map[string]func(p []float64) Distribution{
 	"normal":    func(p []float64) Distribution { return Normal{Mu: p[0], Sigma: math.Exp(p[1])} },
 }
 
+// noCensoredFit says why a family of FitFamilies has no censored fit.
+var noCensoredFit = map[string]string{
+	"truncnormal": "no censored fit: its bounds are the extremes of complete samples",
+}
+
 // CensoredFamilies returns the families FitCensored accepts.
 func CensoredFamilies() []string {
-	out := []string{"exponential"}
+	out := []string{"exponential", "pareto"}
 	for f := range censoredFamilies {
 		out = append(out, f)
 	}
@@ -118,8 +125,10 @@ func CensoredFamilies() []string {
 // CensoredLogLikelihood. Without censored runs it is Fit. The exponential
 // has the closed form rate = (complete runs) / Σ t_i; lognormal, weibull,
 // gamma and normal are maximised by Nelder–Mead on (location or log
-// shape, log scale), from Fit on all the times as if complete. Each
-// likelihood evaluation is O(N); the search takes a few hundred.
+// shape, log scale), from Fit on all the times as if complete; the
+// Pareto has the closed form x_m = min t_i, α = (complete runs) /
+// Σ log(t_i/x_m). Each likelihood evaluation is O(N); the search takes a
+// few hundred.
 func FitCensored(family string, t []float64, censored []bool) (Distribution, error) {
 	what := "censored fit " + family
 	complete, err := checkCensored(what, t, censored)
@@ -135,6 +144,9 @@ func FitCensored(family string, t []float64, censored []bool) (Distribution, err
 			sum += x
 		}
 		return Exponential{Rate: float64(complete) / sum}, nil
+	}
+	if family == "pareto" {
+		return fitParetoCensored(what, t, complete)
 	}
 	build, ok := censoredFamilies[family]
 	if !ok {
@@ -219,4 +231,93 @@ func nelderMead2(f func([]float64) float64, x0 [2]float64) ([2]float64, float64)
 	}
 	sort.Slice(s[:], func(i, j int) bool { return s[i].f < s[j].f })
 	return s[0].x, s[0].f
+}
+
+// fitParetoCensored is the closed-form censored maximum-likelihood Pareto:
+// the likelihood grows with x_m up to the least observation, complete or
+// not, and then α = d / Σ log(t_i/x_m).
+func fitParetoCensored(what string, t []float64, complete int) (Distribution, error) {
+	xm := slices.Min(t)
+	logs := make([]float64, len(t))
+	for i, x := range t {
+		logs[i] = math.Log(x / xm)
+	}
+	s := compensatedSum(logs)
+	if !(s > 0) {
+		return nil, fmt.Errorf("%s: all observations equal %v; there is no spread to fit", what, xm)
+	}
+	return Pareto{Xm: xm, Alpha: float64(complete) / s}, nil
+}
+
+// FitHistoryCensored is FitHistory for runs t of which censored[i] are
+// right-censored (the run was still going at t[i]). Without censored runs
+// it is FitHistory itself. Otherwise: MethodEmpirical is the Kaplan–Meier
+// estimate; a family is its censored maximum-likelihood fit (FitCensored;
+// truncnormal has none); MethodAuto fits every family of FitFamilies that
+// has one and keeps the one of least BIC = k log N − 2 log L, with L the
+// censored likelihood (CensoredLogLikelihood), k the law's NumParams and N
+// all the runs, complete and censored; the candidates are ranked by BIC,
+// skipped ones last. KS is NaN: the Kolmogorov–Smirnov check needs
+// complete samples. At least 2 runs, one of them complete, are needed.
+// Cost: that of FitCensored per family fitted.
+func FitHistoryCensored(t []float64, censored []bool, method string) (HistoryFit, error) {
+	if !slices.Contains(censored, true) {
+		return FitHistory(t, method)
+	}
+	out := HistoryFit{Method: method, Runs: len(t), KS: math.NaN(), KSCritical: math.NaN()}
+	if err := CheckFitMethod(method); err != nil {
+		return out, err
+	}
+	if _, err := checkCensored("censored fit", t, censored); err != nil {
+		return out, err
+	}
+	if len(t) < 2 {
+		return out, fmt.Errorf("history has %d run(s); at least 2 are needed to estimate a walltime law", len(t))
+	}
+	switch method {
+	case MethodEmpirical:
+		d, err := KaplanMeier(t, censored)
+		out.Law = d
+		return out, err
+	case MethodAuto:
+	default:
+		if why, ok := noCensoredFit[method]; ok {
+			return out, fmt.Errorf("--fit %s: %s; use auto, empirical or one of %s", method, why, strings.Join(CensoredFamilies(), ", "))
+		}
+		d, err := FitCensored(method, t, censored)
+		out.Law = d
+		return out, err
+	}
+	var fitted, skipped []Candidate
+	for _, fam := range fitFamilies {
+		c := Candidate{Family: fam, KS: math.NaN()}
+		c.Params, _ = FamilyParams(fam)
+		var d Distribution
+		var err error
+		if why, ok := noCensoredFit[fam]; ok {
+			err = errors.New(why)
+		} else {
+			d, err = FitCensored(fam, t, censored)
+		}
+		if err == nil {
+			c.LogLikelihood = CensoredLogLikelihood(d, t, censored)
+			if math.IsNaN(c.LogLikelihood) || math.IsInf(c.LogLikelihood, 0) {
+				err = fmt.Errorf("censored fit %s: log-likelihood is %v", fam, c.LogLikelihood)
+			}
+		}
+		if err != nil {
+			c.Skipped = err.Error()
+			skipped = append(skipped, c)
+			continue
+		}
+		k := float64(c.Params)
+		c.Dist, c.AIC, c.BIC = d, 2*k-2*c.LogLikelihood, k*math.Log(float64(len(t)))-2*c.LogLikelihood
+		fitted = append(fitted, c)
+	}
+	if len(fitted) == 0 {
+		return out, fmt.Errorf("censored fit: no family could be fitted")
+	}
+	SortCandidates(fitted, ByBIC)
+	out.Candidates, out.Law = append(fitted, skipped...), fitted[0].Dist
+	return out, nil
 }

@@ -2,6 +2,7 @@ package distribution
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/rng"
@@ -117,5 +118,82 @@ func TestKaplanMeier(t *testing.T) {
 	}
 	if _, err := KaplanMeier([]float64{1, 2}, []bool{true, true}); err == nil {
 		t.Error("all censored accepted")
+	}
+}
+
+// FitHistoryCensored without censored runs is FitHistory; with them, auto
+// ranks the families by censored BIC (k = NumParams) and recovers the
+// generating family, nested ones included (the exponential inside gamma
+// and weibull), where the complete runs alone are biased low.
+func TestFitHistoryCensored(t *testing.T) {
+	truth := LogNormal{Mu: math.Log(420) - 0.18, Sigma: 0.6}
+	ts, cs := censoredSample(truth, 2000, truth.Quantile(0.7), 21)
+	plain, _ := FitHistory(ts, MethodAuto)
+	same, err := FitHistoryCensored(ts, make([]bool, len(ts)), MethodAuto)
+	if err != nil || same.Law.String() != plain.Law.String() || len(same.Candidates) != len(plain.Candidates) {
+		t.Errorf("uncensored: %v %v, want FitHistory's %v", same.Law, err, plain.Law)
+	}
+	for _, c := range []struct {
+		truth  Distribution
+		family string
+		seed   uint64
+	}{{truth, "lognormal", 21}, {Weibull{K: 1.7, Lambda: 500}, "weibull", 22}, {Exponential{Rate: 1.0 / 300}, "exponential", 23}} {
+		ts, cs := censoredSample(c.truth, 2000, c.truth.Quantile(0.7), c.seed)
+		h, err := FitHistoryCensored(ts, cs, MethodAuto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := h.Candidates[0]
+		if best.Family != c.family || relErr(h.Law.Mean(), c.truth.Mean()) > 0.05 || !math.IsNaN(h.KS) {
+			t.Errorf("%v: auto picked %s %v (mean %.0f, want %.0f)", c.truth, best.Family, h.Law, h.Law.Mean(), c.truth.Mean())
+		}
+		for _, cand := range h.Candidates {
+			if cand.Skipped != "" {
+				if cand.Family != "truncnormal" {
+					t.Errorf("%s skipped: %s", cand.Family, cand.Skipped)
+				}
+				continue
+			}
+			k, _ := FamilyParams(cand.Family)
+			ll := CensoredLogLikelihood(cand.Dist, ts, cs)
+			if cand.Params != k || math.Abs(cand.BIC-(float64(k)*math.Log(2000)-2*ll)) > 1e-6 || math.Abs(cand.AIC-(2*float64(k)-2*ll)) > 1e-6 {
+				t.Errorf("%s: k %d BIC %v AIC %v, ll %v", cand.Family, cand.Params, cand.BIC, cand.AIC, ll)
+			}
+			if cand.BIC < best.BIC {
+				t.Errorf("%s has BIC %v below the best's %v", cand.Family, cand.BIC, best.BIC)
+			}
+		}
+	}
+	km, err := FitHistoryCensored(ts, cs, MethodEmpirical)
+	if err != nil || math.Abs(km.Law.CDF(truth.Quantile(0.5))-0.5) > 0.03 {
+		t.Errorf("empirical: Kaplan-Meier median CDF %v, %v", km.Law.CDF(truth.Quantile(0.5)), err)
+	}
+	if _, err := FitHistoryCensored(ts, cs, "truncnormal"); err == nil || !strings.Contains(err.Error(), "no censored fit") {
+		t.Errorf("truncnormal: %v", err)
+	}
+	if _, err := FitHistoryCensored([]float64{5, 6}, []bool{true, true}, MethodAuto); err == nil {
+		t.Error("all censored: no error")
+	}
+}
+
+// The censored Pareto's closed form maximises the censored likelihood: a
+// scan of α around it finds nothing better, and x_m is the least
+// observation.
+func TestFitCensoredPareto(t *testing.T) {
+	truth := Pareto{Xm: 100, Alpha: 2.5}
+	ts, cs := censoredSample(truth, 3000, truth.Quantile(0.8), 31)
+	d, err := FitCensored("pareto", ts, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.(Pareto)
+	best := CensoredLogLikelihood(p, ts, cs)
+	for _, f := range []float64{0.9, 0.99, 0.999, 1.001, 1.01, 1.1} {
+		if ll := CensoredLogLikelihood(Pareto{Xm: p.Xm, Alpha: p.Alpha * f}, ts, cs); ll > best {
+			t.Errorf("alpha x %v: log-likelihood %v > %v at the closed form", f, ll, best)
+		}
+	}
+	if relErr(p.Alpha, truth.Alpha) > 0.08 || relErr(p.Xm, truth.Xm) > 0.01 {
+		t.Errorf("censored Pareto %v, want about %v", p, truth)
 	}
 }

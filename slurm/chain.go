@@ -85,14 +85,8 @@ func (c Chain) Validate() error {
 		return fmt.Errorf("chain has no reservation")
 	}
 	for _, e := range c.Extra {
-		opt, _, _ := strings.Cut(e, "=")
-		for _, own := range ownOptions {
-			if opt == own || len(own) == 2 && strings.HasPrefix(e, own) && !strings.HasPrefix(e, "--") {
-				return fmt.Errorf("sbatch option %q: the chain sets %s itself", e, own)
-			}
-		}
-		if !strings.HasPrefix(e, "-") {
-			return fmt.Errorf("sbatch option %q does not start with -", e)
+		if err := checkExtra(e); err != nil {
+			return err
 		}
 	}
 	for i, s := range c.Steps {
@@ -104,6 +98,26 @@ func (c Chain) Validate() error {
 		}
 		if strings.ContainsAny(s.Mem, " \t\n'\"$`;&|,") {
 			return fmt.Errorf("reservation %d: memory %q is not a plain sbatch --mem value", i+1, s.Mem)
+		}
+	}
+	return nil
+}
+
+// checkExtra refuses an sbatch option that the chain sets itself, also
+// abbreviated (sbatch takes any unambiguous prefix of a long option:
+// --dep=… is --dependency=…), and a word that is not an option: a value
+// must be joined to its option (--partition=gpu, -pgpu), since sbatch would
+// take a lone word for the job script.
+func checkExtra(e string) error {
+	if !strings.HasPrefix(e, "-") || e == "-" || e == "--" {
+		return fmt.Errorf("sbatch option %q is not an option: join values to their options (--partition=gpu, not --partition gpu)", e)
+	}
+	opt, _, _ := strings.Cut(e, "=")
+	for _, own := range ownOptions {
+		long := strings.HasPrefix(own, "--")
+		if long && strings.HasPrefix(opt, "--") && len(opt) > 3 && strings.HasPrefix(own, opt) ||
+			!long && !strings.HasPrefix(e, "--") && strings.HasPrefix(e, own) {
+			return fmt.Errorf("sbatch option %q: the chain sets %s itself", e, own)
 		}
 	}
 	return nil

@@ -125,13 +125,43 @@ func TestValidate(t *testing.T) {
 			t.Errorf("case %d accepted", i)
 		}
 	}
-	if err := (Chain{Job: "j.sh", Extra: []string{"--partition=x", "-p", "x", "--gres=gpu:1"}, Steps: []Step{{Time: 60}}}).Validate(); err == nil {
-		// "-p", "x" as two words: "x" does not start with -
-		t.Log("split options are refused; use --partition=x")
+	// sbatch takes unambiguous prefixes of long options: refused as the
+	// options they abbreviate; other options pass, values joined.
+	for _, e := range []string{"--dep=afterok:1", "--depend=afterok:1", "--kill-on=no", "--comm=x", "--exp=NONE", "--sig=USR1@60", "--pars", "--job=x", "-Jx", "-dafterok:1", "--", "-", "-p"} {
+		err := (Chain{Job: "j.sh", Extra: []string{e, "x"}, Steps: []Step{{Time: 60}}}).Validate()
+		if err == nil {
+			t.Errorf("%q accepted", e)
+		}
+	}
+	good := Chain{Job: "j.sh", Extra: []string{"--partition=x", "-px", "--gres=gpu:1", "--time-min=5", "--export-file=f", "--mem=1G", "--output=o-%j"}, Steps: []Step{{Time: 60}}}
+	if err := good.Validate(); err != nil {
+		t.Error(err)
 	}
 	b, _ := json.Marshal(sample())
 	var back Chain
 	if json.Unmarshal(b, &back); back.Validate() != nil || len(back.Steps) != 3 {
 		t.Error("plan does not survive JSON")
+	}
+}
+
+// A Slurm that rejects the first submission (unreachable, or a job script
+// sbatch cannot open): the script exits 1 saying that nothing was
+// submitted, and cancels nothing.
+func TestScriptFirstSubmissionFails(t *testing.T) {
+	dir := t.TempDir()
+	env := writeFakeSbatch(t, dir, 1)
+	s, _ := sample().Script()
+	cmd := exec.Command("bash", "-c", s)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ckpt: submission failed; cancelled nothing") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	if strings.Count(string(calls), "sbatch") != 1 || strings.Contains(string(calls), "scancel") {
+		t.Fatalf("calls:\n%s", calls)
+	}
+	if st, err := Load(filepath.Join(dir, "chains", "seg-test")); err == nil && len(st.Jobs) != 0 {
+		t.Errorf("jobs recorded: %v", st.Jobs)
 	}
 }

@@ -4,9 +4,12 @@
 // job-side runner behind "ckpt run"), reports and cancels chains (Status,
 // Cancel), and turns sacct records back into a walltime history in which a
 // chain counts as one run and runs that never finished are right-censored
-// (ReadRuns). It implements the submission side of Gainaru et al., "Reservation
-// strategies for stochastic jobs" (IPDPS 2019/2020, Sections 2–4): the plan is
-// a sequence of reservations, each ending with or without a checkpoint.
+// (ReadSacct, the one sacct reader in ckpt, and ReadHistory for every
+// layout of history), which Learn fits with the Kaplan–Meier estimate or
+// censored maximum likelihood. It implements the submission side of
+// Gainaru et al., "Reservation strategies for stochastic jobs" (IPDPS
+// 2019/2020, Sections 2–4): the plan is a sequence of reservations, each
+// ending with or without a checkpoint.
 //
 // # Chains that stop
 //
@@ -18,8 +21,10 @@
 // completing reservation had and whatever happened to the others. A chain
 // only on the previous reservation (afternotok:ID(k−1)) runs again after a
 // completion: k completes, k+1 is cancelled, and a CANCELLED job is "not ok".
-// The runner adds a second guard: it does not start the application when an
-// earlier reservation recorded that the work is done.
+// The runner adds a second guard: it does not start the application when a
+// reservation recorded that the work is done — an earlier one, or, when
+// Slurm requeued this reservation (scontrol requeue works on finished jobs
+// too), this one or a later one.
 //
 // At most Ahead reservations are pending beyond the one that runs (a rolling
 // window, default 2): the submission script submits the first Ahead, and the

@@ -269,3 +269,137 @@ func TestCheckpointSignalOnSlurm(t *testing.T) {
 		t.Errorf("app ended %v after the signal as %s", d, o.Outcome)
 	}
 }
+
+// TestRequeueOnSlurm: a chain whose work completes in reservation 1; an
+// administrator requeues that finished job (scontrol requeue, released at
+// once with scontrol update StartTime=now). It runs again, but the runner
+// finds the work done and does not start the app: the app ran once, the
+// reservation's record still says done, no other reservation ran.
+func TestRequeueOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	runs := filepath.Join(root, "runs.log")
+	app := filepath.Join(root, "once.sh")
+	os.WriteFile(app, []byte("#!/usr/bin/env bash\necho \"$CKPT_RESERVATION\" >> "+runs+"\necho 100 > \"$CKPT_PROGRESS_FILE\"\nexit 0\n"), 0o755)
+	id := fmt.Sprintf("rq%d", time.Now().UnixNano()%1e9)
+	dir := submitChain(t, root, id, Chain{Name: id, Ahead: 0, Steps: steps(3)}, "", app)
+	st := waitChain(t, dir, 2*time.Minute)
+	if st.Outcomes[1].Outcome != OutcomeDone {
+		t.Fatalf("reservation 1: %+v", st.Outcomes[1])
+	}
+	job := st.Jobs[1]
+	if out, err := exec.Command("scontrol", "requeue", job).CombinedOutput(); err != nil {
+		t.Fatalf("scontrol requeue %s: %v: %s", job, err, out)
+	}
+	// A requeued job waits ~2 minutes (BeginTime); release it now (as an
+	// administrator), else wait that long.
+	exec.Command("scontrol", "update", "jobid="+job, "StartTime=now").Run()
+	out := filepath.Join(root, id+"-"+job+".out")
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		b, _ := os.ReadFile(out)
+		q, _ := Exec{}.Queue(context.Background(), []string{job})
+		again, _ := os.ReadFile(runs)
+		if (strings.Contains(string(b), "ran again (requeued?)") || len(strings.Fields(string(again))) > 1) && len(q) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the requeued job %s did not run again within 3 minutes (queue %v; output %q)", job, q, b)
+		}
+		time.Sleep(time.Second)
+	}
+	b, _ := os.ReadFile(runs)
+	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "1" {
+		t.Errorf("the app ran in reservations %v, want [1] only", got)
+	}
+	st, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Outcomes[1].Outcome != OutcomeDone || len(st.Outcomes) != 1 {
+		t.Errorf("records after the requeue: %+v", st.Outcomes)
+	}
+	recs, err := Exec{}.Accounting(context.Background(), Later(st.Jobs, 0))
+	if err != nil {
+		t.Fatalf("sacct: %v", err)
+	}
+	for _, r := range recs {
+		if want := map[bool]string{true: "COMPLETED", false: "CANCELLED"}[r.JobID == job]; !strings.HasPrefix(r.State, want) {
+			t.Errorf("job %s ended %s, want %s", r.JobID, r.State, want)
+		}
+	}
+}
+
+// TestBadSubmissionOnSlurm: a job script that sbatch cannot open is
+// rejected at the first submission on the real Slurm: the script exits 1
+// and nothing is queued under the chain's name.
+func TestBadSubmissionOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	id := fmt.Sprintf("bad%d", time.Now().UnixNano()%1e9)
+	c := Chain{Job: filepath.Join(root, "missing.sh"), Name: id, Ahead: 0, Steps: steps(3)}
+	script, err := c.Script()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Env = append(os.Environ(), "CKPT_CHAINS="+root, "CKPT_CHAIN_ID="+id)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "ckpt: submission failed; cancelled nothing") {
+		t.Fatalf("%v: %s", err, out)
+	}
+	q, err := exec.Command("squeue", "-h", "-n", id+".r1,"+id+".r2,"+id+".r3", "-o", "%i").Output()
+	if err != nil || strings.TrimSpace(string(q)) != "" {
+		t.Errorf("queued after a failed submission: %q %v", q, err)
+	}
+}
+
+// TestRequeueRunningOnSlurm: reservation 1 is requeued while its app runs
+// (a node failure or preemption does the same). The later reservations
+// stay pending through the requeue (afternotok is not met by a requeued
+// job); reservation 1 runs again and completes the work; reservations 2
+// and 3 never run.
+func TestRequeueRunningOnSlurm(t *testing.T) {
+	needSlurm(t)
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	runs := filepath.Join(root, "runs.log")
+	app := filepath.Join(root, "slow.sh")
+	os.WriteFile(app, []byte("#!/usr/bin/env bash\necho \"$CKPT_RESERVATION ${SLURM_RESTART_COUNT:-0}\" >> "+runs+
+		"\nif [ \"${SLURM_RESTART_COUNT:-0}\" = 0 ]; then sleep 60; exit 1; fi\necho 100 > \"$CKPT_PROGRESS_FILE\"\nexit 0\n"), 0o755)
+	id := fmt.Sprintf("rr%d", time.Now().UnixNano()%1e9)
+	dir := submitChain(t, root, id, Chain{Name: id, Ahead: 0, Steps: steps(3)}, "", app)
+	st, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := st.Jobs[1]
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(500 * time.Millisecond) {
+		if b, _ := os.ReadFile(runs); len(b) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("reservation 1 did not start within a minute")
+		}
+	}
+	if out, err := exec.Command("scontrol", "requeue", job).CombinedOutput(); err != nil {
+		t.Fatalf("scontrol requeue %s: %v: %s", job, err, out)
+	}
+	time.Sleep(3 * time.Second)
+	q, _ := Exec{}.Queue(context.Background(), Later(st.Jobs, 0))
+	for k := 2; k <= 3; k++ {
+		if s := q[st.Jobs[k]]; s != "PENDING" {
+			t.Errorf("reservation %d is %q after reservation 1 was requeued, want PENDING", k, s)
+		}
+	}
+	exec.Command("scontrol", "update", "jobid="+job, "StartTime=now").Run()
+	st = waitChain(t, dir, 3*time.Minute)
+	b, _ := os.ReadFile(runs)
+	if got := strings.TrimSpace(string(b)); got != "1 0\n1 1" {
+		t.Errorf("app runs (reservation, restart count):\n%s\nwant reservation 1 twice, no other", got)
+	}
+	if st.Outcomes[1].Outcome != OutcomeDone || len(st.Outcomes) != 1 {
+		t.Errorf("records: %+v", st.Outcomes)
+	}
+}

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -18,21 +19,62 @@ const sacctFormat = "JobID,JobName,State,ElapsedRaw,ExitCode,Comment"
 // SacctCommand is the command line whose output ReadSacct and Runs read.
 const SacctCommand = "sacct -X --parsable2 --format " + sacctFormat
 
-// ReadSacct reads the output of sacct --parsable2 (a header line naming the
-// columns, then one job per line, fields separated by |). It needs JobID,
-// State and ElapsedRaw or Elapsed; JobName, Comment and ExitCode are used
-// when present. Job steps (123.batch) and heterogeneous-job components
-// other than +0 are left out. Errors name the line.
+// ReadSacct reads the output of sacct --parsable2 (or --parsable, whose
+// lines end with "|"): a header line naming the columns, then one job per
+// line, fields separated by |. It needs JobID, State and ElapsedRaw or
+// Elapsed ([D-]HH:MM:SS); JobName, Comment and ExitCode are used when
+// present. Blank lines, "#" comments and repeats of the header (outputs
+// concatenated) are skipped, as are job steps (123.batch) and
+// heterogeneous-job components other than +0. It is the one reader of
+// sacct output in ckpt. Errors are one line naming the file and line;
+// sacct's fixed-width layout is refused with a pointer to --parsable2.
+// O(lines) time, O(jobs) memory.
 func ReadSacct(r io.Reader, name string) ([]Record, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+	line, header := 0, ""
+	for header == "" && sc.Scan() {
+		line++
+		if t := strings.TrimSpace(sc.Text()); t != "" && !strings.HasPrefix(t, "#") {
+			header = sc.Text()
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if header == "" {
 		return nil, fmt.Errorf("%s: empty; want the output of %s", name, SacctCommand)
 	}
-	head := strings.Split(strings.TrimSpace(sc.Text()), "|")
+	col, err := sacctColumns(header)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+	}
+	ncol := strings.Count(header, "|") + 1
+	var recs []Record
+	for sc.Scan() {
+		line++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") || sc.Text() == header {
+			continue
+		}
+		rec, keep, err := sacctRecord(sc.Text(), ncol, col)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if keep {
+			recs = append(recs, rec)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return recs, nil
+}
+
+// sacctColumns maps the lower-cased column names of a --parsable2 header
+// to their index, checking that the needed ones are there.
+func sacctColumns(header string) (map[string]int, error) {
+	head := strings.Split(strings.TrimSpace(header), "|")
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.ToLower(strings.TrimSpace(h))] = i
@@ -41,54 +83,62 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 	_, hasState := col["state"]
 	_, raw := col["elapsedraw"]
 	_, el := col["elapsed"]
-	if len(head) < 2 || !hasID || !hasState || !raw && !el {
-		first := sc.Text()
-		if len(first) > 60 {
-			first = first[:60] + "…"
-		}
-		return nil, fmt.Errorf("%s:1: not sacct --parsable2 output with JobID, State and ElapsedRaw columns (got %q); run %s", name, first, SacctCommand)
+	if len(head) >= 2 && hasID && hasState && (raw || el) {
+		return col, nil
 	}
-	get := func(f []string, c string) string {
-		if i, ok := col[c]; ok && i < len(f) {
+	first := header
+	if len(first) > 60 {
+		first = first[:60] + "…"
+	}
+	if !strings.Contains(header, "|") && (strings.Contains(strings.ToLower(header), "jobid") || strings.Contains(header, "---")) {
+		return nil, fmt.Errorf("sacct's fixed-width layout (got %q): run %s", first, SacctCommand)
+	}
+	return nil, fmt.Errorf("not sacct --parsable2 output with JobID, State and ElapsedRaw columns (got %q); run %s", first, SacctCommand)
+}
+
+// sacctRecord reads one job line; keep is false for a job step or a
+// heterogeneous-job component other than +0.
+func sacctRecord(text string, ncol int, col map[string]int) (Record, bool, error) {
+	f := strings.Split(text, "|")
+	if len(f) != ncol {
+		return Record{}, false, fmt.Errorf("%d fields, the header has %d; was the output --parsable2 (-P)?", len(f), ncol)
+	}
+	get := func(c string) string {
+		if i, ok := col[c]; ok {
 			return strings.TrimSpace(f[i])
 		}
 		return ""
 	}
-	var recs []Record
-	for line := 2; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		f := strings.Split(sc.Text(), "|")
-		if len(f) != len(head) {
-			return nil, fmt.Errorf("%s:%d: %d fields, the header has %d; was the output --parsable2 (-P)?", name, line, len(f), len(head))
-		}
-		rec := Record{JobID: get(f, "jobid"), JobName: get(f, "jobname"), State: get(f, "state"), Comment: get(f, "comment"), ExitCode: get(f, "exitcode")}
-		if strings.Contains(rec.JobID, ".") || strings.Contains(rec.JobID, "+") && !strings.HasSuffix(rec.JobID, "+0") {
-			continue
-		}
-		var err error
-		if raw {
-			rec.Elapsed, err = strconv.ParseFloat(get(f, "elapsedraw"), 64)
-		} else {
-			rec.Elapsed, err = units.ParseSeconds(get(f, "elapsed"))
-		}
-		if err != nil || !(rec.Elapsed >= 0) || math.IsInf(rec.Elapsed, 0) {
-			return nil, fmt.Errorf("%s:%d: job %s: elapsed time is not a number of seconds >= 0", name, line, rec.JobID)
-		}
-		recs = append(recs, rec)
+	rec := Record{JobID: get("jobid"), JobName: get("jobname"), State: get("state"), Comment: get("comment"), ExitCode: get("exitcode")}
+	switch {
+	case rec.JobID == "":
+		return rec, false, fmt.Errorf("empty JobID")
+	case strings.Contains(rec.JobID, ".") || strings.Contains(rec.JobID, "+") && !strings.HasSuffix(rec.JobID, "+0"):
+		return rec, false, nil
+	case rec.State == "":
+		return rec, false, fmt.Errorf("job %s: empty State", rec.JobID)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	var err error
+	if _, raw := col["elapsedraw"]; raw {
+		rec.Elapsed, err = strconv.ParseFloat(get("elapsedraw"), 64)
+	} else {
+		rec.Elapsed, err = units.ParseSeconds(get("elapsed"))
 	}
-	return recs, nil
+	if err != nil || !(rec.Elapsed >= 0) || math.IsInf(rec.Elapsed, 0) {
+		v := get("elapsed")
+		if _, raw := col["elapsedraw"]; raw {
+			v = get("elapsedraw")
+		}
+		return rec, false, fmt.Errorf("job %s: elapsed time %q is not a number of seconds >= 0", rec.JobID, v)
+	}
+	return rec, true, nil
 }
 
 // HistoryRun is one run of a job: a lone sacct job, or a chain of reservations.
 type HistoryRun struct {
 	// Chain is the chain id ("" for a lone job).
 	Chain string   `json:"chain,omitempty"`
-	Jobs  []string `json:"jobs"`
+	Jobs  []string `json:"jobs,omitempty"`
 	// Walltime is the work the run needed (complete) or is known to have
 	// needed more than (censored), in seconds.
 	Walltime float64 `json:"walltime"`
@@ -279,18 +329,24 @@ func reservationName(s string) (string, int, bool) {
 	return s[:i], k, true
 }
 
-// cmpJobID orders numeric job IDs numerically.
+// cmpJobID orders job IDs by their leading number (the job, or the array
+// job), then by the rest ("_7", "+0") as text: a total order, numeric on
+// plain IDs.
 func cmpJobID(a, b string) int {
-	x, e1 := strconv.ParseUint(strings.TrimSuffix(a, "+0"), 10, 64)
-	y, e2 := strconv.ParseUint(strings.TrimSuffix(b, "+0"), 10, 64)
-	if e1 != nil || e2 != nil {
-		return strings.Compare(a, b)
+	na, ra := leadingNumber(a)
+	nb, rb := leadingNumber(b)
+	if c := cmp.Compare(na, nb); c != 0 {
+		return c
 	}
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
+	return strings.Compare(ra, rb)
+}
+
+// leadingNumber splits the leading digits of s (at most 18 of them) off.
+func leadingNumber(s string) (uint64, string) {
+	i := 0
+	for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
+		i++
 	}
-	return 0
+	n, _ := strconv.ParseUint(s[:i], 10, 64)
+	return n, s[i:]
 }

@@ -92,8 +92,9 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 }
 
 // Run runs reservation cfg.Reservation of the chain in cfg.Dir: it tops
-// up the rolling window, starts the app (unless an earlier reservation
-// completed the work), signals it at SignalTime, records the Outcome and
+// up the rolling window, starts the app (unless a reservation recorded
+// that the work is done: an earlier one, or this or a later one when Slurm
+// requeued this reservation), signals it at SignalTime, records the Outcome and
 // returns it with the exit status for the dependencies. Cluster errors
 // while topping up or cancelling are reported on Stderr, not fatal: the
 // dependencies are the safety net.
@@ -110,10 +111,17 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		return Outcome{}, ExitMore, fmt.Errorf("no application to run")
 	}
 	o := Outcome{Reservation: k, JobID: cfg.JobID, Start: clock.Now()}
-	if j := DoneBefore(st.Outcomes, k); j > 0 {
+	if j := DoneIn(st.Outcomes); j > 0 {
 		o.Outcome, o.Note = OutcomeSkipped, fmt.Sprintf("reservation %d completed the work", j)
 		cancelLater(ctx, cfg, cl, st)
+		if j >= k { // requeued: keep the record of what this reservation did
+			fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d ran again (requeued?) after reservation %d completed the work; the app is not started\n", k, j)
+			return o, ExitDone, nil
+		}
 		return o, ExitDone, st.WriteOutcome(o)
+	}
+	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
+		return o, ExitMore, err
 	}
 	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
@@ -179,6 +187,24 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	}
 	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
 	return o, status, st.WriteOutcome(o)
+}
+
+// checkApp stops the chain when the app cannot be started (not found,
+// not executable): every later reservation would fail the same way, so
+// nothing more is submitted, what is pending is cancelled, and the
+// reservation records "failed".
+func checkApp(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o *Outcome) error {
+	_, err := exec.LookPath(cfg.App[0])
+	if err == nil {
+		return nil
+	}
+	o.Outcome, o.Note, o.End = OutcomeFailed, fmt.Sprintf("cannot start %s", cfg.App[0]), o.Start
+	cancelLater(ctx, cfg, cl, st)
+	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=0;work=0", st.ID, cfg.Reservation, OutcomeFailed))
+	if werr := st.WriteOutcome(*o); werr != nil {
+		return werr
+	}
+	return fmt.Errorf("starting %s: %v; the rest of the chain is cancelled", cfg.App[0], err)
 }
 
 // setComment records c in the job's comment (what sacct keeps), best

@@ -223,3 +223,53 @@ func TestSignalTime(t *testing.T) {
 		t.Errorf("short: %v", got.Sub(t0))
 	}
 }
+
+// A reservation that Slurm requeued (scontrol requeue works on finished
+// jobs too) after it, or a later one, completed the work does not start
+// the app again and keeps its record.
+func TestRunRequeuedAfterDone(t *testing.T) {
+	for _, c := range []struct{ done, rerun int }{{1, 1}, {2, 1}, {3, 3}} {
+		st := chainDir(t, Chain{Job: "job.sh", Steps: steps(3)}, 3)
+		for k := 1; k <= c.done; k++ {
+			o := Outcome{Reservation: k, Outcome: OutcomeCheckpointed, Progress: float64(100 * k)}
+			if k == c.done {
+				o.Outcome = OutcomeDone
+			}
+			st.WriteOutcome(o)
+		}
+		var stderr strings.Builder
+		cfg := runCfg(st, c.rerun, []string{"/nonexistent/app"}, "1")
+		cfg.Stderr = &stderr
+		o, status, err := Run(context.Background(), cfg, &fakeSlurm{}, &fakeClock{now: t0})
+		if err != nil || o.Outcome != OutcomeSkipped || status != ExitDone || !strings.Contains(stderr.String(), "requeued") {
+			t.Fatalf("%+v: %+v %d %v %q", c, o, status, err, stderr.String())
+		}
+		back, err := Load(st.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec := back.Outcomes[c.rerun]; rec.Outcome == OutcomeSkipped || rec.Progress != float64(100*c.rerun) {
+			t.Errorf("%+v: the record of reservation %d became %+v", c, c.rerun, rec)
+		}
+	}
+}
+
+// An app that cannot be started stops the chain at once: nothing more is
+// submitted, what is pending is cancelled, the reservation records failed
+// and the error says so in one line.
+func TestRunMissingAppStopsTheChain(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Ahead: 1, Steps: steps(4)}, 2)
+	f := &fakeSlurm{}
+	o, status, err := Run(context.Background(), runCfg(st, 1, []string{"/nonexistent/app"}, "1"), f, &fakeClock{now: t0})
+	if err == nil || !strings.Contains(err.Error(), "starting /nonexistent/app") || !strings.Contains(err.Error(), "the rest of the chain is cancelled") || status == ExitDone || o.Outcome != OutcomeFailed {
+		t.Fatalf("%+v %d %v", o, status, err)
+	}
+	calls := strings.Join(f.calls, "\n")
+	if strings.Contains(calls, "sbatch") || !strings.Contains(calls, "scancel 200") {
+		t.Errorf("calls:\n%s", calls)
+	}
+	back, _ := Load(st.Dir)
+	if back.Outcomes[1].Outcome != OutcomeFailed {
+		t.Errorf("record %+v", back.Outcomes[1])
+	}
+}

@@ -59,15 +59,18 @@ func Later(jobs map[int]string, k int) []string {
 	return ids
 }
 
-// DoneBefore reports the earliest reservation before k that recorded that
-// the work is done (0 if none).
-func DoneBefore(outcomes map[int]Outcome, k int) int {
-	for j := 1; j < k; j++ {
-		if outcomes[j].Outcome == OutcomeDone {
-			return j
+// DoneIn reports the earliest reservation of the chain that recorded that
+// the work is done (0 if none). Any position counts: an earlier one (the
+// dependency guard failed), this one or a later one (Slurm requeued this
+// reservation, scontrol requeue works on finished jobs too).
+func DoneIn(outcomes map[int]Outcome) int {
+	first := 0
+	for j, o := range outcomes {
+		if o.Outcome == OutcomeDone && (first == 0 || j < first) {
+			first = j
 		}
 	}
-	return 0
+	return first
 }
 
 // Submit submits reservations ks of the chain in st, in order, each

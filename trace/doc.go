@@ -2,14 +2,14 @@
 // simulates against. One file per format:
 //
 //   - history.go: past walltimes of one application, for
-//     "ckpt reserve --history FILE". Three layouts are auto-detected: one
-//     value per line, CSV with a header, and Slurm "sacct --parsable2"
-//     output. Skipped: blank lines, "#" comments, repeated header lines;
-//     in sacct output also job steps (123.batch, 123.extern, 123.0),
-//     heterogeneous-job components other than +0 and, when a State column
-//     exists, jobs that did not complete (a TIMEOUT, CANCELLED or FAILED
-//     job's elapsed time is when it was stopped, not the walltime it
-//     needed). Every skipped line is counted by reason in History.Skipped.
+//     "ckpt reserve --history FILE". Two layouts are auto-detected: one
+//     value per line, and CSV with a header. Skipped: blank lines, "#"
+//     comments, repeated header lines, each counted by reason in
+//     History.Skipped. Slurm "sacct --parsable2" output is recognised (by
+//     its "|") and refused: it is read by slurm.ReadSacct, the one sacct
+//     reader, through slurm.ReadHistory, which also reads the two layouts
+//     here (a chain of reservations is one run there, and runs that never
+//     finished are censored, which a list of values cannot say).
 //   - swf.go: the Standard Workload Format v2.2 of the Parallel Workloads
 //     Archive (";" header lines, 18 fields per job, -1 = unknown), gzip
 //     detected from its magic bytes, and the semicolon-separated result

@@ -29,52 +29,35 @@ const (
 	// like HistoryPlain values. Blank lines, "#" comment lines and repeats
 	// of the header line are skipped.
 	HistoryCSV HistoryFormat = "csv"
-	// HistorySacct is the output of "sacct --parsable2" (or --parsable,
-	// whose lines end with "|"), with a header naming at least JobID and
-	// Elapsed or ElapsedRaw.
+	// HistorySacct is the output of "sacct --parsable2", detected by the
+	// "|" of its header. It is read by slurm.ReadSacct (the one sacct
+	// reader: it groups the reservations of a chain into one run and keeps
+	// runs that never finished as censored ones), through
+	// slurm.ReadHistory; ReadHistory refuses it with that pointer.
 	HistorySacct HistoryFormat = "sacct"
 )
 
 // Reasons under which History.Skipped counts the lines it did not use.
-// Lines skipped because of their sacct State are counted under
-// "state " + the state (for example "state TIMEOUT").
 const (
-	SkipBlank   = "blank"       // empty or all-blank line
-	SkipComment = "comment"     // line starting with "#"
-	SkipHeader  = "header"      // a repeat of the header line (concatenated outputs)
-	SkipStep    = "job step"    // sacct line of a step: 123.batch, 123.extern, 123.0
-	SkipHetComp = "hetjob part" // sacct heterogeneous-job component other than +0
-	// SkipZero counts sacct jobs whose elapsed time is 0 (a job that
-	// completed within the clock's resolution, or whose accounting lost
-	// it): no walltime sample, but no reason to drop the rest of the file.
-	SkipZero = "zero elapsed"
+	SkipBlank   = "blank"   // empty or all-blank line
+	SkipComment = "comment" // line starting with "#"
+	SkipHeader  = "header"  // a repeat of the header line (concatenated outputs)
 )
 
 // HistoryOptions tunes ReadHistory. The zero value auto-detects everything.
 type HistoryOptions struct {
 	// Format forces a layout; HistoryAuto (empty) detects it from the first
 	// line that is neither blank nor a comment: a line containing "|" is
-	// sacct output, a line holding one valid value is a plain list, and
-	// anything else is a CSV header.
+	// sacct output (refused: see HistorySacct), a line holding one valid
+	// value is a plain list, and anything else is a CSV header.
 	Format HistoryFormat
 	// Column selects the column to read, by case-insensitive name. For CSV,
 	// when empty, the column is the only one whose name looks like a
 	// duration (makespan, walltime, wallclock, elapsed, runtime, duration,
 	// time), else the only numeric column of the first data row that is
 	// not an index (run, id, index, …); anything else is an error listing
-	// the candidates. For sacct, the default is ElapsedRaw when present
-	// (whole seconds), else Elapsed; a column whose name ends in "Raw" is
-	// read as seconds, any other as a Slurm clock or a duration. Ignored
-	// for plain lists.
+	// the candidates. Ignored for plain lists.
 	Column string
-	// States lists the sacct job states whose lines are used (compared
-	// with the first word of State, case-insensitively; "ALL" accepts every
-	// state). Nil means COMPLETED only: a job that hit its time limit
-	// (TIMEOUT), was cancelled, failed, ran out of memory or lost its node
-	// stopped early or was killed at its limit, so its elapsed time is a
-	// lower bound of, not a sample of, its walltime. Ignored when the
-	// output has no State column.
-	States []string
 }
 
 // History is a job's past walltimes, as read by ReadHistory.
@@ -84,11 +67,10 @@ type History struct {
 	Values []float64
 	// Format is the layout read (detected or forced).
 	Format HistoryFormat
-	// Column is the header name of the column read (CSV and sacct only).
+	// Column is the header name of the column read (CSV only).
 	Column string
 	// Skipped counts the lines not used, by reason (SkipBlank,
-	// SkipComment, SkipHeader, SkipStep, SkipHetComp, "state X"). It is
-	// never nil.
+	// SkipComment, SkipHeader). It is never nil.
 	Skipped map[string]int
 }
 
@@ -105,7 +87,7 @@ func (h History) SkippedTotal() int {
 // error messages only ("history.csv:12: invalid walltime \"abc\"").
 //
 // See HistoryFormat for the layouts and HistoryOptions for the choice of
-// column and of sacct states. Every value must be finite and > 0: a zero,
+// column; sacct output is refused (slurm.ReadHistory reads it). Every value must be finite and > 0: a zero,
 // negative or unparsable value is an error naming its line, as is a line
 // with the wrong number of fields; a history with no value is an error that
 // lists what was skipped. The input is read once, line by line; memory is
@@ -154,7 +136,7 @@ func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) 
 	case HistoryCSV:
 		err = readCSV(ls, first, opt, &h)
 	case HistorySacct:
-		err = readSacct(ls, first, opt, &h)
+		err = ls.errorf("sacct output is read by slurm.ReadHistory, which groups chains and censors unfinished runs")
 	default:
 		return h, errorf(name, 0, "unknown history format %s", quote(string(format)))
 	}
@@ -313,101 +295,6 @@ func numericColumn(ls *lineScanner, cols, fields []string) (int, error) {
 	default:
 		return -1, ls.errorf("ambiguous walltime column: candidates %s; select one by name", listIndexed(cols, cands))
 	}
-}
-
-func readSacct(ls *lineScanner, header string, opt HistoryOptions, h *History) error {
-	cols := strings.Split(header, "|")
-	for i := range cols {
-		cols[i] = strings.TrimSpace(cols[i])
-	}
-	jobCol, stateCol := findColumn(cols, "jobid"), findColumn(cols, "state")
-	if jobCol < 0 {
-		return ls.errorf("sacct header has no JobID column, so job steps cannot be told from jobs (columns: %s)", listColumns(cols))
-	}
-	valCol := -1
-	raw := false
-	switch {
-	case opt.Column != "":
-		if valCol = findColumn(cols, opt.Column); valCol < 0 {
-			return ls.errorf("no column %s in sacct header (columns: %s)", quote(opt.Column), listColumns(cols))
-		}
-		raw = strings.HasSuffix(strings.ToLower(cols[valCol]), "raw")
-	case findColumn(cols, "elapsedraw") >= 0:
-		valCol, raw = findColumn(cols, "elapsedraw"), true
-	case findColumn(cols, "elapsed") >= 0:
-		valCol = findColumn(cols, "elapsed")
-	default:
-		return ls.errorf("sacct header has no Elapsed or ElapsedRaw column (columns: %s)", listColumns(cols))
-	}
-	h.Column = cols[valCol]
-	accept := map[string]bool{"COMPLETED": true}
-	if opt.States != nil {
-		accept = map[string]bool{}
-		for _, s := range opt.States {
-			accept[strings.ToUpper(strings.TrimSpace(s))] = true
-		}
-	}
-	headerLine := ls.line
-	for ls.scan() {
-		t := strings.TrimSpace(ls.text)
-		switch {
-		case t == "":
-			h.Skipped[SkipBlank]++
-			continue
-		case strings.HasPrefix(t, "#"):
-			h.Skipped[SkipComment]++
-			continue
-		case t == header:
-			h.Skipped[SkipHeader]++
-			continue
-		}
-		fields := strings.Split(ls.text, "|")
-		if len(fields) != len(cols) {
-			return ls.errorf("%d fields, header (line %d) has %d", len(fields), headerLine, len(cols))
-		}
-		id := strings.TrimSpace(fields[jobCol])
-		if id == "" {
-			return ls.errorf("empty JobID")
-		}
-		if strings.Contains(id, ".") {
-			h.Skipped[SkipStep]++
-			continue
-		}
-		if _, comp, ok := strings.Cut(id, "+"); ok && comp != "0" {
-			h.Skipped[SkipHetComp]++
-			continue
-		}
-		if stateCol >= 0 {
-			st := strings.ToUpper(firstWord(fields[stateCol]))
-			if st == "" {
-				return ls.errorf("empty State for job %s", quote(id))
-			}
-			if !accept[st] && !accept["ALL"] {
-				h.Skipped["state "+st]++
-				continue
-			}
-		}
-		s := strings.TrimSpace(fields[valCol])
-		var v float64
-		var err error
-		if raw {
-			v, err = strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return ls.errorf("invalid %s %s for job %s", cols[valCol], quote(s), quote(id))
-			}
-		} else if v, err = parseWalltime(s); err != nil {
-			return ls.errorf("invalid %s %s for job %s", cols[valCol], quote(s), quote(id))
-		}
-		if v == 0 {
-			h.Skipped[SkipZero]++
-			continue
-		}
-		if !(v > 0) {
-			return ls.errorf("walltime must be > 0, got %s for job %s", quote(s), quote(id))
-		}
-		h.Values = append(h.Values, v)
-	}
-	return ls.err()
 }
 
 // positiveWalltime parses a value and checks it is > 0.
@@ -680,12 +567,5 @@ func emptyHistory(name string, h History) error {
 	for i, r := range reasons {
 		parts[i] = fmt.Sprintf("%d %s", h.Skipped[r], r)
 	}
-	msg := fmt.Sprintf("%s: all lines skipped (%s)", "no walltimes", strings.Join(parts, ", "))
-	for _, r := range reasons {
-		if strings.HasPrefix(r, "state ") {
-			msg += "; only jobs in the accepted states (COMPLETED by default) are used"
-			break
-		}
-	}
-	return errorf(name, 0, "%s", msg)
+	return errorf(name, 0, "%s: all lines skipped (%s)", "no walltimes", strings.Join(parts, ", "))
 }

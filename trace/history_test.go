@@ -117,37 +117,12 @@ func TestHistoryCSV(t *testing.T) {
 	}
 }
 
-func TestHistorySacct(t *testing.T) {
-	h := readHist(t, sacctSample, HistoryOptions{})
-	if h.Format != HistorySacct || h.Column != "ElapsedRaw" {
-		t.Errorf("format %s column %s", h.Format, h.Column)
-	}
-	if want := []float64{7513, 90123, 7100, 7200}; !reflect.DeepEqual(h.Values, want) {
-		t.Errorf("values %v, want %v", h.Values, want)
-	}
-	wantSkip := map[string]int{SkipStep: 15, SkipHetComp: 1, "state TIMEOUT": 1, "state CANCELLED": 1,
-		"state FAILED": 1, "state OUT_OF_MEMORY": 1, "state RUNNING": 1}
-	if !reflect.DeepEqual(h.Skipped, wantSkip) {
-		t.Errorf("skipped %v, want %v", h.Skipped, wantSkip)
-	}
-	// Elapsed only: the clock forms, and --parsable's trailing "|".
-	clock := "JobID|State|Elapsed|\n1|COMPLETED|02:05:13|\n1.batch|COMPLETED|02:05:13|\n2|COMPLETED|1-01:02:03|\n3|COMPLETED|05:06|\n4|completed|00:00:01.5|\n"
-	h = readHist(t, clock, HistoryOptions{})
-	if want := []float64{7513, 90123, 306, 1.5}; !reflect.DeepEqual(h.Values, want) || h.Column != "Elapsed" {
-		t.Errorf("clock: %+v", h)
-	}
-	// Chosen column, more states, no State column.
-	h = readHist(t, sacctSample, HistoryOptions{Column: "elapsed", States: []string{"completed", "timeout"}})
-	if want := []float64{7513, 9002, 90123, 7100, 7200}; !reflect.DeepEqual(h.Values, want) {
-		t.Errorf("states: %v", h.Values)
-	}
-	h = readHist(t, sacctSample, HistoryOptions{States: []string{"ALL"}})
-	if len(h.Values) != 9 {
-		t.Errorf("ALL states: %v", h.Values)
-	}
-	h = readHist(t, "JobID|ElapsedRaw\n1|10\n1.0|9\n2|20\n", HistoryOptions{})
-	if !reflect.DeepEqual(h.Values, []float64{10, 20}) {
-		t.Errorf("no State column: %v", h.Values)
+// sacct output is recognised and refused with a pointer to slurm's reader,
+// forced or detected.
+func TestHistorySacctRefused(t *testing.T) {
+	for _, opt := range []HistoryOptions{{}, {Format: HistorySacct}} {
+		_, err := ReadHistory(strings.NewReader(sacctSample), "h.txt", opt)
+		wantErr(t, "h.txt", err, 1, "slurm.ReadHistory")
 	}
 }
 
@@ -175,26 +150,16 @@ func TestHistoryErrors(t *testing.T) {
 		{"run,makespan\n1,2\n", HistoryOptions{Column: "x"}, 1, []string{`no column "x"`, `"run", "makespan"`}},
 		{"a,\"b\n1,2\n", HistoryOptions{}, 1, []string{"unterminated quote"}},
 		{"1,4041\n2,4338\n", HistoryOptions{}, 1, []string{"CSV header expected", `"1,4041"`}},
-		{"JobID|State|Elapsed\n1|COMPLETED|xx\n", HistoryOptions{}, 2, []string{`invalid Elapsed "xx"`, `job "1"`}},
-		{"JobID|State|ElapsedRaw\n1|COMPLETED|-3\n", HistoryOptions{}, 2, []string{"must be > 0", `job "1"`}},
-		{"JobID|State|ElapsedRaw\n1|COMPLETED|0\n", HistoryOptions{}, 0, []string{"no walltimes", "1 zero elapsed"}},
 		{"JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
 		{"------------ ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
 		{"100\n------------ ----------\n", HistoryOptions{}, 2, []string{"--parsable2"}},
 		{"abc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfe\n", HistoryOptions{}, 1, []string{"binary data"}},
 		{"100\n\xff\xfe\x00garbage\n", HistoryOptions{}, 2, []string{"binary data"}},
-		{"JobID|State|ElapsedRaw\n1|COMPLETED\n", HistoryOptions{}, 2, []string{"2 fields", "has 3"}},
-		{"JobID|State\n1|COMPLETED\n", HistoryOptions{}, 1, []string{"no Elapsed or ElapsedRaw"}},
-		{"State|Elapsed\nCOMPLETED|00:01:00\n", HistoryOptions{}, 1, []string{"no JobID"}},
-		{"JobID|State|ElapsedRaw\n1||5\n", HistoryOptions{}, 2, []string{"empty State"}},
-		{"JobID|State|ElapsedRaw\n|COMPLETED|5\n", HistoryOptions{}, 2, []string{"empty JobID"}},
 		{"JobID    JobName  State\n------------ ---------- ----------\n", HistoryOptions{}, 1, []string{"--parsable2"}},
 		{"10\n", HistoryOptions{Format: "xml"}, 0, []string{`unknown history format "xml"`}},
 		{"", HistoryOptions{}, 0, []string{"no walltimes", "empty"}},
 		{"\n# nothing\n", HistoryOptions{}, 0, []string{"no walltimes", "1 blank", "1 comment"}},
 		{"run,makespan\n", HistoryOptions{}, 0, []string{"no walltimes"}},
-		{"JobID|State|ElapsedRaw\n1|TIMEOUT|5\n1.batch|CANCELLED|5\n", HistoryOptions{}, 0,
-			[]string{"no walltimes", "1 job step", "1 state TIMEOUT", "COMPLETED"}},
 	}
 	for _, c := range cases {
 		_, err := ReadHistory(strings.NewReader(c.in), "h.txt", c.opt)
@@ -209,18 +174,6 @@ func TestHistoryBinaryShortError(t *testing.T) {
 	_, err := ReadHistory(strings.NewReader(in), "h.bin", HistoryOptions{})
 	if err == nil || len(err.Error()) > 120 || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "h.bin:1:") {
 		t.Errorf("error %q", err)
-	}
-}
-
-// A COMPLETED job with ElapsedRaw 0 is counted and skipped; the others
-// are read.
-func TestHistorySacctZeroSkipped(t *testing.T) {
-	h, err := ReadHistory(strings.NewReader("JobID|State|ElapsedRaw\n1|COMPLETED|0\n2|COMPLETED|100\n3|COMPLETED|0\n4|COMPLETED|200\n"), "s", HistoryOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(h.Values) != 2 || h.Values[0] != 100 || h.Values[1] != 200 || h.Skipped[SkipZero] != 2 {
-		t.Errorf("values %v, skipped %v", h.Values, h.Skipped)
 	}
 }
 
@@ -259,27 +212,20 @@ func TestHistoryRoundTrip(t *testing.T) {
 		for i := range vals {
 			vals[i] = float64(rapid.IntRange(1, 10_000_000).Draw(t, "v")) / float64(rapid.SampledFrom([]int{1, 2, 8, 1000}).Draw(t, "div"))
 		}
-		var plain, csv, sacct strings.Builder
+		var plain, csv strings.Builder
 		csv.WriteString("run,walltime\n")
-		sacct.WriteString("JobID|JobName|State|Elapsed|ElapsedRaw\n")
-		ints := make([]float64, n)
 		for i, v := range vals {
 			if rapid.Bool().Draw(t, "comment") {
 				plain.WriteString("# c\n\n")
 			}
 			plain.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "\n")
 			fmt.Fprintf(&csv, "%d,%s\n", i+1, strconv.FormatFloat(v, 'e', -1, 64))
-			ints[i] = math.Ceil(v)
-			fmt.Fprintf(&sacct, "%d|j|COMPLETED|x|%d\n%d.batch|batch|COMPLETED|x|%d\n", 100+i, int(ints[i]), 100+i, int(ints[i]))
-			if rapid.Bool().Draw(t, "timeout") {
-				fmt.Fprintf(&sacct, "%d|j|TIMEOUT|x|%d\n", 900+i, 3)
-			}
 		}
 		for _, c := range []struct {
 			in     string
 			format HistoryFormat
 			want   []float64
-		}{{plain.String(), HistoryPlain, vals}, {csv.String(), HistoryCSV, vals}, {sacct.String(), HistorySacct, ints}} {
+		}{{plain.String(), HistoryPlain, vals}, {csv.String(), HistoryCSV, vals}} {
 			h, err := ReadHistory(strings.NewReader(c.in), "rt", HistoryOptions{})
 			if err != nil {
 				t.Fatalf("%s: %v", c.format, err)

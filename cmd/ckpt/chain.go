@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -24,8 +24,17 @@ import (
 // and --job-name.
 func addSbatchFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringArray("sbatch-arg", nil, "further sbatch option for every reservation, e.g. --partition=gpu (repeatable)")
+	fl.StringArray("sbatch-arg", nil, "further sbatch option for every reservation, e.g. --partition=gpu (repeatable; or give them all after --)")
 	fl.String("ahead", strconv.Itoa(slurm.DefaultAhead), "reservations pending beyond the running one (the runners submit the rest), or all to submit the whole chain up front")
+}
+
+// sbatchPassThrough accepts arguments only after --: the sbatch options
+// that ckpt reserve --sbatch passes to every reservation.
+func sbatchPassThrough(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 && cmd.ArgsLenAtDash() != 0 {
+		return usagef("unexpected argument %q (sbatch options go after --)", args[0])
+	}
+	return nil
 }
 
 // checkSbatchFlags refuses the --sbatch options given without --sbatch.
@@ -33,9 +42,12 @@ func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	if sbatch != "" {
 		return nil
 	}
+	if args := cmd.Flags().Args(); len(args) > 0 {
+		return usagef("sbatch options after -- (%q) apply only with --sbatch", args[0])
+	}
 	for _, name := range []string{"job-name", "sbatch-arg", "ahead"} {
 		if cmd.Flags().Changed(name) {
-			return usagef("--%s needs --sbatch JOB", name)
+			return usagef("--%s %q applies only with --sbatch", name, cmd.Flags().Lookup(name).Value.String())
 		}
 	}
 	return nil
@@ -56,6 +68,7 @@ func parseAhead(s string) (int, error) {
 // writeSbatchChain prints the submission script of plan r.
 func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
+	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
 	ahead, err := parseAhead(aheadFlag)
 	if err != nil {
@@ -167,7 +180,7 @@ and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runChainHistory(cmd, f, args[0]) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.fit, "fit", "auto", "empirical (Kaplan-Meier), auto (least BIC), or one of "+strings.Join(distribution.CensoredFamilies(), ", "))
+	fl.StringVar(&f.fit, "fit", "auto", "empirical (Kaplan-Meier), auto (least BIC), or one of "+strings.Join(distribution.FitFamilies(), ", ")+" (censored runs: not truncnormal)")
 	fl.StringVar(&f.states, "states", "COMPLETED", "sacct states of lone jobs that are complete runs")
 	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct states of lone jobs that are censored runs (still running at their elapsed time)")
 	addJSONFlag(fl, &f.json)
@@ -175,52 +188,37 @@ and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
 }
 
 func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
-	if f.fit != "auto" && f.fit != "empirical" && !slices.Contains(distribution.CensoredFamilies(), f.fit) {
-		return usagef("--fit %q is not auto, empirical or one of %s", f.fit, strings.Join(distribution.CensoredFamilies(), ", "))
+	if err := distribution.CheckFitMethod(f.fit); err != nil {
+		return usage(err)
 	}
-	complete, err := listFlag("--states", f.states)
+	h, name, err := readHistoryFlags(cmd, file, trace.HistorySacct, "", f.states, f.censored)
 	if err != nil {
 		return usage(err)
 	}
-	censored, err := listFlag("--censored", f.censored)
+	learned, err := slurm.Learn(h.Runs, f.fit)
 	if err != nil {
-		return usage(err)
-	}
-	in, name := cmd.InOrStdin(), "stdin"
-	if file != "-" {
-		fh, err := os.Open(file)
-		if err != nil {
-			return usage(err)
-		}
-		defer fh.Close()
-		in, name = fh, file
-	}
-	recs, err := slurm.ReadSacct(in, name)
-	if err != nil {
-		return usage(err)
-	}
-	runs := slurm.GroupRuns(recs, slurm.RunsOptions{Complete: complete, Censored: censored})
-	learned, err := slurm.Learn(runs, f.fit)
-	if err != nil {
-		return usage(fmt.Errorf("%s: %d complete and %d censored runs: %w", name, runs.Complete, runs.Censored, err))
+		return usage(fmt.Errorf("%s: %w", name, err))
 	}
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), struct {
 			slurm.Runs
 			slurm.Learned
 			Mean output.Number `json:"mean"`
-		}{runs, learned, output.Number(learned.Law.Mean())})
+		}{h.Runs, learned, output.Number(learned.Law.Mean())})
 	}
 	w := output.NewWriter(cmd.OutOrStdout())
-	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, runs.Complete, runs.Censored)
-	for _, why := range slices.Sorted(maps.Keys(runs.Skipped)) {
-		fmt.Fprintf(w, ", %d skipped (%s)", runs.Skipped[why], why)
+	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, h.Complete, h.Censored)
+	for _, why := range slices.Sorted(maps.Keys(h.Skipped)) {
+		fmt.Fprintf(w, ", %d skipped (%s)", h.Skipped[why], why)
 	}
 	fmt.Fprintf(w, "\nlaw (%s): ", learned.Fit)
-	if learned.Spec != "" {
+	switch {
+	case learned.Spec != "":
 		fmt.Fprintf(w, "%s\nmean %s; plan with: ckpt reserve --dist %s\n", learned.Spec, units.FormatSeconds(learned.Law.Mean()), learned.Spec)
-	} else {
+	case h.Censored > 0:
 		fmt.Fprintf(w, "Kaplan-Meier estimate, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
+	default:
+		fmt.Fprintf(w, "empirical, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
 	}
 	return w.Err()
 }

@@ -18,7 +18,7 @@ func TestSbatchFlagsNeedSbatch(t *testing.T) {
 		{"reserve", "--ahead", "3"},
 	} {
 		_, errOut, code := run(t, "", args...)
-		if code != 2 || !strings.Contains(errOut, "needs --sbatch") {
+		if code != 2 || !strings.Contains(errOut, "applies only with --sbatch") {
 			t.Errorf("%v: exit %d, %q", args, code, errOut)
 		}
 	}
@@ -157,8 +157,11 @@ func TestChainHistory(t *testing.T) {
 		want string
 	}{
 		{"\x00\x01garbage", nil, "not sacct --parsable2"},
-		{"JobID|State|ElapsedRaw\n1|TIMEOUT|60\n", nil, "every one of the 1 runs is censored"},
-		{chainSacct, []string{"--fit", "pareto"}, "--fit"},
+		{"JobID|State|ElapsedRaw\n1|TIMEOUT|60\n", nil, "every one of the 1 observations is censored"},
+		{chainSacct, []string{"--fit", "truncnormal"}, "--fit truncnormal: no censored fit"},
+		{chainSacct, []string{"--fit", "beta"}, `--fit "beta"`},
+		{chainSacct, []string{"--states", ""}, "--states"},
+		{"       JobID    JobName      State ElapsedRaw\n------------ ---------- ---------- ----------\n", nil, "--parsable2"},
 	} {
 		_, errOut, code := run(t, c.in, append([]string{"chain", "history", "-"}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -180,5 +183,106 @@ func TestSbatchChecksSlurmLimits(t *testing.T) {
 	out, errOut, code = run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
 	if code != 0 || !strings.Contains(errOut, "cannot check the plan against Slurm's limits: sinfo: slurm_load_partitions") || !strings.Contains(out, "submit 1") {
 		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// ckpt reserve --history on sacct output learns as ckpt chain history
+// does (the same law, the same counts), and its report says how many runs
+// were complete, censored and skipped.
+func TestReserveHistoryLearnsLikeChainHistory(t *testing.T) {
+	hist, _, _ := run(t, chainSacct, "chain", "history", "-", "--fit", "exponential", "--json")
+	var h struct{ Spec string }
+	json.Unmarshal([]byte(hist), &h)
+	out, errOut, code := run(t, chainSacct, "reserve", "--history", "-", "--fit", "exponential", "--ckpt", "30", "--restart", "30", "--json", "--no-baselines")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	p := decodePlan(t, out)
+	if p.Law.Spec != h.Spec || p.Law.Spec != "exponential:rate=0.00125" || p.Law.Runs != 4 || p.Law.Sacct == nil || p.Law.Sacct.Censored != 1 || p.Law.Sacct.Skipped["elapsed time 0"] != 1 {
+		t.Errorf("law %+v, chain history %s", p.Law, h.Spec)
+	}
+	out, errOut, code = run(t, chainSacct, "reserve", "--history", "-", "--ckpt", "30", "--restart", "30", "--no-baselines")
+	if code != 0 || !strings.Contains(out, "from 4 runs in stdin (--fit auto): 3 complete, 1 censored; skipped 1 elapsed time 0") || strings.Contains(out, "KS") || !strings.Contains(out, "truncnormal  skipped: no censored fit") {
+		t.Errorf("exit %d, %s%s", code, out, errOut)
+	}
+	// --states and --censored choose the lone jobs' states; they apply to
+	// sacct output only.
+	out, _, code = run(t, chainSacct, "reserve", "--history", "-", "--censored", "FAILED", "--states", "COMPLETED,TIMEOUT", "--fit", "empirical", "--json", "--no-baselines")
+	if p := decodePlan(t, out); code != 0 || p.Law.Sacct.Censored != 0 || p.Law.Sacct.Complete != 4 {
+		t.Errorf("--states: %+v", p.Law)
+	}
+	if _, errOut, code := run(t, "10\n20\n", "reserve", "--history", "-", "--states", "FAILED"); code != 2 || !strings.Contains(errOut, "--states applies to sacct output; stdin is a plain history") {
+		t.Errorf("--states on a plain list: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "", "reserve", "--censored", "FAILED"); code != 2 || !strings.Contains(errOut, "--censored does not apply without --history") {
+		t.Errorf("--censored without history: exit %d, %q", code, errOut)
+	}
+}
+
+// sbatch options after -- are passed to every reservation, like
+// --sbatch-arg; those the chain sets itself (also abbreviated, as sbatch
+// accepts), lone values and arguments before -- are refused in one line
+// before anything is printed.
+func TestSbatchPassThrough(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no sinfo: no limits check
+	base := []string{"reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh", "--sbatch-arg=--qos=high"}
+	out, errOut, code := run(t, "", append(base, "--", "--partition=gpu", "--account=lab", "-Acct2")...)
+	if code != 0 || !strings.Contains(out, "--qos=high --partition=gpu --account=lab -Acct2 --export=") {
+		t.Fatalf("exit %d, %s%s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(base, "--", "--time=10:00"), `"--time=10:00": the chain sets --time itself`},
+		{append(base, "--", "--dep=afterok:1"), `"--dep=afterok:1": the chain sets --dependency itself`},
+		{append(base, "--", "-J", "x"), `"-J": the chain sets -J itself`},
+		{append(base, "--", "--comm=x"), "the chain sets --comment itself"},
+		{append(base, "--", "--partition", "gpu"), `"gpu" is not an option: join values to their options`},
+		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "stray"}, `unexpected argument "stray" (sbatch options go after --)`},
+		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "--", "--partition=gpu"}, `sbatch options after -- ("--partition=gpu") apply only with --sbatch`},
+		{[]string{"reserve", "--profile", "slant", "--sbatch", "j.sh", "--", "--partition=gpu"}, "not to --profile or --tasks"},
+	} {
+		out, errOut, code := run(t, "", c.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q%q; want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// A Slurm that does not answer: chain status and cancel fail in one line
+// naming the command and exit 1 (the submission script's case is in
+// slurm: nothing submitted, nothing to cancel).
+func TestChainUnreachableSlurm(t *testing.T) {
+	bin := t.TempDir()
+	for _, c := range []string{"squeue", "sacct", "scancel", "scontrol"} {
+		os.WriteFile(filepath.Join(bin, c), []byte("#!/bin/sh\necho '"+c+": error: Unable to contact slurm controller (connect failure)' >&2\nexit 1\n"), 0o755)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := oneReservationChain(t, false)
+	os.WriteFile(filepath.Join(dir, "jobs"), []byte("1 4242\n"), 0o644)
+	for _, args := range [][]string{{"chain", "status", dir}, {"chain", "cancel", dir}} {
+		out, errOut, code := run(t, "", args...)
+		if code != 1 || out != "" || !strings.Contains(errOut, "Unable to contact slurm controller") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q%q", args, code, out, errOut)
+		}
+	}
+}
+
+// Garbage sacct output for ckpt reserve --history: one line naming the
+// file and line, exit 2, no plan.
+func TestReserveHistoryGarbageSacct(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"hello|world\nfoo|bar\n", "stdin:1: not sacct --parsable2 output"},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED|x\n", `stdin:2: job 1: elapsed time "x"`},
+		{"JobID|State|ElapsedRaw\n1|COMPLETED\n", "stdin:2: 2 fields, the header has 3"},
+		{"       JobID      State ElapsedRaw\n------------ ---------- ----------\n", "--parsable2"},
+		{"JobID|State|ElapsedRaw\n1|CANCELLED|50\n", "stdin: no runs in 1 sacct jobs (skipped: 1 state CANCELLED)"},
+		{"\x00\x01\x02\xff", "binary data"},
+	} {
+		out, errOut, code := run(t, c.in, "reserve", "--history", "-")
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%q: exit %d, %q%q; want %q", c.in, code, out, errOut, c.want)
+		}
 	}
 }

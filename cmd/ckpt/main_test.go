@@ -51,6 +51,7 @@ type planOut struct {
 		Checkpoint bool    `json:"checkpoint"`
 	} `json:"reservations"`
 	Baselines map[string]float64 `json:"baselines"`
+	Law       lawSource          `json:"law"`
 }
 
 func decodePlan(t *testing.T, s string) planOut {
@@ -134,8 +135,11 @@ func TestReserveHistoryFormats(t *testing.T) {
 		t.Fatalf("sacct: exit %d: %s", code, errOut)
 	}
 	p = decodePlan(t, out)
-	if last := p.Reservations[len(p.Reservations)-1].Milestone; last != 5000 {
-		t.Errorf("sacct plan ends at %v, want 5000 (TIMEOUT and steps skipped)", last)
+	if last := p.Reservations[len(p.Reservations)-1].Milestone; last != 7200 {
+		t.Errorf("sacct plan ends at %v, want 7200 (the TIMEOUT run is censored there: Kaplan-Meier keeps its mass at 7200)", last)
+	}
+	if p.Law.Sacct == nil || p.Law.Sacct.Complete != 3 || p.Law.Sacct.Censored != 1 || !strings.HasPrefix(p.Law.Spec, "Kaplan-Meier estimate of 4 runs, 1 censored") {
+		t.Errorf("law %+v", p.Law)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -113,12 +114,20 @@ func writeLawText(b *strings.Builder, src lawSource) {
 	if src.History == "" {
 		return
 	}
-	fmt.Fprintf(b, "  from %d runs in %s (--fit %s)\n", src.Runs, src.History, src.Fit)
+	fmt.Fprintf(b, "  from %d runs in %s (--fit %s)", src.Runs, src.History, src.Fit)
+	if s := src.Sacct; s != nil {
+		fmt.Fprintf(b, ": %d complete, %d censored; skipped %s",
+			s.Complete, s.Censored, (slurm.Runs{Skipped: s.Skipped}).SkippedSummary())
+	}
+	b.WriteString("\n")
 	for _, f := range src.Fits {
-		if f.Note != "" {
+		switch {
+		case f.Note != "":
 			fmt.Fprintf(b, "    %-12s %s\n", f.Family, f.Note)
-		} else {
-			fmt.Fprintf(b, "    %-12s BIC %9.1f  AIC %9.1f  KS %.3f  %s\n", f.Family, f.BIC, f.AIC, f.KS, f.Spec)
+		case f.KS == nil:
+			fmt.Fprintf(b, "    %-12s BIC %9.1f  AIC %9.1f  %s\n", f.Family, f.BIC, f.AIC, f.Spec)
+		default:
+			fmt.Fprintf(b, "    %-12s BIC %9.1f  AIC %9.1f  KS %.3f  %s\n", f.Family, f.BIC, f.AIC, *f.KS, f.Spec)
 		}
 	}
 }

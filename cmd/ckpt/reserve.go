@@ -17,6 +17,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -26,6 +27,7 @@ const defaultDist = "lognormal:mean=21.4h,sd=19.7h"
 
 type reserveFlags struct {
 	distSpec, history, column, fit string
+	states, censored               string // sacct states of lone jobs: complete, censored
 	ckpt, restart                  string
 	alpha, beta, gamma             float64
 	epsilon                        float64
@@ -55,11 +57,12 @@ durations like 90m, 2h or 1.5d are accepted. With no arguments it plans for the
 paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 		Example: `  ckpt reserve
   ckpt reserve --history runs.txt --ckpt 10m --restart 10m --sbatch segment.sh > submit.sh && bash submit.sh
+  ckpt reserve --history runs.txt --sbatch segment.sh -- --qos=long --account=lab --output=seg-%j.out
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
   ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h`,
-		Args: cobra.NoArgs,
+		Args: sbatchPassThrough,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
 	fl := cmd.Flags()
@@ -89,7 +92,9 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&f.distSpec, "dist", "", "walltime law, e.g. lognormal:mean=21.4h,sd=19.7h (families: "+strings.Join(distribution.Families(), ", ")+")")
 	fl.StringVar(&f.history, "history", "", "file of past walltimes (one per line, CSV, or sacct --parsable2); - for stdin")
 	fl.StringVar(&f.column, "column", "", "CSV column holding the walltimes (default: detected)")
-	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves), or one of "+strings.Join(distribution.FitFamilies(), ", "))
+	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves; Kaplan-Meier when runs are censored), or one of "+strings.Join(distribution.FitFamilies(), ", "))
+	fl.StringVar(&f.states, "states", "COMPLETED", "sacct --history: states of lone jobs that are complete runs")
+	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct --history: states of lone jobs that are censored runs (still running at their elapsed time)")
 	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
 	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
 	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
@@ -104,6 +109,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		return err
 	}
 	if f.profile != "" || f.tasks != "" {
+		if len(cmd.Flags().Args()) > 0 {
+			return usagef("sbatch options after -- apply to a plan's chain, not to --profile or --tasks")
+		}
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
@@ -171,6 +179,8 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 	}{
 		{"column", "without --history", f.history != ""},
 		{"fit", "without --history", f.history != ""},
+		{"states", "without --history", f.history != ""},
+		{"censored", "without --history", f.history != ""},
 		{"epsilon", "with --n, which fixes the grid", !f.nSet},
 		{"max-n", "with --n, which fixes the grid", !f.nSet},
 		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
@@ -269,13 +279,16 @@ func (f reserveFlags) checkLimits() error {
 
 // lawSource describes where the walltime law came from, for the report.
 type lawSource struct {
-	Spec    string    `json:"spec"`
-	Mean    *float64  `json:"mean"` // nil when infinite (Pareto, alpha <= 1)
-	Median  *float64  `json:"median"`
-	History string    `json:"history,omitempty"`
-	Runs    int       `json:"runs,omitempty"`
-	Fit     string    `json:"fit,omitempty"`
-	Fits    []fitInfo `json:"fits,omitempty"`
+	Spec    string   `json:"spec"`
+	Mean    *float64 `json:"mean"` // nil when infinite (Pareto, alpha <= 1)
+	Median  *float64 `json:"median"`
+	History string   `json:"history,omitempty"`
+	Runs    int      `json:"runs,omitempty"`
+	// Sacct counts, for a sacct history, the complete, censored and
+	// skipped runs.
+	Sacct *sacctCounts `json:"sacct,omitempty"`
+	Fit   string       `json:"fit,omitempty"`
+	Fits  []fitInfo    `json:"fits,omitempty"`
 	// KS is the Kolmogorov-Smirnov statistic of the fitted law against the
 	// runs and KSCritical its 1% critical value 1.63/sqrt(runs) (absent
 	// for --fit empirical).
@@ -286,12 +299,18 @@ type lawSource struct {
 }
 
 type fitInfo struct {
-	Family string  `json:"family"`
-	Spec   string  `json:"spec,omitempty"`
-	AIC    float64 `json:"aic,omitempty"`
-	BIC    float64 `json:"bic,omitempty"`
-	KS     float64 `json:"ks,omitempty"`
-	Note   string  `json:"note,omitempty"`
+	Family string   `json:"family"`
+	Spec   string   `json:"spec,omitempty"`
+	AIC    float64  `json:"aic,omitempty"`
+	BIC    float64  `json:"bic,omitempty"`
+	KS     *float64 `json:"ks,omitempty"` // nil when runs are censored
+	Note   string   `json:"note,omitempty"`
+}
+
+type sacctCounts struct {
+	Complete int            `json:"complete"`
+	Censored int            `json:"censored"`
+	Skipped  map[string]int `json:"skipped"`
 }
 
 func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
@@ -315,46 +334,48 @@ func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distri
 	return f.historyLaw(cmd, opts)
 }
 
-// historyLaw reads --history and fits the law it asks for (--fit).
+// historyLaw reads --history and learns the law it asks for (--fit):
+// slurm.ReadHistory and slurm.Learn, as ckpt chain history does.
 func (f reserveFlags) historyLaw(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
-	in, name := cmd.InOrStdin(), "stdin"
-	if f.history != "-" {
-		file, err := os.Open(f.history)
-		if err != nil {
-			return nil, lawSource{}, fmt.Errorf("--history: %w", err)
-		}
-		defer file.Close()
-		in, name = file, f.history
-	}
-	h, err := trace.ReadHistory(in, name, trace.HistoryOptions{Column: f.column})
+	h, name, err := readHistoryFlags(cmd, f.history, trace.HistoryAuto, f.column, f.states, f.censored)
 	if err != nil {
 		return nil, lawSource{}, err
 	}
-	values := h.Values
-	for _, v := range values {
-		if v > reservation.MaxWalltime {
-			return nil, lawSource{}, fmt.Errorf("%s: a walltime of %.3g s is beyond the limit of %.0e s; check the units (seconds)", name, v, reservation.MaxWalltime)
+	var complete []float64
+	for _, run := range h.Runs.Runs {
+		if run.Walltime > reservation.MaxWalltime {
+			return nil, lawSource{}, fmt.Errorf("%s: a walltime of %.3g s is beyond the limit of %.0e s; check the units (seconds)", name, run.Walltime, reservation.MaxWalltime)
+		}
+		if !run.Censored {
+			complete = append(complete, run.Walltime)
 		}
 	}
-	opts.History = values
-	src := lawSource{History: name, Runs: len(values), Fit: f.fit}
-	if z := h.Skipped[trace.SkipZero]; z > 0 {
-		src.Warnings = append(src.Warnings, fmt.Sprintf("%s: skipped %d job(s) whose elapsed time is 0", name, z))
-	}
-	hf, err := distribution.FitHistory(values, f.fit)
+	learned, err := slurm.Learn(h.Runs, f.fit)
 	if err != nil {
 		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
 	}
-	d := hf.Law
+	opts.History = complete
+	src := lawSource{History: name, Runs: len(h.Runs.Runs), Fit: f.fit}
+	if h.Format == trace.HistorySacct {
+		src.Sacct = &sacctCounts{Complete: h.Complete, Censored: h.Censored, Skipped: h.Skipped}
+		if len(h.Skipped) > 0 {
+			src.Warnings = append(src.Warnings, fmt.Sprintf("%s: skipped %s", name, h.SkippedSummary()))
+		}
+	}
+	hf := learned.Result
 	if !math.IsNaN(hf.KS) {
 		src.KS, src.KSCritical = &hf.KS, &hf.KSCritical
 		if w := hf.Warning(name); w != "" {
 			src.Warnings = append(src.Warnings, w)
 		}
 	}
+	d := hf.Law
 	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fitInfos(hf.Candidates), finite(d.Mean()), finite(d.Quantile(0.5))
 	if disc, isDiscrete := d.(*distribution.Discrete); isDiscrete {
-		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(values), len(disc.Values))
+		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(h.Runs.Runs), len(disc.Values))
+		if h.Censored > 0 {
+			src.Spec = fmt.Sprintf("Kaplan-Meier estimate of %d runs, %d censored (%d distinct values)", len(h.Runs.Runs), h.Censored, len(disc.Values))
+		}
 	}
 	return d, src, nil
 }

@@ -162,7 +162,7 @@ func TestReserveSweepJSON(t *testing.T) {
 func TestReserveSacctHistory(t *testing.T) {
 	in := "JobID|State|ElapsedRaw\n1|COMPLETED|0\n2|COMPLETED|3600\n3|COMPLETED|7200\n4|COMPLETED|5400\n"
 	_, errOut, code := run(t, in, "reserve", "--history", "-", "--fit", "empirical", "--json")
-	if code != 0 || !strings.Contains(errOut, "skipped 1 job(s) whose elapsed time is 0") {
+	if code != 0 || !strings.Contains(errOut, "stdin: skipped 1 elapsed time 0") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	in = "JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n"
