@@ -47,7 +47,7 @@ func addProfileFlags(cmd *cobra.Command) {
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
   ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
-  ckpt reserve --tasks haswell-runs/ --transfer-runs knl-phase-times.csv`
+  ckpt reserve --profile slant --transfer-runs knl-phase-times.csv`
 }
 
 // profileOnlyFlags are the flags addProfileFlags defines.

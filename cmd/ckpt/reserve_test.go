@@ -146,6 +146,11 @@ tasks:
 			}
 		}
 	}
+	// knl-phase-times.csv: SLANT's seven phase walltimes on another machine.
+	knl := "# phase walltimes of three runs on the target machine\n1m05s,17m,6m10s,1h02m,2h40m,9m,1m40s\n1m10s,16m30s,6m30s,1h,2h41m,8m40s,1m50s\n1m,17m20s,6m,1h03m,2h39m,9m10s,1m45s\n"
+	if err := os.WriteFile(filepath.Join(dir, "knl-phase-times.csv"), []byte(knl), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sacct := "JobID|State|ElapsedRaw\n1234|COMPLETED|7200\n1234.batch|COMPLETED|7200\n1235|COMPLETED|6100\n1236|TIMEOUT|9000\n1237|COMPLETED|8050\n1238|COMPLETED|6900\n"
 	return map[string]string{"sacct": sacct}
 }
