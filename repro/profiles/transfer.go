@@ -42,8 +42,6 @@ const (
 	transferTarget   = "target-trained"
 )
 
-var transfers = []string{transferSource, transferNone, transferGlobal, transferPerPhase, transferTarget}
-
 // transferStrategies are the strategies the paper transfers (Fig. 19) and
 // MEM-ALL-CKPT.
 var transferStrategies = []string{memplan.StrategyAllCkpt, memplan.StrategyMemAllCkpt, memplan.StrategyMemAllCkptV2}
