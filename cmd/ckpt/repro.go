@@ -45,6 +45,7 @@ type reproFlags struct {
 	workers    int
 	seed       uint64
 	accounting string
+	json       bool
 	items      reproItems
 }
 
@@ -85,6 +86,7 @@ Ctrl-C stops a reproduction, leaving whole rows in its CSV files.`,
 	addWorkersFlag(fl, &f.workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
 	addReproItemFlags(fl, &f.items)
+	addJSONFlag(fl, &f.json)
 	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
 }
@@ -95,6 +97,9 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 	stderr := cmd.ErrOrStderr()
 	cfg := repro.Config{Dir: filepath.Join(f.out, name), Quick: f.quick, Workers: f.workers,
 		Log: cmd.OutOrStdout(), Progress: stderr}
+	if f.json {
+		cfg.Log = stderr // the tables; stdout carries the JSON result
+	}
 	if cmd.Flags().Changed("seed") {
 		if !r.seeded {
 			return usagef("--seed: the %s reproduction draws no random numbers", name)
@@ -116,5 +121,8 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 		return err
 	}
 	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
+	if f.json {
+		return writeComparisonsJSON(cmd.OutOrStdout(), cfg.Dir)
+	}
 	return nil
 }
