@@ -1,6 +1,3 @@
-// Command ckpt plans and simulates checkpointing, reservations and
-// scheduling for HPC and cloud jobs. Each subcommand wires flags to one of
-// the library packages; see the README for the layout.
 package main
 
 import (
