@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReportOfQuickReproduction runs the quick reservation reproduction
+// and checks its report: the summary, the section with the paper's title,
+// one figure per SVG written, the embedded FINDINGS.md.
+func TestReportOfQuickReproduction(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro: exit %d: %s", code, stderr)
+	}
+	_, stderr, code := run(t, "", "report", out)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	svgs, _ := filepath.Glob(filepath.Join(out, "reservation", "*.svg"))
+	if n := strings.Count(html, "<figure>"); n != len(svgs) || n == 0 {
+		t.Errorf("%d figures for %d SVG files", n, len(svgs))
+	}
+	for _, want := range []string{"<h2>Summary</h2>", "Reservation and Checkpointing Strategies for Stochastic Jobs",
+		"<h3>Findings</h3>", "<h3>Comparisons with the paper</h3>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "No FINDINGS.md") {
+		t.Error("the embedded FINDINGS.md did not reach the report")
+	}
+}
+
+func TestReportRefusals(t *testing.T) {
+	if _, stderr, code := run(t, "", "report", t.TempDir()); code != 1 || !strings.Contains(stderr, "no reproduction") {
+		t.Errorf("empty folder: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "repro", "nope"); code != 2 || !strings.Contains(stderr, "all") {
+		t.Errorf("unknown reproduction: exit %d, %q (want the list with all)", code, stderr)
+	}
+}
+
+func TestReproductionsHaveFindings(t *testing.T) {
+	for name, p := range reportOptions().Papers {
+		if !strings.HasPrefix(p.Findings, "#") {
+			t.Errorf("%s: no embedded FINDINGS.md", name)
+		}
+	}
+}
