@@ -195,3 +195,21 @@ func checkDOM(t *testing.T, dom string, figures int, headings ...string) {
 		}
 	}
 }
+
+// TestBrowserReservePage renders `ckpt reserve --html`.
+func TestBrowserReservePage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "plan.html")
+	if _, stderr, code := run(t, "", "reserve", "--html", page); code != 0 {
+		t.Fatalf("reserve: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1500)
+	checkDOM(t, r.dom, 1, "Reservation plan")
+	for _, want := range []string{"Walltime density, reservation ends", "Slurm --time"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "reserve", r.shot)
+	saveScreenshot(t, "reserve", r.shot)
+}

@@ -55,3 +55,33 @@ func TestReproductionsHaveFindings(t *testing.T) {
 		}
 	}
 }
+
+func TestReservePlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, png, page := filepath.Join(dir, "plan.svg"), filepath.Join(dir, "plan.png"), filepath.Join(dir, "plan.html")
+	stdout, stderr, code := run(t, "", "reserve", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "expected cost") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	if _, _, code := run(t, "", "reserve", "--plot", png, "--json"); code != 0 {
+		t.Fatalf("--plot .png --json: exit %d", code)
+	}
+	for _, p := range []string{svg, png, page} {
+		if st, err := os.Stat(p); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	b, _ := os.ReadFile(page)
+	if !strings.Contains(string(b), "<figure>") || !strings.Contains(string(b), "Slurm --time") {
+		t.Error("the page lacks its figure or its reservation table")
+	}
+	if _, stderr, code := run(t, "", "reserve", "--plot", filepath.Join(dir, "plan.pdf")); code != 2 || !strings.Contains(stderr, "plan.pdf") {
+		t.Errorf("--plot .pdf: exit %d, %q", code, stderr)
+	}
+	if _, _, code := run(t, "", "reserve", "--profile", "slant", "--plot", svg); code != 2 {
+		t.Errorf("--profile with --plot: exit %d, want 2", code)
+	}
+}
