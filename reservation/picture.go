@@ -133,8 +133,8 @@ func PlanPage(d distribution.Distribution, r *Result) (report.Page, error) {
 	}
 	costs.Rows = append(costs.Rows, []string{"omniscient (lower bound)", g(r.Omniscient), g(r.Omniscient / r.ExpectedCost)})
 	return report.Page{
-		Title: "Reservation plan",
-		Intro: fmt.Sprintf("Walltime law %s over [%s, %s]; plan by %s, expected cost %s.", d, units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi), r.Algorithm, g(r.ExpectedCost)),
+		Title:   "Reservation plan",
+		Intro:   fmt.Sprintf("Walltime law %s over [%s, %s]; plan by %s, expected cost %s.", d, units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi), r.Algorithm, g(r.ExpectedCost)),
 		Figures: []report.Figure{{Name: "plan.svg", Caption: "density and survival of the walltime with the reservation ends; expected costs", SVG: svg}},
 		Tables:  []report.Table{res, costs},
 	}, nil
