@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"image/color"
 	"fmt"
 	"math"
 	"os"
@@ -26,6 +27,22 @@ type Marks struct {
 	Dashed bool // solid unless set
 }
 
+// Rect is a filled rectangle [X0, X1] × [Y0, Y1] in data coordinates, in
+// the light fill of style number Style, or its full colour when Solid,
+// such as one job's processors over one interval of a schedule.
+type Rect struct {
+	X0, X1, Y0, Y1 float64
+	Style          int
+	Solid          bool
+}
+
+// RectKey is a legend entry for the rectangles of one style.
+type RectKey struct {
+	Name  string
+	Style int
+	Solid bool
+}
+
 // Bar is one bar of a bar panel.
 type Bar struct {
 	Label string
@@ -46,7 +63,10 @@ type Panel struct {
 	Lines  []Series
 	Points []Series
 	Marks  []Marks
-	Bars   []Bar
+	Rects  []Rect // drawn first, under everything else
+	// RectKeys are the legend entries of the rectangles.
+	RectKeys []RectKey
+	Bars     []Bar
 	// Weight is the panel's share of the height relative to the others
 	// (0 means 1).
 	Weight float64
@@ -154,10 +174,19 @@ func (pn Panel) build() (*figPlot, error) {
 	if len(pn.Bars) > 0 {
 		return pn.bars()
 	}
-	if len(pn.Lines)+len(pn.Points)+len(pn.Marks) == 0 {
+	if len(pn.Lines)+len(pn.Points)+len(pn.Marks)+len(pn.Rects) == 0 {
 		return nil, fmt.Errorf("nothing to draw")
 	}
 	p := newPlot(f, true)
+	for _, r := range pn.Rects {
+		if err := r.check(f); err != nil {
+			return nil, err
+		}
+		p.Add(&rectItem{r})
+	}
+	for _, k := range pn.RectKeys {
+		addLegend(p, f, k.Name, boxThumb{rectFill(k.Style, k.Solid)})
+	}
 	style := 0
 	for _, s := range pn.Lines {
 		xys, err := points(f, style, s)
@@ -237,4 +266,44 @@ func (pn Panel) bars() (*figPlot, error) {
 	}
 	finish(p, f)
 	return p, nil
+}
+
+func rectFill(style int, solid bool) color.Color {
+	if solid {
+		return colorOf(style)
+	}
+	return fillOf(style)
+}
+
+func (r Rect) check(f Figure) error {
+	for _, v := range []float64{r.X0, r.X1, r.Y0, r.Y1} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("rectangle [%g, %g] × [%g, %g] is not finite", r.X0, r.X1, r.Y0, r.Y1)
+		}
+	}
+	if (f.LogX && math.Min(r.X0, r.X1) <= 0) || (f.LogY && math.Min(r.Y0, r.Y1) <= 0) {
+		return fmt.Errorf("rectangle [%g, %g] × [%g, %g] is not positive on a log axis", r.X0, r.X1, r.Y0, r.Y1)
+	}
+	return nil
+}
+
+// rectItem draws a Rect with a thin white edge, so that neighbours stay
+// apart.
+type rectItem struct{ Rect }
+
+func (r *rectItem) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x0, x1, y0, y1 := trX(r.X0), trX(r.X1), trY(r.Y0), trY(r.Y1)
+	pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}, {X: x0, Y: y0}}
+	c.FillPolygon(rectFill(r.Style, r.Solid), c.ClipPolygonXY(pts))
+	c.StrokeLines(draw.LineStyle{Color: color.White, Width: vg.Points(0.4)}, c.ClipLinesXY(pts)...)
+}
+
+func (r *rectItem) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Min(r.X0, r.X1), math.Max(r.X0, r.X1), math.Min(r.Y0, r.Y1), math.Max(r.Y0, r.Y1)
+}
+
+func (r *rectItem) footprint(trX, trY func(float64) vg.Length) ([][2]vg.Point, []vg.Rectangle) {
+	a, b := vg.Point{X: trX(r.X0), Y: trY(r.Y0)}, vg.Point{X: trX(r.X1), Y: trY(r.Y1)}
+	return nil, []vg.Rectangle{{Min: vg.Point{X: min(a.X, b.X), Y: min(a.Y, b.Y)}, Max: vg.Point{X: max(a.X, b.X), Y: max(a.Y, b.Y)}}}
 }

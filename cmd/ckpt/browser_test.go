@@ -213,3 +213,19 @@ func TestBrowserReservePage(t *testing.T) {
 	assertNotBlank(t, "reserve", r.shot)
 	saveScreenshot(t, "reserve", r.shot)
 }
+
+// TestBrowserCapacityPage renders `ckpt capacity simulate --html`.
+func TestBrowserCapacityPage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "cap.html")
+	if _, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "100", "--sections", "40", "--strategies", "greedy-goodput,dp-yield", "--html", page); code != 0 {
+		t.Fatalf("capacity simulate: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1300)
+	checkDOM(t, r.dom, 1, "Capacity simulation")
+	if !strings.Contains(r.dom, "greedy-goodput on uniform") {
+		t.Error("DOM lacks the panel title")
+	}
+	assertNotBlank(t, "capacity", r.shot)
+	saveScreenshot(t, "capacity", r.shot)
+}

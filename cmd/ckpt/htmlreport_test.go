@@ -85,3 +85,27 @@ func TestReservePlotAndHTML(t *testing.T) {
 		t.Errorf("--profile with --plot: exit %d, want 2", code)
 	}
 }
+
+func TestCapacitySimulatePlot(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "cap.svg"), filepath.Join(dir, "cap.html")
+	stdout, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "60", "--sections", "30", "--strategies", "greedy-goodput,dp-goodput", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "greedy-goodput") {
+		t.Errorf("the table is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">greedy-goodput on uniform: first 20 of 30 sections<", ">dp-goodput on uniform: first 20 of 30 sections<", ">processors<", ">time (model units)<", ">checkpointing<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if _, stderr, code := run(t, "", "capacity", "simulate", "--plot", filepath.Join(dir, "x.jpg")); code != 2 {
+		t.Errorf("--plot .jpg: exit %d, %q", code, stderr)
+	}
+}
