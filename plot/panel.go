@@ -2,8 +2,8 @@ package plot
 
 import (
 	"bytes"
-	"image/color"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"strconv"
