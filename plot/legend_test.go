@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,35 @@ func TestStack(t *testing.T) {
 	bad := []Panel{{Bars: []Bar{{Label: "x", Value: -1}}}}
 	if err := Stack(filepath.Join(dir, "b.svg"), 0, 0, bad...); err == nil || !strings.Contains(err.Error(), `bar "x"`) {
 		t.Errorf("negative bar: %v", err)
+	}
+}
+
+// TestDecimateWithinOneStep: the decimated ECDF, read as a post-step
+// function, is within 1/maxSteps of the exact ECDF at every sample value
+// (the exact one counted directly, an independent oracle).
+func TestDecimateWithinOneStep(t *testing.T) {
+	for _, n := range []int{10, maxSteps, maxSteps + 1, 3*maxSteps + 7, 25000} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64((i * 7919) % n) // a permutation of 0…n−1, with no ties
+		}
+		sorted := finite(xs)
+		d := decimate(ecdfSteps(sorted))
+		if n <= maxSteps && len(d) != n+1 {
+			t.Errorf("n = %d: a short curve was decimated to %d corners", n, len(d))
+		}
+		if len(d) > maxSteps+1 {
+			t.Errorf("n = %d: %d corners, at most %d", n, len(d), maxSteps+1)
+		}
+		j := 0
+		for i, x := range sorted {
+			exact := float64(i+1) / float64(n)
+			for j+1 < len(d) && d[j+1].X <= x {
+				j++
+			}
+			if drawn := d[j].Y; math.Abs(drawn-exact) > 1.0/maxSteps+1e-12 {
+				t.Fatalf("n = %d: at x = %g the curve is %g, exact %g", n, x, drawn, exact)
+			}
+		}
 	}
 }
