@@ -59,6 +59,7 @@ tr.flag td{background:var(--flag)}
 tr.flag td.delta{color:var(--flagink);font-weight:bold}
 .tablewrap{overflow-x:auto}
 .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:1rem}
+.figs.one{grid-template-columns:minmax(0,900px)}
 figure{margin:0;border:1px solid var(--rule);padding:.5rem;background:#fff;break-inside:avoid;page-break-inside:avoid}
 figure svg,figure img{width:100%;height:auto;display:block}
 figcaption{font-size:.85rem;color:var(--muted);margin-top:.3rem}
@@ -167,7 +168,11 @@ func (p Page) WriteHTML(w io.Writer) error {
 		fmt.Fprintf(ew, "<p>%s</p>\n", html.EscapeString(p.Intro))
 	}
 	if len(p.Figures) > 0 {
-		fmt.Fprint(ew, "<div class=\"figs\">\n")
+		cls := "figs"
+		if len(p.Figures) == 1 {
+			cls = "figs one"
+		}
+		fmt.Fprintf(ew, "<div class=\"%s\">\n", cls)
 		for _, f := range p.Figures {
 			writeFigure(ew, f)
 		}

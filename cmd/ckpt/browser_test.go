@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
+	"image/color/palette"
+	"image/draw"
 	"image/png"
 	"os"
 	"os/exec"
@@ -139,15 +142,24 @@ func TestBrowserChecksCanFail(t *testing.T) {
 }
 
 // saveScreenshot writes img to $CKPT_SCREENSHOTS/name.png when that
-// variable names a folder (the README's pictures: CKPT_SCREENSHOTS=docs/img).
+// variable names a folder (the README's pictures: CKPT_SCREENSHOTS=docs/img),
+// reduced to the 216 web-safe colours plus 40 greys (antialiased text
+// stays smooth) so that the committed files stay small.
 func saveScreenshot(t *testing.T, name string, img image.Image) {
 	dir := os.Getenv("CKPT_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
+	pal := append(color.Palette{}, palette.WebSafe...)
+	for i := 0; i < 40; i++ {
+		v := uint8(3 + i*252/39)
+		pal = append(pal, color.Gray{Y: v})
+	}
+	small := image.NewPaletted(img.Bounds(), pal)
+	draw.Draw(small, small.Rect, img, img.Bounds().Min, draw.Src)
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	if err := enc.Encode(&buf, img); err != nil {
+	if err := enc.Encode(&buf, small); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf.Bytes(), 0o644); err != nil {
