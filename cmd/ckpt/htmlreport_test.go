@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 // TestReportOfQuickReproduction runs the quick reservation reproduction
@@ -107,5 +109,34 @@ func TestCapacitySimulatePlot(t *testing.T) {
 	}
 	if _, stderr, code := run(t, "", "capacity", "simulate", "--plot", filepath.Join(dir, "x.jpg")); code != 2 {
 		t.Errorf("--plot .jpg: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReproAllQuick runs every quick reproduction and checks that the
+// report names each of them once, in the summary and as a section.
+func TestReproAllQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every quick reproduction (about 25 s)")
+	}
+	t.Setenv("CKPT_DATA", datadir.ForTest(t))
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", "all", "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro all: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for name := range reproductions {
+		if n := strings.Count(html, `href="#repro-`+name+`"`); n != 1 {
+			t.Errorf("%s: %d summary links, want 1", name, n)
+		}
+		if n := strings.Count(html, `id="repro-`+name+`"`); n != 1 {
+			t.Errorf("%s: %d sections, want 1", name, n)
+		}
+	}
+	if st, _ := os.Stat(filepath.Join(out, "report.html")); st.Size() > 10<<20 {
+		t.Errorf("report of the quick reproductions weighs %d bytes", st.Size())
 	}
 }
