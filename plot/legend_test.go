@@ -148,3 +148,21 @@ func TestDecimateWithinOneStep(t *testing.T) {
 		}
 	}
 }
+
+func TestThinMarkers(t *testing.T) {
+	for _, n := range []int{1, maxMarkers, maxMarkers + 1, 1000} {
+		xys := make(plotter.XYs, n)
+		for i := range xys {
+			xys[i] = plotter.XY{X: float64(i), Y: float64(i)}
+		}
+		m := thinMarkers(xys)
+		if len(m) != min(n, maxMarkers) || m[0] != xys[0] || m[len(m)-1] != xys[n-1] {
+			t.Errorf("n = %d: %d markers, first %v, last %v", n, len(m), m[0], m[len(m)-1])
+		}
+		for k := 1; k < len(m); k++ {
+			if gap := m[k].X - m[k-1].X; gap < 1 || gap > float64(n)/float64(maxMarkers-1)+1 {
+				t.Errorf("n = %d: uneven gap %g", n, gap)
+			}
+		}
+	}
+}
