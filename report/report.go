@@ -78,6 +78,9 @@ type Reproduction struct {
 	Rows        []Row
 	Figures     []Figure
 	Findings    string // Markdown
+	// Incomplete says the folder has no comparisons.csv: the run stopped
+	// before its end (an error or Ctrl-C); its figures are shown.
+	Incomplete bool
 }
 
 // Exceeding counts the rows beyond tolerance; Compared counts the rows
@@ -102,8 +105,10 @@ type Report struct {
 
 // Load reads a results folder written by `ckpt repro`: either one
 // reproduction's folder (it holds comparisons.csv) or a folder of them
-// (`ckpt repro NAME --out DIR` writes DIR/NAME), in name order. It is an
-// error when no reproduction is found. Loading reads every .svg (and a
+// (`ckpt repro NAME --out DIR` writes DIR/NAME), in name order; a
+// sub-folder with figures but no comparisons.csv is a run that stopped
+// early, reported as incomplete. It is an error when no reproduction is
+// found. Loading reads every .svg (and a
 // .png only where no .svg of the same name exists) and is O(total bytes).
 func Load(dir string, opt Options) (*Report, error) {
 	r := &Report{Title: opt.Title}
@@ -127,7 +132,7 @@ func Load(dir string, opt Options) (*Report, error) {
 		if !e.IsDir() {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(sub, "comparisons.csv")); err != nil {
+		if !isReproduction(sub) {
 			continue
 		}
 		rep, err := loadOne(sub, opt)
@@ -142,6 +147,16 @@ func Load(dir string, opt Options) (*Report, error) {
 	return r, nil
 }
 
+// isReproduction reports whether dir holds comparisons.csv or a figure.
+func isReproduction(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "comparisons.csv")); err == nil {
+		return true
+	}
+	svgs, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
+	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+	return len(svgs)+len(pngs) > 0
+}
+
 func loadOne(dir string, opt Options) (Reproduction, error) {
 	name := filepath.Base(filepath.Clean(dir))
 	p, known := opt.Papers[name]
@@ -152,11 +167,13 @@ func loadOne(dir string, opt Options) (Reproduction, error) {
 	if b, err := os.ReadFile(filepath.Join(dir, "FINDINGS.md")); err == nil {
 		rep.Findings = string(b)
 	}
-	rows, err := readComparisons(filepath.Join(dir, "comparisons.csv"), rep.Tolerance)
-	if err != nil {
+	var err error
+	cmp := filepath.Join(dir, "comparisons.csv")
+	if _, serr := os.Stat(cmp); serr != nil {
+		rep.Incomplete = true
+	} else if rep.Rows, err = readComparisons(cmp, rep.Tolerance); err != nil {
 		return rep, err
 	}
-	rep.Rows = rows
 	rep.Figures, err = readFigures(dir)
 	return rep, err
 }
@@ -314,8 +331,13 @@ func (r *Report) writeSummary(w io.Writer) {
 		if ex > 0 {
 			cls = ` class="flag"`
 		}
+		title := rep.Title
+		if rep.Incomplete {
+			cls = ` class="flag"`
+			title += " (incomplete: no comparisons.csv)"
+		}
 		fmt.Fprintf(w, "<tr%s><td><a href=\"#%s\">%s</a></td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num delta\">%d</td><td>%s</td></tr>\n",
-			cls, anchor(rep.Name), html.EscapeString(rep.Name), html.EscapeString(rep.Title), len(rep.Figures), len(rep.Rows), cmp, ex, html.EscapeString(rep.Tolerance.String()))
+			cls, anchor(rep.Name), html.EscapeString(rep.Name), html.EscapeString(title), len(rep.Figures), len(rep.Rows), cmp, ex, html.EscapeString(rep.Tolerance.String()))
 	}
 	fmt.Fprint(w, "</tbody>\n</table></div>\n</section>\n")
 }
@@ -327,6 +349,9 @@ func writeReproduction(w io.Writer, rep Reproduction) {
 	}
 	fmt.Fprint(w, "</h2>\n")
 	ex, cmp := rep.Exceeding()
+	if rep.Incomplete {
+		fmt.Fprint(w, "<p class=\"note\"><strong>Incomplete:</strong> this folder has no comparisons.csv; the run stopped before its end (an error or Ctrl-C). Its figures so far are below.</p>\n")
+	}
 	fmt.Fprintf(w, "<h3>Comparisons with the paper</h3>\n<p class=\"note\">%d rows, %d with a published number, %d beyond the tolerance of %s (highlighted).</p>\n",
 		len(rep.Rows), cmp, ex, html.EscapeString(rep.Tolerance.String()))
 	fmt.Fprint(w, "<div class=\"tablewrap\"><table class=\"cmp\">\n<thead><tr><th>experiment</th><th>quantity</th><th>ours</th><th>paper</th><th>delta</th><th>note</th></tr></thead>\n<tbody>\n")

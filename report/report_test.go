@@ -90,6 +90,13 @@ func TestLoadAndWrite(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "not-a-repro"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// a run stopped early: figures, no comparisons.csv
+	if err := os.MkdirAll(filepath.Join(dir, "gamma"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gamma", "fig1.svg"), []byte(tinySVG), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	opt := Options{Papers: map[string]Paper{
 		"alpha": {Title: "Alpha paper", Findings: "## Embedded\n\n- item", Tolerance: Tolerance{Rel: 0.1}},
 		"beta":  {Title: "Beta paper", Findings: "# Embedded beta", Tolerance: Tolerance{Rel: 0.1}},
@@ -98,8 +105,11 @@ func TestLoadAndWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Repros) != 2 || r.Repros[0].Name != "alpha" || r.Repros[1].Name != "beta" {
+	if len(r.Repros) != 3 || r.Repros[0].Name != "alpha" || r.Repros[1].Name != "beta" || r.Repros[2].Name != "gamma" {
 		t.Fatalf("repros = %+v", r.Repros)
+	}
+	if r.Repros[1].Incomplete || !r.Repros[2].Incomplete {
+		t.Error("incomplete flags wrong")
 	}
 	a := r.Repros[0]
 	var names []string
@@ -129,11 +139,14 @@ func TestLoadAndWrite(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if n := strings.Count(out, "<figure>"); n != 3 {
-		t.Errorf("%d figures, want 3", n)
+	if n := strings.Count(out, "<figure>"); n != 4 {
+		t.Errorf("%d figures, want 4", n)
 	}
-	if n := strings.Count(out, `<tr class="flag">`); n != 2 { // the far row and alpha's summary row
-		t.Errorf("%d flagged rows, want 2", n)
+	if n := strings.Count(out, `<tr class="flag">`); n != 3 { // the far row, alpha's and gamma's summary rows
+		t.Errorf("%d flagged rows, want 3", n)
+	}
+	if !strings.Contains(out, "(incomplete: no comparisons.csv)") {
+		t.Error("the incomplete run is not said so")
 	}
 	if strings.Contains(out, "<?xml") || strings.Contains(out, `width="432pt"`) {
 		t.Error("SVG prolog or fixed size left in")
