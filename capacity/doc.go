@@ -81,4 +81,11 @@
 // two interchangeable jobs the later one in input order runs. Work is
 // compared with a tolerance of 1e-9 of the largest reachable value (float
 // sums in different orders).
+//
+// # Pictures
+//
+// Trace re-runs a simulation keeping its plans, and SchedulePanel draws
+// them (P(t), the processors each job holds, checkpoints, recoveries and
+// the drops of P(t)) with package plot: O(sections × intervals) time and
+// memory, for the first PictureSections sections.
 package capacity

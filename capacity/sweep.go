@@ -124,20 +124,22 @@ type SweepRow struct {
 	Finished    int     `row:"finished"`
 }
 
+// instance draws the point's instance of replicate rep.
+func (pt SweepPoint) instance(base uint64, rep int) (*Instance, error) {
+	r := runner.NewRand(runner.Seed(base, pt.Instance, rep))
+	if pt.Release != "" {
+		if len(pt.Workload.Specs) == 0 {
+			return nil, fmt.Errorf("workload %s has no run times: finite jobs need an SWF or CQSim log", pt.Workload.Name)
+		}
+		return GenerateFinite(r, pt.Params, pt.Workload.Specs, pt.Release)
+	}
+	return Generate(r, pt.Params, pt.Workload.Widths)
+}
+
 // RunSweepItem draws the instance of (pt, rep) and simulates pt.Algo on it;
 // ctx stops the simulation between sections.
 func RunSweepItem(ctx context.Context, pt SweepPoint, base uint64, rep int) (SweepRow, *Result, error) {
-	r := runner.NewRand(runner.Seed(base, pt.Instance, rep))
-	var in *Instance
-	var err error
-	if pt.Release != "" {
-		if len(pt.Workload.Specs) == 0 {
-			return SweepRow{}, nil, fmt.Errorf("workload %s has no run times: finite jobs need an SWF or CQSim log", pt.Workload.Name)
-		}
-		in, err = GenerateFinite(r, pt.Params, pt.Workload.Specs, pt.Release)
-	} else {
-		in, err = Generate(r, pt.Params, pt.Workload.Widths)
-	}
+	in, err := pt.instance(base, rep)
 	if err != nil {
 		return SweepRow{}, nil, err
 	}

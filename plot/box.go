@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -179,4 +180,37 @@ func (t boxThumb) Thumbnail(c *draw.Canvas) {
 	pts := []vg.Point{r.Min, {X: r.Min.X, Y: r.Max.Y}, r.Max, {X: r.Max.X, Y: r.Min.Y}, r.Min}
 	c.FillPolygon(t.fill, pts)
 	c.StrokeLines(boxLine, pts)
+}
+
+// barItem is one horizontal bar from 0 to value at row y.
+type barItem struct {
+	y, value   float64
+	fill, edge color.Color
+	label      string // printed after the bar's end
+}
+
+func (b *barItem) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	x0, x1 := trX(0), trX(b.value)
+	y0, y1 := trY(b.y-0.35), trY(b.y+0.35)
+	pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}, {X: x0, Y: y0}}
+	c.FillPolygon(b.fill, c.ClipPolygonXY(pts))
+	c.StrokeLines(draw.LineStyle{Color: b.edge, Width: vg.Points(1)}, c.ClipLinesXY(pts)...)
+	if b.label != "" {
+		sty := draw.TextStyle{Color: color.Black, Font: font.From(sansFont, 9), YAlign: -0.5, Handler: p.X.Tick.Label.Handler}
+		at := vg.Point{X: x1 + vg.Points(3), Y: (y0 + y1) / 2}
+		label := b.label
+		if x1 > c.Max.X { // cut at the edge: the value inside, right-aligned
+			at.X, sty.XAlign, label = c.Max.X-vg.Points(3), -1, label+" →"
+		}
+		c.FillText(sty, at, label)
+	}
+}
+
+func (b *barItem) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, b.value, b.y - 0.35, b.y + 0.35
+}
+
+func (b *barItem) footprint(trX, trY func(float64) vg.Length) ([][2]vg.Point, []vg.Rectangle) {
+	return nil, []vg.Rectangle{{Min: vg.Point{X: trX(0), Y: trY(b.y - 0.35)}, Max: vg.Point{X: trX(b.value), Y: trY(b.y + 0.35)}}}
 }

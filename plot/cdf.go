@@ -40,12 +40,37 @@ func ecdfSteps(sorted []float64) plotter.XYs {
 	return xys
 }
 
+// maxSteps bounds the corners drawn per empirical CDF: a larger sample is
+// decimated to the ECDF at maxSteps evenly spaced ranks, within 1/maxSteps
+// of the exact curve everywhere (under a pixel at any laptop size), so
+// that a figure's size does not grow with the sample.
+const maxSteps = 2000
+
+// decimate keeps the corners of an ECDF (from ecdfSteps) at ranks
+// ⌈k·n/maxSteps⌉, k = 1…maxSteps, with the first and last corners; the
+// curve drawn through them as a post-step function is within 1/maxSteps
+// of the exact one. Short curves are returned as they are.
+func decimate(xys plotter.XYs) plotter.XYs {
+	n := len(xys) - 1 // corners after the (x₁, 0) start
+	if n <= maxSteps {
+		return xys
+	}
+	out := make(plotter.XYs, 0, maxSteps+1)
+	out = append(out, xys[0])
+	for k := 1; k <= maxSteps; k++ {
+		i := (k*n + maxSteps - 1) / maxSteps // ⌈k·n/maxSteps⌉ ∈ [1, n]
+		out = append(out, xys[i])
+	}
+	return out
+}
+
 // StepCDF draws the empirical cumulative distribution function of each
 // sample as a step function, F(x) = (number of values ≤ x)/n, from 0 at
 // the smallest value to 1 at the largest, and writes the figure to path
 // (.png or .svg). Non-finite values are skipped. The y axis spans [0, 1]
 // unless fig.YRange says otherwise, and its label defaults to
-// "fraction ≤ x"; a log-y axis is an error.
+// "fraction ≤ x"; a log-y axis is an error. Samples of more than 2000
+// values are drawn through 2000 evenly spaced ranks (see maxSteps).
 func StepCDF(path string, fig Figure, samples ...NamedSamples) error {
 	ft, err := format(path)
 	if err != nil {
@@ -75,7 +100,7 @@ func StepCDF(path string, fig Figure, samples ...NamedSamples) error {
 		if fig.LogX && xs[0] <= 0 {
 			return fmt.Errorf("plot: %s: x = %g is not positive (log-x axis)", label("sample", i, s.Name), xs[0])
 		}
-		l, err := plotter.NewLine(ecdfSteps(xs))
+		l, err := plotter.NewLine(decimate(ecdfSteps(xs)))
 		if err != nil {
 			return fmt.Errorf("plot: %s: %v", label("sample", i, s.Name), err)
 		}

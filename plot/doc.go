@@ -6,6 +6,19 @@
 // slowdown against bandwidth and MTBF, with boxes for the quartiles and
 // deciles of Section V) and the makespan ratios of the reservation papers.
 //
+// Stack draws several panels one above the other in one file (lines,
+// points, vertical marks, or horizontal bars with their values), as the
+// pictures of `ckpt reserve --plot` do; StackBytes returns the image for
+// an HTML page.
+//
+// # Legends never cover data
+//
+// Figure.Legend names the preferred corner. When the legend's box there
+// would touch a line segment, a marker, a box or a mark, the other corners
+// are tried (top right, top left, bottom right, bottom left); when none is
+// clear the plotting area narrows and the legend goes to its right. A
+// figure whose preferred corner is clear is drawn as before.
+//
 // Every function takes the output path first and writes PNG or SVG as its
 // extension says (".png" or ".svg", case-insensitive); any other extension
 // is an error. A Figure carries the title, axis labels, log axes, size,
@@ -35,7 +48,8 @@
 //
 // # Complexity
 //
-// A figure of n points in total is O(n) to lay out and draw (box plots
+// A figure of n points in total is O(n) to lay out and draw, plus O(n)
+// per corner tried for the legend (box plots
 // O(n log n): each group is sorted for its quartiles, computed by
 // distribution.SampleQuantile, type 7), plus the rasterisation of a PNG,
 // O(width × height) pixels. Memory is O(n) plus the image.

@@ -147,8 +147,8 @@ var (
 // newPlot returns a gonum plot carrying f's text, scales, fonts and a light
 // grid at the labelled ticks; vgrid false leaves out its vertical lines
 // (for categorical x axes, where they would run through the boxes).
-func newPlot(f Figure, vgrid bool) *gplot.Plot {
-	p := gplot.New()
+func newPlot(f Figure, vgrid bool) *figPlot {
+	p := &figPlot{Plot: gplot.New()}
 	p.Title.Text = f.Title
 	p.Title.TextStyle.Font = font.From(boldFont, 13)
 	p.Title.Padding = vg.Points(8)
@@ -160,16 +160,7 @@ func newPlot(f Figure, vgrid bool) *gplot.Plot {
 	p.Y.Label.Text = f.YLabel
 	p.Legend.TextStyle.Font = font.From(sansFont, 10)
 	p.Legend.ThumbnailWidth = vg.Points(28)
-	p.Legend.Top = f.Legend == LegendTopRight || f.Legend == LegendTopLeft
-	p.Legend.Left = f.Legend == LegendTopLeft || f.Legend == LegendBottomLeft
-	p.Legend.XOffs = vg.Points(-6)
-	if p.Legend.Left {
-		p.Legend.XOffs = vg.Points(6)
-	}
-	p.Legend.YOffs = vg.Points(-4)
-	if !p.Legend.Top {
-		p.Legend.YOffs = vg.Points(4)
-	}
+	setCorner(p, f.Legend)
 	p.X.Tick.Marker, p.Y.Tick.Marker = linTicks{}, linTicks{}
 	if f.LogX {
 		p.X.Scale = gplot.LogScale{}
@@ -189,8 +180,21 @@ func newPlot(f Figure, vgrid bool) *gplot.Plot {
 	return p
 }
 
+// figPlot is a gonum plot that remembers its plotters, so that the legend
+// can be placed clear of what they draw.
+type figPlot struct {
+	*gplot.Plot
+	items []gplot.Plotter
+}
+
+// Add adds plotters to the plot.
+func (p *figPlot) Add(ps ...gplot.Plotter) {
+	p.items = append(p.items, ps...)
+	p.Plot.Add(ps...)
+}
+
 // addLegend adds an entry per named series unless the figure has none.
-func addLegend(p *gplot.Plot, f Figure, name string, thumbs ...gplot.Thumbnailer) {
+func addLegend(p *figPlot, f Figure, name string, thumbs ...gplot.Thumbnailer) {
 	if f.Legend != LegendNone && name != "" {
 		p.Legend.Add(name, thumbs...)
 	}
@@ -203,7 +207,7 @@ const margin = 0.03
 // ranges win; a fitted range gets a margin of 3% at each end (on a log
 // axis, 3% of its decades); a degenerate one is widened by ±1 on a linear
 // axis and by a factor 2 on a log axis (where gonum's ±1 could reach 0).
-func finish(p *gplot.Plot, f Figure) {
+func finish(p *figPlot, f Figure) {
 	for _, v := range f.RefY {
 		p.Add(hline{y: v})
 	}
@@ -224,8 +228,8 @@ func finish(p *gplot.Plot, f Figure) {
 			}
 		}
 	}
-	settle(&p.X, f.XRange, f.LogX)
-	settle(&p.Y, f.YRange, f.LogY)
+	settle(&p.Plot.X, f.XRange, f.LogX)
+	settle(&p.Plot.Y, f.YRange, f.LogY)
 }
 
 // logPad widens the positive range [lo, hi] of a log axis by the margin
@@ -254,7 +258,7 @@ func logPad(lo, hi float64) (float64, float64) {
 }
 
 // save renders p and writes it to path in the format of its extension.
-func save(path, format string, f Figure, p *gplot.Plot) (err error) {
+func save(path, format string, f Figure, p *figPlot) (err error) {
 	w, h, dpi, err := f.size()
 	if err != nil {
 		return err
@@ -271,7 +275,7 @@ func save(path, format string, f Figure, p *gplot.Plot) (err error) {
 			err = fmt.Errorf("plot: rendering %q: %v", path, r)
 		}
 	}()
-	p.Draw(draw.New(c))
+	drawPlot(p, draw.New(c), f.Legend)
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("plot: encoding %q: %v", path, err)
@@ -303,4 +307,24 @@ func (l hline) Plot(c draw.Canvas, p *gplot.Plot) {
 // DataRange widens only the y range; ±Inf leaves x alone.
 func (l hline) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return math.Inf(1), math.Inf(-1), l.y, l.y
+}
+
+// vline is a vertical line across the whole plotting area at x.
+type vline struct {
+	x     float64
+	style draw.LineStyle
+}
+
+func (l vline) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, _ := p.Transforms(&c)
+	x := trX(l.x)
+	if !c.ContainsX(x) {
+		return
+	}
+	c.StrokeLine2(l.style, x, c.Min.Y, x, c.Max.Y)
+}
+
+// DataRange widens only the x range.
+func (l vline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return l.x, l.x, math.Inf(1), math.Inf(-1)
 }

@@ -54,7 +54,9 @@ func points(f Figure, i int, s Series) (plotter.XYs, error) {
 // Lines draws each series as a line through its points in the given
 // order, optionally with markers, and writes the figure to path (.png or
 // .svg). Non-finite points are skipped and the line joins their
-// neighbours.
+// neighbours. A line of more than maxMarkers points carries markers at
+// maxMarkers evenly spaced points only (the first and last included): the
+// markers tell the series apart, the line draws every point.
 func Lines(path string, fig Figure, series ...Series) error {
 	return xyPlot(path, fig, series, false)
 }
@@ -93,7 +95,11 @@ func xyPlot(path string, fig Figure, series []Series, scatter bool) error {
 			thumbs = append(thumbs, l)
 		}
 		if scatter || s.Markers {
-			sc, err := plotter.NewScatter(xys)
+			marked := xys
+			if !scatter {
+				marked = thinMarkers(xys)
+			}
+			sc, err := plotter.NewScatter(marked)
 			if err != nil {
 				return fmt.Errorf("plot: %s: %v", label("series", i, s.Name), err)
 			}
@@ -105,4 +111,21 @@ func xyPlot(path string, fig Figure, series []Series, scatter bool) error {
 	}
 	finish(p, fig)
 	return save(path, ft, fig, p)
+}
+
+// maxMarkers bounds the markers drawn on one line.
+const maxMarkers = 60
+
+// thinMarkers returns at most maxMarkers of xys, evenly spaced by index,
+// with the first and the last.
+func thinMarkers(xys plotter.XYs) plotter.XYs {
+	n := len(xys)
+	if n <= maxMarkers {
+		return xys
+	}
+	out := make(plotter.XYs, maxMarkers)
+	for k := range out {
+		out[k] = xys[k*(n-1)/(maxMarkers-1)]
+	}
+	return out
 }

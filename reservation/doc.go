@@ -72,4 +72,11 @@
 // milestones of equal cost the hull keeps the earlier-added (larger) index
 // unless the later one is not worse at the query point. Any returned plan is
 // optimal; which of several optimal plans is returned is deterministic.
+//
+// # Pictures
+//
+// PlanPanels draws a plan over its walltime law (density, survival, the
+// reservation ends, P(needed), the costs beside the baselines) with
+// package plot, and PlanPage makes its HTML page: O(400 + reservations)
+// evaluations of the law.
 package reservation

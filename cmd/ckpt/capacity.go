@@ -197,6 +197,7 @@ func capPoints(e capacity.Experiment) ([]capacity.SweepPoint, error) {
 
 func newCapacitySimulateCmd() *cobra.Command {
 	var f simFlags
+	var plotPath, htmlPath string
 	cmd := &cobra.Command{
 		Use:   "simulate",
 		Short: "Simulate strategies on one generated instance (Section 6.1 workload generation)",
@@ -206,6 +207,9 @@ func newCapacitySimulateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			e, err := f.experiment()
 			if err != nil {
+				return err
+			}
+			if err := checkPictureFlags(plotPath); err != nil {
 				return err
 			}
 			pts, err := capPoints(e)
@@ -221,6 +225,9 @@ func newCapacitySimulateCmd() *cobra.Command {
 			for i, r := range res {
 				rows[i] = r.Value
 			}
+			if err := writeSchedulePictures(cmd.Context(), plotPath, htmlPath, pts, f.seed, rows); err != nil {
+				return err
+			}
 			if f.json {
 				return writeJSON(cmd.OutOrStdout(), rows)
 			}
@@ -228,6 +235,7 @@ func newCapacitySimulateCmd() *cobra.Command {
 		},
 	}
 	f.register(cmd)
+	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
 }
 

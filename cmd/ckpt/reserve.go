@@ -37,6 +37,7 @@ type reserveFlags struct {
 	json, noBaselines, all         bool
 	sbatch, jobName                string
 	profile, tasks                 string
+	plotPath, htmlPath             string
 	nSet                           bool // --n given explicitly
 }
 
@@ -82,6 +83,7 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	cmd.AddCommand(newReserveSweepCmd())
 	addProfileFlags(cmd)
 	addSbatchFlags(cmd)
+	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
 }
@@ -112,9 +114,15 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		if len(cmd.Flags().Args()) > 0 {
 			return usagef("sbatch options after -- apply to a plan's chain, not to --profile or --tasks")
 		}
+		if f.plotPath != "" || f.htmlPath != "" {
+			return usagef("--plot and --html do not apply to --profile or --tasks yet")
+		}
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
+		return err
+	}
+	if err := checkPictureFlags(f.plotPath); err != nil {
 		return err
 	}
 	opts, err := f.options()
@@ -133,6 +141,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	warnings := append(source.Warnings, reservation.Warnings(res, law, opts)...)
 	for _, w := range warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
+	}
+	if err := writePlanPictures(f.plotPath, f.htmlPath, law, res); err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/color/palette"
+	"image/draw"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chromium returns the path of a headless-capable Chromium, or skips.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium on PATH (apt-get install chromium): the browser tests are skipped")
+	return ""
+}
+
+// browse runs headless Chromium on the file path with extra arguments,
+// returning stdout, stderr and the wall time.
+func browse(t *testing.T, bin, path string, args ...string) (string, string, time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--log-level=0"}, args...)
+	cmd := exec.CommandContext(ctx, bin, append(all, "file://"+abs)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
+	}
+	return out.String(), errb.String(), time.Since(start)
+}
+
+var consoleRe = regexp.MustCompile(`(?m)^.*:CONSOLE[:(].*$`)
+
+// rendered is what a browser made of one HTML file.
+type rendered struct {
+	dom  string
+	shot image.Image
+	load time.Duration // wall time of the DOM dump, browser start included
+}
+
+// render loads path in headless Chromium, fails on any console message,
+// and returns the DOM after loading and a screenshot of width × height.
+func render(t *testing.T, path string, width, height int) rendered {
+	t.Helper()
+	bin := chromium(t)
+	dom, stderr, load := browse(t, bin, path, "--dump-dom")
+	if msgs := consoleRe.FindAllString(stderr, -1); len(msgs) > 0 {
+		t.Errorf("%s: console messages:\n%s", path, strings.Join(msgs, "\n"))
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	browse(t, bin, path, "--screenshot="+shot, "--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height))
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return rendered{dom: dom, shot: img, load: load}
+}
+
+// assertNotBlank fails unless the screenshot is not blank.
+func assertNotBlank(t *testing.T, name string, img image.Image) {
+	t.Helper()
+	if off := offBackground(img); off < 0.01 {
+		t.Errorf("%s: screenshot is blank (%.4f of the pixels off the background)", name, off)
+	}
+}
+
+// offBackground is the fraction of the pixels that differ from the most
+// common colour: 0 for a single-colour image; a page with text and
+// figures has more than 1 %.
+func offBackground(img image.Image) float64 {
+	counts := map[[4]uint32]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			counts[[4]uint32{r, g, bl, a}]++
+		}
+	}
+	most := 0
+	for _, c := range counts {
+		most = max(most, c)
+	}
+	total := b.Dx() * b.Dy()
+	return float64(total-most) / float64(max(total, 1))
+}
+
+// TestBrowserChecksCanFail loads a page with a script error and no
+// content: the console scan and the blankness check must both fire.
+func TestBrowserChecksCanFail(t *testing.T) {
+	bin := chromium(t)
+	path := filepath.Join(t.TempDir(), "bad.html")
+	page := "<!DOCTYPE html><html><body><script>console.error('boom'); undefinedFn();</script></body></html>"
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, _ := browse(t, bin, path, "--dump-dom")
+	if msgs := consoleRe.FindAllString(stderr, -1); len(msgs) != 2 {
+		t.Errorf("console scan found %d messages, want 2 (boom, ReferenceError): %q", len(msgs), msgs)
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	browse(t, bin, path, "--screenshot="+shot, "--window-size=400,300")
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off := offBackground(img); off != 0 {
+		t.Errorf("blank page: %.4f of the pixels off the background, want 0", off)
+	}
+}
+
+// saveScreenshot writes img to $CKPT_SCREENSHOTS/name.png when that
+// variable names a folder (the README's pictures: CKPT_SCREENSHOTS=docs/img),
+// reduced to the 216 web-safe colours plus 40 greys (antialiased text
+// stays smooth) so that the committed files stay small.
+func saveScreenshot(t *testing.T, name string, img image.Image) {
+	dir := os.Getenv("CKPT_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	pal := append(color.Palette{}, palette.WebSafe...)
+	for i := 0; i < 40; i++ {
+		v := uint8(3 + i*252/39)
+		pal = append(pal, color.Gray{Y: v})
+	}
+	small := image.NewPaletted(img.Bounds(), pal)
+	draw.Draw(small, small.Rect, img, img.Bounds().Min, draw.Src)
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	if err := enc.Encode(&buf, small); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var headingRe = regexp.MustCompile(`<h([1-3])[^>]*>([^<]*)`)
+
+// TestBrowserReport renders the report of a quick reproduction.
+func TestBrowserReport(t *testing.T) {
+	chromium(t)
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "report", out); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	r := render(t, filepath.Join(out, "report.html"), 1100, 900)
+	svgs, _ := filepath.Glob(filepath.Join(out, "reservation", "*.svg"))
+	checkDOM(t, r.dom, len(svgs), "ckpt reproductions", "Summary", "Comparisons with the paper", "Figures", "Findings")
+	assertNotBlank(t, "report", r.shot)
+	saveScreenshot(t, "report", r.shot)
+}
+
+// checkDOM checks the rendered DOM's figures (each with its SVG or image
+// laid out) and headings.
+func checkDOM(t *testing.T, dom string, figures int, headings ...string) {
+	t.Helper()
+	if n := strings.Count(dom, "<figure>"); n != figures {
+		t.Errorf("DOM has %d figures, want %d", n, figures)
+	}
+	if n := strings.Count(dom, "<svg ") + strings.Count(dom, "<img "); n < figures {
+		t.Errorf("DOM has %d pictures for %d figures", n, figures)
+	}
+	var got []string
+	for _, m := range headingRe.FindAllStringSubmatch(dom, -1) {
+		got = append(got, m[2])
+	}
+	all := strings.Join(got, "|")
+	for _, h := range headings {
+		if !strings.Contains(all, h) {
+			t.Errorf("DOM lacks heading %q (headings: %s)", h, all)
+		}
+	}
+}
+
+// TestBrowserReservePage renders `ckpt reserve --html`.
+func TestBrowserReservePage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "plan.html")
+	if _, stderr, code := run(t, "", "reserve", "--html", page); code != 0 {
+		t.Fatalf("reserve: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1500)
+	checkDOM(t, r.dom, 1, "Reservation plan")
+	for _, want := range []string{"Walltime density, reservation ends", "Slurm --time"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "reserve", r.shot)
+	saveScreenshot(t, "reserve", r.shot)
+}
+
+// TestBrowserCapacityPage renders `ckpt capacity simulate --html`.
+func TestBrowserCapacityPage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "cap.html")
+	if _, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "100", "--sections", "40", "--strategies", "greedy-goodput,dp-yield", "--html", page); code != 0 {
+		t.Fatalf("capacity simulate: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1300)
+	checkDOM(t, r.dom, 1, "Capacity simulation")
+	if !strings.Contains(r.dom, "greedy-goodput on uniform") {
+		t.Error("DOM lacks the panel title")
+	}
+	assertNotBlank(t, "capacity", r.shot)
+	saveScreenshot(t, "capacity", r.shot)
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
+)
+
+// TestReportOfQuickReproduction runs the quick reservation reproduction
+// and checks its report: the summary, the section with the paper's title,
+// one figure per SVG written, the embedded FINDINGS.md.
+func TestReportOfQuickReproduction(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro: exit %d: %s", code, stderr)
+	}
+	_, stderr, code := run(t, "", "report", out)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	svgs, _ := filepath.Glob(filepath.Join(out, "reservation", "*.svg"))
+	if n := strings.Count(html, "<figure>"); n != len(svgs) || n == 0 {
+		t.Errorf("%d figures for %d SVG files", n, len(svgs))
+	}
+	for _, want := range []string{"<h2>Summary</h2>", "Reservation and Checkpointing Strategies for Stochastic Jobs",
+		"<h3>Findings</h3>", "<h3>Comparisons with the paper</h3>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "No FINDINGS.md") {
+		t.Error("the embedded FINDINGS.md did not reach the report")
+	}
+}
+
+func TestReportRefusals(t *testing.T) {
+	if _, stderr, code := run(t, "", "report", t.TempDir()); code != 1 || !strings.Contains(stderr, "no reproduction") {
+		t.Errorf("empty folder: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := run(t, "", "repro", "nope"); code != 2 || !strings.Contains(stderr, "all") {
+		t.Errorf("unknown reproduction: exit %d, %q (want the list with all)", code, stderr)
+	}
+}
+
+func TestReproductionsHaveFindings(t *testing.T) {
+	for name, p := range reportOptions().Papers {
+		if !strings.HasPrefix(p.Findings, "#") {
+			t.Errorf("%s: no embedded FINDINGS.md", name)
+		}
+	}
+}
+
+func TestReservePlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, png, page := filepath.Join(dir, "plan.svg"), filepath.Join(dir, "plan.png"), filepath.Join(dir, "plan.html")
+	stdout, stderr, code := run(t, "", "reserve", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "expected cost") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	if _, _, code := run(t, "", "reserve", "--plot", png, "--json"); code != 0 {
+		t.Fatalf("--plot .png --json: exit %d", code)
+	}
+	for _, p := range []string{svg, png, page} {
+		if st, err := os.Stat(p); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	b, _ := os.ReadFile(page)
+	if !strings.Contains(string(b), "<figure>") || !strings.Contains(string(b), "Slurm --time") {
+		t.Error("the page lacks its figure or its reservation table")
+	}
+	if _, stderr, code := run(t, "", "reserve", "--plot", filepath.Join(dir, "plan.pdf")); code != 2 || !strings.Contains(stderr, "plan.pdf") {
+		t.Errorf("--plot .pdf: exit %d, %q", code, stderr)
+	}
+	if _, _, code := run(t, "", "reserve", "--profile", "slant", "--plot", svg); code != 2 {
+		t.Errorf("--profile with --plot: exit %d, want 2", code)
+	}
+}
+
+func TestCapacitySimulatePlot(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "cap.svg"), filepath.Join(dir, "cap.html")
+	stdout, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "60", "--sections", "30", "--strategies", "greedy-goodput,dp-goodput", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "greedy-goodput") {
+		t.Errorf("the table is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">greedy-goodput on uniform: first 20 of 30 sections<", ">dp-goodput on uniform: first 20 of 30 sections<", ">processors<", ">time (model units)<", ">checkpointing<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if _, stderr, code := run(t, "", "capacity", "simulate", "--plot", filepath.Join(dir, "x.jpg")); code != 2 {
+		t.Errorf("--plot .jpg: exit %d, %q", code, stderr)
+	}
+}
+
+// TestReproAllQuick runs every quick reproduction and checks that the
+// report names each of them once, in the summary and as a section.
+func TestReproAllQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every quick reproduction (about 25 s)")
+	}
+	t.Setenv("CKPT_DATA", datadir.ForTest(t))
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", "all", "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro all: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	for name := range reproductions {
+		if n := strings.Count(html, `href="#repro-`+name+`"`); n != 1 {
+			t.Errorf("%s: %d summary links, want 1", name, n)
+		}
+		if n := strings.Count(html, `id="repro-`+name+`"`); n != 1 {
+			t.Errorf("%s: %d sections, want 1", name, n)
+		}
+	}
+	if st, _ := os.Stat(filepath.Join(out, "report.html")); st.Size() > 10<<20 {
+		t.Errorf("report of the quick reproductions weighs %d bytes", st.Size())
+	}
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/ckpt-hpc/ckpt/capacity"
+	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/plot"
+	"github.com/ckpt-hpc/ckpt/report"
+	"github.com/ckpt-hpc/ckpt/reservation"
+)
+
+// addPictureFlags defines --plot FILE.svg|.png and --html FILE.html.
+func addPictureFlags(fl *pflag.FlagSet, plotPath, htmlPath *string, what string) {
+	fl.StringVar(plotPath, "plot", "", "draw "+what+" to FILE (.svg or .png)")
+	fl.StringVar(htmlPath, "html", "", "write a self-contained HTML page (picture and tables) to FILE")
+}
+
+// checkPictureFlags refuses a --plot file of another extension before any
+// work is done.
+func checkPictureFlags(plotPath string) error {
+	if plotPath == "" {
+		return nil
+	}
+	switch strings.ToLower(filepath.Ext(plotPath)) {
+	case ".svg", ".png":
+		return nil
+	}
+	return usagef("--plot %q: want a .svg or .png file", plotPath)
+}
+
+func writePlanPictures(plotPath, htmlPath string, law distribution.Distribution, res *reservation.Result) error {
+	if plotPath != "" {
+		if err := reservation.PlotPlan(plotPath, law, res); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := reservation.PlanPage(law, res)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
+}
+
+// writePage writes an HTML page to path, leaving no partial file on error.
+func writePage(path string, page report.Page) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := page.WriteHTML(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// writeSchedulePictures draws the schedules of `capacity simulate`.
+func writeSchedulePictures(ctx context.Context, plotPath, htmlPath string, pts []capacity.SweepPoint, seed uint64, rows []capacity.SweepRow) error {
+	if plotPath == "" && htmlPath == "" {
+		return nil
+	}
+	panels, err := capacity.SchedulePanels(ctx, pts, seed)
+	if err != nil {
+		return err
+	}
+	height := vg.Length(len(panels)) * 2.6 * vg.Inch
+	if plotPath != "" {
+		if err := plot.Stack(plotPath, 0, height, panels...); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	svg, err := plot.StackBytes("svg", 0, height, panels...)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, capacity.SchedulePage(svg, rows))
+}

@@ -1,0 +1,168 @@
+package plot
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+	"pgregory.net/rapid"
+)
+
+// TestSegmentHitsMatchesSampling compares the clipping test with a dense
+// sampling of the segment (an independent oracle; cases within a hair of
+// the boundary are skipped).
+func TestSegmentHitsMatchesSampling(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		f := func(name string) vg.Length { return vg.Length(rapid.Float64Range(0, 100).Draw(t, name)) }
+		a, b := vg.Point{X: f("ax"), Y: f("ay")}, vg.Point{X: f("bx"), Y: f("by")}
+		x0, y0 := f("x0"), f("y0")
+		r := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x0 + f("w") + 1, Y: y0 + f("h") + 1}}
+		hit, near := false, false
+		const n = 20000
+		for i := 0; i <= n; i++ {
+			s := vg.Length(float64(i) / n)
+			p := vg.Point{X: a.X + s*(b.X-a.X), Y: a.Y + s*(b.Y-a.Y)}
+			in := p.X >= r.Min.X && p.X <= r.Max.X && p.Y >= r.Min.Y && p.Y <= r.Max.Y
+			hit = hit || in
+			d := min(abs(p.X-r.Min.X), abs(p.X-r.Max.X), abs(p.Y-r.Min.Y), abs(p.Y-r.Max.Y))
+			near = near || d < 0.05
+		}
+		if got := segmentHits(a, b, r); got != hit && !near {
+			t.Fatalf("segmentHits(%v, %v, %v) = %v, sampling says %v", a, b, r, got, hit)
+		}
+	})
+}
+
+func abs(x vg.Length) vg.Length {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func placed(t *testing.T, series ...plotter.XYs) (*figPlot, bool) {
+	t.Helper()
+	p := newPlot(Figure{}, true)
+	for i, xys := range series {
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Add(l)
+		p.Legend.Add("a rather long series name "+string(rune('A'+i)), l)
+	}
+	finish(p, Figure{})
+	c := draw.New(vgsvg.New(6*vg.Inch, 4*vg.Inch))
+	return p, placeLegend(p, c, LegendTopRight)
+}
+
+// TestLegendAvoidsData: a curve through the top-right corner moves the
+// legend to the free top-left corner (today's quick Fig. 6 case); curves
+// through every corner push it outside.
+func TestLegendAvoidsData(t *testing.T) {
+	p, ok := placed(t, plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	if !ok || !p.Legend.Top || !p.Legend.Left {
+		t.Errorf("diagonal to the top right: placed %v, top %v, left %v; want top left", ok, p.Legend.Top, p.Legend.Left)
+	}
+	p, ok = placed(t, plotter.XYs{{X: 0, Y: 0.5}, {X: 1, Y: 0.5}})
+	if !ok || !p.Legend.Top || p.Legend.Left {
+		t.Errorf("a clear top right was not kept (top %v, left %v)", p.Legend.Top, p.Legend.Left)
+	}
+	_, ok = placed(t, plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}}, plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 0}})
+	if ok {
+		t.Error("both diagonals: a corner was reported clear")
+	}
+	path := filepath.Join(t.TempDir(), "x.svg")
+	err := Lines(path, Figure{}, Series{Name: "rising", X: []float64{0, 1}, Y: []float64{0, 1}}, Series{Name: "falling", X: []float64{0, 1}, Y: []float64{1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), ">rising<") || !strings.Contains(string(b), ">falling<") {
+		t.Error("the legend drawn outside lost its entries")
+	}
+}
+
+func TestStack(t *testing.T) {
+	dir := t.TempDir()
+	panels := []Panel{
+		{Figure: Figure{Title: "top panel", XLabel: "time (h)", YLabel: "P"}, Lines: []Series{{Name: "P(t)", X: []float64{0, 1, 2}, Y: []float64{3, 1, 2}}},
+			Marks: []Marks{{Name: "ends", X: []float64{0.5, 1.5}, Style: 3}}},
+		{Figure: Figure{Title: "costs", XLabel: "cost (h)"}, Bars: []Bar{{Label: "plan", Value: 2, Highlight: true}, {Label: "other", Value: 30}},
+			Weight: 0.5},
+	}
+	panels[1].XRange = [2]float64{0, 8}
+	for _, ext := range []string{".svg", ".png"} {
+		if err := Stack(filepath.Join(dir, "s"+ext), 0, 0, panels...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "s.svg"))
+	svg := string(b)
+	for _, want := range []string{">top panel<", ">costs<", ">time (h)<", ">plan<", ">2<", ">30 →<", ">ends<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("stacked SVG lacks %q", want)
+		}
+	}
+	if err := Stack(filepath.Join(dir, "e.svg"), 0, 0); err == nil {
+		t.Error("no panel accepted")
+	}
+	bad := []Panel{{Bars: []Bar{{Label: "x", Value: -1}}}}
+	if err := Stack(filepath.Join(dir, "b.svg"), 0, 0, bad...); err == nil || !strings.Contains(err.Error(), `bar "x"`) {
+		t.Errorf("negative bar: %v", err)
+	}
+}
+
+// TestDecimateWithinOneStep: the decimated ECDF, read as a post-step
+// function, is within 1/maxSteps of the exact ECDF at every sample value
+// (the exact one counted directly, an independent oracle).
+func TestDecimateWithinOneStep(t *testing.T) {
+	for _, n := range []int{10, maxSteps, maxSteps + 1, 3*maxSteps + 7, 25000} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64((i * 7919) % n) // a permutation of 0…n−1, with no ties
+		}
+		sorted := finite(xs)
+		d := decimate(ecdfSteps(sorted))
+		if n <= maxSteps && len(d) != n+1 {
+			t.Errorf("n = %d: a short curve was decimated to %d corners", n, len(d))
+		}
+		if len(d) > maxSteps+1 {
+			t.Errorf("n = %d: %d corners, at most %d", n, len(d), maxSteps+1)
+		}
+		j := 0
+		for i, x := range sorted {
+			exact := float64(i+1) / float64(n)
+			for j+1 < len(d) && d[j+1].X <= x {
+				j++
+			}
+			if drawn := d[j].Y; math.Abs(drawn-exact) > 1.0/maxSteps+1e-12 {
+				t.Fatalf("n = %d: at x = %g the curve is %g, exact %g", n, x, drawn, exact)
+			}
+		}
+	}
+}
+
+func TestThinMarkers(t *testing.T) {
+	for _, n := range []int{1, maxMarkers, maxMarkers + 1, 1000} {
+		xys := make(plotter.XYs, n)
+		for i := range xys {
+			xys[i] = plotter.XY{X: float64(i), Y: float64(i)}
+		}
+		m := thinMarkers(xys)
+		if len(m) != min(n, maxMarkers) || m[0] != xys[0] || m[len(m)-1] != xys[n-1] {
+			t.Errorf("n = %d: %d markers, first %v, last %v", n, len(m), m[0], m[len(m)-1])
+		}
+		for k := 1; k < len(m); k++ {
+			if gap := m[k].X - m[k-1].X; gap < 1 || gap > float64(n)/float64(maxMarkers-1)+1 {
+				t.Errorf("n = %d: uneven gap %g", n, gap)
+			}
+		}
+	}
+}
