@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 
@@ -10,12 +11,13 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 type serveFlags struct {
-	listen, db, bandwidth, policy, tokenFile, ttl, maxTTL, nodeMTBF, logFormat string
-	init, noAuth, clientClock, allowRemote, noSync, fixedMTBF                  bool
-	rate                                                                       float64
+	listen, db, bandwidth, policy, tokenFile, ttl, maxTTL, nodeMTBF, logFormat, fta string
+	init, noAuth, clientClock, allowRemote, noSync, fixedMTBF                       bool
+	rate                                                                            float64
 }
 
 func newServeCmd() *cobra.Command {
@@ -46,6 +48,7 @@ State lives in a bbolt database, committed before every answer.`,
 	fl.StringVar(&f.maxTTL, "max-ttl", "1d", "longest TTL a request may ask for (a simulation on --client-clock may need years)")
 	fl.BoolVar(&f.fixedMTBF, "fixed-mtbf", false, "use --node-mtbf as the node MTBF as is, not as a prior updated by reported failures")
 	fl.StringVar(&f.nodeMTBF, "node-mtbf", "0", "prior node MTBF for jobs that give neither MTBF nor E(Y) (0: estimate from reported failures only)")
+	fl.StringVar(&f.fta, "fta", "", "Failure Trace Archive event trace (or its folder) whose node MTBF is the prior (instead of --node-mtbf)")
 	fl.BoolVar(&f.clientClock, "client-clock", false, "simulation mode: every request carries its time (\"now\")")
 	fl.Float64Var(&f.rate, "rate", 1000, "requests/s allowed per client address (< 0: unlimited)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on stderr: text or json")
@@ -117,6 +120,14 @@ func serveConfig(f serveFlags) (coord.Config, error) {
 	if cfg.NodeMTBF, err = nonNegDurationFlag("node-mtbf", f.nodeMTBF); err != nil {
 		return cfg, err
 	}
+	if f.fta != "" {
+		if cfg.NodeMTBF != 0 {
+			return cfg, usagef("give --fta or --node-mtbf, not both")
+		}
+		if cfg.NodeMTBF, err = ftaNodeMTBF(f.fta); err != nil {
+			return cfg, err
+		}
+	}
 	if cfg.FixedMTBF = f.fixedMTBF; f.fixedMTBF && cfg.NodeMTBF == 0 {
 		return cfg, usagef("--fixed-mtbf: needs --node-mtbf")
 	}
@@ -132,4 +143,17 @@ func joinNames(n []string) string {
 		out += s
 	}
 	return out
+}
+
+// ftaNodeMTBF is the node MTBF of a Failure Trace Archive data set
+// (ΣUp/ΣFailures over its nodes), the coordinator's prior with --fta.
+func ftaNodeMTBF(path string) (float64, error) {
+	s, err := trace.ReadFTAFile(path, trace.FTAOptions{})
+	if err != nil {
+		return 0, usage(fmt.Errorf("--fta: %w", err))
+	}
+	if s.Failures == 0 {
+		return 0, usagef("--fta %s: no failure in the trace", path)
+	}
+	return float64(s.NodeMTBF), nil
 }
