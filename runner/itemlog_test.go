@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -128,12 +130,15 @@ func TestItemLogReplayRefusesAnotherProgram(t *testing.T) {
 // item once, and the shard logs still merge to the unsplit log.
 func TestRecordShardComputesInFullWhatTheProgramNeeds(t *testing.T) {
 	var calls [2][]int
+	var mu sync.Mutex // the two workers record their calls concurrently
 	prog := func(ctx context.Context) error {
 		for s := range 2 {
 			var got []Result[float64]
 			err := Run(ctx, Options{Seed: 3, Workers: 2, Label: fmt.Sprint("s", s)}, []float64{1, 2, 3, 4, 5}, 1,
 				func(_ context.Context, it Item[float64]) (float64, error) {
+					mu.Lock()
 					calls[s] = append(calls[s], it.K)
+					mu.Unlock()
 					return it.Param, nil
 				}, Collect(&got))
 			if err != nil {
@@ -177,14 +182,14 @@ func TestRecordShardComputesInFullWhatTheProgramNeeds(t *testing.T) {
 		t.Fatalf("merged logs differ from the unsplit log: %v", err)
 	}
 	// An item's own error is returned at once, not retried.
-	n := 0
+	var n atomic.Int64 // items run on concurrent workers
 	_, err = RecordShard(context.Background(), new(bytes.Buffer), Shard{0, 2}, func(ctx context.Context) error {
 		return Run(ctx, Options{}, []int{1, 2, 3}, 1, func(context.Context, Item[int]) (int, error) {
-			n++
+			n.Add(1)
 			return 0, fmt.Errorf("boom")
 		}, nil)
 	})
-	if err == nil || !strings.Contains(err.Error(), "boom") || n > 2 {
-		t.Fatalf("item error: %v after %d calls", err, n)
+	if err == nil || !strings.Contains(err.Error(), "boom") || n.Load() > 2 {
+		t.Fatalf("item error: %v after %d calls", err, n.Load())
 	}
 }
