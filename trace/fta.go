@@ -42,53 +42,13 @@ type FTAEvent struct {
 // separated by tabs (blanks around them ignored), integer ids, a type 0 or
 // 1 and finite times with Start ≤ Stop. Memory: one line.
 type FTAReader struct {
-	src     io.Reader
-	name    string
-	ls      *lineScanner
-	err     error
-	Skipped int // header, comment and blank lines skipped so far
+	records[FTAEvent]
 }
 
 // NewFTAReader returns a reader of the event trace r; name is used in
 // errors.
-func NewFTAReader(r io.Reader, name string) *FTAReader { return &FTAReader{src: r, name: name} }
-
-// Line is the number of the last line read.
-func (r *FTAReader) Line() int {
-	if r.ls == nil {
-		return 0
-	}
-	return r.ls.line
-}
-
-// Next returns the next event, or io.EOF after the last one; after another
-// error it keeps returning that error.
-func (r *FTAReader) Next() (FTAEvent, error) {
-	if r.err != nil {
-		return FTAEvent{}, r.err
-	}
-	if r.ls == nil {
-		rd, err := maybeGzip(r.src, r.name)
-		if err != nil {
-			r.err = err
-			return FTAEvent{}, err
-		}
-		r.ls = newLineScanner(rd, r.name)
-	}
-	for r.ls.scan() {
-		t := strings.TrimSpace(r.ls.text)
-		if t == "" || t[0] == '#' {
-			r.Skipped++
-			continue
-		}
-		e, err := parseFTAEvent(r.ls, t)
-		r.err = err
-		return e, err
-	}
-	if r.err = r.ls.err(); r.err == nil {
-		r.err = io.EOF
-	}
-	return FTAEvent{}, r.err
+func NewFTAReader(r io.Reader, name string) *FTAReader {
+	return &FTAReader{records[FTAEvent]{src: r, name: name, parse: parseFTAEvent}}
 }
 
 var ftaFieldNames = [9]string{"event_id", "component_id", "node_id", "platform_id", "node_name", "event_type",

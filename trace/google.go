@@ -51,53 +51,12 @@ type GoogleTaskEvent struct {
 // lines and lines starting with "#" are skipped and counted. Memory: one
 // line.
 type GoogleTaskEventReader struct {
-	src     io.Reader
-	name    string
-	ls      *lineScanner
-	err     error
-	Skipped int
+	records[GoogleTaskEvent]
 }
 
 // NewGoogleTaskEventReader returns a reader of r; name is used in errors.
 func NewGoogleTaskEventReader(r io.Reader, name string) *GoogleTaskEventReader {
-	return &GoogleTaskEventReader{src: r, name: name}
-}
-
-// Line is the number of the last line read.
-func (r *GoogleTaskEventReader) Line() int {
-	if r.ls == nil {
-		return 0
-	}
-	return r.ls.line
-}
-
-// Next returns the next event or io.EOF.
-func (r *GoogleTaskEventReader) Next() (GoogleTaskEvent, error) {
-	if r.err != nil {
-		return GoogleTaskEvent{}, r.err
-	}
-	if r.ls == nil {
-		rd, err := maybeGzip(r.src, r.name)
-		if err != nil {
-			r.err = err
-			return GoogleTaskEvent{}, err
-		}
-		r.ls = newLineScanner(rd, r.name)
-	}
-	for r.ls.scan() {
-		t := strings.TrimSpace(r.ls.text)
-		if t == "" || t[0] == '#' {
-			r.Skipped++
-			continue
-		}
-		e, err := parseGoogleTaskEvent(r.ls, t)
-		r.err = err
-		return e, err
-	}
-	if r.err = r.ls.err(); r.err == nil {
-		r.err = io.EOF
-	}
-	return GoogleTaskEvent{}, r.err
+	return &GoogleTaskEventReader{records[GoogleTaskEvent]{src: r, name: name, parse: parseGoogleTaskEvent}}
 }
 
 func parseGoogleTaskEvent(ls *lineScanner, line string) (GoogleTaskEvent, error) {
