@@ -51,10 +51,20 @@ func BandwidthFor(ctx context.Context, c Config, st Strategy, efficiency float64
 		w, err := meanWaste(beta)
 		return w <= 1-efficiency, err
 	}
+	return smallestGood(lo, hi, relTol, ok, func() error {
+		return fmt.Errorf("%s does not reach efficiency %v even at %s: %w", st.Name, efficiency, units.FormatBandwidth(hi), ErrNotReached)
+	})
+}
+
+// smallestGood is the smallest x in [lo, hi] at which ok, false below some
+// threshold and true above it, is true: bisection on a log scale to
+// relative precision relTol, O(log(log(hi/lo)/relTol)) calls of ok. It
+// returns notReached() when ok(hi) is false, and lo when ok(lo) is true.
+func smallestGood(lo, hi, relTol float64, ok func(float64) (bool, error), notReached func() error) (float64, error) {
 	if good, err := ok(hi); err != nil {
 		return 0, err
 	} else if !good {
-		return 0, fmt.Errorf("%s does not reach efficiency %v even at %s: %w", st.Name, efficiency, units.FormatBandwidth(hi), ErrNotReached)
+		return 0, notReached()
 	}
 	if good, err := ok(lo); err != nil {
 		return 0, err

@@ -169,28 +169,9 @@ func BoundBandwidthFor(c Config, efficiency, lo, hi, relTol float64) (float64, e
 		// The only error left: regular I/O uses all of beta (waste 1).
 		return err == nil && w <= 1-efficiency, nil
 	}
-	if good, err := ok(hi); err != nil || !good {
-		if err == nil {
-			err = fmt.Errorf("the bound does not reach efficiency %v even at %g B/s: %w", efficiency, hi, ErrNotReached)
-		}
-		return 0, err
-	}
-	if good, err := ok(lo); err != nil || good {
-		return lo, err
-	}
-	for hi/lo > 1+relTol {
-		mid := math.Sqrt(lo * hi)
-		good, err := ok(mid)
-		if err != nil {
-			return 0, err
-		}
-		if good {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi, nil
+	return smallestGood(lo, hi, relTol, ok, func() error {
+		return fmt.Errorf("the bound does not reach efficiency %v even at %g B/s: %w", efficiency, hi, ErrNotReached)
+	})
 }
 
 // MapleCurve is the published bandwidth curve's point for c's node MTBF
