@@ -3,7 +3,6 @@ package capacity
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 
@@ -24,36 +23,11 @@ type TracedSection struct {
 // sections ≤ 0) exactly as SimulateContext does, and returns the plans,
 // for pictures of the schedule. O(sections × plan size) memory.
 func Trace(ctx context.Context, in *Instance, algo Algorithm, sections int) ([]TracedSection, error) {
-	if err := in.Validate(); err != nil {
+	var out []TracedSection
+	if _, _, _, err := runSections(ctx, in, algo, sections, func(_ int, start float64, p int, pl *Plan) {
+		out = append(out, TracedSection{Start: start, P: p, Plan: pl})
+	}); err != nil {
 		return nil, err
-	}
-	st := NewState(in)
-	cmin, rmin := math.Inf(1), math.Inf(1)
-	finite := false
-	for _, jb := range in.Jobs {
-		cmin, rmin = math.Min(cmin, jb.C), math.Min(rmin, jb.R)
-		finite = finite || jb.Length > 0
-	}
-	if sections <= 0 || sections > len(in.Sections) {
-		sections = len(in.Sections)
-	}
-	out := make([]TracedSection, 0, sections)
-	for i, s := range in.Sections[:sections] {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		st.P, st.T = s.P, s.Length
-		pl, err := algo.Plan(st)
-		if err == nil && finite {
-			pl, err = Finish(st, pl)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("section %d: %s: %w", i, algo.Name(), err)
-		}
-		out = append(out, TracedSection{Start: st.Now, P: s.P, Plan: pl})
-		if _, err := Advance(st, pl, cmin, rmin); err != nil {
-			return nil, fmt.Errorf("section %d: %s produced an invalid plan: %w", i, algo.Name(), err)
-		}
 	}
 	return out, nil
 }

@@ -151,32 +151,8 @@ func Simulate(in *Instance, algo Algorithm) (*Result, error) {
 // section (one plan: milliseconds in the paper's settings) and returns
 // ctx.Err() when it is done.
 func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result, error) {
-	if err := in.Validate(); err != nil {
-		return nil, err
-	}
-	st := NewState(in)
-	cmin, rmin := math.Inf(1), math.Inf(1)
-	for _, jb := range in.Jobs {
-		cmin, rmin = math.Min(cmin, jb.C), math.Min(rmin, jb.R)
-	}
 	res := &Result{Algorithm: algo.Name()}
-	finite := false
-	for _, jb := range in.Jobs {
-		finite = finite || jb.Length > 0
-	}
-	var area float64
-	for i, s := range in.Sections {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		st.P, st.T = s.P, s.Length
-		pl, err := algo.Plan(st)
-		if err == nil && finite {
-			pl, err = Finish(st, pl)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("section %d: %s: %w", i, algo.Name(), err)
-		}
+	st, area, finite, err := runSections(ctx, in, algo, 0, func(_ int, _ float64, _ int, pl *Plan) {
 		for _, ivs := range pl.Jobs {
 			for _, iv := range ivs {
 				switch iv.Kind {
@@ -187,10 +163,9 @@ func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result
 				}
 			}
 		}
-		if _, err := Advance(st, pl, cmin, rmin); err != nil {
-			return nil, fmt.Errorf("section %d: %s produced an invalid plan: %w", i, algo.Name(), err)
-		}
-		area += float64(s.P) * s.Length
+	})
+	if err != nil {
+		return nil, err
 	}
 	res.Work = st.Work
 	res.Goodput = st.WorkSum / area
@@ -222,4 +197,45 @@ func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result
 		}
 	}
 	return res, nil
+}
+
+// runSections runs algo over the first sections of the instance (all when
+// sections <= 0): it plans each section (Finish for finite jobs), calls
+// each with the section's index, start time, processor count and plan, and
+// validates and applies the plan (Advance). It checks ctx before every
+// section. It returns the final state, the processor-time Σ P·T of the
+// sections run, and whether some job is finite. SimulateContext and Trace
+// are this loop.
+func runSections(ctx context.Context, in *Instance, algo Algorithm, sections int, each func(i int, start float64, p int, pl *Plan)) (st *State, area float64, finite bool, err error) {
+	if err := in.Validate(); err != nil {
+		return nil, 0, false, err
+	}
+	st = NewState(in)
+	cmin, rmin := math.Inf(1), math.Inf(1)
+	for _, jb := range in.Jobs {
+		cmin, rmin = math.Min(cmin, jb.C), math.Min(rmin, jb.R)
+		finite = finite || jb.Length > 0
+	}
+	if sections <= 0 || sections > len(in.Sections) {
+		sections = len(in.Sections)
+	}
+	for i, s := range in.Sections[:sections] {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, false, err
+		}
+		st.P, st.T = s.P, s.Length
+		pl, err := algo.Plan(st)
+		if err == nil && finite {
+			pl, err = Finish(st, pl)
+		}
+		if err != nil {
+			return nil, 0, false, fmt.Errorf("section %d: %s: %w", i, algo.Name(), err)
+		}
+		each(i, st.Now, s.P, pl)
+		if _, err := Advance(st, pl, cmin, rmin); err != nil {
+			return nil, 0, false, fmt.Errorf("section %d: %s produced an invalid plan: %w", i, algo.Name(), err)
+		}
+		area += float64(s.P) * s.Length
+	}
+	return st, area, finite, nil
 }
