@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -13,14 +12,7 @@ import (
 // with base seed base: the same seed derivation and generator, so that an
 // exported instance is exactly the one `ckpt capacity simulate` measured.
 func InstanceOf(pt SweepPoint, base uint64, rep int) (*Instance, error) {
-	r := runner.NewRand(runner.Seed(base, pt.Instance, rep))
-	if pt.Release != "" {
-		if len(pt.Workload.Specs) == 0 {
-			return nil, fmt.Errorf("workload %s has no run times: finite jobs need an SWF or CQSim log", pt.Workload.Name)
-		}
-		return GenerateFinite(r, pt.Params, pt.Workload.Specs, pt.Release)
-	}
-	return Generate(r, pt.Params, pt.Workload.Widths)
+	return pt.instance(base, rep)
 }
 
 // SWFParams are the generator parameters of pt, for the SWF header.
