@@ -207,21 +207,33 @@ func (s *Server) apply(op string, given *float64, f func(now float64) (any, erro
 	s.metrics.decision(op, time.Since(t0))
 	ack := s.submit()
 	s.mu.Unlock()
-	if ack != nil {
-		if cerr := s.wait(ack); cerr != nil {
-			return nil, &apiError{http.StatusServiceUnavailable, "", "the database commit failed; the coordinator is stopping"}
-		}
+	if cerr := s.settle(ack); cerr != nil {
+		return nil, cerr
 	}
 	return res, err
 }
 
+// settle waits for ack (nil: nothing pending) and maps a failed commit
+// to 503.
+func (s *Server) settle(ack <-chan error) error {
+	if ack != nil && s.wait(ack) != nil {
+		return &apiError{http.StatusServiceUnavailable, "", "the database commit failed; the coordinator is stopping"}
+	}
+	return nil
+}
+
 func (s *Server) status(_ http.ResponseWriter, r *http.Request) (int, any, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := s.wallNow()
 	st := s.core.Stats()
+	mtbf := s.core.NodeMTBF(now)
+	ack := s.writer.Barrier() // show only committed state
+	s.mu.Unlock()
+	if err := s.settle(ack); err != nil {
+		return 0, nil, err
+	}
 	return 200, api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
-		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(s.core.NodeMTBF(now)), Meta: st.Meta, Now: now}, nil
+		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(mtbf), Meta: st.Meta, Now: now}, nil
 }
 
 func (s *Server) register(_ http.ResponseWriter, r *http.Request) (int, any, error) {
@@ -253,7 +265,11 @@ func (s *Server) register(_ http.ResponseWriter, r *http.Request) (int, any, err
 func (s *Server) getJob(_ http.ResponseWriter, r *http.Request) (int, any, error) {
 	s.mu.Lock()
 	j, ok := s.core.Job(r.PathValue("id"))
+	ack := s.writer.Barrier() // show only committed state
 	s.mu.Unlock()
+	if err := s.settle(ack); err != nil {
+		return 0, nil, err
+	}
 	if !ok {
 		return 0, nil, &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(r.PathValue("id")))}
 	}

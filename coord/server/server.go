@@ -174,11 +174,13 @@ func (s *Server) wallNow() float64 {
 	return float64(s.opt.Clock().UnixNano()) / 1e9
 }
 
-// submit queues the core's changes (s.mu held); nil if none.
+// submit queues the core's changes (s.mu held). With none, it returns
+// the writer's barrier: the answer may show state that an earlier request
+// changed and that is still being committed. Nil when nothing is pending.
 func (s *Server) submit() <-chan error {
 	ch := s.core.TakeChanges()
 	if ch.Empty() {
-		return nil
+		return s.writer.Barrier()
 	}
 	s.metrics.observeChanges(ch)
 	return s.writer.Submit(ch)

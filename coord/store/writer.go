@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"sync"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -14,6 +15,8 @@ type Writer struct {
 	cond *sync.Cond
 	q    []pending
 	done bool
+	busy bool  // a batch is being committed
+	err  error // the first failed commit: every later ack reports it
 	wg   sync.WaitGroup
 }
 
@@ -48,6 +51,28 @@ func (w *Writer) Submit(ch coord.Changes) <-chan error {
 	return ack
 }
 
+// Barrier returns nil when nothing is queued or being committed, and
+// otherwise a channel that receives the result once everything submitted
+// before the call has committed. A request that changed nothing but
+// answers from state another request changed (a poll that finds its
+// grant) waits on it, so no answer reveals a change that a crash could
+// still undo.
+func (w *Writer) Barrier() <-chan error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.q) == 0 && !w.busy && w.err == nil {
+		return nil
+	}
+	ack := make(chan error, 1)
+	if w.done || w.err != nil {
+		ack <- cmp.Or(w.err, errClosed)
+		return ack
+	}
+	w.q = append(w.q, pending{ack: ack})
+	w.cond.Signal()
+	return ack
+}
+
 type closedError struct{}
 
 func (closedError) Error() string { return "store: writer closed" }
@@ -65,14 +90,21 @@ func (w *Writer) loop() {
 			w.mu.Unlock()
 			return
 		}
-		batch := w.q
-		w.q = nil
+		batch, err := w.q, w.err
+		w.q, w.busy = nil, true
 		w.mu.Unlock()
-		chs := make([]coord.Changes, len(batch))
-		for i, p := range batch {
-			chs[i] = p.ch
+		var chs []coord.Changes
+		for _, p := range batch {
+			if !p.ch.Empty() {
+				chs = append(chs, p.ch)
+			}
 		}
-		err := w.s.Commit(chs...)
+		if err == nil {
+			err = w.s.Commit(chs...)
+		}
+		w.mu.Lock()
+		w.err, w.busy = err, false
+		w.mu.Unlock()
 		for _, p := range batch {
 			p.ack <- err
 		}
