@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ import (
 )
 
 func newCoordGateCmd(f *coordFlags) *cobra.Command {
+	var maxWait string
 	cmd := &cobra.Command{Use: "gate [flags] -- APP ARGS...",
 		Short: "Run APP, asking the coordinator for the file system before forwarding the checkpoint signal",
 		Long: `gate is what "ckpt run --coordinator URL" runs in place of the app: on SIGUSR1
@@ -23,15 +25,25 @@ writes $CKPT_PROGRESS_FILE (its checkpoint is done) or exits, then releases
 it. Other signals are forwarded at once. The job is --id (default the chain
 and reservation, $CKPT_CHAIN-r$CKPT_RESERVATION), on $SLURM_JOB_NUM_NODES
 nodes (default 1), with C = $CKPT_CHECKPOINT_TIME. It exits with the app's
-status. A coordinator that cannot be reached is logged, not fatal.`,
+status. A coordinator that cannot be reached is logged, not fatal; a grant
+that does not come within --max-wait (ckpt run passes its --margin: a
+checkpoint granted later could not end before the allocation does) is
+withdrawn and the signal forwarded anyway.`,
 		Example: `  ckpt run --coordinator http://10.0.0.5:7070 -- ./my_app   # runs ckpt coord gate -- ./my_app`,
 		Args:    cobra.MinimumNArgs(1),
-		RunE:    func(cmd *cobra.Command, args []string) error { return runCoordGate(cmd, f, args) }}
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w, err := nonNegDurationFlag("max-wait", maxWait)
+			if err != nil {
+				return err
+			}
+			return runCoordGate(cmd, f, time.Duration(w*float64(time.Second)), args)
+		}}
+	cmd.Flags().StringVar(&maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (0: no bound)")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
 
-func runCoordGate(cmd *cobra.Command, f *coordFlags, args []string) error {
+func runCoordGate(cmd *cobra.Command, f *coordFlags, maxWait time.Duration, args []string) error {
 	if f.id == "" {
 		f.id = os.Getenv("CKPT_CHAIN") + "-r" + os.Getenv("CKPT_RESERVATION")
 	}
@@ -51,7 +63,7 @@ func runCoordGate(cmd *cobra.Command, f *coordFlags, args []string) error {
 	defer signal.Stop(sig)
 	code, err := client.Gate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, Env: os.Environ(),
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), ProgressFile: os.Getenv("CKPT_PROGRESS_FILE"),
-		Signals: sig, Log: cmd.ErrOrStderr()})
+		Signals: sig, Log: cmd.ErrOrStderr(), MaxWait: maxWait})
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,11 @@ type GateConfig struct {
 	Poll time.Duration
 	// Log receives one line per coordinator exchange (nil: none).
 	Log io.Writer
+	// MaxWait bounds the wait for a grant (0: no bound). A checkpoint that
+	// waits longer could not finish before the allocation ends, so the
+	// gate withdraws its request and forwards the signal anyway: a late
+	// checkpoint that contends is better than none.
+	MaxWait time.Duration
 }
 
 // Gate runs the app between the runner of a reservation (`ckpt run
@@ -154,6 +159,9 @@ func (g *gate) checkpoint(ctx context.Context) {
 	}
 	g.request = NewRequestID()
 	wctx, cancel := context.WithCancel(ctx)
+	if g.cfg.MaxWait > 0 {
+		wctx, cancel = context.WithTimeout(ctx, g.cfg.MaxWait)
+	}
 	g.cancel, g.grant = cancel, make(chan grantResult, 1)
 	ch := g.grant
 	g.logf("job %s asks for the file system", g.cfg.Job.ID)
@@ -166,7 +174,14 @@ func (g *gate) checkpoint(ctx context.Context) {
 func (g *gate) granted(r grantResult) {
 	g.cancel()
 	g.grant, g.cancel = nil, nil
-	if r.err != nil {
+	if errors.Is(r.err, context.DeadlineExceeded) {
+		g.logf("no grant within %v; withdrawing and checkpointing without the coordinator", g.cfg.MaxWait)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if _, err := g.cfg.Client.Cancel(ctx, g.cfg.Job.ID, g.cfg.Job.JobToken, g.request, nil); err != nil {
+			g.logf("cancel: %v", err)
+		}
+		cancel()
+	} else if r.err != nil {
 		g.logf("acquire: %v; checkpointing without the coordinator", r.err)
 	} else {
 		g.lease = &r.g
