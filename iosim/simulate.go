@@ -274,6 +274,8 @@ type transfer struct {
 	last      float64
 	req       float64
 	ev        *des.Event
+	end       float64 // Proportional: completion time at the current rate
+	seq       uint64  // Proportional: its sequence number (see reshare)
 }
 
 type pending struct {
@@ -315,6 +317,14 @@ type simulator struct {
 	seq     uint64
 	reqBuf  []Request
 	freed   freed // Remote: the token's end not yet told (see remoteFree)
+
+	// sumQ is the nodes of the active transfers; shareEv, the earliest
+	// of their completions, shareNext's (see reshare). naiveShare
+	// selects the straightforward reshare (the tests' oracle).
+	sumQ       int
+	shareEv    *des.Event
+	shareNext  *transfer
+	naiveShare bool
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -812,8 +822,7 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
-		s.active = append(s.active, tr)
-		s.reshare()
+		s.addShare(tr)
 	case Token:
 		s.holder = tr
 		fallthrough
@@ -822,34 +831,12 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 	}
 }
 
-// reshare recomputes the proportional rates of the active transfers and
-// reschedules their completions.
-func (s *simulator) reshare() {
-	now := s.sim.Now()
-	sumQ := 0
-	for _, tr := range s.active {
-		s.flush(tr.j)
-		tr.remaining -= tr.rate * (now - tr.last)
-		tr.last = now
-		sumQ += tr.j.q
-	}
-	for _, tr := range s.active {
-		tr.rate = s.beta * float64(tr.j.q) / float64(sumQ)
-		s.sim.Cancel(tr.ev)
-		tr.ev = s.sim.After(math.Max(tr.remaining, 0)/tr.rate, func() { s.transferEnd(tr) })
-	}
-}
-
 // removeTransfer ends tr: completed (ended) or aborted by a failure.
 func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
-		i := slices.Index(s.active, tr)
-		s.active = slices.Delete(s.active, i, i+1)
-		if len(s.active) > 0 {
-			s.reshare()
-		}
+		s.removeShare(tr)
 	case Token:
 		s.holder = nil
 		if s.opt.Remote != nil {
@@ -919,7 +906,12 @@ func (s *simulator) planStop(j *job) {
 		}
 		dt = math.Min(dt, j.ckptDue-now)
 	}
-	j.ev = s.sim.After(math.Max(dt, 0), func() { s.computeStop(j) })
+	if j.ev == nil {
+		j.ev = s.sim.NewEvent(func() { s.computeStop(j) })
+	} else if j.ev.Pending() {
+		s.err = fmt.Errorf("internal error: job %d has two compute stops", j.id)
+	}
+	s.sim.Schedule(j.ev, now+math.Max(dt, 0)) // one reused event per job
 }
 
 func (s *simulator) computeStop(j *job) {
