@@ -49,6 +49,7 @@ func BenchmarkRunTrial(b *testing.B) {
 		b.Fatal(err)
 	}
 	var ev uint64
+	cpu0 := processCPU()
 	for b.Loop() {
 		out, err := Trial(&c, sts, Options{Seed: 1})
 		if err != nil {
@@ -61,4 +62,7 @@ func BenchmarkRunTrial(b *testing.B) {
 	}
 	b.ReportMetric(float64(ev)/float64(b.N), "events/op")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event") // GC's work on the other core included
+	}
 }

@@ -295,6 +295,8 @@ type simulator struct {
 	w0, w1 float64
 
 	queue   []*job // not yet started; restarts at the head
+	qbuf    []*job // queue's backing array (see popFront)
+	qhead   int
 	running []*job
 	free    []int32
 	// nodeJob is, on each node, 1 + the slot of the job running there (0
@@ -605,9 +607,7 @@ func (s *simulator) schedule() {
 		return
 	}
 	for len(s.queue) > 0 && s.queue[0].q <= len(s.free) {
-		j := s.queue[0]
-		s.queue = slices.Delete(s.queue, 0, 1)
-		s.start(j)
+		s.start(s.popFront())
 	}
 	if len(s.queue) < 2 || len(s.free) < s.minQ {
 		return
@@ -720,9 +720,9 @@ func (s *simulator) release(j *job) {
 	}
 	// Push back in reverse so that the next job popping q nodes gets the
 	// same nodes (a restart lands on the nodes it left).
-	for i := len(j.nodes) - 1; i >= 0; i-- {
-		s.free = append(s.free, j.nodes[i])
-	}
+	k := len(s.free)
+	s.free = append(s.free, j.nodes...)
+	slices.Reverse(s.free[k:])
 	if len(s.nodeBufs) < maxNodeBufs {
 		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
 	}
@@ -979,7 +979,7 @@ func (s *simulator) fail(j *job) {
 	if j.hasCkpt {
 		r.inKind, r.inBytes = Recovery, j.ckptBytes
 	}
-	s.queue = slices.Insert(s.queue, 0, r)
+	s.pushFront(r)
 	if s.st.Sharing == Token {
 		s.grant()
 	}
