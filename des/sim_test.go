@@ -286,3 +286,22 @@ func BenchmarkReschedule(b *testing.B) {
 		i++
 	}
 }
+
+// Peek is Stream's generator in its initial state, for any seed and ids,
+// whatever was peeked before.
+func TestPeekIsStream(t *testing.T) {
+	var p Peeker
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		ids := rapid.SliceOfN(rapid.Uint64(), 0, 3).Draw(t, "ids")
+		a, b := Stream(seed, ids...), p.Peek(seed, ids...)
+		for i := range 4 {
+			if x, y := a.ExpFloat64(), b.ExpFloat64(); x != y {
+				t.Fatalf("draw %d: Stream %v, Peek %v", i, x, y)
+			}
+		}
+	})
+	if n := testing.AllocsPerRun(100, func() { p.Peek(1, 2, 3).ExpFloat64() }); n != 0 {
+		t.Fatalf("Peek allocates %v times", n)
+	}
+}

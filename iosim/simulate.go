@@ -446,9 +446,15 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		}
 	default:
 		mu := float64(c.Platform.NodeMTBF)
+		var peek des.Peeker // a node's own stream only if it fails in the span
 		for k := range N {
+			t := peek.Peek(opt.Seed, streamFailures, uint64(k)).ExpFloat64() * mu
+			if t > s.w1 {
+				continue // as nodeFailure would
+			}
 			r := des.Stream(opt.Seed, streamFailures, uint64(k))
-			s.nodeFailure(int32(k), r.ExpFloat64()*mu, func() float64 { return r.ExpFloat64() * mu })
+			r.ExpFloat64() // t again
+			s.nodeFailure(int32(k), t, func() float64 { return r.ExpFloat64() * mu })
 		}
 	}
 	return s, nil
