@@ -31,3 +31,14 @@ func (s *simulator) pushFront(r *job) {
 	s.queue = slices.Insert(s.queue, 0, r)
 	s.qbuf, s.qhead = s.queue[:cap(s.queue)], 0
 }
+
+// takeJob returns the memory of a new job: the next of the slab made for
+// the job list, then one allocation per restart.
+func (s *simulator) takeJob() *job {
+	if len(s.slab) > 0 {
+		j := &s.slab[0]
+		s.slab = s.slab[1:]
+		return j
+	}
+	return new(job)
+}

@@ -261,6 +261,10 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// trBuf is the memory of j's transfer (one at a time) and trEv its
+	// completion under Token and Unlimited sharing, reused (see startTransfer).
+	trBuf transfer
+	trEv  *des.Event
 }
 
 // maxNodeBufs bounds the node lists kept for reuse.
@@ -297,6 +301,7 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	qbuf    []*job // queue's backing array (see popFront)
 	qhead   int
+	slab    []job // memory of the jobs not made yet (see takeJob)
 	running []*job
 	free    []int32
 	// nodeJob is, on each node, 1 + the slot of the job running there (0
@@ -433,6 +438,9 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
 			return nil, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
 		}
+		if s.slab == nil {
+			s.slab = make([]job, len(jobs)) // the list's jobs, one allocation
+		}
 		s.queue = append(s.queue, s.newJob(jb.Class, jb.Work))
 	}
 	switch {
@@ -511,7 +519,8 @@ func (s *simulator) newJob(class int, work float64) *job {
 	cl := &s.cfg.Classes[class]
 	mem := s.cfg.JobMemory(class)
 	C := cl.Checkpoint * mem / s.beta
-	j := &job{id: s.nextID, class: class, q: cl.Nodes, work: work,
+	j := s.takeJob()
+	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
 		runIdx: -1, slot: -1}
@@ -824,7 +833,8 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 			req = now
 		}
 	}
-	tr := &transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req}
+	tr := &j.trBuf // j's previous transfer has ended
+	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req}
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
@@ -833,7 +843,11 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 		s.holder = tr
 		fallthrough
 	default:
-		tr.ev = s.sim.After(bytes/s.beta, func() { s.transferEnd(tr) })
+		if j.trEv == nil {
+			j.trEv = s.sim.NewEvent(func() { s.transferEnd(&j.trBuf) })
+		}
+		s.sim.Schedule(j.trEv, now+bytes/s.beta) // des: After(d) is At(now + d)
+		tr.ev = j.trEv
 	}
 }
 
