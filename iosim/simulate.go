@@ -278,6 +278,7 @@ type transfer struct {
 	last      float64
 	req       float64
 	ev        *des.Event
+	start     float64
 	end       float64 // Proportional: completion time at the current rate
 	seq       uint64  // Proportional: its sequence number (see reshare)
 }
@@ -332,6 +333,7 @@ type simulator struct {
 	shareEv    *des.Event
 	shareNext  *transfer
 	naiveShare bool
+	rec        *Timeline // nil unless SimulateTimeline
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -495,6 +497,9 @@ func (s *simulator) run(ctx context.Context) error {
 func (s *simulator) result() Run {
 	N := s.cfg.Platform.Nodes
 	s.sim.RunUntil(s.w1 - 0) // no event left ≤ w1; moves the clock
+	if s.rec != nil {
+		s.recOpen()
+	}
 	for _, j := range s.running {
 		s.flush(j)
 	}
@@ -814,6 +819,9 @@ func (s *simulator) grantAt(i int) {
 	now := s.sim.Now()
 	p := s.waiting[i]
 	s.waiting = slices.Delete(s.waiting, i, i+1)
+	if s.rec != nil {
+		s.recWait(p, false)
+	}
 	req := p.since
 	if p.kind == Checkpoint && p.j.ckptPending {
 		s.flush(p.j) // computed while waiting
@@ -834,7 +842,7 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 		}
 	}
 	tr := &j.trBuf // j's previous transfer has ended
-	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req}
+	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now}
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
@@ -853,6 +861,9 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 
 // removeTransfer ends tr: completed (ended) or aborted by a failure.
 func (s *simulator) removeTransfer(tr *transfer, ended bool) {
+	if s.rec != nil {
+		s.recTransfer(tr, !ended)
+	}
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
@@ -961,6 +972,13 @@ func (s *simulator) computeStop(j *job) {
 func (s *simulator) withdraw(j *job) {
 	if s.opt.Remote != nil && slices.ContainsFunc(s.waiting, func(p pending) bool { return p.j == j }) {
 		s.remoteGrants(s.opt.Remote.Cancel(s.sim.Now(), j.id))
+	}
+	if s.rec != nil {
+		for _, p := range s.waiting {
+			if p.j == j {
+				s.recWait(p, true)
+			}
+		}
 	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
 }

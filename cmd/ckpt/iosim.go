@@ -43,6 +43,8 @@ type iosimFlags struct {
 	fullPeriod           bool
 	scheduler            string
 	accounting           string
+	plotPath, htmlPath   string
+	timeline             string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
@@ -207,6 +209,8 @@ func newIOSimRunCmd() *cobra.Command {
 	f.common(cmd, true)
 	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
 	cmd.Flags().StringVar(&f.swf, "swf", "", "also write the job list of the first trial as an SWF v2.2 log (header: generator, platform, classes, seed)")
+	addPictureFlags(cmd.Flags(), &f.plotPath, &f.htmlPath, "the waste of each strategy, its split and the lower bound")
+	cmd.Flags().StringVar(&f.timeline, "timeline", "", "with --plot/--html, also draw the file system's use in the first trial over T0:T1 (10d:10.25d) or a length from the end of --skip (6h)")
 	return cmd
 }
 
@@ -250,6 +254,9 @@ func (f *iosimFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
+	if err := f.checkPictures(opt); err != nil {
+		return err
+	}
 	pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
 	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
 	if err != nil {
@@ -257,6 +264,9 @@ func (f *iosimFlags) run(cmd *cobra.Command) error {
 	}
 	rep, err := iosim.Report(c, rs, opt)
 	if err != nil {
+		return err
+	}
+	if err := f.writeRunPictures(cmd, c, sts, opt, rep); err != nil {
 		return err
 	}
 	if f.json {
