@@ -262,4 +262,3 @@ func TestPlotRunSVGStructure(t *testing.T) {
 		t.Error("a .pdf path was accepted")
 	}
 }
-
