@@ -42,3 +42,45 @@ func (s *simulator) takeJob() *job {
 	}
 	return new(job)
 }
+
+// Nodes to jobs. A release leaves nodeJob as it is (stale on the nodes it
+// frees), and a start writes its slot on its nodes — unless it takes back,
+// under the same slot, exactly the nodes the last release freed with
+// nothing popped or pushed in between (a restart after a failure, the
+// common case): those entries are already right. jobOn checks that the
+// slot's job really holds the node, so a stale entry reads as free.
+// A restart thus costs O(1) instead of two passes over its nodes; a
+// failure's look-up costs O(q).
+
+// freeMark is a release: the count of free-list operations after it, the
+// slot it freed and the number of nodes.
+type freeMark struct {
+	ops  uint64
+	slot int32
+	q    int
+}
+
+// markNodes writes j's slot on its nodes (see above); called by start
+// once j has its nodes and slot, before anything else touches free.
+func (s *simulator) markNodes(j *job) {
+	same := s.freeOps == s.lastFree.ops && j.slot == s.lastFree.slot && j.q == s.lastFree.q
+	s.freeOps++
+	if same {
+		return
+	}
+	for _, n := range j.nodes {
+		s.nodeJob[n] = j.slot + 1
+	}
+}
+
+// jobOn is the job running on node k, or nil.
+func (s *simulator) jobOn(k int32) *job {
+	slot := s.nodeJob[k]
+	if slot == 0 {
+		return nil
+	}
+	if j := s.slots[slot-1]; j != nil && slices.Contains(j.nodes, k) {
+		return j
+	}
+	return nil
+}

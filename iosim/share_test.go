@@ -111,3 +111,45 @@ func TestIncrementalShareMatchesNaiveCielo(t *testing.T) {
 		}
 	}
 }
+
+// Oracle for the node → job map with stale entries (markNodes, jobOn):
+// after every event of random runs, jobOn(k) is the running job whose
+// node list holds k (found by scanning them all), or nil; and restarts in
+// place — the case that skips the writes — happen.
+func TestJobOnMatchesScan(t *testing.T) {
+	skipped := 0
+	rapid.Check(t, func(t *rapid.T) {
+		c := small()
+		c.Platform.Nodes = rapid.IntRange(32, 80).Draw(t, "nodes")
+		c.Platform.NodeMTBF = Seconds(rapid.Float64Range(2*Day, 60*Day).Draw(t, "mtbf"))
+		name := rapid.SampledFrom([]string{"oblivious-daly", "ordered-daly", "least-waste"}).Draw(t, "strategy")
+		st, _ := Lookup(name, 3600)
+		s, err := newSimulator(&c, st, Options{Span: 4 * Day, Skip: Day / 4, Seed: rapid.Uint64().Draw(t, "seed")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.schedule()
+		for s.err == nil && s.sim.Peek() <= s.w1 {
+			ops := s.freeOps
+			started := s.res.JobsStarted
+			s.sim.Step()
+			if s.res.JobsStarted > started && s.freeOps == ops+2 && s.lastFree.ops == ops+1 {
+				skipped++ // a release then a start in place, in one event
+			}
+			owner := map[int32]*job{}
+			for _, j := range s.running {
+				for _, n := range j.nodes {
+					owner[n] = j
+				}
+			}
+			for k := range int32(c.Platform.Nodes) {
+				if got := s.jobOn(k); got != owner[k] {
+					t.Fatalf("t = %g: jobOn(%d) = %v, scan finds %v", s.sim.Now(), k, got, owner[k])
+				}
+			}
+		}
+	})
+	if skipped == 0 {
+		t.Fatal("no restart in place: the skipped writes are not exercised")
+	}
+}

@@ -300,14 +300,11 @@ type simulator struct {
 	w0, w1 float64
 
 	queue   []*job // not yet started; restarts at the head
-	qbuf    []*job // queue's backing array (see popFront)
-	qhead   int
-	slab    []job // memory of the jobs not made yet (see takeJob)
 	running []*job
 	free    []int32
 	// nodeJob is, on each node, 1 + the slot of the job running there (0
-	// when free; no pointers: no GC write barriers). slots holds the
-	// running jobs by slot; freeSlots the slots to reuse. Memory is
+	// or stale when free: see jobOn; no pointers: no GC write barriers).
+	// slots holds the running jobs by slot; freeSlots the slots to reuse. Memory is
 	// proportional to the running jobs, never to the restarts.
 	nodeJob   []int32
 	slots     []*job
@@ -334,6 +331,14 @@ type simulator struct {
 	shareNext  *transfer
 	naiveShare bool
 	rec        *Timeline // nil unless SimulateTimeline
+
+	qbuf  []*job // queue's backing array (see popFront)
+	qhead int
+	slab  []job // memory of the jobs not made yet (see takeJob)
+	// freeOps counts the pushes and pops of free; lastFree is the last
+	// release (see markNodes).
+	freeOps  uint64
+	lastFree freeMark
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -547,15 +552,15 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 			s.res.NodeFailures++
 		}
 		s.nodeFailure(k, s.sim.Now()+next(), next)
-		if slot := s.nodeJob[k]; slot != 0 {
-			s.fail(s.slots[slot-1])
+		if j := s.jobOn(k); j != nil {
+			s.fail(j)
 		}
 	})
 }
 
 // clip is the length of [a, b] inside the window.
 func (s *simulator) clip(a, b float64) float64 {
-	return math.Max(0, math.Min(b, s.w1)-math.Max(a, s.w0))
+	return max(0, min(b, s.w1)-max(a, s.w0)) // the builtins are math.Max/Min, inlined
 }
 
 func (s *simulator) flushFree() {
@@ -721,9 +726,7 @@ func (s *simulator) start(j *job) {
 		j.slot = int32(len(s.slots))
 		s.slots = append(s.slots, j)
 	}
-	for _, n := range j.nodes {
-		s.nodeJob[n] = j.slot + 1
-	}
+	s.markNodes(j)
 	j.runIdx = len(s.running)
 	s.running = append(s.running, j)
 	s.res.JobsStarted++
@@ -735,9 +738,6 @@ func (s *simulator) start(j *job) {
 
 func (s *simulator) release(j *job) {
 	s.flushFree()
-	for _, n := range j.nodes {
-		s.nodeJob[n] = 0
-	}
 	// Push back in reverse so that the next job popping q nodes gets the
 	// same nodes (a restart lands on the nodes it left).
 	k := len(s.free)
@@ -749,6 +749,8 @@ func (s *simulator) release(j *job) {
 	j.nodes = nil
 	s.slots[j.slot] = nil
 	s.freeSlots = append(s.freeSlots, j.slot)
+	s.freeOps++
+	s.lastFree = freeMark{ops: s.freeOps, slot: j.slot, q: j.q}
 	j.slot = -1
 	j.state = sDone
 	last := s.running[len(s.running)-1]
