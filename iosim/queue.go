@@ -43,43 +43,50 @@ func (s *simulator) takeJob() *job {
 	return new(job)
 }
 
-// Nodes to jobs. A release leaves nodeJob as it is (stale on the nodes it
-// frees), and a start writes its slot on its nodes — unless it takes back,
-// under the same slot, exactly the nodes the last release freed with
-// nothing popped or pushed in between (a restart after a failure, the
-// common case): those entries are already right. jobOn checks that the
-// slot's job really holds the node, so a stale entry reads as free.
-// A restart thus costs O(1) instead of two passes over its nodes; a
-// failure's look-up costs O(q).
+// Nodes to jobs. A start writes on each of its nodes its slot and a mark
+// (a number new to this start), and a release leaves the entries as they
+// are, stale on the nodes it frees — unless the start takes back, under
+// the same slot, exactly the nodes the last release freed with nothing
+// popped or pushed in between (a restart after a failure, the common
+// case): those entries are already right, and the job takes over the
+// released job's mark. jobOn reads a node's entry and checks the slot's
+// job has that mark, so a stale entry reads as free. A restart thus costs
+// O(1) instead of two passes over its nodes, and a failure's look-up O(1).
 
 // freeMark is a release: the count of free-list operations after it, the
-// slot it freed and the number of nodes.
+// slot it freed, the number of nodes and their mark.
 type freeMark struct {
 	ops  uint64
 	slot int32
 	q    int
+	mark uint32
 }
 
-// markNodes writes j's slot on its nodes (see above); called by start
-// once j has its nodes and slot, before anything else touches free.
+// markNodes writes j's slot and mark on its nodes (see above); called by
+// start once j has its nodes and slot, before anything else touches free.
 func (s *simulator) markNodes(j *job) {
 	same := s.freeOps == s.lastFree.ops && j.slot == s.lastFree.slot && j.q == s.lastFree.q
 	s.freeOps++
 	if same {
+		j.mark = s.lastFree.mark
 		return
 	}
+	s.marks++
+	j.mark = s.marks
+	v := uint64(j.mark)<<32 | uint64(j.slot+1)
 	for _, n := range j.nodes {
-		s.nodeJob[n] = j.slot + 1
+		s.nodeJob[n] = v
 	}
 }
 
 // jobOn is the job running on node k, or nil.
 func (s *simulator) jobOn(k int32) *job {
-	slot := s.nodeJob[k]
+	v := s.nodeJob[k]
+	slot := uint32(v)
 	if slot == 0 {
 		return nil
 	}
-	if j := s.slots[slot-1]; j != nil && slices.Contains(j.nodes, k) {
+	if j := s.slots[slot-1]; j != nil && j.mark == uint32(v>>32) {
 		return j
 	}
 	return nil

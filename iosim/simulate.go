@@ -236,6 +236,7 @@ const (
 type job struct {
 	id, class, q int
 	slot         int32   // index in simulator.slots while running, else -1
+	mark         uint32  // its nodes' mark in nodeJob (see markNodes)
 	work         float64 // compute seconds to do in this run
 	progress     float64 // compute seconds done in this run
 	committed    float64 // progress saved by the last checkpoint of this run
@@ -302,11 +303,12 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	running []*job
 	free    []int32
-	// nodeJob is, on each node, 1 + the slot of the job running there (0
-	// or stale when free: see jobOn; no pointers: no GC write barriers).
+	// nodeJob is, on each node, 1 + the slot of the job running there and
+	// the job's mark in the high half (0 or stale when free: see jobOn; no
+	// pointers: no GC write barriers).
 	// slots holds the running jobs by slot; freeSlots the slots to reuse. Memory is
 	// proportional to the running jobs, never to the restarts.
-	nodeJob   []int32
+	nodeJob   []uint64
 	slots     []*job
 	freeSlots []int32
 	// nodeBufs are node lists of finished jobs, reused to avoid allocation
@@ -339,6 +341,7 @@ type simulator struct {
 	// release (see markNodes).
 	freeOps  uint64
 	lastFree freeMark
+	marks    uint32 // the last mark given (see markNodes)
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -432,7 +435,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
-		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]int32, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -750,7 +753,7 @@ func (s *simulator) release(j *job) {
 	s.slots[j.slot] = nil
 	s.freeSlots = append(s.freeSlots, j.slot)
 	s.freeOps++
-	s.lastFree = freeMark{ops: s.freeOps, slot: j.slot, q: j.q}
+	s.lastFree = freeMark{ops: s.freeOps, slot: j.slot, q: j.q, mark: j.mark}
 	j.slot = -1
 	j.state = sDone
 	last := s.running[len(s.running)-1]
