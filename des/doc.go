@@ -18,9 +18,12 @@
 //
 // # Complexity
 //
-// The queue is a binary heap (container/heap): At, After and Cancel are
-// O(log n) time for n pending events, Step is O(log n) plus the event's
-// own work, Now and Len are O(1). Memory is O(n) for the pending events
+// The queue is a binary heap written for *Event (no interface calls): At,
+// After, Schedule, ScheduleSeq and Cancel are O(log n) time for n pending
+// events, Step is O(log n) plus the event's own work, Now, Len and Reserve
+// are O(1). Schedule and ScheduleSeq reuse an event made once by NewEvent,
+// so a simulator that reschedules the same completion many times does not
+// allocate. Memory is O(n) for the pending events
 // only: fired and cancelled events are not kept. Stream is O(k) for k
 // identifiers.
 package des

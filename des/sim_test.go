@@ -188,3 +188,138 @@ func BenchmarkScheduleStep(b *testing.B) {
 		s.Step()
 	}
 }
+
+// Property: any interleaving of At, Schedule (rescheduling a reused
+// event), Reserve + ScheduleSeq, Cancel and Step fires exactly what an
+// oracle — a plain list scanned for its least (time, seq) — fires, in the
+// same order, and Schedule orders an event exactly as Cancel + At would.
+func TestScheduleMatchesOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := New()
+		type key struct {
+			time float64
+			seq  uint64
+		}
+		n := rapid.IntRange(1, 12).Draw(t, "events")
+		evs := make([]*Event, n)
+		var fired []int
+		for i := range evs {
+			evs[i] = s.NewEvent(func() { fired = append(fired, i) })
+		}
+		oracle := map[int]key{} // pending events by id
+		var seq uint64          // the oracle's own sequence counter
+		var want []int
+		for range rapid.IntRange(0, 200).Draw(t, "ops") {
+			i := rapid.IntRange(0, n-1).Draw(t, "i")
+			at := s.Now() + float64(rapid.IntRange(0, 5).Draw(t, "dt"))
+			switch rapid.IntRange(0, 4).Draw(t, "op") {
+			case 0: // Schedule a reused event
+				s.Schedule(evs[i], at)
+				oracle[i] = key{at, seq}
+				seq++
+			case 1: // Reserve a few numbers, queue with one of them
+				k := rapid.IntRange(1, 4).Draw(t, "k")
+				first := s.Reserve(k)
+				if first != seq {
+					t.Fatalf("Reserve gave %d, oracle %d", first, seq)
+				}
+				pick := first + uint64(rapid.IntRange(0, k-1).Draw(t, "pick"))
+				s.ScheduleSeq(evs[i], at, pick)
+				oracle[i] = key{at, pick}
+				seq += uint64(k)
+			case 2:
+				if got := s.Cancel(evs[i]); got != hasKey(oracle, i) {
+					t.Fatalf("Cancel(%d) = %v", i, got)
+				}
+				delete(oracle, i)
+			default: // Step
+				best := -1
+				for id, k := range oracle {
+					if b, ok := oracle[best]; best < 0 || !ok || k.time < b.time || (k.time == b.time && k.seq < b.seq) {
+						best = id
+					}
+				}
+				if got := s.Step(); got != (best >= 0) {
+					t.Fatalf("Step() = %v with %d pending", got, len(oracle))
+				}
+				if best >= 0 {
+					if s.Now() != oracle[best].time {
+						t.Fatalf("clock %v, want %v", s.Now(), oracle[best].time)
+					}
+					delete(oracle, best)
+					want = append(want, best)
+				}
+			}
+			if s.Len() != len(oracle) {
+				t.Fatalf("Len %d, oracle %d", s.Len(), len(oracle))
+			}
+			for id, e := range evs {
+				if e.Pending() != hasKey(oracle, id) {
+					t.Fatalf("event %d pending %v", id, e.Pending())
+				}
+			}
+		}
+		if !slices.Equal(fired, want) {
+			t.Fatalf("fired %v, oracle %v", fired, want)
+		}
+	})
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// BenchmarkReschedule moves one of 1000 pending reused events to a later
+// time (one Schedule of a queued event per op, no allocation).
+func BenchmarkReschedule(b *testing.B) {
+	s := New()
+	evs := make([]*Event, 1000)
+	for i := range evs {
+		evs[i] = s.NewEvent(func() {})
+		s.Schedule(evs[i], float64(i))
+	}
+	i := 0
+	for b.Loop() {
+		e := evs[i%len(evs)]
+		s.Schedule(e, e.Time()+1000)
+		i++
+	}
+}
+
+// Peek is Stream's generator in its initial state, for any seed and ids,
+// whatever was peeked before.
+func TestPeekIsStream(t *testing.T) {
+	var p Peeker
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		ids := rapid.SliceOfN(rapid.Uint64(), 0, 3).Draw(t, "ids")
+		a, b := Stream(seed, ids...), p.Peek(seed, ids...)
+		for i := range 4 {
+			if x, y := a.ExpFloat64(), b.ExpFloat64(); x != y {
+				t.Fatalf("draw %d: Stream %v, Peek %v", i, x, y)
+			}
+		}
+	})
+	if n := testing.AllocsPerRun(100, func() { p.Peek(1, 2, 3).ExpFloat64() }); n != 0 {
+		t.Fatalf("Peek allocates %v times", n)
+	}
+}
+
+// BenchmarkStepFloor is the floor of a simulation's cost per event: one
+// Step (pop) and one Schedule of a reused event (push), no allocation,
+// with 1 500 events pending (about the queue of a 60-day Cielo run: the
+// nodes that fail in the span and the running jobs' next events).
+func BenchmarkStepFloor(b *testing.B) {
+	s := New()
+	r := rng.New(1)
+	evs := make([]*Event, 1500)
+	for i := range evs {
+		e := &evs[i]
+		*e = s.NewEvent(func() { s.Schedule(*e, s.Now()+r.ExpFloat64()*1500) })
+		s.Schedule(*e, r.ExpFloat64()*1500)
+	}
+	for b.Loop() {
+		s.Step()
+	}
+}

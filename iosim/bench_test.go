@@ -1,6 +1,7 @@
 package iosim
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,34 @@ func BenchmarkLowerBound(b *testing.B) {
 		if _, err := c.LowerBound(BoundOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRunTrial is one trial of `ckpt iosim run` with its defaults:
+// Cielo, 62 days, the baseline and the eight default strategies on the
+// same job list (GenerateJobs included, as in a trial). It reports the
+// events fired per trial and the time per event.
+func BenchmarkRunTrial(b *testing.B) {
+	c := Cielo()
+	sts, err := LookupList(strings.Join(DefaultStrategies(), ","), 3600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ev uint64
+	cpu0 := processCPU()
+	for b.Loop() {
+		out, err := Trial(&c, sts, Options{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev += out.Baseline.Events
+		for _, r := range out.Runs {
+			ev += r.Events
+		}
+	}
+	b.ReportMetric(float64(ev)/float64(b.N), "events/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event") // GC's work on the other core included
 	}
 }

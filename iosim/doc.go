@@ -117,11 +117,15 @@
 //
 // A run is O(E log E) time for E events: a few per checkpoint period per
 // job, one per node failure, and, under Proportional sharing, O(T)
-// rescheduled completions per transfer start or end with T concurrent
-// transfers. Its memory is O(N + J) for N nodes and J jobs in the list
+// arithmetic plus one queue update per transfer start or end with T
+// concurrent transfers (only the earliest completion is queued). A job
+// start costs O(q) for q nodes, a restart in place and a failure's look-up
+// O(1). Its memory is O(N + J) for N nodes and J jobs in the list
 // (failure streams, pending events, running jobs, the queue), whatever the
 // number of failures and restarts: a restarted job replaces the failed
 // one. LeastWaste is O(r²) per decision for r waiting requests;
-// LowerBound is O(K) per bisection step for K classes. Measured run times
-// are in BENCHMARKS.md.
+// LowerBound is O(K) per bisection step for K classes. SimulateTimeline's
+// recorder adds O(1) per transfer and wait (nothing when off); the
+// pictures (WastePanels, TimelinePanel) are O(strategies) and O(segments
+// log segments). Measured run times are in BENCHMARKS.md.
 package iosim

@@ -236,6 +236,7 @@ const (
 type job struct {
 	id, class, q int
 	slot         int32   // index in simulator.slots while running, else -1
+	mark         uint32  // its nodes' mark in nodeJob (see markNodes)
 	work         float64 // compute seconds to do in this run
 	progress     float64 // compute seconds done in this run
 	committed    float64 // progress saved by the last checkpoint of this run
@@ -261,6 +262,10 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// trBuf is the memory of j's transfer (one at a time) and trEv its
+	// completion under Token and Unlimited sharing, reused (see startTransfer).
+	trBuf transfer
+	trEv  *des.Event
 }
 
 // maxNodeBufs bounds the node lists kept for reuse.
@@ -274,6 +279,9 @@ type transfer struct {
 	last      float64
 	req       float64
 	ev        *des.Event
+	start     float64
+	end       float64 // Proportional: completion time at the current rate
+	seq       uint64  // Proportional: its sequence number (see reshare)
 }
 
 type pending struct {
@@ -295,11 +303,12 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	running []*job
 	free    []int32
-	// nodeJob is, on each node, 1 + the slot of the job running there (0
-	// when free; no pointers: no GC write barriers). slots holds the
-	// running jobs by slot; freeSlots the slots to reuse. Memory is
+	// nodeJob is, on each node, 1 + the slot of the job running there and
+	// the job's mark in the high half (0 or stale when free: see jobOn; no
+	// pointers: no GC write barriers).
+	// slots holds the running jobs by slot; freeSlots the slots to reuse. Memory is
 	// proportional to the running jobs, never to the restarts.
-	nodeJob   []int32
+	nodeJob   []uint64
 	slots     []*job
 	freeSlots []int32
 	// nodeBufs are node lists of finished jobs, reused to avoid allocation
@@ -315,6 +324,24 @@ type simulator struct {
 	seq     uint64
 	reqBuf  []Request
 	freed   freed // Remote: the token's end not yet told (see remoteFree)
+
+	// sumQ is the nodes of the active transfers; shareEv, the earliest
+	// of their completions, shareNext's (see reshare). naiveShare
+	// selects the straightforward reshare (the tests' oracle).
+	sumQ       int
+	shareEv    *des.Event
+	shareNext  *transfer
+	naiveShare bool
+	rec        *Timeline // nil unless SimulateTimeline
+
+	qbuf  []*job // queue's backing array (see popFront)
+	qhead int
+	slab  []job // memory of the jobs not made yet (see takeJob)
+	// freeOps counts the pushes and pops of free; lastFree is the last
+	// release (see markNodes).
+	freeOps  uint64
+	lastFree freeMark
+	marks    uint32 // the last mark given (see markNodes)
 
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
@@ -408,7 +435,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
-		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]int32, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -420,6 +447,9 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	for _, jb := range jobs {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
 			return nil, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
+		}
+		if s.slab == nil {
+			s.slab = make([]job, len(jobs)) // the list's jobs, one allocation
 		}
 		s.queue = append(s.queue, s.newJob(jb.Class, jb.Work))
 	}
@@ -434,9 +464,15 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		}
 	default:
 		mu := float64(c.Platform.NodeMTBF)
+		var peek des.Peeker // a node's own stream only if it fails in the span
 		for k := range N {
+			t := peek.Peek(opt.Seed, streamFailures, uint64(k)).ExpFloat64() * mu
+			if t > s.w1 {
+				continue // as nodeFailure would
+			}
 			r := des.Stream(opt.Seed, streamFailures, uint64(k))
-			s.nodeFailure(int32(k), r.ExpFloat64()*mu, func() float64 { return r.ExpFloat64() * mu })
+			r.ExpFloat64() // t again
+			s.nodeFailure(int32(k), t, func() float64 { return r.ExpFloat64() * mu })
 		}
 	}
 	return s, nil
@@ -469,6 +505,9 @@ func (s *simulator) run(ctx context.Context) error {
 func (s *simulator) result() Run {
 	N := s.cfg.Platform.Nodes
 	s.sim.RunUntil(s.w1 - 0) // no event left ≤ w1; moves the clock
+	if s.rec != nil {
+		s.recOpen()
+	}
 	for _, j := range s.running {
 		s.flush(j)
 	}
@@ -493,7 +532,8 @@ func (s *simulator) newJob(class int, work float64) *job {
 	cl := &s.cfg.Classes[class]
 	mem := s.cfg.JobMemory(class)
 	C := cl.Checkpoint * mem / s.beta
-	j := &job{id: s.nextID, class: class, q: cl.Nodes, work: work,
+	j := s.takeJob()
+	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
 		runIdx: -1, slot: -1}
@@ -515,15 +555,15 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 			s.res.NodeFailures++
 		}
 		s.nodeFailure(k, s.sim.Now()+next(), next)
-		if slot := s.nodeJob[k]; slot != 0 {
-			s.fail(s.slots[slot-1])
+		if j := s.jobOn(k); j != nil {
+			s.fail(j)
 		}
 	})
 }
 
 // clip is the length of [a, b] inside the window.
 func (s *simulator) clip(a, b float64) float64 {
-	return math.Max(0, math.Min(b, s.w1)-math.Max(a, s.w0))
+	return max(0, min(b, s.w1)-max(a, s.w0)) // the builtins are math.Max/Min, inlined
 }
 
 func (s *simulator) flushFree() {
@@ -595,9 +635,7 @@ func (s *simulator) schedule() {
 		return
 	}
 	for len(s.queue) > 0 && s.queue[0].q <= len(s.free) {
-		j := s.queue[0]
-		s.queue = slices.Delete(s.queue, 0, 1)
-		s.start(j)
+		s.start(s.popFront())
 	}
 	if len(s.queue) < 2 || len(s.free) < s.minQ {
 		return
@@ -691,9 +729,7 @@ func (s *simulator) start(j *job) {
 		j.slot = int32(len(s.slots))
 		s.slots = append(s.slots, j)
 	}
-	for _, n := range j.nodes {
-		s.nodeJob[n] = j.slot + 1
-	}
+	s.markNodes(j)
 	j.runIdx = len(s.running)
 	s.running = append(s.running, j)
 	s.res.JobsStarted++
@@ -705,20 +741,19 @@ func (s *simulator) start(j *job) {
 
 func (s *simulator) release(j *job) {
 	s.flushFree()
-	for _, n := range j.nodes {
-		s.nodeJob[n] = 0
-	}
 	// Push back in reverse so that the next job popping q nodes gets the
 	// same nodes (a restart lands on the nodes it left).
-	for i := len(j.nodes) - 1; i >= 0; i-- {
-		s.free = append(s.free, j.nodes[i])
-	}
+	k := len(s.free)
+	s.free = append(s.free, j.nodes...)
+	slices.Reverse(s.free[k:])
 	if len(s.nodeBufs) < maxNodeBufs {
 		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
 	}
 	j.nodes = nil
 	s.slots[j.slot] = nil
 	s.freeSlots = append(s.freeSlots, j.slot)
+	s.freeOps++
+	s.lastFree = freeMark{ops: s.freeOps, slot: j.slot, q: j.q, mark: j.mark}
 	j.slot = -1
 	j.state = sDone
 	last := s.running[len(s.running)-1]
@@ -789,6 +824,9 @@ func (s *simulator) grantAt(i int) {
 	now := s.sim.Now()
 	p := s.waiting[i]
 	s.waiting = slices.Delete(s.waiting, i, i+1)
+	if s.rec != nil {
+		s.recWait(p, false)
+	}
 	req := p.since
 	if p.kind == Checkpoint && p.j.ckptPending {
 		s.flush(p.j) // computed while waiting
@@ -808,48 +846,33 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 			req = now
 		}
 	}
-	tr := &transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req}
+	tr := &j.trBuf // j's previous transfer has ended
+	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now}
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
-		s.active = append(s.active, tr)
-		s.reshare()
+		s.addShare(tr)
 	case Token:
 		s.holder = tr
 		fallthrough
 	default:
-		tr.ev = s.sim.After(bytes/s.beta, func() { s.transferEnd(tr) })
-	}
-}
-
-// reshare recomputes the proportional rates of the active transfers and
-// reschedules their completions.
-func (s *simulator) reshare() {
-	now := s.sim.Now()
-	sumQ := 0
-	for _, tr := range s.active {
-		s.flush(tr.j)
-		tr.remaining -= tr.rate * (now - tr.last)
-		tr.last = now
-		sumQ += tr.j.q
-	}
-	for _, tr := range s.active {
-		tr.rate = s.beta * float64(tr.j.q) / float64(sumQ)
-		s.sim.Cancel(tr.ev)
-		tr.ev = s.sim.After(math.Max(tr.remaining, 0)/tr.rate, func() { s.transferEnd(tr) })
+		if j.trEv == nil {
+			j.trEv = s.sim.NewEvent(func() { s.transferEnd(&j.trBuf) })
+		}
+		s.sim.Schedule(j.trEv, now+bytes/s.beta) // des: After(d) is At(now + d)
+		tr.ev = j.trEv
 	}
 }
 
 // removeTransfer ends tr: completed (ended) or aborted by a failure.
 func (s *simulator) removeTransfer(tr *transfer, ended bool) {
+	if s.rec != nil {
+		s.recTransfer(tr, !ended)
+	}
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
-		i := slices.Index(s.active, tr)
-		s.active = slices.Delete(s.active, i, i+1)
-		if len(s.active) > 0 {
-			s.reshare()
-		}
+		s.removeShare(tr)
 	case Token:
 		s.holder = nil
 		if s.opt.Remote != nil {
@@ -919,7 +942,12 @@ func (s *simulator) planStop(j *job) {
 		}
 		dt = math.Min(dt, j.ckptDue-now)
 	}
-	j.ev = s.sim.After(math.Max(dt, 0), func() { s.computeStop(j) })
+	if j.ev == nil {
+		j.ev = s.sim.NewEvent(func() { s.computeStop(j) })
+	} else if j.ev.Pending() {
+		s.err = fmt.Errorf("internal error: job %d has two compute stops", j.id)
+	}
+	s.sim.Schedule(j.ev, now+math.Max(dt, 0)) // one reused event per job
 }
 
 func (s *simulator) computeStop(j *job) {
@@ -949,6 +977,13 @@ func (s *simulator) computeStop(j *job) {
 func (s *simulator) withdraw(j *job) {
 	if s.opt.Remote != nil && slices.ContainsFunc(s.waiting, func(p pending) bool { return p.j == j }) {
 		s.remoteGrants(s.opt.Remote.Cancel(s.sim.Now(), j.id))
+	}
+	if s.rec != nil {
+		for _, p := range s.waiting {
+			if p.j == j {
+				s.recWait(p, true)
+			}
+		}
 	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
 }
@@ -987,7 +1022,7 @@ func (s *simulator) fail(j *job) {
 	if j.hasCkpt {
 		r.inKind, r.inBytes = Recovery, j.ckptBytes
 	}
-	s.queue = slices.Insert(s.queue, 0, r)
+	s.pushFront(r)
 	if s.st.Sharing == Token {
 		s.grant()
 	}

@@ -43,6 +43,8 @@ type iosimFlags struct {
 	fullPeriod           bool
 	scheduler            string
 	accounting           string
+	plotPath, htmlPath   string
+	timeline             string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
@@ -207,6 +209,8 @@ func newIOSimRunCmd() *cobra.Command {
 	f.common(cmd, true)
 	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
 	cmd.Flags().StringVar(&f.swf, "swf", "", "also write the job list of the first trial as an SWF v2.2 log (header: generator, platform, classes, seed)")
+	addPictureFlags(cmd.Flags(), &f.plotPath, &f.htmlPath, "the waste of each strategy, its split and the lower bound")
+	cmd.Flags().StringVar(&f.timeline, "timeline", "", "with --plot/--html, also draw the file system's use in the first trial over T0:T1 (10d:10.25d) or a length from the end of --skip (6h)")
 	return cmd
 }
 
@@ -250,6 +254,9 @@ func (f *iosimFlags) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
+	if err := f.checkPictures(opt); err != nil {
+		return err
+	}
 	pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
 	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
 	if err != nil {
@@ -257,6 +264,9 @@ func (f *iosimFlags) run(cmd *cobra.Command) error {
 	}
 	rep, err := iosim.Report(c, rs, opt)
 	if err != nil {
+		return err
+	}
+	if err := f.writeRunPictures(cmd, c, sts, opt, rep); err != nil {
 		return err
 	}
 	if f.json {
@@ -614,4 +624,58 @@ func (f *iosimFlags) boundBandwidthFor(cmd *cobra.Command) error {
 	w := output.NewWriter(cmd.OutOrStdout())
 	w.Printf("%s at %s (%.6g B/s; node MTBF %s, waste %.6g)\n", what, units.FormatBandwidth(b), b, units.FormatSeconds(float64(c.Platform.NodeMTBF)), waste)
 	return w.Err()
+}
+
+// checkPictures refuses bad --plot and --timeline values before any run.
+func (f *iosimFlags) checkPictures(opt iosim.Options) error {
+	if err := checkPictureFlags(f.plotPath); err != nil {
+		return err
+	}
+	if f.timeline == "" {
+		return nil
+	}
+	if f.plotPath == "" && f.htmlPath == "" {
+		return usagef("--timeline %q: draws into --plot or --html; give one", f.timeline)
+	}
+	_, to, err := iosim.ParseWindow(f.timeline, opt.Skip)
+	if err != nil {
+		return usagef("--timeline: %v", err)
+	}
+	if end := opt.Span - opt.Skip; to > end {
+		return usagef("--timeline %q ends after the runs stop (--span − --skip = %gs)", f.timeline, end)
+	}
+	return nil
+}
+
+// writeRunPictures writes `iosim run --plot/--html`, with the timelines of
+// the first trial when --timeline is given.
+func (f *iosimFlags) writeRunPictures(cmd *cobra.Command, c iosim.Config, sts []iosim.Strategy, opt iosim.Options, rep iosim.RunReport) error {
+	if f.plotPath == "" && f.htmlPath == "" {
+		return nil
+	}
+	var tls []iosim.Timeline
+	if f.timeline != "" {
+		from, to, err := iosim.ParseWindow(f.timeline, opt.Skip)
+		if err != nil {
+			return usagef("--timeline: %v", err)
+		}
+		o := opt
+		o.Seed = runner.Seed(f.seed, 0, 0) // the first trial's job list and failures
+		if tls, err = iosim.Timelines(cmd.Context(), &c, sts, o, from, to); err != nil {
+			return simError(err)
+		}
+	}
+	if f.plotPath != "" {
+		if err := iosim.PlotRun(f.plotPath, rep, tls); err != nil {
+			return err
+		}
+	}
+	if f.htmlPath == "" {
+		return nil
+	}
+	page, err := iosim.RunPage(rep, tls)
+	if err != nil {
+		return err
+	}
+	return writePage(f.htmlPath, page)
 }

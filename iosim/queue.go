@@ -1,0 +1,93 @@
+package iosim
+
+import "slices"
+
+// The job queue is a deque on qbuf: s.queue is qbuf[qhead:qhead+len], so
+// a start pops the head and a failure pushes its restart back at the head
+// in O(1) (a slice shifted on every start cost O(queued jobs), thousands
+// on a 60-day list). Deletions inside the queue (backfilling) keep its
+// start and shift only its tail.
+
+// popFront removes and returns the queue's head.
+func (s *simulator) popFront() *job {
+	if s.qbuf == nil {
+		s.qbuf, s.qhead = s.queue[:cap(s.queue)], 0
+	}
+	j := s.queue[0]
+	s.queue[0] = nil
+	s.queue = s.queue[1:]
+	s.qhead++
+	return j
+}
+
+// pushFront puts r at the queue's head.
+func (s *simulator) pushFront(r *job) {
+	if s.qhead > 0 && s.qbuf != nil {
+		s.qhead--
+		s.qbuf[s.qhead] = r
+		s.queue = s.qbuf[s.qhead : s.qhead+1+len(s.queue)]
+		return
+	}
+	s.queue = slices.Insert(s.queue, 0, r)
+	s.qbuf, s.qhead = s.queue[:cap(s.queue)], 0
+}
+
+// takeJob returns the memory of a new job: the next of the slab made for
+// the job list, then one allocation per restart.
+func (s *simulator) takeJob() *job {
+	if len(s.slab) > 0 {
+		j := &s.slab[0]
+		s.slab = s.slab[1:]
+		return j
+	}
+	return new(job)
+}
+
+// Nodes to jobs. A start writes on each of its nodes its slot and a mark
+// (a number new to this start), and a release leaves the entries as they
+// are, stale on the nodes it frees — unless the start takes back, under
+// the same slot, exactly the nodes the last release freed with nothing
+// popped or pushed in between (a restart after a failure, the common
+// case): those entries are already right, and the job takes over the
+// released job's mark. jobOn reads a node's entry and checks the slot's
+// job has that mark, so a stale entry reads as free. A restart thus costs
+// O(1) instead of two passes over its nodes, and a failure's look-up O(1).
+
+// freeMark is a release: the count of free-list operations after it, the
+// slot it freed, the number of nodes and their mark.
+type freeMark struct {
+	ops  uint64
+	slot int32
+	q    int
+	mark uint32
+}
+
+// markNodes writes j's slot and mark on its nodes (see above); called by
+// start once j has its nodes and slot, before anything else touches free.
+func (s *simulator) markNodes(j *job) {
+	same := s.freeOps == s.lastFree.ops && j.slot == s.lastFree.slot && j.q == s.lastFree.q
+	s.freeOps++
+	if same {
+		j.mark = s.lastFree.mark
+		return
+	}
+	s.marks++
+	j.mark = s.marks
+	v := uint64(j.mark)<<32 | uint64(j.slot+1)
+	for _, n := range j.nodes {
+		s.nodeJob[n] = v
+	}
+}
+
+// jobOn is the job running on node k, or nil.
+func (s *simulator) jobOn(k int32) *job {
+	v := s.nodeJob[k]
+	slot := uint32(v)
+	if slot == 0 {
+		return nil
+	}
+	if j := s.slots[slot-1]; j != nil && j.mark == uint32(v>>32) {
+		return j
+	}
+	return nil
+}
