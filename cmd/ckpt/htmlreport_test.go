@@ -88,6 +88,47 @@ func TestReservePlotAndHTML(t *testing.T) {
 	}
 }
 
+func TestIntervalPlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "iv.svg"), filepath.Join(dir, "iv.html")
+	stdout, stderr, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "mnof") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">Expected wall-clock time against the number of intervals<", ">mnof: x = 3<", ">expected wall-clock time E(Tw) (s)<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if strings.Contains(string(b), "Failure law") {
+		t.Error("a failure-law panel without a trace")
+	}
+	b, _ = os.ReadFile(page)
+	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "exact replay (s)") {
+		t.Error("the page lacks its figure or its plans table")
+	}
+	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", lanl, "--system", "20", "--plot", svg); code != 0 {
+		t.Fatalf("--lanl --plot: exit %d: %s", code, stderr)
+	}
+	b, _ = os.ReadFile(svg)
+	for _, want := range []string{">Failure law: LANL system 20<", "inter-failure times<", ">exponential of mean the MTBF, 13h10m<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("--lanl SVG lacks %q", want)
+		}
+	}
+	if _, stderr, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--plot", filepath.Join(dir, "x.gif")); code != 2 || !strings.Contains(stderr, "x.gif") {
+		t.Errorf("--plot .gif: exit %d, %q", code, stderr)
+	}
+}
+
 func TestCapacitySimulatePlot(t *testing.T) {
 	dir := t.TempDir()
 	svg, page := filepath.Join(dir, "cap.svg"), filepath.Join(dir, "cap.html")
