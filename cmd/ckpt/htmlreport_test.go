@@ -83,8 +83,33 @@ func TestReservePlotAndHTML(t *testing.T) {
 	if _, stderr, code := run(t, "", "reserve", "--plot", filepath.Join(dir, "plan.pdf")); code != 2 || !strings.Contains(stderr, "plan.pdf") {
 		t.Errorf("--plot .pdf: exit %d, %q", code, stderr)
 	}
-	if _, _, code := run(t, "", "reserve", "--profile", "slant", "--plot", svg); code != 2 {
-		t.Errorf("--profile with --plot: exit %d, want 2", code)
+}
+
+func TestReserveProfilePlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "mem.svg"), filepath.Join(dir, "mem.html")
+	stdout, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "task5") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">slant: memory over time and the mem-all-ckpt-v2 reservations<", ">memory (GB)<", ">Phases: probability that each task runs<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	b, _ = os.ReadFile(page)
+	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "Slurm --time") {
+		t.Error("the page lacks its figure or its reservation table")
+	}
+	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--plot", filepath.Join(dir, "m.pdf")); code != 2 || !strings.Contains(stderr, "m.pdf") {
+		t.Errorf("--profile --plot .pdf: exit %d, %q", code, stderr)
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
+	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 )
@@ -104,6 +106,24 @@ func writeAdvicePictures(plotPath, htmlPath string, a interval.Advice, source st
 		return nil
 	}
 	page, err := interval.AdvicePage(a, source, fd)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
+}
+
+// writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:
+// memory over time with each reservation as a time × memory box.
+func writeProfilePictures(plotPath, htmlPath string, src *profile.Source, plan *memplan.MemPlan, tau float64) error {
+	if plotPath != "" {
+		if err := memplan.PlotProfile(plotPath, src.App, plan, tau); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := memplan.ProfilePage(src.App, plan, tau, src.Desc)
 	if err != nil {
 		return err
 	}
