@@ -280,3 +280,21 @@ func TestBrowserProfilePage(t *testing.T) {
 	assertNotBlank(t, "profile", r.shot)
 	saveScreenshot(t, "profile", r.shot)
 }
+
+// TestBrowserChainPage renders `ckpt chain status --html`.
+func TestBrowserChainPage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "chain.html")
+	if _, stderr, code := run(t, "", "chain", "status", chainForPicture(t), "--html", page); code != 0 {
+		t.Fatalf("chain status: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 900)
+	checkDOM(t, r.dom, 1, "Reservation chain toy-1")
+	for _, want := range []string{"Chain toy-1 (toy): 4 reservations", "pending: projected after the previous one", "checkpointed"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "chain", r.shot)
+	saveScreenshot(t, "chain", r.shot)
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"gonum.org/v1/plot/vg"
@@ -18,6 +19,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // addPictureFlags defines --plot FILE.svg|.png and --html FILE.html.
@@ -124,6 +126,25 @@ func writeProfilePictures(plotPath, htmlPath string, src *profile.Source, plan *
 		return nil
 	}
 	page, err := memplan.ProfilePage(src.App, plan, tau, src.Desc)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
+}
+
+// writeChainPictures draws a chain's reservations on a time line, up to
+// now.
+func writeChainPictures(plotPath, htmlPath string, st *slurm.State, cs slurm.ChainStatus) error {
+	now := time.Now()
+	if plotPath != "" {
+		if err := slurm.PlotChain(plotPath, st, now); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := slurm.ChainPage(st, cs, now)
 	if err != nil {
 		return err
 	}
