@@ -27,19 +27,20 @@ type FailureData struct {
 const curveMaxPoints = 400
 
 // curveXs are the numbers of intervals at which the E(Tw) curves are
-// drawn: every integer from 1 to hi when hi ≤ curveMaxPoints, else
-// curveMaxPoints integers evenly spaced in log x (duplicates removed).
-func curveXs(hi int) []int {
-	if hi <= curveMaxPoints {
-		xs := make([]int, hi)
-		for i := range xs {
-			xs[i] = i + 1
+// drawn: every integer from lo to hi when there are at most
+// curveMaxPoints, else curveMaxPoints integers evenly spaced in log x
+// (duplicates removed), lo and hi included.
+func curveXs(lo, hi int) []int {
+	if hi-lo < curveMaxPoints {
+		xs := make([]int, 0, hi-lo+1)
+		for x := lo; x <= hi; x++ {
+			xs = append(xs, x)
 		}
 		return xs
 	}
 	var xs []int
 	for k := range curveMaxPoints {
-		x := int(math.Round(math.Pow(float64(hi), float64(k)/(curveMaxPoints-1))))
+		x := int(math.Round(float64(lo) * math.Pow(float64(hi)/float64(lo), float64(k)/(curveMaxPoints-1))))
 		if len(xs) == 0 || x > xs[len(xs)-1] {
 			xs = append(xs, x)
 		}
@@ -47,14 +48,16 @@ func curveXs(hi int) []int {
 	return xs
 }
 
-// curveHi is the largest number of intervals drawn: twice the largest
-// chosen one, at least 10, at most 10⁶.
-func curveHi(ms []Method) int {
-	hi := 10
+// curveRange is the range of numbers of intervals drawn, around the
+// methods' choices: from a thirtieth of the smallest (at least 1) to
+// twice the largest (at least 10, at most 10⁶).
+func curveRange(ms []Method) (lo, hi int) {
+	lo, hi = math.MaxInt, 10
 	for _, m := range ms {
-		hi = max(hi, 2*m.Intervals)
+		lo, hi = min(lo, m.Intervals/30), max(hi, 2*m.Intervals)
 	}
-	return min(hi, 1_000_000)
+	hi = min(hi, 1_000_000)
+	return max(1, min(lo, hi/10)), hi
 }
 
 // WallclockPanel draws E(Tw) against the number of intervals x (equal
@@ -63,12 +66,12 @@ func curveHi(ms []Method) int {
 // ExactWallclockReplayExp), with each method's plan (Young, Daly,
 // Theorem 1) marked at its number of intervals and its Eq. (4) price (for
 // Young and Daly, whose last interval is shorter, ExpectedWallclockPeriod:
-// close to the curve, not on it). The x axis turns logarithmic beyond 200
-// intervals. O(curveMaxPoints).
+// close to the curve, not on it). The x axis spans curveRange, and turns
+// logarithmic when that spans more than a factor 50. O(curveMaxPoints).
 func WallclockPanel(a Advice) plot.Panel {
 	t := a.Task
-	hi := curveHi(a.Methods)
-	xs := curveXs(hi)
+	lo, hi := curveRange(a.Methods)
+	xs := curveXs(lo, hi)
 	top := t.Te
 	for _, x := range xs {
 		top = math.Max(top, ExpectedWallclock(t.Te, t.C, t.R, t.EY, float64(x)))
@@ -95,7 +98,7 @@ func WallclockPanel(a Advice) plot.Panel {
 	}
 	fig := plot.Figure{Title: "Expected wall-clock time against the number of intervals",
 		XLabel: "number of intervals x (x − 1 checkpoints)", YLabel: "expected wall-clock time E(Tw) (" + unit + ")",
-		LogX: hi > 200, RefY: []float64{t.Te / secs}, Legend: plot.LegendTopRight}
+		LogX: hi > 50*lo, RefY: []float64{t.Te / secs}, Legend: plot.LegendTopRight}
 	fig.YRange = clipRange(t.Te/secs, lines, a.Methods, secs)
 	return plot.Panel{
 		Figure: fig,
@@ -106,18 +109,16 @@ func WallclockPanel(a Advice) plot.Panel {
 }
 
 // clipRange is the y range of the E(Tw) panel: fitted to the data (the
-// zero value) unless the curves rise beyond 2.5 times the largest
-// expectation of the plans chosen (a few intervals when failures are
-// frequent, where E(Tw) explodes), in which case the axis stops there
-// and the part of the curves above is cut, so that the minimum stays
-// readable.
+// zero value) unless the curves rise beyond 2.5 times the largest Eq. (4)
+// price of the plans chosen (few intervals when failures are frequent,
+// where E(Tw) explodes, or the exact expectations when the MTBF is short
+// beside the period), in which case the axis stops there and the part of
+// the curves above is cut, so that the minimum stays readable.
 func clipRange(te float64, lines []plot.Series, ms []Method, secs float64) [2]float64 {
 	top, low, high := 0.0, te, te
 	for _, m := range ms {
-		for _, v := range []float64{m.ExpectedWallclock, m.ExactExponential, m.ExactReplay} {
-			if !math.IsInf(v, 0) && !math.IsNaN(v) {
-				top = math.Max(top, 2.5*v/secs)
-			}
+		if v := m.ExpectedWallclock; !math.IsInf(v, 0) && !math.IsNaN(v) {
+			top = math.Max(top, 2.5*v/secs)
 		}
 	}
 	for _, l := range lines {
@@ -199,15 +200,14 @@ func cdfSeries(name string, d distribution.Distribution, lo, hi, secs float64) p
 }
 
 // AdvicePanels are the panels of `ckpt interval --plot`: WallclockPanel,
-// then FailurePanel when fd is not nil.
+// then FailurePanel when fd is not nil and has something to draw (a trace
+// without failure has neither samples nor a finite MTBF).
 func AdvicePanels(a Advice, fd *FailureData) ([]plot.Panel, error) {
 	panels := []plot.Panel{WallclockPanel(a)}
 	if fd != nil {
-		p, err := FailurePanel(*fd)
-		if err != nil {
-			return nil, err
+		if p, err := FailurePanel(*fd); err == nil {
+			panels = append(panels, p)
 		}
-		panels = append(panels, p)
 	}
 	return panels, nil
 }
@@ -247,7 +247,7 @@ func AdvicePage(a Advice, source string, fd *FailureData) (report.Page, error) {
 		Figures: []report.Figure{{Name: "intervals.svg", Caption: "E(Tw) against the number of intervals, the methods' choices marked", SVG: svg}},
 		Tables:  []report.Table{methods},
 	}
-	if fd != nil {
+	if len(panels) > 1 {
 		page.Figures[0].Caption += "; the fitted failure laws over the data"
 	}
 	if p := a.Storage; p != nil {

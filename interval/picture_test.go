@@ -65,18 +65,30 @@ func TestWallclockPanel(t *testing.T) {
 	}
 }
 
-// TestCurveXs: all integers up to 400, then 400 at most, increasing, from
-// 1 to hi.
+// TestCurveXs: all integers from lo to hi when few, else at most 400,
+// increasing, from lo to hi.
 func TestCurveXs(t *testing.T) {
-	for _, hi := range []int{1, 10, 400, 401, 5000, 1_000_000} {
-		xs := curveXs(hi)
-		if xs[0] != 1 || xs[len(xs)-1] != hi || len(xs) > curveMaxPoints {
-			t.Errorf("hi %d: %d points from %d to %d", hi, len(xs), xs[0], xs[len(xs)-1])
+	for _, r := range [][2]int{{1, 1}, {1, 10}, {1, 400}, {1, 401}, {3, 5000}, {3000, 1_000_000}} {
+		xs := curveXs(r[0], r[1])
+		if xs[0] != r[0] || xs[len(xs)-1] != r[1] || len(xs) > curveMaxPoints {
+			t.Errorf("%v: %d points from %d to %d", r, len(xs), xs[0], xs[len(xs)-1])
 		}
 		for i := 1; i < len(xs); i++ {
 			if xs[i] <= xs[i-1] {
-				t.Fatalf("hi %d: not increasing at %d: %v", hi, i, xs[i-1:i+1])
+				t.Fatalf("%v: not increasing at %d: %v", r, i, xs[i-1:i+1])
 			}
+		}
+	}
+	for _, c := range []struct {
+		xs     []int
+		lo, hi int
+	}{{[]int{3, 4, 3}, 1, 10}, {[]int{371655, 374593}, 12388, 749186}, {[]int{131, 1440}, 4, 2880}} {
+		var ms []Method
+		for _, x := range c.xs {
+			ms = append(ms, Method{Intervals: x})
+		}
+		if lo, hi := curveRange(ms); lo != c.lo || hi != c.hi {
+			t.Errorf("choices %v: range [%d, %d], want [%d, %d]", c.xs, lo, hi, c.lo, c.hi)
 		}
 	}
 }
