@@ -139,7 +139,7 @@ const lawPoints = 300
 
 // FailurePanel draws the fitted failure laws over the data: the empirical
 // CDF of the inter-failure times (at most 2000 steps, plot.ECDFSeries),
-// the CDF of each fitted law (at most three, best AIC first; the
+// the CDF of the fitted laws (the two of least AIC; the
 // exponential fit is the exponential law at the sample's mean, close to the
 // one drawn) and of the exponential law at the MTBF the plan used, on a log time axis from the
 // smallest to the largest sample (from 10⁻³ to 10 MTBFs without
@@ -173,7 +173,7 @@ func FailurePanel(fd FailureData) (plot.Panel, error) {
 	}
 	laws := 0
 	for _, f := range fd.Fits {
-		if f.Dist == nil || laws == 3 || f.Family == "exponential" { // drawn at the MTBF below
+		if f.Dist == nil || laws == 2 || f.Family == "exponential" { // drawn at the MTBF below
 			continue
 		}
 		lines = append(lines, cdfSeries(fmt.Sprintf("%s fit (AIC %.4g)", f.Family, f.AIC), f.Dist, lo, hi, secs))

@@ -249,7 +249,8 @@ func TestBrowserIntervalPage(t *testing.T) {
 	chromium(t)
 	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
 	page := filepath.Join(t.TempDir(), "interval.html")
-	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", lanl, "--system", "20", "--html", page); code != 0 {
+	t.Chdir(filepath.Dir(lanl)) // the page names the file as given: no path of this machine in the screenshot
+	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", filepath.Base(lanl), "--system", "20", "--html", page); code != 0 {
 		t.Fatalf("interval: exit %d: %s", code, stderr)
 	}
 	r := render(t, page, 1100, 1400)
