@@ -3,6 +3,7 @@ package memplan
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/plot"
@@ -25,7 +26,8 @@ const (
 	styleEnd             = 4    // vermillion: reservation ends
 )
 
-// ProfilePanels draws a memory-aware plan over its application, as Fig.
+// ProfilePanels draws a memory-aware plan over its application (named by
+// the last element of its name, which is a folder's path for --tasks), as Fig.
 // 18 of the profiles paper does (Gainaru et al.): memory against the
 // application's progress (its work time t, without restarts and
 // checkpoints), with
@@ -100,7 +102,7 @@ func ProfilePanels(app *profile.App, plan *MemPlan, tau float64) ([]plot.Panel, 
 	}
 	xlabel := "application's progress: work time t (" + unit + ")"
 	memory := plot.Panel{
-		Figure: plot.Figure{Title: fmt.Sprintf("%s: memory over time and the %s reservations", app.Name, plan.Name),
+		Figure: plot.Figure{Title: fmt.Sprintf("%s: memory over time and the %s reservations", filepath.Base(app.Name), plan.Name),
 			XLabel: xlabel, YLabel: "memory (GB)", Legend: plot.LegendTopRight},
 		Rects:    boxes,
 		RectKeys: []plot.RectKey{{Name: "reservation: work × memory requested", Style: styleBoxA}},
