@@ -112,3 +112,25 @@ func StepCDF(path string, fig Figure, samples ...NamedSamples) error {
 	finish(p, fig)
 	return save(path, ft, fig, p)
 }
+
+// ECDFSeries is the empirical CDF of the finite values as a Series whose
+// line (Lines, or a Panel's Lines) is the step function that StepCDF
+// draws: flat between samples, jumping by 1/n at each (k/n at a k-fold
+// tie), through at most maxSteps ranks. Its points come in pairs, one at
+// each end of a jump. No finite value gives a Series with no point, which
+// Lines and Stack refuse. O(n log n).
+func ECDFSeries(name string, values []float64) Series {
+	s := Series{Name: name}
+	xs := finite(values)
+	if len(xs) == 0 {
+		return s
+	}
+	corners := decimate(ecdfSteps(xs))
+	s.X, s.Y = make([]float64, 0, 2*len(corners)), make([]float64, 0, 2*len(corners))
+	prev := 0.0
+	for _, c := range corners {
+		s.X, s.Y = append(s.X, c.X, c.X), append(s.Y, prev, c.Y)
+		prev = c.Y
+	}
+	return s
+}

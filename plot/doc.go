@@ -9,15 +9,19 @@
 // Stack draws several panels one above the other in one file (lines,
 // points, vertical marks, or horizontal bars with their values), as the
 // pictures of `ckpt reserve --plot` do; StackBytes returns the image for
-// an HTML page.
+// an HTML page. ECDFSeries turns a sample into the step line of its
+// empirical CDF for such a panel (decimated as StepCDF's), and TimeUnit
+// picks the unit (s, min, h, d) a time axis reads best in.
 //
 // # Legends never cover data
 //
 // Figure.Legend names the preferred corner. When the legend's box there
 // would touch a line segment, a marker, a box or a mark, the other corners
 // are tried (top right, top left, bottom right, bottom left); when none is
-// clear the plotting area narrows and the legend goes to its right. A
-// figure whose preferred corner is clear is drawn as before.
+// clear the plotting area narrows and the legend goes to its right (a
+// title wider than the narrowed area is then centred on the whole width,
+// so that it is never cut). A figure whose preferred corner is clear is
+// drawn as before.
 //
 // Every function takes the output path first and writes PNG or SVG as its
 // extension says (".png" or ".svg", case-insensitive); any other extension

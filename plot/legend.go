@@ -181,6 +181,15 @@ func drawPlot(p *figPlot, c draw.Canvas, want Legend) {
 	}
 	w, _ := legendSize(&p.Legend)
 	strip := w + vg.Points(10)
+	if title := p.Title.Text; title != "" && p.Title.TextStyle.Width(title) > c.Max.X-c.Min.X-strip {
+		// A title wider than the narrowed plot is centred on the whole
+		// width instead, so that it is not cut at the left edge.
+		descent := p.Title.TextStyle.FontExtents().Descent
+		c.FillText(p.Title.TextStyle, vg.Point{X: c.Center().X, Y: c.Max.Y + descent}, title)
+		c.Max.Y -= p.Title.TextStyle.Rectangle(title).Size().Y + p.Title.Padding
+		p.Title.Text = ""
+		defer func() { p.Title.Text = title }()
+	}
 	leg := p.Legend
 	p.Legend = gplot.NewLegend()
 	p.Draw(draw.Crop(c, 0, -strip, 0, 0))

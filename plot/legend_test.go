@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -164,5 +165,40 @@ func TestThinMarkers(t *testing.T) {
 				t.Errorf("n = %d: uneven gap %g", n, gap)
 			}
 		}
+	}
+}
+
+// TestLongTitleBesideOutsideLegend: when the legend must go outside, a
+// title wider than the narrowed plot starts inside the figure (it was
+// centred on the narrowed plot and cut at the left edge), and a short one
+// stays centred on the narrowed plot as before.
+func TestLongTitleBesideOutsideLegend(t *testing.T) {
+	var lines []Series
+	for i := range 8 { // horizontal lines through every corner
+		lines = append(lines, Series{Name: strings.Repeat("a long legend entry ", 2) + string(rune('A'+i)), X: []float64{0, 1}, Y: []float64{float64(i), float64(i)}})
+	}
+	titleX := func(title string) float64 {
+		b, err := StackBytes("svg", 0, 0, Panel{Figure: Figure{Title: title}, Lines: lines})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := string(b)
+		end := strings.Index(svg, ">"+title+"<")
+		if end < 0 {
+			t.Fatalf("no title %q in the SVG", title)
+		}
+		start := strings.LastIndex(svg[:end], `<text x="`) + len(`<text x="`)
+		x, err := strconv.ParseFloat(svg[start:start+strings.IndexByte(svg[start:], '"')], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	long := "Expected wall-clock time against the number of intervals, and more"
+	if x := titleX(long); x < 0 {
+		t.Errorf("long title starts at x = %g, outside the figure", x)
+	}
+	if x := titleX("Short"); x > 200 {
+		t.Errorf("short title at x = %g: not centred on the narrowed plot (left of the figure's centre 252)", x)
 	}
 }

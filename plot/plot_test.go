@@ -302,3 +302,64 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+// TestECDFSeriesSteps: the series is the step function of the sample,
+// checked against counting (an independent oracle): at every x of the
+// sample, the top of its jump is #(values ≤ x)/n and the bottom
+// #(values < x)/n.
+func TestECDFSeriesSteps(t *testing.T) {
+	vals := []float64{3, 1, 2, 2, math.NaN(), 5, math.Inf(1)}
+	s := ECDFSeries("s", vals)
+	fin := []float64{1, 2, 2, 3, 5}
+	if len(s.X) != 2*(len(fin)+1) || len(s.X) != len(s.Y) { // the (x₁, 0) start, then one corner per value
+		t.Fatalf("%d x and %d y values for %d values", len(s.X), len(s.Y), len(fin))
+	}
+	count := func(x float64, strict bool) float64 {
+		n := 0
+		for _, v := range fin {
+			if v < x || (!strict && v == x) {
+				n++
+			}
+		}
+		return float64(n) / float64(len(fin))
+	}
+	lo, hi := map[float64]float64{}, map[float64]float64{}
+	for i := 0; i < len(s.X); i += 2 {
+		x := s.X[i]
+		if s.X[i+1] != x || s.Y[i+1] < s.Y[i] {
+			t.Fatalf("pair %d is not a vertical rise: (%v, %v), (%v, %v)", i/2, s.X[i], s.Y[i], s.X[i+1], s.Y[i+1])
+		}
+		if v, ok := lo[x]; !ok || s.Y[i] < v {
+			lo[x] = s.Y[i]
+		}
+		hi[x] = math.Max(hi[x], s.Y[i+1])
+	}
+	for x := range hi {
+		if hi[x] != count(x, false) || lo[x] != count(x, true) {
+			t.Errorf("jump at %g from %g to %g, want %g to %g", x, lo[x], hi[x], count(x, true), count(x, false))
+		}
+	}
+	if e := ECDFSeries("none", []float64{math.NaN()}); len(e.X) != 0 {
+		t.Errorf("no finite value: %d points", len(e.X))
+	}
+	big := make([]float64, 10*maxSteps)
+	for i := range big {
+		big[i] = float64(i)
+	}
+	if b := ECDFSeries("big", big); len(b.X) > 2*(maxSteps+1) {
+		t.Errorf("%d points for a sample of %d, want at most %d", len(b.X), len(big), 2*(maxSteps+1))
+	}
+}
+
+// TestTimeUnit pins the unit thresholds.
+func TestTimeUnit(t *testing.T) {
+	for _, c := range []struct {
+		hi   float64
+		name string
+		secs float64
+	}{{119, "s", 1}, {120, "min", 60}, {7199, "min", 60}, {7200, "h", 3600}, {14*86400 - 1, "h", 3600}, {14 * 86400, "d", 86400}} {
+		if n, s := TimeUnit(c.hi); n != c.name || s != c.secs {
+			t.Errorf("TimeUnit(%g) = %s, %g; want %s, %g", c.hi, n, s, c.name, c.secs)
+		}
+	}
+}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 // chromium returns the path of a headless-capable Chromium, or skips.
@@ -240,4 +242,60 @@ func TestBrowserCapacityPage(t *testing.T) {
 	}
 	assertNotBlank(t, "capacity", r.shot)
 	saveScreenshot(t, "capacity", r.shot)
+}
+
+// TestBrowserIntervalPage renders `ckpt interval --html` with a trace.
+func TestBrowserIntervalPage(t *testing.T) {
+	chromium(t)
+	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	page := filepath.Join(t.TempDir(), "interval.html")
+	t.Chdir(filepath.Dir(lanl)) // the page names the file as given: no path of this machine in the screenshot
+	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", filepath.Base(lanl), "--system", "20", "--html", page); code != 0 {
+		t.Fatalf("interval: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1400)
+	checkDOM(t, r.dom, 1, "Checkpoint intervals")
+	for _, want := range []string{"Expected wall-clock time against the number of intervals", "Failure law: LANL system 20", "exact replay (s)"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "interval", r.shot)
+	saveScreenshot(t, "interval", r.shot)
+}
+
+// TestBrowserProfilePage renders `ckpt reserve --profile --html`.
+func TestBrowserProfilePage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "memory.html")
+	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--html", page); code != 0 {
+		t.Fatalf("reserve --profile: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 1400)
+	checkDOM(t, r.dom, 1, "Time and memory reservations")
+	for _, want := range []string{"slant: memory over time and the mem-all-ckpt-v2 reservations", "Phases: probability that each task runs", "Slurm --time"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "profile", r.shot)
+	saveScreenshot(t, "profile", r.shot)
+}
+
+// TestBrowserChainPage renders `ckpt chain status --html`.
+func TestBrowserChainPage(t *testing.T) {
+	chromium(t)
+	page := filepath.Join(t.TempDir(), "chain.html")
+	if _, stderr, code := run(t, "", "chain", "status", chainForPicture(t), "--html", page); code != 0 {
+		t.Fatalf("chain status: exit %d: %s", code, stderr)
+	}
+	r := render(t, page, 1100, 900)
+	checkDOM(t, r.dom, 1, "Reservation chain toy-1")
+	for _, want := range []string{"Chain toy-1 (toy): 4 reservations", "pending: projected after the previous one", "checkpointed"} {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, "chain", r.shot)
+	saveScreenshot(t, "chain", r.shot)
 }

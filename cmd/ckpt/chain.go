@@ -114,18 +114,26 @@ func newChainCmd() *cobra.Command {
 		Short: "Report or cancel a reservation chain submitted by ckpt reserve --sbatch",
 	}
 	var js bool
+	var plotPath, htmlPath string
 	status := &cobra.Command{
-		Use:     "status ID",
-		Short:   "Show which reservation runs, the progress saved, what is pending and the outcome",
-		Example: `  ckpt chain status slant-20260101-120000-4242 --json`,
-		Args:    cobra.ExactArgs(1),
+		Use:   "status ID",
+		Short: "Show which reservation runs, the progress saved, what is pending and the outcome",
+		Example: `  ckpt chain status slant-20260101-120000-4242 --json
+  ckpt chain status slant-20260101-120000-4242 --html chain.html`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPictureFlags(plotPath); err != nil {
+				return err
+			}
 			st, err := loadChain(args[0])
 			if err != nil {
 				return err
 			}
 			cs, err := slurm.Status(cmd.Context(), slurm.Exec{}, st)
 			if err != nil {
+				return err
+			}
+			if err := writeChainPictures(plotPath, htmlPath, st, cs); err != nil {
 				return err
 			}
 			if js {
@@ -135,6 +143,7 @@ func newChainCmd() *cobra.Command {
 		},
 	}
 	addJSONFlag(status.Flags(), &js)
+	addPictureFlags(status.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
 	cancel := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel every pending or running reservation of a chain",

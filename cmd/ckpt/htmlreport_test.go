@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,8 +84,124 @@ func TestReservePlotAndHTML(t *testing.T) {
 	if _, stderr, code := run(t, "", "reserve", "--plot", filepath.Join(dir, "plan.pdf")); code != 2 || !strings.Contains(stderr, "plan.pdf") {
 		t.Errorf("--plot .pdf: exit %d, %q", code, stderr)
 	}
-	if _, _, code := run(t, "", "reserve", "--profile", "slant", "--plot", svg); code != 2 {
-		t.Errorf("--profile with --plot: exit %d, want 2", code)
+}
+
+func TestReserveProfilePlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "mem.svg"), filepath.Join(dir, "mem.html")
+	stdout, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "task5") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">slant: memory over time and the mem-all-ckpt-v2 reservations<", ">memory (GB)<", ">Phases: probability that each task runs<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	b, _ = os.ReadFile(page)
+	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "Slurm --time") {
+		t.Error("the page lacks its figure or its reservation table")
+	}
+	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--plot", filepath.Join(dir, "m.pdf")); code != 2 || !strings.Contains(stderr, "m.pdf") {
+		t.Errorf("--profile --plot .pdf: exit %d, %q", code, stderr)
+	}
+}
+
+func TestIntervalPlotAndHTML(t *testing.T) {
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "iv.svg"), filepath.Join(dir, "iv.html")
+	stdout, stderr, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "mnof") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">Expected wall-clock time against the number of intervals<", ">mnof: x = 3<", ">expected wall-clock time E(Tw) (s)<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if strings.Contains(string(b), "Failure law") {
+		t.Error("a failure-law panel without a trace")
+	}
+	b, _ = os.ReadFile(page)
+	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "exact replay (s)") {
+		t.Error("the page lacks its figure or its plans table")
+	}
+	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", lanl, "--system", "20", "--plot", svg); code != 0 {
+		t.Fatalf("--lanl --plot: exit %d: %s", code, stderr)
+	}
+	b, _ = os.ReadFile(svg)
+	for _, want := range []string{">Failure law: LANL system 20<", "inter-failure times<", ">exponential of mean the MTBF, 13h10m<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("--lanl SVG lacks %q", want)
+		}
+	}
+	if _, stderr, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--plot", filepath.Join(dir, "x.gif")); code != 2 || !strings.Contains(stderr, "x.gif") {
+		t.Errorf("--plot .gif: exit %d, %q", code, stderr)
+	}
+}
+
+// chainForPicture writes a chain folder of four reservations, two
+// checkpointed and one killed (no job recorded, so no Slurm is asked).
+func chainForPicture(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), "toy-1")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	step := `{"time": 3600, "checkpoint": true, "checkpoint_time": 60, "milestone": %d}`
+	plan := `{"job": "job.sh", "name": "toy", "steps": [` + fmt.Sprintf(step, 3000) + "," + fmt.Sprintf(step, 6000) + "," +
+		fmt.Sprintf(step, 9000) + `, {"time": 3600, "milestone": 12000}]}`
+	files := map[string]string{"chain.json": plan,
+		"r1.json": `{"reservation":1,"outcome":"checkpointed","progress":3000,"start":"2026-01-01T12:00:00Z","end":"2026-01-01T13:00:00Z"}`,
+		"r2.json": `{"reservation":2,"outcome":"checkpointed","progress":6000,"start":"2026-01-01T13:30:00Z","end":"2026-01-01T14:30:00Z"}`,
+		"r3.json": `{"reservation":3,"outcome":"killed","progress":6000,"start":"2026-01-01T15:00:00Z","end":"2026-01-01T15:40:00Z"}`}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestChainStatusPlotAndHTML(t *testing.T) {
+	dir := chainForPicture(t)
+	svg, page := filepath.Join(t.TempDir(), "chain.svg"), filepath.Join(t.TempDir(), "chain.html")
+	stdout, stderr, code := run(t, "", "chain", "status", dir, "--plot", svg, "--html", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "chain toy-1 (toy)") {
+		t.Errorf("the text report is gone: %q", stdout)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">Chain toy-1 (toy): 4 reservations<", ">time since the first start (h)<", ">ran: checkpointed<", ">checkpoint saved<"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	b, _ = os.ReadFile(page)
+	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "2026-01-01 15:40:00Z") {
+		t.Error("the page lacks its figure or its reservation table")
+	}
+	if _, stderr, code := run(t, "", "chain", "status", dir, "--plot", "c.bmp"); code != 2 || !strings.Contains(stderr, "c.bmp") {
+		t.Errorf("--plot .bmp: exit %d, %q", code, stderr)
 	}
 }
 

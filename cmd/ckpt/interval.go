@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -28,7 +29,11 @@ type intervalFlags struct {
 	blcr, data              string
 	local, shared           string
 	json                    bool
+	plotPath, htmlPath      string
 }
+
+// pictures reports whether --plot or --html asks for a picture.
+func (f intervalFlags) pictures() bool { return f.plotPath != "" || f.htmlPath != "" }
 
 const intervalLong = `Plan how many checkpoints a task should take and how far apart, given its
 work Te (time without failure nor checkpoint), the checkpoint cost C, the
@@ -77,7 +82,8 @@ func newIntervalCmd() *cobra.Command {
   ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20
   ckpt interval --te 1h --ckpt 1m --fta failures/ --nodes 64
   ckpt interval --te 200 --failures 2 --local 0.632,3.22 --shared 1.67,1.45
-  ckpt interval --te 200 --failures 2 --memory 160`,
+  ckpt interval --te 200 --failures 2 --memory 160
+  ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20 --html plan.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runInterval(cmd, f) },
 	}
@@ -105,6 +111,7 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	fl.StringVar(&f.local, "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)")
 	fl.StringVar(&f.shared, "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)")
 	addJSONFlag(fl, &f.json)
+	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "E(Tw) against the number of intervals, the methods' choices marked (and, with --trace, --lanl or --fta, the fitted failure law over the data)")
 }
 
 func runInterval(cmd *cobra.Command, f intervalFlags) error {
@@ -112,18 +119,22 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	if err := checkIntervalFlags(f, given); err != nil {
 		return err
 	}
+	if err := checkPictureFlags(f.plotPath); err != nil {
+		return err
+	}
 	task, err := intervalTask(f, given)
 	if err != nil {
 		return err
 	}
 	source := "given"
+	var fd *interval.FailureData
 	switch {
 	case f.traceFile != "":
-		source, err = estimateFromTrace(f, &task)
+		source, fd, err = estimateFromTrace(f, &task)
 	case f.lanlFile != "":
-		source, err = estimateFromLANL(f, given("system"), &task)
+		source, fd, err = estimateFromLANL(f, given("system"), &task)
 	case f.ftaPath != "":
-		source, err = estimateFromFTA(f, &task)
+		source, fd, err = estimateFromFTA(f, &task)
 	}
 	if err != nil {
 		return err
@@ -139,6 +150,9 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	adv, err := interval.Advise(task, stores)
 	if err != nil {
 		return usage(err)
+	}
+	if err := writeAdvicePictures(f.plotPath, f.htmlPath, adv, source, fd); err != nil {
+		return err
 	}
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), intervalJSONOf(adv, source, mem))
@@ -264,31 +278,41 @@ func intervalStorages(f intervalFlags, given func(string) bool) ([]interval.Stor
 	return b.Storages(f.memory), &memoryJSON{MB: f.memory, MeasuredMB: [2]float64{lo, hi}, Extrapolated: b.Extrapolated(f.memory)}, nil
 }
 
-func estimateFromTrace(f intervalFlags, task *interval.Task) (string, error) {
+// estimateFromTrace takes E(Y) and the MTBF from a GloudSim task trace;
+// with pictures asked for, it also fits the failure laws to the selected
+// tasks' failure intervals.
+func estimateFromTrace(f intervalFlags, task *interval.Task) (string, *interval.FailureData, error) {
 	filter := interval.TraceFilter{Priority: f.priority, MaxLength: math.Inf(1)}
 	if f.maxLength != "" {
 		var err error
 		if filter.MaxLength, err = positiveDurationFlag("max-length", f.maxLength); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	tr, err := trace.ReadGloudSimFile(f.traceFile)
 	if err != nil {
-		return "", usage(err)
+		return "", nil, usage(err)
 	}
-	s, err := interval.EstimateFiltered(interval.TasksFromGloudSim(tr), filter)
+	tasks := interval.TasksFromGloudSim(tr)
+	s, err := interval.EstimateFiltered(tasks, filter)
 	if err != nil {
-		return "", usagef("--trace %s: %v", f.traceFile, err)
+		return "", nil, usagef("--trace %s: %v", f.traceFile, err)
 	}
 	task.EY, task.MTBF = s.Model()
+	var fd *interval.FailureData
+	if f.pictures() {
+		iv := interval.FailureIntervals(filter.Select(tasks))
+		fits, _ := interval.FitInterFailure(iv)
+		fd = &interval.FailureData{Source: fmt.Sprintf("%s (%s)", filepath.Base(f.traceFile), filter), Intervals: iv, Fits: fits, MTBF: s.MTBF}
+	}
 	return fmt.Sprintf("%s: %d tasks (%s), %d failures: MNOF %.4g, MTBF %.4g s",
-		f.traceFile, s.Tasks, filter, s.Failures, s.MNOF, s.MTBF), nil
+		f.traceFile, s.Tasks, filter, s.Failures, s.MNOF, s.MTBF), fd, nil
 }
 
-func estimateFromLANL(f intervalFlags, systemGiven bool, task *interval.Task) (string, error) {
+func estimateFromLANL(f intervalFlags, systemGiven bool, task *interval.Task) (string, *interval.FailureData, error) {
 	recs, err := trace.ReadLANLFile(f.lanlFile)
 	if err != nil {
-		return "", usage(err)
+		return "", nil, usage(err)
 	}
 	system := f.system
 	if !systemGiven {
@@ -300,15 +324,16 @@ func estimateFromLANL(f intervalFlags, systemGiven bool, task *interval.Task) (s
 		if !systemGiven {
 			what = "give --system N; "
 		}
-		return "", usagef("--lanl %s: %s%v", f.lanlFile, what, err)
+		return "", nil, usagef("--lanl %s: %s%v", f.lanlFile, what, err)
 	}
 	task.MTBF = s.MTBF
 	best := "none"
 	if len(s.Fits) > 0 && s.Fits[0].Dist != nil {
 		best = s.Fits[0].Dist.String()
 	}
+	fd := &interval.FailureData{Source: fmt.Sprintf("LANL system %d", s.System), Intervals: s.Intervals, Fits: s.Fits, MTBF: s.MTBF}
 	return fmt.Sprintf("%s: system %d, %d failures, MTBF %.4g s; best fit of the inter-event times (AIC): %s",
-		f.lanlFile, s.System, s.Failures, s.MTBF, best), nil
+		f.lanlFile, s.System, s.Failures, s.MTBF, best), fd, nil
 }
 
 // intervalMethodJSON is one plan; every key names its unit (_s: seconds).
@@ -441,16 +466,23 @@ func countSet(s ...string) int {
 
 // estimateFromFTA takes E(Y) and the MTBF of a task on f.nodes typical
 // nodes from a Failure Trace Archive data set: E(Y) = nodes·Te/node MTBF.
-func estimateFromFTA(f intervalFlags, task *interval.Task) (string, error) {
+// The picture draws the laws fitted to one node's inter-failure times
+// and the exponential law at the node MTBF (trace.FTAStats keeps no
+// sample to draw).
+func estimateFromFTA(f intervalFlags, task *interval.Task) (string, *interval.FailureData, error) {
 	s, err := trace.ReadFTAFile(f.ftaPath, trace.FTAOptions{})
 	if err != nil {
-		return "", usage(err)
+		return "", nil, usage(err)
 	}
 	if s.Failures == 0 {
-		return "", usagef("--fta %s: no failure in the trace, no MTBF to estimate", f.ftaPath)
+		return "", nil, usagef("--fta %s: no failure in the trace, no MTBF to estimate", f.ftaPath)
 	}
 	task.EY = s.ExpectedFailuresOn(task.Te, f.nodes)
 	task.MTBF = float64(s.NodeMTBF) / float64(f.nodes)
+	fd := &interval.FailureData{Source: "FTA " + filepath.Base(f.ftaPath) + ", one node (fits only)", MTBF: float64(s.NodeMTBF)}
+	for _, c := range s.Fits {
+		fd.Fits = append(fd.Fits, interval.Fit{Family: c.Family, Dist: c.Dist, LogLik: c.LogLikelihood, AIC: c.AIC, KS: c.KS})
+	}
 	return fmt.Sprintf("%s: %d nodes, %d failures, node MTBF %.4g s; on %d node(s): E(Y) %.4g, MTBF %.4g s",
-		f.ftaPath, len(s.Nodes), s.Failures, float64(s.NodeMTBF), f.nodes, task.EY, task.MTBF), nil
+		f.ftaPath, len(s.Nodes), s.Failures, float64(s.NodeMTBF), f.nodes, task.EY, task.MTBF), fd, nil
 }

@@ -6,15 +6,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
+	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // addPictureFlags defines --plot FILE.svg|.png and --html FILE.html.
@@ -89,4 +94,59 @@ func writeSchedulePictures(ctx context.Context, plotPath, htmlPath string, pts [
 		return err
 	}
 	return writePage(htmlPath, capacity.SchedulePage(svg, rows))
+}
+
+// writeAdvicePictures draws the plans of `ckpt interval` (and the failure
+// law of its trace, fd, when there is one).
+func writeAdvicePictures(plotPath, htmlPath string, a interval.Advice, source string, fd *interval.FailureData) error {
+	if plotPath != "" {
+		if err := interval.PlotAdvice(plotPath, a, fd); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := interval.AdvicePage(a, source, fd)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
+}
+
+// writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:
+// memory over time with each reservation as a time × memory box.
+func writeProfilePictures(plotPath, htmlPath string, src *profile.Source, plan *memplan.MemPlan, tau float64) error {
+	if plotPath != "" {
+		if err := memplan.PlotProfile(plotPath, src.App, plan, tau); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := memplan.ProfilePage(src.App, plan, tau, src.Desc)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
+}
+
+// writeChainPictures draws a chain's reservations on a time line, up to
+// now.
+func writeChainPictures(plotPath, htmlPath string, st *slurm.State, cs slurm.ChainStatus) error {
+	now := time.Now()
+	if plotPath != "" {
+		if err := slurm.PlotChain(plotPath, st, now); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := slurm.ChainPage(st, cs, now)
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
 }

@@ -157,6 +157,9 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if plan == nil {
 		return usagef("%s is not defined for %s: its memory-hungry task is its first", strategy, src.App.Name)
 	}
+	if err := writeProfilePictures(f.plotPath, f.htmlPath, src, plan, o.MemTau); err != nil {
+		return err
+	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
 		return writeProfileSbatch(out, f, plan)

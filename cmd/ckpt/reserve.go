@@ -83,7 +83,7 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	cmd.AddCommand(newReserveSweepCmd())
 	addProfileFlags(cmd)
 	addSbatchFlags(cmd)
-	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs")
+	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs (with --profile/--tasks: memory over time with each reservation as a time × memory box)")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
 	return cmd
 }
@@ -114,10 +114,10 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		if len(cmd.Flags().Args()) > 0 {
 			return usagef("sbatch options after -- apply to a plan's chain, not to --profile or --tasks")
 		}
-		if f.plotPath != "" || f.htmlPath != "" {
-			return usagef("--plot and --html do not apply to --profile or --tasks yet")
+		if err := checkPictureFlags(f.plotPath); err != nil {
+			return err
 		}
-		return runProfile(cmd, f)
+		return runProfile(cmd, f) // draws with writeProfilePictures
 	}
 	if err := f.checkApplicable(cmd); err != nil {
 		return err
