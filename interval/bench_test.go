@@ -43,3 +43,37 @@ func BenchmarkMeanWallclock(b *testing.B) {
 		}
 	}
 }
+
+// whatIfLaws are the failure laws of the cloud reproduction's what-if
+// study (repro/cloudckpt), with its task sizes: the four laws of mean 500 s,
+// the law fitted to the Google intervals and the one fitted to the LANL
+// system with the most failures (their parameters as whatif.csv prints
+// them, the shortest decimals that round-trip).
+var whatIfLaws = []struct {
+	name     string
+	te, c, r float64
+	law      distribution.Distribution
+}{
+	{"exponential", 1000, 2, 2, distribution.Exponential{Rate: 1.0 / 500}},
+	{"weibull", 1000, 2, 2, distribution.Weibull{K: 0.5, Lambda: 250}},
+	{"lognormal", 1000, 2, 2, distribution.LogNormal{Mu: 5.089608098422191, Sigma: 1.5}},
+	{"pareto", 1000, 2, 2, distribution.Pareto{Xm: 500.0 / 3, Alpha: 1.5}},
+	{"google", 1000, 2, 2, distribution.LogNormal{Mu: 4.415797390629532, Sigma: 1.1641089853167106}},
+	{"lanl", 86400, 300, 300, distribution.Weibull{K: 0.7382854467217588, Lambda: 41291.475670057815}},
+}
+
+// BenchmarkBestFixed is the hot path of `ckpt repro cloud`: the search of
+// the best fixed period (x = 1 … 80, then the golden section) with 200
+// Monte Carlo runs per period, the --quick size (the full run has 20 000
+// runs and x up to 400), for each what-if law.
+func BenchmarkBestFixed(b *testing.B) {
+	for _, s := range whatIfLaws {
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := BestFixed(s.te, s.c, s.r, s.law, 7, 200, 80); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
