@@ -40,14 +40,17 @@ func Simulate(te, period, c, r float64, law distribution.Distribution, rng *rand
 // MeanWallclock is the Monte Carlo mean of Tw over reps runs of Simulate,
 // each drawing from its own generator seeded by (seed, rep), so that
 // different periods see the same failures (common random numbers) and the
-// search over periods is not fooled by noise. O(reps·failures).
+// search over periods is not fooled by noise. O(reps·failures). To try
+// several periods, NewRuns draws the failures once for all of them.
 func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
 	if reps < 1 {
 		return 0, fmt.Errorf("reps must be >= 1, got %d", reps)
 	}
+	var src rand.PCG
+	g := rand.New(&src)
 	s := 0.0
 	for i := 0; i < reps; i++ {
-		g := rng.Stream(seed, 0, uint64(i))
+		reseed(&src, rng.Derive(seed, 0, uint64(i)))
 		res, err := Simulate(te, period, c, r, law, g)
 		if err != nil {
 			return 0, err
@@ -57,15 +60,21 @@ func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed
 	return s / float64(reps), nil
 }
 
+// reseed sets p to the state rng.New(seed) starts its generator from, in
+// place (the streams are those of rng.Stream; a test pins them).
+func reseed(p *rand.PCG, seed uint64) { p.Seed(seed, rng.SplitMix(seed, 1)) }
+
 // RenewalMean estimates E(Y) for Formula (3): the mean number of failures
 // of a renewal process with inter-failure law `law` during te of running
 // time, over reps draws (seeded like MeanWallclock). It is what the MNOF of
 // a history of such tasks measures when the overheads are small.
 // O(reps·E(Y)).
 func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps int) float64 {
+	var src rand.PCG
+	g := rand.New(&src)
 	total := 0
 	for i := 0; i < reps; i++ {
-		g := rng.Stream(seed, 1, uint64(i))
+		reseed(&src, rng.Derive(seed, 1, uint64(i)))
 		t := law.Rand(g)
 		for t < te && total < math.MaxInt32 {
 			total++
@@ -83,11 +92,22 @@ func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps in
 // interval, which can be slightly better). Ties keep the longer period.
 // O((maxX + 40)·reps·failures).
 func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
+	runs, err := NewRuns(law, seed, reps)
+	if err != nil {
+		return 0, 0, err
+	}
+	return runs.BestFixed(te, c, r, maxX)
+}
+
+// BestFixed is the package's BestFixed on these runs: the same search, the
+// same result, each failure drawn once.
+func (rs *Runs) BestFixed(te, c, r float64, maxX int) (period, mean float64, err error) {
 	if maxX < 1 {
 		return 0, 0, fmt.Errorf("maxX must be >= 1, got %d", maxX)
 	}
+	law := rs.law
 	eval := func(p float64) float64 {
-		m, err := MeanWallclock(te, p, c, r, law, seed, reps)
+		m, err := rs.MeanWallclock(te, p, c, r)
 		if err != nil {
 			return math.Inf(1) // hopeless period: too few checkpoints for this law
 		}

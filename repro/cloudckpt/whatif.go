@@ -113,12 +113,16 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 func runScenario(s scenario, seed uint64, st settings) (whatIfRow, error) {
 	w := whatIfRow{Scenario: s.Name, Law: s.Law.String(), MTBF: s.Law.Mean()}
 	w.EY = interval.RenewalMean(s.Te, s.Law, seed, 20*st.reps)
+	// One set of runs for every period: each failure is drawn once.
+	runs, err := interval.NewRuns(s.Law, seed, st.reps)
+	if err != nil {
+		return w, err
+	}
 	over := func(period float64) (float64, int, error) {
 		x := interval.IntervalsForPeriod(s.Te, math.Min(period, s.Te))
-		mean, err := interval.MeanWallclock(s.Te, period, s.C, s.R, s.Law, seed, st.reps)
+		mean, err := runs.MeanWallclock(s.Te, period, s.C, s.R)
 		return mean/s.Te - 1, x, err
 	}
-	var err error
 	if w.Young, w.YoungX, err = over(interval.Young(s.C, w.MTBF)); err != nil {
 		return w, err
 	}
@@ -129,7 +133,7 @@ func runScenario(s scenario, seed uint64, st settings) (whatIfRow, error) {
 	if w.MNOF, _, err = over(s.Te / float64(w.MNOFX)); err != nil {
 		return w, err
 	}
-	p, mean, err := interval.BestFixed(s.Te, s.C, s.R, s.Law, seed, st.reps, st.maxX)
+	p, mean, err := runs.BestFixed(s.Te, s.C, s.R, st.maxX)
 	if err != nil {
 		return w, err
 	}

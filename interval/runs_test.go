@@ -1,0 +1,118 @@
+package interval
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
+)
+
+// reseed starts the generator rng.New starts: the same numbers.
+func TestReseedIsRNGNew(t *testing.T) {
+	var p rand.PCG
+	for _, seed := range []uint64{0, 1, 2013, rng.Derive(7, 0, 19999), math.MaxUint64} {
+		reseed(&p, seed)
+		g := rng.New(seed)
+		for i := range 100 {
+			if a, b := p.Uint64(), g.Uint64(); a != b {
+				t.Fatalf("seed %d, draw %d: reseed gives %#x, rng.New %#x", seed, i, a, b)
+			}
+		}
+	}
+}
+
+// meanBySimulate is the definition of MeanWallclock, written out: run i
+// draws from rng.Stream(seed, 0, i) through Simulate.
+func meanBySimulate(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
+	s := 0.0
+	for i := range reps {
+		res, err := Simulate(te, period, c, r, law, rng.Stream(seed, 0, uint64(i)))
+		if err != nil {
+			return 0, err
+		}
+		s += res.Wallclock
+	}
+	return s / float64(reps), nil
+}
+
+// Runs replays the draws of the definition, bit for bit, whatever the
+// order of the periods (each new period may need draws no earlier one
+// did) and whether the draws fit the budget or are made again.
+func TestRunsMatchSimulate(t *testing.T) {
+	for _, s := range whatIfLaws {
+		for _, keep := range []int{maxKept, 0, 37} {
+			rs, err := NewRuns(s.law, 11, 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs.keep = keep
+			for _, x := range []float64{40, 1, 7.3, 200, 0.5, 3, 1, 40} {
+				p := s.te / x
+				want, err := meanBySimulate(s.te, p, s.c, s.r, s.law, 11, 60)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, got := range []func() (float64, error){
+					func() (float64, error) { return rs.MeanWallclock(s.te, p, s.c, s.r) },
+					func() (float64, error) { return MeanWallclock(s.te, p, s.c, s.r, s.law, 11, 60) },
+				} {
+					if g, err := got(); err != nil || math.Float64bits(g) != math.Float64bits(want) {
+						t.Errorf("%s keep %d, period %v: got %v (%v), definition %v", s.name, keep, p, g, err, want)
+					}
+				}
+			}
+			if rs.kept > keep {
+				t.Errorf("%s: %d draws kept, budget %d", s.name, rs.kept, keep)
+			}
+		}
+	}
+}
+
+// An invalid draw (a negative running time) is refused by every replay
+// that reaches it, with the definition's error; so is a hopeless period.
+func TestRunsErrorsMatchSimulate(t *testing.T) {
+	for _, tc := range []struct {
+		law      distribution.Distribution
+		te, p, c float64
+		reps     int
+	}{
+		{distribution.Normal{Mu: 50, Sigma: 100}, 1000, 100, 2, 20},
+		{distribution.Exponential{Rate: 1e6}, 1000, 1000, 2, 1},
+	} {
+		_, want := meanBySimulate(tc.te, tc.p, tc.c, 2, tc.law, 3, tc.reps)
+		if want == nil {
+			t.Fatalf("%v: the definition did not fail", tc.law)
+		}
+		rs, err := NewRuns(tc.law, 3, tc.reps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, err := rs.MeanWallclock(tc.te, tc.p, tc.c, 2); err == nil || err.Error() != want.Error() {
+				t.Errorf("%v: error %v, want %v", tc.law, err, want)
+			}
+		}
+		if _, err := MeanWallclock(tc.te, tc.p, tc.c, 2, tc.law, 3, tc.reps); err == nil || err.Error() != want.Error() {
+			t.Errorf("%v: MeanWallclock error %v, want %v", tc.law, err, want)
+		}
+	}
+	if _, err := NewRuns(distribution.Exponential{Rate: 1}, 1, 0); err == nil {
+		t.Error("NewRuns accepted 0 runs")
+	}
+}
+
+// BestFixed on shared runs is BestFixed.
+func TestRunsBestFixedMatches(t *testing.T) {
+	s := whatIfLaws[2]
+	rs, err := NewRuns(s.law, 5, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, m1, err1 := rs.BestFixed(s.te, s.c, s.r, 30)
+	p2, m2, err2 := BestFixed(s.te, s.c, s.r, s.law, 5, 50, 30)
+	if p1 != p2 || m1 != m2 || err1 != nil || err2 != nil {
+		t.Errorf("Runs.BestFixed %v %v %v, BestFixed %v %v %v", p1, m1, err1, p2, m2, err2)
+	}
+}
