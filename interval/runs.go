@@ -28,8 +28,10 @@ type Runs struct {
 	state []rand.PCG  // each run's generator after its draws
 	kept  int         // draws kept, over all runs
 	keep  int         // the most draws kept (maxKept; tests lower it)
-	src   rand.PCG    // the generator being drawn from
-	gen   *rand.Rand  // draws from src
+	// noPrune makes BestFixed try every x (tests compare the two).
+	noPrune bool
+	src     rand.PCG   // the generator being drawn from
+	gen     *rand.Rand // draws from src
 }
 
 // NewRuns prepares reps runs of law seeded by seed, as MeanWallclock
@@ -70,10 +72,8 @@ func (rs *Runs) MeanWallclock(te, period, c, r float64) (float64, error) {
 // one is drawn again, and refused, by every replay that reaches it.
 func (rs *Runs) replay(i int, period float64, p *replayer) error {
 	ds := rs.draws[i]
-	for j := 0; j < len(ds); j++ {
-		if !p.fail(ds[j]) {
-			return nil
-		}
+	if _, completed := p.feed(ds); completed {
+		return nil
 	}
 	// The run needs more failures than any earlier period: draw them.
 	rs.src = rs.state[i]
@@ -90,7 +90,7 @@ func (rs *Runs) replay(i int, period float64, p *replayer) error {
 			ds = append(ds, d)
 			rs.draws[i], rs.state[i] = ds, rs.src
 		}
-		if !p.fail(d) {
+		if _, completed := p.feed([]float64{d}); completed {
 			return nil
 		}
 	}

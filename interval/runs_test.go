@@ -116,3 +116,57 @@ func TestRunsBestFixedMatches(t *testing.T) {
 		t.Errorf("Runs.BestFixed %v %v %v, BestFixed %v %v %v", p1, m1, err1, p2, m2, err2)
 	}
 }
+
+// No run is shorter than its failure-free time (the floor BestFixed prunes
+// with), for every law, number of intervals and run.
+func TestRunsNeverBelowFailureFree(t *testing.T) {
+	for _, s := range whatIfLaws {
+		rs, err := NewRuns(s.law, 13, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for x := 1; x <= 120; x++ {
+			period := s.te / float64(x)
+			floor := failureFree(s.te, period, s.c)
+			if want := s.te + float64(x-1)*s.c; math.Abs(floor-want) > 1e-9*want {
+				t.Fatalf("%s x=%d: failure-free time %v, want te + (x-1)C = %v", s.name, x, floor, want)
+			}
+			for i := range rs.draws {
+				p, err := newReplayer(s.te, period, s.c, s.r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := rs.replay(i, period, &p); err != nil {
+					t.Fatal(err)
+				}
+				if w := p.result().Wallclock; w < floor {
+					t.Fatalf("%s x=%d run %d: Tw %v below the failure-free %v", s.name, x, i, w, floor)
+				}
+			}
+		}
+	}
+}
+
+// The pruned scan finds the full scan's period and mean, bit for bit.
+func TestBestFixedPruneExact(t *testing.T) {
+	for _, s := range whatIfLaws {
+		for _, seed := range []uint64{1, 2} {
+			var got [2][2]float64
+			for k, noPrune := range []bool{false, true} {
+				rs, err := NewRuns(s.law, seed, 150)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs.noPrune = noPrune
+				p, m, err := rs.BestFixed(s.te, s.c, s.r, 150)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[k] = [2]float64{p, m}
+			}
+			if got[0] != got[1] {
+				t.Errorf("%s seed %d: pruned (period, mean) %v, full scan %v", s.name, seed, got[0], got[1])
+			}
+		}
+	}
+}
