@@ -42,12 +42,13 @@ func meanBySimulate(te, period, c, r float64, law distribution.Distribution, see
 // did) and whether the draws fit the budget or are made again.
 func TestRunsMatchSimulate(t *testing.T) {
 	for _, s := range whatIfLaws {
-		for _, keep := range []int{maxKept, 0, 37} {
+		for _, tc := range []struct{ keep, workers int }{{maxKept, 1}, {0, 1}, {37, 1}, {maxKept, 2}, {37, 3}, {maxKept, 100}} {
+			keep := tc.keep
 			rs, err := NewRuns(s.law, 11, 60)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rs.keep = keep
+			rs.keep, rs.Workers = keep, tc.workers
 			for _, x := range []float64{40, 1, 7.3, 200, 0.5, 3, 1, 40} {
 				p := s.te / x
 				want, err := meanBySimulate(s.te, p, s.c, s.r, s.law, 11, 60)
@@ -59,12 +60,12 @@ func TestRunsMatchSimulate(t *testing.T) {
 					func() (float64, error) { return MeanWallclock(s.te, p, s.c, s.r, s.law, 11, 60) },
 				} {
 					if g, err := got(); err != nil || math.Float64bits(g) != math.Float64bits(want) {
-						t.Errorf("%s keep %d, period %v: got %v (%v), definition %v", s.name, keep, p, g, err, want)
+						t.Errorf("%s keep %d workers %d, period %v: got %v (%v), definition %v", s.name, keep, tc.workers, p, g, err, want)
 					}
 				}
 			}
-			if rs.kept > keep {
-				t.Errorf("%s: %d draws kept, budget %d", s.name, rs.kept, keep)
+			if rs.kept() > keep {
+				t.Errorf("%s: %d draws kept, budget %d", s.name, rs.kept(), keep)
 			}
 		}
 	}
@@ -85,13 +86,16 @@ func TestRunsErrorsMatchSimulate(t *testing.T) {
 		if want == nil {
 			t.Fatalf("%v: the definition did not fail", tc.law)
 		}
-		rs, err := NewRuns(tc.law, 3, tc.reps)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for range 2 {
-			if _, err := rs.MeanWallclock(tc.te, tc.p, tc.c, 2); err == nil || err.Error() != want.Error() {
-				t.Errorf("%v: error %v, want %v", tc.law, err, want)
+		for _, workers := range []int{1, 2} {
+			rs, err := NewRuns(tc.law, 3, tc.reps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs.Workers = workers
+			for range 2 {
+				if _, err := rs.MeanWallclock(tc.te, tc.p, tc.c, 2); err == nil || err.Error() != want.Error() {
+					t.Errorf("%v, %d workers: error %v, want %v", tc.law, workers, err, want)
+				}
 			}
 		}
 		if _, err := MeanWallclock(tc.te, tc.p, tc.c, 2, tc.law, 3, tc.reps); err == nil || err.Error() != want.Error() {
@@ -131,12 +135,13 @@ func TestRunsNeverBelowFailureFree(t *testing.T) {
 			if want := s.te + float64(x-1)*s.c; math.Abs(floor-want) > 1e-9*want {
 				t.Fatalf("%s x=%d: failure-free time %v, want te + (x-1)C = %v", s.name, x, floor, want)
 			}
+			rs.split(1)
 			for i := range rs.draws {
 				p, err := newReplayer(s.te, period, s.c, s.r)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := rs.replay(i, period, &p); err != nil {
+				if err := rs.replay(&rs.chunks[0], i, period, &p); err != nil {
 					t.Fatal(err)
 				}
 				if w := p.result().Wallclock; w < floor {
@@ -167,6 +172,29 @@ func TestBestFixedPruneExact(t *testing.T) {
 			if got[0] != got[1] {
 				t.Errorf("%s seed %d: pruned (period, mean) %v, full scan %v", s.name, seed, got[0], got[1])
 			}
+		}
+	}
+}
+
+// RenewalMean on several workers counts the same failures as on one, and
+// both count the definition's: failures of rng.Stream(seed, 1, i) during te.
+func TestRenewalMeanWorkers(t *testing.T) {
+	for _, s := range whatIfLaws {
+		total := 0
+		for i := range 50 {
+			g := rng.Stream(4, 1, uint64(i))
+			for tm := s.law.Rand(g); tm < s.te; tm += s.law.Rand(g) {
+				total++
+			}
+		}
+		want := float64(total) / 50
+		for _, w := range []int{0, 1, 2, 3, 64} {
+			if got := RenewalMeanWorkers(s.te, s.law, 4, 50, w); got != want {
+				t.Errorf("%s, %d workers: %v, definition %v", s.name, w, got, want)
+			}
+		}
+		if got := RenewalMean(s.te, s.law, 4, 50); got != want {
+			t.Errorf("%s: RenewalMean %v, definition %v", s.name, got, want)
 		}
 	}
 }

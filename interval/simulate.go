@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
@@ -70,10 +72,48 @@ func reseed(p *rand.PCG, seed uint64) { p.Seed(seed, rng.SplitMix(seed, 1)) }
 // a history of such tasks measures when the overheads are small.
 // O(reps·E(Y)).
 func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps int) float64 {
+	return float64(renewalCount(te, law, seed, 0, reps)) / float64(reps)
+}
+
+// RenewalMeanWorkers is RenewalMean on that many goroutines, the same
+// number: the failures are counted in integers, whose sum does not depend
+// on the order.
+func RenewalMeanWorkers(te float64, law distribution.Distribution, seed uint64, reps, workers int) float64 {
+	n := 1
+	if workers > 1 {
+		n = min(workers*chunksPerWorker, reps)
+	}
+	if n <= 1 {
+		return RenewalMean(te, law, seed, reps)
+	}
+	counts := make([]int, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+				counts[k] = renewalCount(te, law, seed, k*reps/n, (k+1)*reps/n)
+			}
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	if total >= math.MaxInt32 {
+		return RenewalMean(te, law, seed, reps) // the sequential count's cap
+	}
+	return float64(total) / float64(reps)
+}
+
+// renewalCount is the number of failures during te of runs lo … hi−1,
+// capped at math.MaxInt32.
+func renewalCount(te float64, law distribution.Distribution, seed uint64, lo, hi int) int {
 	var src rand.PCG
 	g := rand.New(&src)
 	total := 0
-	for i := 0; i < reps; i++ {
+	for i := lo; i < hi; i++ {
 		reseed(&src, rng.Derive(seed, 1, uint64(i)))
 		t := law.Rand(g)
 		for t < te && total < math.MaxInt32 {
@@ -81,7 +121,7 @@ func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps in
 			t += law.Rand(g)
 		}
 	}
-	return float64(total) / float64(reps)
+	return total
 }
 
 // BestFixed searches the fixed period that minimises the simulated mean
