@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/rng"
 )
 
 // BenchmarkReplayAllTraces replays every task of the three GloudSim traces
@@ -74,6 +75,58 @@ func BenchmarkBestFixed(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkRunsReplay is the inner loop of the what-if search: 20 000 runs
+// of the Google fit's law (the costliest scenario, about 10 failures per
+// run), their failures already drawn, replayed under one period (x = 44,
+// the best). It reports the cost per event (a failure, or the completion).
+func BenchmarkRunsReplay(b *testing.B) {
+	s := whatIfLaws[4]
+	period := s.te / 44
+	rs, err := NewRuns(s.law, 7, 20000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := rs.MeanWallclock(s.te, period, s.c, s.r); err != nil {
+		b.Fatal(err)
+	}
+	events := 0
+	for i := range rs.draws {
+		p, _ := newReplayer(s.te, period, s.c, s.r)
+		if err := rs.replay(&rs.chunks[0], i, period, &p); err != nil {
+			b.Fatal(err)
+		}
+		events += p.res.Failures + 1
+	}
+	for b.Loop() {
+		if _, err := rs.MeanWallclock(s.te, period, s.c, s.r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(events), "ns/event")
+}
+
+// BenchmarkRenewalMean: E(Y) of the Google fit's law over 20 000 runs (the
+// what-if uses 20 × reps), one worker; it reports the cost per draw.
+func BenchmarkRenewalMean(b *testing.B) {
+	for _, s := range []int{1, 4, 5} {
+		law := whatIfLaws[s]
+		b.Run(law.name, func(b *testing.B) {
+			draws := 0
+			for i := range 20000 {
+				g := rng.Stream(7, 1, uint64(i))
+				for t := law.law.Rand(g); t < law.te; t += law.law.Rand(g) {
+					draws++
+				}
+				draws++
+			}
+			for b.Loop() {
+				RenewalMean(law.te, law.law, 7, 20000)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(draws), "ns/draw")
 		})
 	}
 }
