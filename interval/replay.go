@@ -123,28 +123,31 @@ func newReplayer(te, period, c, r float64) (replayer, error) {
 
 // feed lets the failures that strike after the running times ds (finite
 // and ≥ 0) hit the task, in order, until it completes before one of them.
-// It returns how many struck and whether the task completed. The state is
-// held in locals through the loop (registers, not memory: this loop is the
-// what-if Monte Carlo's hot path).
+// It returns how many struck and whether the task completed. This loop is
+// the what-if Monte Carlo's hot path: its state stays in registers, and the
+// checkpoints still to take, n − done, are held as a float64 — an integer
+// below 2⁵³, so every operation on it is exact and the results are bit for
+// bit those of the integer count converted at each use.
 func (p *replayer) feed(ds []float64) (struck int, completed bool) {
-	n, done, block, last, r := p.n, p.done, p.block, p.last, p.r
+	rem := float64(p.n - p.done)
+	block, last, r := p.block, p.last, p.r
 	wall, lost := p.res.Wallclock, p.res.Lost
 	for _, d := range ds {
-		left := float64(n-done)*block + last
-		if d >= left {
+		if d >= rem*block+last {
 			completed = true
 			break
 		}
-		k := n - done
-		if q := math.Floor(d / block); q < float64(k) {
-			k = int(q)
+		k := rem
+		if q := math.Floor(d / block); q < k {
+			k = q
 		}
-		done += k
-		lost += d - float64(k)*block
+		rem -= k
+		lost += d - k*block
 		wall += d + r
 		struck++
 	}
-	p.done, p.res.Wallclock, p.res.Lost = done, wall, lost
+	p.done = p.n - int(rem)
+	p.res.Wallclock, p.res.Lost = wall, lost
 	p.res.Failures += struck
 	return struck, completed
 }
