@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
+	"pgregory.net/rapid"
 )
 
 // reseed starts the generator rng.New starts: the same numbers.
@@ -197,4 +198,66 @@ func TestRenewalMeanWorkers(t *testing.T) {
 			t.Errorf("%s: RenewalMean %v, definition %v", s.name, got, want)
 		}
 	}
+}
+
+// replayInts is Replay as it was written before the replay loop was tuned
+// (integer checkpoint counts converted at each use): the oracle of
+// TestReplayBitIdentical.
+func replayInts(te, period, c, r float64, failures []float64) ReplayResult {
+	n := IntervalsForPeriod(te, math.Min(period, te)) - 1
+	if n == 0 {
+		period = te
+	}
+	last := te - float64(n)*period
+	block := period + c
+	var res ReplayResult
+	done := 0
+	for _, d := range failures {
+		left := float64(n-done)*block + last
+		if d >= left {
+			break
+		}
+		k := n - done
+		if q := math.Floor(d / block); q < float64(k) {
+			k = int(q)
+		}
+		done += k
+		res.Lost += d - float64(k)*block
+		res.Wallclock += d + r
+		res.Failures++
+	}
+	res.Wallclock += float64(n-done)*block + last
+	res.Checkpoints = n
+	return res
+}
+
+// Replay (and so Simulate and Runs, which share its loop) gives the
+// integer-count arithmetic's results bit for bit.
+func TestReplayBitIdentical(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		te := rapid.Float64Range(1e-3, 1e7).Draw(t, "te")
+		period := te / rapid.Float64Range(0.01, 5000).Draw(t, "x")
+		c := rapid.Float64Range(1e-6, 1e4).Draw(t, "c")
+		r := rapid.Float64Range(0, 1e4).Draw(t, "r")
+		// Running times anywhere, and some a few ulps from a multiple of
+		// the block (where rounding could tell two arithmetics apart).
+		block := math.Min(period, te) + c
+		fs := rapid.SliceOfN(rapid.Custom(func(t *rapid.T) float64 {
+			if !rapid.Bool().Draw(t, "edge") {
+				return rapid.Float64Range(0, 3*te).Draw(t, "d")
+			}
+			d := float64(rapid.IntRange(0, 60).Draw(t, "m")) * block
+			for u := rapid.IntRange(-3, 3).Draw(t, "ulps"); u != 0; u -= u / max(u, -u) {
+				d = math.Nextafter(d, float64(u)*math.Inf(1))
+			}
+			return math.Max(d, 0)
+		}), 0, 40).Draw(t, "failures")
+		got, err := Replay(te, period, c, r, fs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := replayInts(te, period, c, r, fs); got != want {
+			t.Fatalf("Replay %+v, integer arithmetic %+v", got, want)
+		}
+	})
 }
