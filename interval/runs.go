@@ -39,6 +39,7 @@ type Runs struct {
 	state   []rand.PCG  // each run's generator after its draws
 	keep    int         // the most draws kept (maxKept; tests lower it)
 	chunks  []runChunk  // the runs split for the workers, made on first use
+	packed  int         // draws laid out in run order at the last pack
 	wall    []float64   // each run's Tw, when replayed in parallel
 	// noPrune makes BestFixed try every x (tests compare the two).
 	noPrune bool
@@ -101,6 +102,7 @@ func (rs *Runs) MeanWallclock(te, period, c, r float64) (float64, error) {
 		return 0, err
 	}
 	rs.split(rs.Workers)
+	rs.pack()
 	if len(rs.chunks) == 1 {
 		s := 0.0
 		for i := range rs.draws {
@@ -183,6 +185,24 @@ func (rs *Runs) replay(ch *runChunk, i int, period float64, p *replayer) error {
 			return nil
 		}
 	}
+}
+
+// pack lays the draws kept out in one array, in run order, once an eighth
+// of them or more were drawn since the last time: a replay then reads them
+// as one stream instead of jumping between the runs' own slices (twice as
+// fast on the what-if's 20 000 runs). Amortised O(1) per draw kept.
+func (rs *Runs) pack() {
+	n := rs.kept()
+	if n == rs.packed || 8*(n-rs.packed) < n {
+		return
+	}
+	flat := make([]float64, 0, n)
+	for i, ds := range rs.draws {
+		lo := len(flat)
+		flat = append(flat, ds...)
+		rs.draws[i] = flat[lo:len(flat):len(flat)] // a later draw reallocates
+	}
+	rs.packed = n
 }
 
 // kept is the number of draws kept, over all runs.
