@@ -70,8 +70,11 @@
 // resolved in closed form). Estimating from a trace is linear in its
 // failures; the LANL fits are O(n log n) in the system's failures.
 // Simulate costs O(failures) per run and SimulateTask O(failures +
-// checkpoints); BestFixed tries maxX equal-interval periods and refines the
-// best by golden section, (maxX + 40)·reps runs. GloudSimAnalyse is
+// checkpoints); BestFixed tries at most maxX equal-interval periods (it
+// skips those whose failure-free time already exceeds the best mean) and
+// refines the best by golden section, at most (maxX + 40)·reps runs. Runs
+// draws each failure of its reps runs once, however many periods replay
+// them: O(reps + draws) memory, O(failures) time per run. GloudSimAnalyse is
 // O(segments + Σ d/period), counting periods one by one as the analyser
 // does. The exact expectations are O(1).
 // Measured times are in BENCHMARKS.md.
@@ -79,7 +82,8 @@
 // # Randomness
 //
 // Only the simulators draw random numbers (MeanWallclock, RenewalMean,
-// BestFixed: rng.Stream(seed, …); SimulateRuns: runner.Seed(seed, 0, run)),
+// BestFixed, Runs: the streams of rng.Stream(seed, …), reseeded in place;
+// SimulateRuns: runner.Seed(seed, 0, run)),
 // so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.
 package interval

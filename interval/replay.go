@@ -74,45 +74,93 @@ func Replay(te, period, c, r float64, failures []float64) (ReplayResult, error) 
 // replay is Replay with the running times drawn from next, which returns
 // false when no failure is left.
 func replay(te, period, c, r float64, next func() (float64, bool)) (ReplayResult, error) {
-	if !(te > 0) || math.IsInf(te, 0) {
-		return ReplayResult{}, fmt.Errorf("work must be finite and > 0, got %v", te)
+	p, err := newReplayer(te, period, c, r)
+	if err != nil {
+		return ReplayResult{}, err
 	}
-	if !(period > 0) {
-		return ReplayResult{}, fmt.Errorf("period must be > 0, got %v", period)
-	}
-	if !(c > 0) || math.IsInf(c, 0) || !(r >= 0) || math.IsInf(r, 0) {
-		return ReplayResult{}, fmt.Errorf("need C > 0 and R >= 0, got C=%v R=%v", c, r)
-	}
-	n := IntervalsForPeriod(te, math.Min(period, te)) - 1 // checkpoints
-	if n == 0 {
-		period = te
-	}
-	last := te - float64(n)*period // work after the last checkpoint
-	block := period + c
-	var res ReplayResult
-	done := 0 // checkpoints completed
 	for i := 0; ; i++ {
 		d, ok := next()
 		if !ok {
 			break
 		}
 		if !(d >= 0) || math.IsInf(d, 0) {
-			return ReplayResult{}, fmt.Errorf("failure %d: running time must be finite and >= 0, got %v", i+1, d)
+			return ReplayResult{}, badRunningTime(i, d)
 		}
-		left := float64(n-done)*block + last
-		if d >= left {
+		if _, done := p.feed([]float64{d}); done {
 			break // completes before this failure
 		}
-		k := n - done
-		if q := math.Floor(d / block); q < float64(k) {
-			k = int(q)
-		}
-		done += k
-		res.Lost += d - float64(k)*block
-		res.Wallclock += d + r
-		res.Failures++
 	}
-	res.Wallclock += float64(n-done)*block + last
-	res.Checkpoints = n
-	return res, nil
+	return p.result(), nil
+}
+
+// replayer is the state of one replay: the checkpoints of the task and
+// the outcome so far. Replay and Runs feed it the running times one by one,
+// so that both do the same arithmetic in the same order.
+type replayer struct {
+	n, done     int     // checkpoints planned, completed
+	last, block float64 // work after the last checkpoint; period + c
+	r           float64 // restart cost
+	res         ReplayResult
+}
+
+// newReplayer checks the arguments of Replay and plans the checkpoints.
+func newReplayer(te, period, c, r float64) (replayer, error) {
+	if !(te > 0) || math.IsInf(te, 0) {
+		return replayer{}, fmt.Errorf("work must be finite and > 0, got %v", te)
+	}
+	if !(period > 0) {
+		return replayer{}, fmt.Errorf("period must be > 0, got %v", period)
+	}
+	if !(c > 0) || math.IsInf(c, 0) || !(r >= 0) || math.IsInf(r, 0) {
+		return replayer{}, fmt.Errorf("need C > 0 and R >= 0, got C=%v R=%v", c, r)
+	}
+	n := IntervalsForPeriod(te, math.Min(period, te)) - 1 // checkpoints
+	if n == 0 {
+		period = te
+	}
+	return replayer{n: n, last: te - float64(n)*period, block: period + c, r: r}, nil
+}
+
+// feed lets the failures that strike after the running times ds (finite
+// and ≥ 0) hit the task, in order, until it completes before one of them.
+// It returns how many struck and whether the task completed. This loop is
+// the what-if Monte Carlo's hot path: its state stays in registers, and the
+// checkpoints still to take, n − done, are held as a float64 — an integer
+// below 2⁵³, so every operation on it is exact and the results are bit for
+// bit those of the integer count converted at each use.
+func (p *replayer) feed(ds []float64) (struck int, completed bool) {
+	rem := float64(p.n - p.done)
+	block, last, r := p.block, p.last, p.r
+	wall, lost := p.res.Wallclock, p.res.Lost
+	for _, d := range ds {
+		if d >= rem*block+last {
+			completed = true
+			break
+		}
+		k := rem
+		if q := math.Floor(d / block); q < k {
+			k = q
+		}
+		rem -= k
+		lost += d - k*block
+		wall += d + r
+		struck++
+	}
+	p.done = p.n - int(rem)
+	p.res.Wallclock, p.res.Lost = wall, lost
+	p.res.Failures += struck
+	return struck, completed
+}
+
+// result completes the run after its last failure.
+func (p *replayer) result() ReplayResult {
+	res := p.res
+	res.Wallclock += float64(p.n-p.done)*p.block + p.last
+	res.Checkpoints = p.n
+	return res
+}
+
+// badRunningTime is the error of failure i's invalid running time d.
+func badRunningTime(i int, d float64) error {
+	return fmt.Errorf("failure %d: running time must be finite and >= 0, got %v", i+1, d)
 }

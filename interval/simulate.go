@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
@@ -40,14 +42,17 @@ func Simulate(te, period, c, r float64, law distribution.Distribution, rng *rand
 // MeanWallclock is the Monte Carlo mean of Tw over reps runs of Simulate,
 // each drawing from its own generator seeded by (seed, rep), so that
 // different periods see the same failures (common random numbers) and the
-// search over periods is not fooled by noise. O(reps·failures).
+// search over periods is not fooled by noise. O(reps·failures). To try
+// several periods, NewRuns draws the failures once for all of them.
 func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
 	if reps < 1 {
 		return 0, fmt.Errorf("reps must be >= 1, got %d", reps)
 	}
+	var src rand.PCG
+	g := rand.New(&src)
 	s := 0.0
 	for i := 0; i < reps; i++ {
-		g := rng.Stream(seed, 0, uint64(i))
+		reseed(&src, rng.Derive(seed, 0, uint64(i)))
 		res, err := Simulate(te, period, c, r, law, g)
 		if err != nil {
 			return 0, err
@@ -57,22 +62,66 @@ func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed
 	return s / float64(reps), nil
 }
 
+// reseed sets p to the state rng.New(seed) starts its generator from, in
+// place (the streams are those of rng.Stream; a test pins them).
+func reseed(p *rand.PCG, seed uint64) { p.Seed(seed, rng.SplitMix(seed, 1)) }
+
 // RenewalMean estimates E(Y) for Formula (3): the mean number of failures
 // of a renewal process with inter-failure law `law` during te of running
 // time, over reps draws (seeded like MeanWallclock). It is what the MNOF of
 // a history of such tasks measures when the overheads are small.
 // O(reps·E(Y)).
 func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps int) float64 {
+	return float64(renewalCount(te, law, seed, 0, reps)) / float64(reps)
+}
+
+// RenewalMeanWorkers is RenewalMean on that many goroutines, the same
+// number: the failures are counted in integers, whose sum does not depend
+// on the order.
+func RenewalMeanWorkers(te float64, law distribution.Distribution, seed uint64, reps, workers int) float64 {
+	n := 1
+	if workers > 1 {
+		n = min(workers*chunksPerWorker, reps)
+	}
+	if n <= 1 {
+		return RenewalMean(te, law, seed, reps)
+	}
+	counts := make([]int, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+				counts[k] = renewalCount(te, law, seed, k*reps/n, (k+1)*reps/n)
+			}
+		})
+	}
+	wg.Wait()
 	total := 0
-	for i := 0; i < reps; i++ {
-		g := rng.Stream(seed, 1, uint64(i))
+	for _, c := range counts {
+		total += c
+	}
+	if total >= math.MaxInt32 {
+		return RenewalMean(te, law, seed, reps) // the sequential count's cap
+	}
+	return float64(total) / float64(reps)
+}
+
+// renewalCount is the number of failures during te of runs lo … hi−1,
+// capped at math.MaxInt32.
+func renewalCount(te float64, law distribution.Distribution, seed uint64, lo, hi int) int {
+	var src rand.PCG
+	g := rand.New(&src)
+	total := 0
+	for i := lo; i < hi; i++ {
+		reseed(&src, rng.Derive(seed, 1, uint64(i)))
 		t := law.Rand(g)
 		for t < te && total < math.MaxInt32 {
 			total++
 			t += law.Rand(g)
 		}
 	}
-	return float64(total) / float64(reps)
+	return total
 }
 
 // BestFixed searches the fixed period that minimises the simulated mean
@@ -83,11 +132,28 @@ func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps in
 // interval, which can be slightly better). Ties keep the longer period.
 // O((maxX + 40)·reps·failures).
 func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
+	runs, err := NewRuns(law, seed, reps)
+	if err != nil {
+		return 0, 0, err
+	}
+	return runs.BestFixed(te, c, r, maxX)
+}
+
+// BestFixed is the package's BestFixed on these runs: the same search, the
+// same result, each failure drawn once. The scan skips the numbers of
+// intervals x whose mean cannot beat the best so far: every run of a period
+// takes at least its failure-free time te + (x−1)·C (the work, each lost
+// second redone, and the checkpoints), so once that floor, less a margin
+// far above rounding (1e-6 relative), is no smaller than the best mean, the
+// strict comparison would keep the best anyway (TestBestFixedPruneExact
+// checks it against the full scan).
+func (rs *Runs) BestFixed(te, c, r float64, maxX int) (period, mean float64, err error) {
 	if maxX < 1 {
 		return 0, 0, fmt.Errorf("maxX must be >= 1, got %d", maxX)
 	}
+	law := rs.law
 	eval := func(p float64) float64 {
-		m, err := MeanWallclock(te, p, c, r, law, seed, reps)
+		m, err := rs.MeanWallclock(te, p, c, r)
 		if err != nil {
 			return math.Inf(1) // hopeless period: too few checkpoints for this law
 		}
@@ -95,6 +161,9 @@ func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, rep
 	}
 	mean, x := math.Inf(1), 0
 	for n := 1; n <= maxX; n++ {
+		if !rs.noPrune && failureFree(te, te/float64(n), c)*(1-1e-6) >= mean {
+			continue // cannot win: see above
+		}
 		if m := eval(te / float64(n)); m < mean {
 			x, mean = n, m
 		}
@@ -128,4 +197,14 @@ func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, rep
 		}
 	}
 	return period, mean, nil
+}
+
+// failureFree is the wall-clock time of a run without failures, Replay's
+// arithmetic (NaN for invalid arguments); no run is shorter.
+func failureFree(te, period, c float64) float64 {
+	p, err := newReplayer(te, period, c, 0)
+	if err != nil {
+		return math.NaN()
+	}
+	return p.result().Wallclock
 }

@@ -22,8 +22,10 @@
 // ../shared/data beside the checkout.
 //
 // Cost: the replays are linear in the traces' segments; the what-if study
-// dominates, scenarios × (maxX + 40) × reps simulations of O(failures)
-// each (BENCHMARKS.md has the measured times). The what-if draws come from
+// dominates, scenarios × (at most maxX + 43) × reps simulations of
+// O(failures) each, on failures drawn once per scenario (interval.Runs),
+// plus 20 × reps renewal draws for E(Y) (BENCHMARKS.md has the measured
+// times). The what-if draws come from
 // runner's per-scenario seeds (rng.Derive of the base seed 2013), so every
 // run, with any number of workers, writes the same bytes.
 //

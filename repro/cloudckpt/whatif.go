@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/interval"
@@ -70,10 +71,17 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 		sc = append(sc, scenario{fmt.Sprintf("lanl system %d fit", top.System), 86400, 300, 300, top.Fits[0].Dist})
 	}
 
+	// Each scenario also spreads its runs over the workers: the scenarios
+	// differ in cost (the Google fit's runs have the most failures), and
+	// the last one would otherwise finish alone.
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	var got []runner.Result[whatIfRow]
 	err := runner.Run(ctx, cfg.RunnerOptions("what-if", 2013), sc, 1,
 		func(_ context.Context, it runner.Item[scenario]) (whatIfRow, error) {
-			return runScenario(it.Param, it.Seed, st)
+			return runScenario(it.Param, it.Seed, st, workers)
 		},
 		runner.Collect(&got))
 	if err != nil {
@@ -110,15 +118,22 @@ func whatIf(ctx context.Context, cfg repro.Config, st settings, d *data) ([]repr
 	return cs, err
 }
 
-func runScenario(s scenario, seed uint64, st settings) (whatIfRow, error) {
+// runScenario simulates one scenario on the given number of workers (the
+// results do not depend on it).
+func runScenario(s scenario, seed uint64, st settings, workers int) (whatIfRow, error) {
 	w := whatIfRow{Scenario: s.Name, Law: s.Law.String(), MTBF: s.Law.Mean()}
-	w.EY = interval.RenewalMean(s.Te, s.Law, seed, 20*st.reps)
+	w.EY = interval.RenewalMeanWorkers(s.Te, s.Law, seed, 20*st.reps, workers)
+	// One set of runs for every period: each failure is drawn once.
+	runs, err := interval.NewRuns(s.Law, seed, st.reps)
+	if err != nil {
+		return w, err
+	}
+	runs.Workers = workers
 	over := func(period float64) (float64, int, error) {
 		x := interval.IntervalsForPeriod(s.Te, math.Min(period, s.Te))
-		mean, err := interval.MeanWallclock(s.Te, period, s.C, s.R, s.Law, seed, st.reps)
+		mean, err := runs.MeanWallclock(s.Te, period, s.C, s.R)
 		return mean/s.Te - 1, x, err
 	}
-	var err error
 	if w.Young, w.YoungX, err = over(interval.Young(s.C, w.MTBF)); err != nil {
 		return w, err
 	}
@@ -129,7 +144,7 @@ func runScenario(s scenario, seed uint64, st settings) (whatIfRow, error) {
 	if w.MNOF, _, err = over(s.Te / float64(w.MNOFX)); err != nil {
 		return w, err
 	}
-	p, mean, err := interval.BestFixed(s.Te, s.C, s.R, s.Law, seed, st.reps, st.maxX)
+	p, mean, err := runs.BestFixed(s.Te, s.C, s.R, st.maxX)
 	if err != nil {
 		return w, err
 	}
