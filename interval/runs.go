@@ -62,7 +62,7 @@ func NewRuns(law distribution.Distribution, seed uint64, reps int) (*Runs, error
 	}
 	rs := &Runs{law: law, draws: make([][]float64, reps), state: make([]rand.PCG, reps), keep: maxKept}
 	for i := range rs.state {
-		reseed(&rs.state[i], rng.Derive(seed, 0, uint64(i)))
+		rng.Reseed(&rs.state[i], rng.Derive(seed, 0, uint64(i)))
 	}
 	return rs, nil
 }

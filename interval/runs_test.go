@@ -2,27 +2,12 @@ package interval
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
 	"pgregory.net/rapid"
 )
-
-// reseed starts the generator rng.New starts: the same numbers.
-func TestReseedIsRNGNew(t *testing.T) {
-	var p rand.PCG
-	for _, seed := range []uint64{0, 1, 2013, rng.Derive(7, 0, 19999), math.MaxUint64} {
-		reseed(&p, seed)
-		g := rng.New(seed)
-		for i := range 100 {
-			if a, b := p.Uint64(), g.Uint64(); a != b {
-				t.Fatalf("seed %d, draw %d: reseed gives %#x, rng.New %#x", seed, i, a, b)
-			}
-		}
-	}
-}
 
 // meanBySimulate is the definition of MeanWallclock, written out: run i
 // draws from rng.Stream(seed, 0, i) through Simulate.

@@ -52,7 +52,7 @@ func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed
 	g := rand.New(&src)
 	s := 0.0
 	for i := 0; i < reps; i++ {
-		reseed(&src, rng.Derive(seed, 0, uint64(i)))
+		rng.Reseed(&src, rng.Derive(seed, 0, uint64(i)))
 		res, err := Simulate(te, period, c, r, law, g)
 		if err != nil {
 			return 0, err
@@ -61,10 +61,6 @@ func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed
 	}
 	return s / float64(reps), nil
 }
-
-// reseed sets p to the state rng.New(seed) starts its generator from, in
-// place (the streams are those of rng.Stream; a test pins them).
-func reseed(p *rand.PCG, seed uint64) { p.Seed(seed, rng.SplitMix(seed, 1)) }
 
 // RenewalMean estimates E(Y) for Formula (3): the mean number of failures
 // of a renewal process with inter-failure law `law` during te of running
@@ -114,7 +110,7 @@ func renewalCount(te float64, law distribution.Distribution, seed uint64, lo, hi
 	g := rand.New(&src)
 	total := 0
 	for i := lo; i < hi; i++ {
-		reseed(&src, rng.Derive(seed, 1, uint64(i)))
+		rng.Reseed(&src, rng.Derive(seed, 1, uint64(i)))
 		t := law.Rand(g)
 		for t < te && total < math.MaxInt32 {
 			total++

@@ -37,5 +37,10 @@ func New(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, SplitMix(seed, 1)))
 }
 
+// Reseed sets p, in place and without allocating, to the state New(seed)
+// starts its generator from: hot loops that start many streams reuse one
+// PCG and draw exactly New's numbers.
+func Reseed(p *rand.PCG, seed uint64) { p.Seed(seed, SplitMix(seed, 1)) }
+
 // Stream is New(Derive(base, ids...)).
 func Stream(base uint64, ids ...uint64) *rand.Rand { return New(Derive(base, ids...)) }

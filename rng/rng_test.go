@@ -1,6 +1,8 @@
 package rng
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -51,5 +53,19 @@ func TestStreamsDiffer(t *testing.T) {
 	}
 	if same > 0 {
 		t.Fatalf("streams 0 and 1 agree on %d of 64 draws", same)
+	}
+}
+
+// Reseed starts the generator New starts: the same numbers.
+func TestReseedIsNew(t *testing.T) {
+	var p rand.PCG
+	for _, seed := range []uint64{0, 1, 2013, Derive(7, 0, 19999), math.MaxUint64} {
+		Reseed(&p, seed)
+		g := New(seed)
+		for i := range 100 {
+			if a, b := p.Uint64(), g.Uint64(); a != b {
+				t.Fatalf("seed %d, draw %d: reseed gives %#x, New %#x", seed, i, a, b)
+			}
+		}
 	}
 }
