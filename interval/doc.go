@@ -86,4 +86,12 @@
 // SimulateRuns: runner.Seed(seed, 0, run)),
 // so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.
+//
+// # Pictures
+//
+// WallclockPanel draws E(Tw) against the number of intervals (Eq. (4) and
+// the exact expectations) with each method's choice; FailurePanel the laws
+// fitted to a trace over its empirical CDF; PlotAdvice and AdvicePage make
+// the `ckpt interval --plot/--html` outputs through package plot. Both are
+// O(points + sample) in time and memory.
 package interval

@@ -42,4 +42,10 @@
 // package profile (O(t·N²) for t tasks on a grid of N steps). PhaseFactors
 // and GlobalFactor are O(m·k) for k runs of m phases, ScalePlan O(r), and
 // TransferApp and TransferSource cost what PlanApp does.
+//
+// ProfilePanels, PlotProfile and ProfilePage draw a plan as Fig. 18 of the
+// paper does: memory over the application's progress with each
+// reservation as a time × memory box, and each task's probability of
+// running (`ckpt reserve --profile --plot/--html`); O(t·N) for t tasks on
+// N plotted points.
 package memplan
