@@ -170,9 +170,15 @@ type solver struct {
 	m1    []float64 // m1[l] = min_{l<j<n} E(j,j) + βC·S_j + αv_j·S_l
 	j1    []int32   // argmin of m1[l], 0 if none
 	row   []float64 // E(i_c, ·) of the row being computed
-	hull  hull
+	// slope[j] = αv_j and betaS[j] = βS_j, the row-independent factors of
+	// the lines.
+	slope, betaS []float64
+	hull         hull
 	// workers is the number of goroutines solve may use (GOMAXPROCS).
 	workers int
+	// pipelineMin is the number of rows from which solve pipelines them
+	// (parallelRows; tests lower it).
+	pipelineMin int
 	// ctx is checked before each row; once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
@@ -194,17 +200,22 @@ func (s *solver) stopped() bool {
 
 func newSolver(sup *support, c Costs, class Class) *solver {
 	n := sup.n()
+	slope, betaS := make([]float64, n+1), make([]float64, n+1)
+	for j := range slope {
+		slope[j], betaS[j] = c.Alpha*sup.v[j], c.Beta*sup.surv[j]
+	}
 	return &solver{
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
-		row: make([]float64, n+1), hull: newHull(n), workers: runtime.GOMAXPROCS(0),
+		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows,
 	}
 }
 
 func (s *solver) solve() float64 {
 	n := s.sup.n()
 	s.diag[n] = s.base
-	if s.class == Mixed && s.workers > 1 && n >= parallelRows {
+	if s.class == Mixed && s.workers > 1 && n >= s.pipelineMin {
 		return s.solveParallel()
 	}
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -298,12 +309,10 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	k0 := c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
 	k1 := k0 + c.Alpha*c.C
-	lastLine := s.c.Alpha * v[n]
-	lastIntercept := s.base // + β·S_n·(v_n − b) with S_n = 0
 	if s.class == AllCkpt {
 		// Only two kinds of move: checkpoint at some j < n, or finish at v_n.
 		x := S[ic]
-		best, ch := lastIntercept+lastLine*x+x*k0, choice(n)
+		best, ch := s.base+s.c.Alpha*v[n]*x+x*k0, choice(n)
 		if s.j1[ic] > 0 {
 			if val := s.m1[ic] + x*k1; val < best {
 				best, ch = val, -choice(s.j1[ic])
@@ -316,26 +325,76 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	row[n] = s.base
 	h.reset()
+	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
+}
+
+// rowKernel is the inner loop of runRow for the mixed and no-checkpoint
+// classes: n − ic steps, each adding the line of milestone j = il + 1 to
+// the hull, querying it at S_il and comparing with the checkpoint
+// envelope m1. It is the hull's add and query written out on flat,
+// preallocated arrays held in local variables (no append, no call, no
+// pointer chasing in the loop), with the same arithmetic and comparisons
+// in the same order as hull.add and hull.query, so that every value is the
+// one they would give. The first pop test and the first query step are
+// branch-free (a conditional move); further pops and steps, rare on smooth
+// laws, loop.
+func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
+	m1, j1 := s.m1[:n+1], s.j1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	mixed := s.class == Mixed
+	seen := int64(math.MinInt64) // published mark last seen (≤ it is final)
+	if published != nil {
+		seen = math.MaxInt64
+	}
+	head, top := h.head, h.top
+	prev := row[n]
 	for il := n - 1; il >= ic; il-- {
 		j := il + 1
-		h.add(c.Alpha*v[j], row[j]+c.Beta*S[j]*(v[j]-b), int32(j))
-		x := S[il]
-		val, jj := h.query(x)
-		best, ch := val+x*k0, choice(jj)
-		if published != nil {
-			published.wait(int64(il))
-		}
-		if s.class == Mixed && s.j1[il] > 0 {
-			// Ties go to the reservation without a checkpoint.
-			if alt := s.m1[il] + x*k1; alt < best {
-				best, ch = alt, -choice(s.j1[il])
+		m, q := slope[j], prev+bS[j]*(v[j]-b)
+		// add: lines[head:top] have strictly decreasing slopes.
+		if top > head && m >= lines[top-1].m {
+			h.head, h.top = head, top
+			h.add(m, q, int32(j)) // equal slopes: rare, the general path
+			head, top = h.head, h.top
+		} else {
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
 			}
 		}
-		row[il] = best
+		// query at x = S_il, non-decreasing as il decreases.
+		x := S[il]
+		for head+1 < top && lines[head+1].m*x+lines[head+1].q <= lines[head].m*x+lines[head].q {
+			head++
+		}
+		best, ch := lines[head].m*x+lines[head].q+x*k0, choice(lines[head].id)
+		if int64(il) < seen {
+			seen = published.wait(int64(il))
+		}
+		if mixed && j1[il] > 0 {
+			// Ties go to the reservation without a checkpoint.
+			if alt := m1[il] + x*k1; alt < best {
+				best, ch = alt, -choice(j1[il])
+			}
+		}
+		row[il], prev = best, best
 		if rec != nil {
 			rec[il] = ch
 		}
 	}
+	h.head, h.top = head, top
 	return row[ic]
 }
 
@@ -355,22 +414,25 @@ func newMark(v int64) *mark {
 	return m
 }
 
-// wait returns once the mark is ≤ x.
-func (m *mark) wait(x int64) {
-	if m.v.Load() <= x {
-		return
+// wait returns the mark once it is ≤ x.
+func (m *mark) wait(x int64) int64 {
+	if v := m.v.Load(); v <= x {
+		return v
 	}
 	for range 64 {
 		runtime.Gosched()
-		if m.v.Load() <= x {
-			return
+		if v := m.v.Load(); v <= x {
+			return v
 		}
 	}
 	m.mu.Lock()
-	for m.v.Load() > x {
+	v := m.v.Load()
+	for v > x {
 		m.cond.Wait()
+		v = m.v.Load()
 	}
 	m.mu.Unlock()
+	return v
 }
 
 // lower moves the mark down to x and wakes the waiters.
@@ -399,30 +461,34 @@ func (s *solver) strategy() Strategy {
 	return out
 }
 
+// line is y = m·x + q, the transition to milestone id.
+type line struct {
+	m, q float64
+	id   int32
+}
+
 // hull is a lower envelope of lines y = m·x + q for minimum queries, with
-// lines added in strictly decreasing slope and queries at non-decreasing x.
+// lines added in strictly decreasing slope and queries at non-decreasing x:
+// lines[head:top], in a flat array allocated once.
 type hull struct {
-	m, q []float64
-	id   []int32
-	head int
+	lines     []line
+	head, top int
 }
 
-func newHull(n int) hull {
-	return hull{m: make([]float64, 0, n+1), q: make([]float64, 0, n+1), id: make([]int32, 0, n+1)}
-}
+func newHull(n int) hull { return hull{lines: make([]line, n+1)} }
 
-func (h *hull) reset() { h.m, h.q, h.id, h.head = h.m[:0], h.q[:0], h.id[:0], 0 }
+func (h *hull) reset() { h.head, h.top = 0, 0 }
 
-func (h *hull) empty() bool { return h.head >= len(h.m) }
+func (h *hull) empty() bool { return h.head >= h.top }
 
 func (h *hull) add(m, q float64, id int32) {
-	for len(h.m) > h.head {
-		last := len(h.m) - 1
-		if m >= h.m[last] { // equal slopes: keep the lower intercept
-			if q >= h.q[last] {
+	for h.top > h.head {
+		last := h.top - 1
+		if m >= h.lines[last].m { // equal slopes: keep the lower intercept
+			if q >= h.lines[last].q {
 				return
 			}
-			h.pop()
+			h.top--
 			continue
 		}
 		if last == h.head {
@@ -430,26 +496,23 @@ func (h *hull) add(m, q float64, id int32) {
 		}
 		// The middle line is useless if the new line overtakes the first
 		// one no later than the middle one does.
-		m1, q1, m2, q2 := h.m[last-1], h.q[last-1], h.m[last], h.q[last]
+		m1, q1, m2, q2 := h.lines[last-1].m, h.lines[last-1].q, h.lines[last].m, h.lines[last].q
 		if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
-			h.pop()
+			h.top--
 			continue
 		}
 		break
 	}
-	h.m, h.q, h.id = append(h.m, m), append(h.q, q), append(h.id, id)
-	if h.head > len(h.m)-1 {
-		h.head = len(h.m) - 1
+	h.lines[h.top] = line{m: m, q: q, id: id}
+	h.top++
+	if h.head > h.top-1 {
+		h.head = h.top - 1
 	}
-}
-
-func (h *hull) pop() {
-	h.m, h.q, h.id = h.m[:len(h.m)-1], h.q[:len(h.q)-1], h.id[:len(h.id)-1]
 }
 
 func (h *hull) query(x float64) (float64, int32) {
-	for h.head+1 < len(h.m) && h.m[h.head+1]*x+h.q[h.head+1] <= h.m[h.head]*x+h.q[h.head] {
+	for h.head+1 < h.top && h.lines[h.head+1].m*x+h.lines[h.head+1].q <= h.lines[h.head].m*x+h.lines[h.head].q {
 		h.head++
 	}
-	return h.m[h.head]*x + h.q[h.head], h.id[h.head]
+	return h.lines[h.head].m*x + h.lines[h.head].q, h.lines[h.head].id
 }
