@@ -1,10 +1,13 @@
 package reservation
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
 // rapidLaw draws a discrete law: n support values with gaps that may be
@@ -90,11 +93,61 @@ func TestKernelMatchesReference(t *testing.T) {
 // same is bit equality, NaN included.
 func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
-// On the law `ckpt reserve` plans by default (n = 16 653), both the plan's
-// DP and the lower bound's, the kernel matches the reference exactly.
+// On the grids `ckpt reserve` plans on by default (the neuroscience
+// LogNormal, C = R = 600 s, n = 16 653), the plan's and the lower bound's,
+// the kernel and the concurrent solves match the reference exactly.
 func TestKernelMatchesReferenceOnDefaultGrid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two O(n²) reference solves at n = 16 653")
 	}
-	t.Skip("TODO")
+	d, err := distribution.Parse("lognormal:mean=21.4h,sd=19.7h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _, err := Law(d, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Costs{Alpha: 1, C: 600, R: 600}
+	var r Result
+	if err := r.sizeGrid(x, Options{Costs: c, Epsilon: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if r.N != 16653 {
+		t.Fatalf("grid of %d points, want the 16 653 of the issue", r.N)
+	}
+	y, err := distribution.Discretize(x, r.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := x.Support()
+	var want [2]float64
+	for k, values := range [][]float64{y.Values, lowerGrid(y.Values, a, b, r.N)} {
+		sup, err := newSupport(values, y.Probs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost, diag, _, _, plan := refSolve(sup, c, Mixed)
+		want[k] = cost
+		s := newSolver(sup, c, Mixed)
+		s.workers = 1
+		if got := s.solve(); !same(got, cost) {
+			t.Fatalf("grid %d: cost %v, reference %v", k, got, cost)
+		}
+		for i := range diag {
+			if !same(s.diag[i], diag[i]) {
+				t.Fatalf("grid %d: E(%d, %d) = %v, reference %v", k, i, i, s.diag[i], diag[i])
+			}
+		}
+		if got := s.strategy(); fmt.Sprint(got) != fmt.Sprint(plan) {
+			t.Fatalf("grid %d: plan %v, reference %v", k, got, plan)
+		}
+	}
+	ap, err := Approximate(x, c, Mixed, r.N, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same(ap.LowerBound, math.Min(want[1], ap.Cost)) {
+		t.Fatalf("lower bound %v, reference min(%v, %v)", ap.LowerBound, want[1], ap.Cost)
+	}
 }

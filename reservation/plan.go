@@ -48,7 +48,7 @@ func CheckAlgorithm(name string) error {
 func dpPlanner(class Class) planner {
 	return func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (Strategy, float64, int, error) {
 		if disc != nil {
-			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()))
+			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()), 0)
 			if err == nil && wantLB {
 				res.LowerBound = cost // exact optimum for a discrete law
 			}
