@@ -41,15 +41,11 @@ func BenchmarkReserveDefault(b *testing.B) {
 }
 
 // BenchmarkReserveDefaultBusyCore is BenchmarkReserveDefault while a
-// competing process keeps one core busy (a shell busy loop, killed at the
-// end): two workers must not be slower than one.
+// competing process keeps one core busy: two workers must not be slower
+// than one.
 func BenchmarkReserveDefaultBusyCore(b *testing.B) {
 	d, o := defaultPlanOptions(b)
-	busy := exec.Command("sh", "-c", "while :; do :; done")
-	if err := busy.Start(); err != nil {
-		b.Skip("no shell for the busy loop:", err)
-	}
-	defer func() { _ = busy.Process.Kill(); _ = busy.Wait() }()
+	defer busyCore(b)()
 	for _, procs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
@@ -60,6 +56,38 @@ func BenchmarkReserveDefaultBusyCore(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPipeline is one DynProgCount at n = 16 653 (a discrete law: one
+// solve, its rows pipelined over GOMAXPROCS workers), on a quiet machine
+// and with a competing process keeping one core busy.
+func BenchmarkPipeline(b *testing.B) {
+	values, probs := benchLaw(16653)
+	for _, busy := range []bool{false, true} {
+		for _, procs := range []int{1, 2} {
+			b.Run(fmt.Sprintf("busy=%v/procs=%d", busy, procs), func(b *testing.B) {
+				if busy {
+					defer busyCore(b)()
+				}
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				for b.Loop() {
+					if _, _, err := DynProgCount(values, probs, benchCosts, Mixed); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// busyCore starts a process that keeps one core busy (a shell busy loop)
+// and returns the function that stops it.
+func busyCore(b *testing.B) func() {
+	busy := exec.Command("sh", "-c", "while :; do :; done")
+	if err := busy.Start(); err != nil {
+		b.Skip("no shell for the busy loop:", err)
+	}
+	return func() { _ = busy.Process.Kill(); _ = busy.Wait() }
 }
 
 // BenchmarkHullDP is one sequential solve of the mixed class (no

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Class restricts which checkpoint decisions a dynamic program may take.
@@ -182,6 +183,10 @@ type solver struct {
 	// pipelineMin is the number of rows from which solve pipelines them
 	// (parallelRows; tests lower it).
 	pipelineMin int
+	// lagLimit is the share of their time the pipelined workers may spend
+	// blocked before the solve goes on with one (maxBlockedShare; tests
+	// make it negative to force the fallback).
+	lagLimit float64
 	// ctx is checked before each row; once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
@@ -211,7 +216,7 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
 		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
-		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows,
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare,
 	}
 }
 
@@ -259,6 +264,12 @@ const parallelRows = 1500
 // decreasing order; the worker that finishes row r adds its diagonal to the
 // shared envelope, publishes m1[r−1] and moves the published mark. The
 // result is bit-for-bit the sequential one.
+//
+// The rows run in lockstep, so a worker whose partner is descheduled (a
+// core busy elsewhere) waits for it. When the workers have spent more than
+// maxBlockedShare of their time blocked (lagging), all but the first stop
+// taking rows and the solve finishes sequentially: two workers are never
+// much slower than one.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -267,15 +278,17 @@ func (s *solver) solveParallel() float64 {
 	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
 	var next atomic.Int64
 	next.Store(int64(n))
+	var solo atomic.Bool
+	start := time.Now()
 	var wg sync.WaitGroup
-	for range s.workers {
+	for w := range s.workers {
 		wg.Go(func() {
 			row, h := make([]float64, n+1), newHull(n)
 			for {
 				// Stopping before taking a row is safe: every row taken
 				// earlier has a larger index, so the rows still running
 				// wait only on rows that finish.
-				if s.stopped() {
+				if s.stopped() || w > 0 && solo.Load() {
 					return
 				}
 				r := int(next.Add(-1))
@@ -292,12 +305,23 @@ func (s *solver) solveParallel() float64 {
 				val, j := shared.query(S[r-1])
 				s.m1[r-1], s.j1[r-1] = val, j
 				published.lower(int64(r - 1))
+				if r%lagCheckRows == 0 && !solo.Load() && published.lagging(time.Since(start), s.workers, s.lagLimit) {
+					solo.Store(true)
+				}
 			}
 		})
 	}
 	wg.Wait()
 	return s.diag[0]
 }
+
+// maxBlockedShare is the share of their time the pipelined workers may
+// spend blocked on each other before the solve falls back to one worker.
+const maxBlockedShare = 0.25
+
+// lagCheckRows is how often (in rows) the pipeline checks its workers'
+// blocked time.
+const lagCheckRows = 16
 
 // runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
 // scratch h, and returns E(ic, ic). When rec is not nil it records the
@@ -405,11 +429,13 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
 // on the fast path, a short spin, then a condition variable, so that a
-// waiting worker does not burn the core its partner needs.
+// waiting worker does not burn the core its partner needs. It adds up the
+// time its waiters spend off the fast path.
 type mark struct {
-	v    atomic.Int64
-	mu   sync.Mutex
-	cond *sync.Cond
+	v       atomic.Int64
+	blocked atomic.Int64 // nanoseconds spent waiting beyond the fast path
+	mu      sync.Mutex
+	cond    *sync.Cond
 }
 
 func newMark(v int64) *mark {
@@ -424,6 +450,8 @@ func (m *mark) wait(x int64) int64 {
 	if v := m.v.Load(); v <= x {
 		return v
 	}
+	t0 := time.Now()
+	defer func() { m.blocked.Add(int64(time.Since(t0))) }()
 	for range 64 {
 		runtime.Gosched()
 		if v := m.v.Load(); v <= x {
@@ -438,6 +466,12 @@ func (m *mark) wait(x int64) int64 {
 	}
 	m.mu.Unlock()
 	return v
+}
+
+// lagging reports whether workers goroutines running for elapsed have
+// spent more than the share limit of their time blocked on the mark.
+func (m *mark) lagging(elapsed time.Duration, workers int, limit float64) bool {
+	return float64(m.blocked.Load()) > limit*float64(elapsed)*float64(workers)
 }
 
 // lower moves the mark down to x and wakes the waiters.
