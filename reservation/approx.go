@@ -151,7 +151,8 @@ type Approximation struct {
 // Approximate runs Algorithm 1 with n grid points: discretise the bounded law
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
 // class, and price the plan on X itself. With lowerBound it also solves the
-// lower grid to bound the optimum from below (twice the time).
+// lower grid to bound the optimum from below (twice the work, side by side
+// on two cores).
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }
