@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 )
@@ -149,7 +151,8 @@ type Approximation struct {
 // Approximate runs Algorithm 1 with n grid points: discretise the bounded law
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
 // class, and price the plan on X itself. With lowerBound it also solves the
-// lower grid to bound the optimum from below (twice the time).
+// lower grid to bound the optimum from below (twice the work, side by side
+// on two cores).
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }
@@ -175,30 +178,62 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 		return nil, err
 	}
 	o := Options{Progress: progress}
-	s, _, err := dynProgCount(ctx, y.Values, y.Probs, c, class, o.progress(class.String()))
+	// The plan's and the lower bound's dynamic programs are independent:
+	// with two workers or more each takes half of them, side by side, with
+	// no synchronisation between the two (a busy core slows both evenly
+	// rather than stalling a pipeline).
+	workers := runtime.GOMAXPROCS(0)
+	lb, lbWorkers := math.NaN(), 0
+	var wg sync.WaitGroup
+	lbCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	solveLB := func() {
+		_, cost, err := dynProgCount(lbCtx, lowerGrid(y.Values, a, b, n), y.Probs, c, class, o.progress(class.String()+" lower bound"), lbWorkers)
+		if err == nil {
+			lb = cost
+		}
+	}
+	if lowerBound && workers > 1 {
+		lbWorkers = workers / 2
+		workers -= lbWorkers
+		wg.Go(solveLB)
+	}
+	s, _, err := dynProgCount(ctx, y.Values, y.Probs, c, class, o.progress(class.String()), workers)
 	if err != nil {
+		cancel()
+		wg.Wait()
 		return nil, err
 	}
 	cost, err := expectedCostOn(s, x, c)
 	if err != nil {
+		cancel()
+		wg.Wait()
 		return nil, err
 	}
+	if lowerBound && lbWorkers == 0 {
+		solveLB()
+	}
+	wg.Wait()
+	if ctxErr := ctx.Err(); lowerBound && ctxErr != nil {
+		return nil, ctxErr
+	}
 	out := &Approximation{Strategy: s, Cost: cost, LowerBound: math.NaN(), N: n}
-	if lowerBound {
-		h := (b - a) / float64(n)
-		lower := make([]float64, len(y.Values))
-		for i, v := range y.Values {
-			lower[i] = math.Max(a, v-h)
-		}
-		_, lb, err := dynProgCount(ctx, lower, y.Probs, c, class, o.progress(class.String()+" lower bound"))
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, ctxErr
-		}
-		if err == nil {
-			out.LowerBound = math.Min(lb, cost)
-		}
+	if lowerBound && !math.IsNaN(lb) {
+		out.LowerBound = math.Min(lb, cost)
 	}
 	return out, nil
+}
+
+// lowerGrid moves every grid point of Eq. (9) down by one cell, to the
+// lower end of its cell (v_i − h, at least a): the support of the law
+// whose optimum bounds X's from below.
+func lowerGrid(values []float64, a, b float64, n int) []float64 {
+	h := (b - a) / float64(n)
+	lower := make([]float64, len(values))
+	for i, v := range values {
+		lower[i] = math.Max(a, v-h)
+	}
+	return lower
 }
 
 // expectedCostOn prices s on x, tolerating the rounding of the grid's last

@@ -36,7 +36,20 @@
 // amortised O(1); the δ = 1 envelope does not depend on i_c and is shared;
 // rows are computed one at a time keeping only the diagonal E(j, j), and the
 // plan is rebuilt by re-running the O(n) rows it visits. ALL-CKPT and
-// NO-CKPT drop to O(n). What bounds the running time is therefore the n of
+// NO-CKPT drop to O(n). A row's inner step (add a line, query the hull,
+// compare with the checkpoint envelope) runs in a kernel on flat
+// preallocated arrays, with the arithmetic and comparisons of the plain
+// hull in the same order, so the results are bit for bit those of the
+// straightforward DP (kept as the tests' reference).
+//
+// Parallelism: Approximate solves the plan's and the lower bound's
+// dynamic programs side by side, each with half of GOMAXPROCS (one worker
+// each on two cores): no synchronisation between them, so a core busy
+// elsewhere slows both evenly. A single solve of at least 1 500 rows with
+// two workers or more pipelines its rows; the rows run in lockstep, so when
+// the workers spend over a quarter of their time blocked on each other the
+// solve goes on with one. The result never depends on the number of
+// workers. What bounds the running time is therefore the n of
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's
 // neuroscience LogNormal truncated at Q(1 − 10⁻⁷) with C = R = 600 s and

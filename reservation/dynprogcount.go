@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Class restricts which checkpoint decisions a dynamic program may take.
@@ -118,18 +119,18 @@ func (ch choice) next() (j int, ckpt bool) {
 // memory in every case. Milestones are support values; the last one is the
 // largest value.
 func DynProgCount(values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
-	return dynProgCount(context.Background(), values, probs, c, class, nil)
+	return dynProgCount(context.Background(), values, probs, c, class, nil, 0)
 }
 
 // DynProgCountContext is DynProgCount that checks ctx before each row of
 // the dynamic program and returns ctx.Err() once it is cancelled.
 func DynProgCountContext(ctx context.Context, values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
-	return dynProgCount(ctx, values, probs, c, class, nil)
+	return dynProgCount(ctx, values, probs, c, class, nil, 0)
 }
 
 // dynProgCount is DynProgCountContext that reports its rows to progress
-// (when not nil).
-func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int)) (Strategy, float64, error) {
+// (when not nil) and uses at most workers goroutines (0: GOMAXPROCS).
+func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int), workers int) (Strategy, float64, error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -139,6 +140,9 @@ func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class C
 	}
 	sol := newSolver(sup, c, class)
 	sol.ctx, sol.progress = ctx, progress
+	if workers > 0 {
+		sol.workers = workers
+	}
 	cost := sol.solve()
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -170,9 +174,19 @@ type solver struct {
 	m1    []float64 // m1[l] = min_{l<j<n} E(j,j) + βC·S_j + αv_j·S_l
 	j1    []int32   // argmin of m1[l], 0 if none
 	row   []float64 // E(i_c, ·) of the row being computed
-	hull  hull
+	// slope[j] = αv_j and betaS[j] = βS_j, the row-independent factors of
+	// the lines.
+	slope, betaS []float64
+	hull         hull
 	// workers is the number of goroutines solve may use (GOMAXPROCS).
 	workers int
+	// pipelineMin is the number of rows from which solve pipelines them
+	// (parallelRows; tests lower it).
+	pipelineMin int
+	// lagLimit is the share of their time the pipelined workers may spend
+	// blocked before the solve goes on with one (maxBlockedShare; tests
+	// make it negative to force the fallback).
+	lagLimit float64
 	// ctx is checked before each row; once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
@@ -194,17 +208,22 @@ func (s *solver) stopped() bool {
 
 func newSolver(sup *support, c Costs, class Class) *solver {
 	n := sup.n()
+	slope, betaS := make([]float64, n+1), make([]float64, n+1)
+	for j := range slope {
+		slope[j], betaS[j] = c.Alpha*sup.v[j], c.Beta*sup.surv[j]
+	}
 	return &solver{
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
-		row: make([]float64, n+1), hull: newHull(n), workers: runtime.GOMAXPROCS(0),
+		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare,
 	}
 }
 
 func (s *solver) solve() float64 {
 	n := s.sup.n()
 	s.diag[n] = s.base
-	if s.class == Mixed && s.workers > 1 && n >= parallelRows {
+	if s.class == Mixed && s.workers > 1 && n >= s.pipelineMin {
 		return s.solveParallel()
 	}
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -245,6 +264,12 @@ const parallelRows = 1500
 // decreasing order; the worker that finishes row r adds its diagonal to the
 // shared envelope, publishes m1[r−1] and moves the published mark. The
 // result is bit-for-bit the sequential one.
+//
+// The rows run in lockstep, so a worker whose partner is descheduled (a
+// core busy elsewhere) waits for it. When the workers have spent more than
+// maxBlockedShare of their time blocked (lagging), all but the first stop
+// taking rows and the solve finishes sequentially: two workers are never
+// much slower than one.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -253,15 +278,17 @@ func (s *solver) solveParallel() float64 {
 	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
 	var next atomic.Int64
 	next.Store(int64(n))
+	var solo atomic.Bool
+	start := time.Now()
 	var wg sync.WaitGroup
-	for range s.workers {
+	for w := range s.workers {
 		wg.Go(func() {
 			row, h := make([]float64, n+1), newHull(n)
 			for {
 				// Stopping before taking a row is safe: every row taken
 				// earlier has a larger index, so the rows still running
 				// wait only on rows that finish.
-				if s.stopped() {
+				if s.stopped() || w > 0 && solo.Load() {
 					return
 				}
 				r := int(next.Add(-1))
@@ -278,12 +305,23 @@ func (s *solver) solveParallel() float64 {
 				val, j := shared.query(S[r-1])
 				s.m1[r-1], s.j1[r-1] = val, j
 				published.lower(int64(r - 1))
+				if r%lagCheckRows == 0 && !solo.Load() && published.lagging(time.Since(start), s.workers, s.lagLimit) {
+					solo.Store(true)
+				}
 			}
 		})
 	}
 	wg.Wait()
 	return s.diag[0]
 }
+
+// maxBlockedShare is the share of their time the pipelined workers may
+// spend blocked on each other before the solve falls back to one worker.
+const maxBlockedShare = 0.25
+
+// lagCheckRows is how often (in rows) the pipeline checks its workers'
+// blocked time.
+const lagCheckRows = 16
 
 // runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
 // scratch h, and returns E(ic, ic). When rec is not nil it records the
@@ -298,12 +336,10 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	k0 := c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
 	k1 := k0 + c.Alpha*c.C
-	lastLine := s.c.Alpha * v[n]
-	lastIntercept := s.base // + β·S_n·(v_n − b) with S_n = 0
 	if s.class == AllCkpt {
 		// Only two kinds of move: checkpoint at some j < n, or finish at v_n.
 		x := S[ic]
-		best, ch := lastIntercept+lastLine*x+x*k0, choice(n)
+		best, ch := s.base+s.c.Alpha*v[n]*x+x*k0, choice(n)
 		if s.j1[ic] > 0 {
 			if val := s.m1[ic] + x*k1; val < best {
 				best, ch = val, -choice(s.j1[ic])
@@ -316,36 +352,90 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	row[n] = s.base
 	h.reset()
+	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
+}
+
+// rowKernel is the inner loop of runRow for the mixed and no-checkpoint
+// classes: n − ic steps, each adding the line of milestone j = il + 1 to
+// the hull, querying it at S_il and comparing with the checkpoint
+// envelope m1. It is the hull's add and query written out on flat,
+// preallocated arrays held in local variables (no append, no call, no
+// pointer chasing in the loop), with the same arithmetic and comparisons
+// in the same order as hull.add and hull.query, so that every value is the
+// one they would give. The pop and query tests stay branches: a
+// branch-free pop (a conditional move on the hull's top) puts the loads of
+// the next test behind the comparison and measured twice as slow, while the
+// branches are predicted (on smooth laws a step pops one line two times in
+// three and the query rarely moves).
+func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
+	m1, j1 := s.m1[:n+1], s.j1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	mixed := s.class == Mixed
+	seen := int64(math.MinInt64) // published mark last seen (≤ it is final)
+	if published != nil {
+		seen = math.MaxInt64
+	}
+	head, top := h.head, h.top
+	prev := row[n]
 	for il := n - 1; il >= ic; il-- {
 		j := il + 1
-		h.add(c.Alpha*v[j], row[j]+c.Beta*S[j]*(v[j]-b), int32(j))
-		x := S[il]
-		val, jj := h.query(x)
-		best, ch := val+x*k0, choice(jj)
-		if published != nil {
-			published.wait(int64(il))
-		}
-		if s.class == Mixed && s.j1[il] > 0 {
-			// Ties go to the reservation without a checkpoint.
-			if alt := s.m1[il] + x*k1; alt < best {
-				best, ch = alt, -choice(s.j1[il])
+		m, q := slope[j], prev+bS[j]*(v[j]-b)
+		// add: lines[head:top] have strictly decreasing slopes.
+		if top > head && m >= lines[top-1].m {
+			h.head, h.top = head, top
+			h.add(m, q, int32(j)) // equal slopes: rare, the general path
+			head, top = h.head, h.top
+		} else {
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
 			}
 		}
-		row[il] = best
+		// query at x = S_il, non-decreasing as il decreases.
+		x := S[il]
+		for head+1 < top && lines[head+1].m*x+lines[head+1].q <= lines[head].m*x+lines[head].q {
+			head++
+		}
+		best, ch := lines[head].m*x+lines[head].q+x*k0, choice(lines[head].id)
+		if int64(il) < seen {
+			seen = published.wait(int64(il))
+		}
+		if mixed && j1[il] > 0 {
+			// Ties go to the reservation without a checkpoint.
+			if alt := m1[il] + x*k1; alt < best {
+				best, ch = alt, -choice(j1[il])
+			}
+		}
+		row[il], prev = best, best
 		if rec != nil {
 			rec[il] = ch
 		}
 	}
+	h.head, h.top = head, top
 	return row[ic]
 }
 
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
 // on the fast path, a short spin, then a condition variable, so that a
-// waiting worker does not burn the core its partner needs.
+// waiting worker does not burn the core its partner needs. It adds up the
+// time its waiters spend off the fast path.
 type mark struct {
-	v    atomic.Int64
-	mu   sync.Mutex
-	cond *sync.Cond
+	v       atomic.Int64
+	blocked atomic.Int64 // nanoseconds spent waiting beyond the fast path
+	mu      sync.Mutex
+	cond    *sync.Cond
 }
 
 func newMark(v int64) *mark {
@@ -355,22 +445,33 @@ func newMark(v int64) *mark {
 	return m
 }
 
-// wait returns once the mark is ≤ x.
-func (m *mark) wait(x int64) {
-	if m.v.Load() <= x {
-		return
+// wait returns the mark once it is ≤ x.
+func (m *mark) wait(x int64) int64 {
+	if v := m.v.Load(); v <= x {
+		return v
 	}
+	t0 := time.Now()
+	defer func() { m.blocked.Add(int64(time.Since(t0))) }()
 	for range 64 {
 		runtime.Gosched()
-		if m.v.Load() <= x {
-			return
+		if v := m.v.Load(); v <= x {
+			return v
 		}
 	}
 	m.mu.Lock()
-	for m.v.Load() > x {
+	v := m.v.Load()
+	for v > x {
 		m.cond.Wait()
+		v = m.v.Load()
 	}
 	m.mu.Unlock()
+	return v
+}
+
+// lagging reports whether workers goroutines running for elapsed have
+// spent more than the share limit of their time blocked on the mark.
+func (m *mark) lagging(elapsed time.Duration, workers int, limit float64) bool {
+	return float64(m.blocked.Load()) > limit*float64(elapsed)*float64(workers)
 }
 
 // lower moves the mark down to x and wakes the waiters.
@@ -399,30 +500,34 @@ func (s *solver) strategy() Strategy {
 	return out
 }
 
+// line is y = m·x + q, the transition to milestone id.
+type line struct {
+	m, q float64
+	id   int32
+}
+
 // hull is a lower envelope of lines y = m·x + q for minimum queries, with
-// lines added in strictly decreasing slope and queries at non-decreasing x.
+// lines added in strictly decreasing slope and queries at non-decreasing x:
+// lines[head:top], in a flat array allocated once.
 type hull struct {
-	m, q []float64
-	id   []int32
-	head int
+	lines     []line
+	head, top int
 }
 
-func newHull(n int) hull {
-	return hull{m: make([]float64, 0, n+1), q: make([]float64, 0, n+1), id: make([]int32, 0, n+1)}
-}
+func newHull(n int) hull { return hull{lines: make([]line, n+1)} }
 
-func (h *hull) reset() { h.m, h.q, h.id, h.head = h.m[:0], h.q[:0], h.id[:0], 0 }
+func (h *hull) reset() { h.head, h.top = 0, 0 }
 
-func (h *hull) empty() bool { return h.head >= len(h.m) }
+func (h *hull) empty() bool { return h.head >= h.top }
 
 func (h *hull) add(m, q float64, id int32) {
-	for len(h.m) > h.head {
-		last := len(h.m) - 1
-		if m >= h.m[last] { // equal slopes: keep the lower intercept
-			if q >= h.q[last] {
+	for h.top > h.head {
+		last := h.top - 1
+		if m >= h.lines[last].m { // equal slopes: keep the lower intercept
+			if q >= h.lines[last].q {
 				return
 			}
-			h.pop()
+			h.top--
 			continue
 		}
 		if last == h.head {
@@ -430,26 +535,23 @@ func (h *hull) add(m, q float64, id int32) {
 		}
 		// The middle line is useless if the new line overtakes the first
 		// one no later than the middle one does.
-		m1, q1, m2, q2 := h.m[last-1], h.q[last-1], h.m[last], h.q[last]
+		m1, q1, m2, q2 := h.lines[last-1].m, h.lines[last-1].q, h.lines[last].m, h.lines[last].q
 		if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
-			h.pop()
+			h.top--
 			continue
 		}
 		break
 	}
-	h.m, h.q, h.id = append(h.m, m), append(h.q, q), append(h.id, id)
-	if h.head > len(h.m)-1 {
-		h.head = len(h.m) - 1
+	h.lines[h.top] = line{m: m, q: q, id: id}
+	h.top++
+	if h.head > h.top-1 {
+		h.head = h.top - 1
 	}
-}
-
-func (h *hull) pop() {
-	h.m, h.q, h.id = h.m[:len(h.m)-1], h.q[:len(h.q)-1], h.id[:len(h.id)-1]
 }
 
 func (h *hull) query(x float64) (float64, int32) {
-	for h.head+1 < len(h.m) && h.m[h.head+1]*x+h.q[h.head+1] <= h.m[h.head]*x+h.q[h.head] {
+	for h.head+1 < h.top && h.lines[h.head+1].m*x+h.lines[h.head+1].q <= h.lines[h.head].m*x+h.lines[h.head].q {
 		h.head++
 	}
-	return h.m[h.head]*x + h.q[h.head], h.id[h.head]
+	return h.lines[h.head].m*x + h.lines[h.head].q, h.lines[h.head].id
 }

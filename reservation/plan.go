@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/registry"
@@ -48,7 +49,7 @@ func CheckAlgorithm(name string) error {
 func dpPlanner(class Class) planner {
 	return func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (Strategy, float64, int, error) {
 		if disc != nil {
-			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()))
+			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()), 0)
 			if err == nil && wantLB {
 				res.LowerBound = cost // exact optimum for a discrete law
 			}
@@ -118,8 +119,24 @@ type Options struct {
 	LowerBound bool
 	// Progress, when not nil, is called by the dynamic programs as rows
 	// complete: step names the solve, done of total rows are finished. It
-	// is called from the planning goroutines, at most once per row.
+	// is called from the planning goroutines (the plan's and the lower
+	// bound's solves run side by side), one call at a time, at most once
+	// per row.
 	Progress func(step string, done, total int)
+}
+
+// serialised returns progress guarded by a mutex, so that the solves that
+// run side by side call it one at a time (nil stays nil).
+func serialised(progress func(step string, done, total int)) func(step string, done, total int) {
+	if progress == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(step string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		progress(step, done, total)
+	}
 }
 
 // progress returns the row callback of one solve, or nil.
@@ -305,6 +322,7 @@ func PlanContext(ctx context.Context, d distribution.Distribution, o Options) (*
 
 // planNormalized is PlanContext on normalised costs.
 func planNormalized(ctx context.Context, d distribution.Distribution, o Options) (*Result, error) {
+	o.Progress = serialised(o.Progress)
 	if o.Algorithm == "" {
 		o.Algorithm = AlgoDynProgCount
 	}

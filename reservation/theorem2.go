@@ -4,7 +4,12 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
+
+// theorem2Chunk is the number of states a worker of DynProgCountTheorem2
+// takes at a time.
+const theorem2Chunk = 16
 
 // DynProgCountTheorem2 evaluates the recurrence of Theorem 2 exactly as
 // printed: every state (i_c, i_l) with 0 ≤ i_c ≤ i_l ≤ n tries every next
@@ -61,11 +66,20 @@ func DynProgCountTheorem2(values, probs []float64, c Costs, class Class) (Strate
 			}
 			continue
 		}
+		// Chunks taken from a shared counter, not a fixed share each: a
+		// worker slowed down (a core busy elsewhere) takes fewer of them.
+		var nextIC atomic.Int64
 		var wg sync.WaitGroup
-		for g := range workers {
+		for range workers {
 			wg.Go(func() {
-				for ic := g; ic <= il; ic += workers {
-					state(ic, il)
+				for {
+					lo := int(nextIC.Add(theorem2Chunk)) - theorem2Chunk
+					if lo > il {
+						return
+					}
+					for ic := lo; ic <= min(lo+theorem2Chunk-1, il); ic++ {
+						state(ic, il)
+					}
 				}
 			})
 		}

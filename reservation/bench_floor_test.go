@@ -1,0 +1,147 @@
+package reservation
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/distribution"
+)
+
+// defaultPlanOptions is what `ckpt reserve` asks with no arguments: the
+// paper's neuroscience LogNormal, C = R = 600 s, ε = 1, baselines and the
+// certified lower bound.
+func defaultPlanOptions(b *testing.B) (distribution.Distribution, Options) {
+	d, err := distribution.Parse("lognormal:mean=21.4h,sd=19.7h")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d, Options{Costs: Costs{Alpha: 1, C: 600, R: 600}, Algorithm: AlgoDynProgCount, Epsilon: 1,
+		MaxN: DefaultMaxN, Baselines: true, LowerBound: true}
+}
+
+// BenchmarkReserveDefault is `ckpt reserve` with no arguments, in process
+// (n = 16 653: the plan's and the lower bound's dynamic programs, and the
+// baselines), at GOMAXPROCS 1 and 2.
+func BenchmarkReserveDefault(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			defer reportProcessCPU(b)()
+			for b.Loop() {
+				if _, err := PlanContext(context.Background(), d, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReserveDefaultBusyCore is BenchmarkReserveDefault while a
+// competing process keeps one core busy: two workers must not be slower
+// than one.
+func BenchmarkReserveDefaultBusyCore(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	defer busyCore(b)()
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			defer reportProcessCPU(b)()
+			for b.Loop() {
+				if _, err := PlanContext(context.Background(), d, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPipeline is one DynProgCount at n = 16 653 (a discrete law: one
+// solve, its rows pipelined over GOMAXPROCS workers), on a quiet machine
+// and with a competing process keeping one core busy.
+func BenchmarkPipeline(b *testing.B) {
+	values, probs := benchLaw(16653)
+	for _, busy := range []bool{false, true} {
+		for _, procs := range []int{1, 2} {
+			b.Run(fmt.Sprintf("busy=%v/procs=%d", busy, procs), func(b *testing.B) {
+				if busy {
+					defer busyCore(b)()
+				}
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				defer reportProcessCPU(b)()
+				for b.Loop() {
+					if _, _, err := DynProgCount(values, probs, benchCosts, Mixed); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// busyCore starts a process that keeps one core busy (a shell busy loop)
+// and returns the function that stops it.
+func busyCore(b *testing.B) func() {
+	busy := exec.Command("sh", "-c", "while :; do :; done")
+	if err := busy.Start(); err != nil {
+		b.Skip("no shell for the busy loop:", err)
+	}
+	return func() { _ = busy.Process.Kill(); _ = busy.Wait() }
+}
+
+// BenchmarkHullDP is one sequential solve of the mixed class (no
+// pipelining) on a smooth law: n²/2 inner steps. Divide ns/op by n²/2 for
+// the cost of an inner step.
+func BenchmarkHullDP(b *testing.B) {
+	for _, n := range []int{2000, 16653} {
+		values, probs := benchLaw(n)
+		sup, err := newSupport(values, probs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			// The solve runs on this thread alone: its CPU time is the
+			// kernel's, whatever else the machine runs.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			cpu0 := threadCPU()
+			for b.Loop() {
+				s := newSolver(sup, benchCosts, Mixed)
+				s.workers = 1
+				s.solve()
+			}
+			steps := float64(n) * float64(n+1) / 2 * float64(b.N)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/steps, "ns/step")
+			b.ReportMetric(float64(threadCPU()-cpu0)/steps, "cpu-ns/step")
+		})
+	}
+}
+
+// threadCPU is the CPU time of the calling OS thread, in nanoseconds.
+func threadCPU() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// reportProcessCPU returns the function that reports the process's CPU
+// time per iteration since the call (cpu-s/op): on a loaded machine it
+// moves far less than the wall time, and it shows what a second worker
+// costs.
+func reportProcessCPU(b *testing.B) func() {
+	cpu := func() int64 {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			return 0
+		}
+		return ru.Utime.Nano() + ru.Stime.Nano()
+	}
+	cpu0 := cpu()
+	return func() { b.ReportMetric(float64(cpu()-cpu0)/1e9/float64(b.N), "cpu-s/op") }
+}
