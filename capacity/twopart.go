@@ -58,6 +58,11 @@ type twoPart struct {
 	// in units of unaQ (Appendix D.4).
 	unaOn bool
 	una   float64
+	// DPYIELD's pruning of DP1 (prune.go): its scratch, and noPrune to
+	// run the unpruned program (tests).
+	vals    []float64
+	kept    []option
+	noPrune bool
 }
 
 // unaLevels is the number of steps of the discretised una dimension.
@@ -143,6 +148,9 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 		init = vec{math.Inf(1), 0, 0}
 	}
 	run0 := tp.dp1Options(st, cnf, cmax, unaQ, unaA)
+	if tp.obj == objYield && !tp.unaOn && !tp.noPrune {
+		tp.pruneYield(st.P-run0, st.P, init)
+	}
 	tp.k1.leaf = nil
 	if tp.unaOn {
 		// D.4: the processors left unused in phases 1 and 2 consume
