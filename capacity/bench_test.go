@@ -188,27 +188,34 @@ func benchInstance(b *testing.B, pr Params, spec string) {
 	}
 }
 
-// BenchmarkYieldPruning times DPYIELD's default sections (as
-// BenchmarkSectionDefault) with and without the pruning of prune.go: the
-// same states, the same plans, the cells/op show the work saved.
-func BenchmarkYieldPruning(b *testing.B) {
-	for _, noPrune := range []bool{false, true} {
-		name := "pruned"
-		if noPrune {
-			name = "unpruned"
-		}
-		b.Run(name, func(b *testing.B) {
-			states := benchStates(b, DefaultParams(), "dp-yield")
-			a := &DPYield{}
-			a.tp.noPrune = noPrune
-			i := 0
-			for b.Loop() {
-				if _, err := a.Plan(states[i%len(states)]); err != nil {
+// BenchmarkPruning times the two-part programs on the default sections
+// (as BenchmarkSectionDefault) with and without the pruning of prune.go:
+// the same states, the same plans; cells/op shows the work saved.
+func BenchmarkPruning(b *testing.B) {
+	for _, spec := range []string{"dp-yield", "dp-goodput", "dp-bic:15", "dp-goodput-best-cnf"} {
+		for _, noPrune := range []bool{false, true} {
+			name := spec + "/pruned"
+			if noPrune {
+				name = spec + "/unpruned"
+			}
+			b.Run(name, func(b *testing.B) {
+				states := benchStates(b, DefaultParams(), spec)
+				a, err := New(spec)
+				if err != nil {
 					b.Fatal(err)
 				}
-				i++
-			}
-			reportCells(b, a, i)
-		})
+				if noPrune {
+					setNoPrune(a)
+				}
+				i := 0
+				for b.Loop() {
+					if _, err := a.Plan(states[i%len(states)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				reportCells(b, a, i)
+			})
+		}
 	}
 }

@@ -100,6 +100,15 @@ type knap struct {
 	leaf func(x0, x1, x2 int) vec
 	// tooBig reports that the last solve was refused for its memory.
 	tooBig bool
+	// lb, when lbOn, is a lower bound on the answer's work (a feasible
+	// assignment's) by which narrow shrinks the boxes under ⊕ = +; the
+	// rest is its scratch (prune.go).
+	lb       float64
+	lbOn     bool
+	jobs     []lpJob
+	segs     []lpSeg
+	suf, pre []float64
+	nlo, nhi [][3]int
 	// cells counts the cell updates of every solve (states of a layer's
 	// box × the job's options, summed): the work the benchmarks report.
 	cells int64
@@ -371,6 +380,9 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 	}
 	k.initLayer(l, init)
 	tolAbs := tieTolerance(opts, init, useMin)
+	if k.lbOn && !useMin && k.leaf == nil {
+		k.narrow(l, flat, start, init, 8*float64(m+2)*tolAbs)
+	}
 	for j := range m {
 		lo, hi := k.lo[j+1], k.hi[j+1]
 		k.cells += int64(start[j+1]-start[j]) * int64(hi[0]-lo[0]+1) * int64(hi[1]-lo[1]+1) * int64(hi[2]-lo[2]+1)

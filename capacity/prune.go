@@ -119,3 +119,239 @@ func (tp *twoPart) pruneYield(a1, a2 int, init vec) {
 		tp.opts[j] = tp.kept[start:len(tp.kept):len(tp.kept)]
 	}
 }
+
+// goodputLowerBound returns the work x of a feasible assignment of DP1
+// under ⊕ = + (the sum of the gains of one case per job, fitting the
+// capacities a1 = Π_1 and a2 = Π_2): every job first takes its cheapest
+// case (least processors, then most gain), then the jobs in decreasing
+// order of gain per processor of their best case move to the case of most
+// gain that still fits. ok is false when the cheapest cases do not fit.
+// Time O(k + m log m) for k cases.
+func goodputLowerBound(opts [][]option, a1, a2 int, pick []int, order []int) (lb float64, ok bool, _, _ []int) {
+	pick, order = pick[:0], order[:0]
+	for j, os := range opts {
+		best := -1
+		for oi, o := range os {
+			if o.d[2] != 0 || o.d[0] > a1 || o.d[1] > a2 {
+				continue
+			}
+			if best < 0 {
+				best = oi
+				continue
+			}
+			b := os[best]
+			if c, cb := o.d[0]+o.d[1], b.d[0]+b.d[1]; c < cb || (c == cb && o.g.x > b.g.x) {
+				best = oi
+			}
+		}
+		if best < 0 {
+			return 0, false, pick, order
+		}
+		pick = append(pick, best)
+		order = append(order, j)
+		a1 -= os[best].d[0]
+		a2 -= os[best].d[1]
+	}
+	if a1 < 0 || a2 < 0 {
+		return 0, false, pick, order
+	}
+	ratio := func(j int) float64 {
+		os, b := opts[j], opts[j][pick[j]]
+		r := 0.0
+		for _, o := range os {
+			if w := o.d[0] + o.d[1] - b.d[0] - b.d[1]; w > 0 {
+				r = math.Max(r, (o.g.x-b.g.x)/float64(w))
+			}
+		}
+		return r
+	}
+	rs := make([]float64, len(opts))
+	for j := range opts {
+		rs[j] = ratio(j)
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		switch {
+		case rs[i] > rs[j]:
+			return -1
+		case rs[i] < rs[j]:
+			return 1
+		}
+		return 0
+	})
+	for _, j := range order {
+		os, c := opts[j], opts[j][pick[j]]
+		for oi, o := range os {
+			b := os[pick[j]]
+			if o.d[2] == 0 && o.g.x > b.g.x && o.d[0]-c.d[0] <= a1 && o.d[1]-c.d[1] <= a2 {
+				pick[j] = oi
+			}
+		}
+		n := os[pick[j]]
+		a1 -= n.d[0] - c.d[0]
+		a2 -= n.d[1] - c.d[1]
+	}
+	for j, os := range opts {
+		lb += os[pick[j]].g.x
+	}
+	return lb, true, pick, order
+}
+
+// narrow shrinks the boxes of a solve under ⊕ = + by the bound k.lb ≤ the
+// answer's work (knap.lbOn): a state Π of layer j can be on the traceback
+// only if UB_{≤j}(Π_q) + UB_{>j}(A_q − Π_q) ≥ lb − margin in every
+// capacity q, where UB is the fractional (LP) bound of the jobs on the one
+// capacity q. Both bounds are concave in Π_q, so the states that pass form
+// an interval, which replaces the box's. A state cut at the top is read
+// clamped, as a saturated one: G_j is non-decreasing in Π, so the value read
+// is no better than the true one, which loses anyway. Layers whose jobs'
+// cases take other than 0 or one p_q of a capacity are left as they are.
+// Time O(m·(m + A_q)) per capacity.
+func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin float64) {
+	m := len(start) - 1
+	thr := k.lb - margin
+	k.nlo = append(k.nlo[:0], k.lo...)
+	k.nhi = append(k.nhi[:0], k.hi...)
+	for q := range 3 {
+		a := l.a[q]
+		if a == 0 {
+			continue
+		}
+		k.jobs = k.jobs[:0]
+		for j := range m {
+			lj, ok := lpJobOf(flat[start[j]:start[j+1]], q)
+			if !ok {
+				return
+			}
+			k.jobs = append(k.jobs, lj)
+		}
+		// suffix curves: suf[j] = UB over jobs j..m−1 (0-based), j = 0..m.
+		need := (m + 1) * (a + 1)
+		if cap(k.suf) < need {
+			k.suf = make([]float64, need)
+		}
+		k.suf = k.suf[:need]
+		k.segs = k.segs[:0]
+		base, fixed := 0.0, 0
+		lpCurve(k.suf[m*(a+1):(m+1)*(a+1)], k.segs, base, fixed)
+		for j := m - 1; j >= 0; j-- {
+			base, fixed = k.jobs[j].add(&k.segs, base, fixed)
+			lpCurve(k.suf[j*(a+1):(j+1)*(a+1)], k.segs, base, fixed)
+		}
+		if cap(k.pre) < a+1 {
+			k.pre = make([]float64, a+1)
+		}
+		pre := k.pre[:a+1]
+		k.segs = k.segs[:0]
+		base, fixed = init.x, 0
+		for j := 0; j <= m; j++ {
+			if j > 0 {
+				base, fixed = k.jobs[j-1].add(&k.segs, base, fixed)
+			}
+			lpCurve(pre, k.segs, base, fixed)
+			suf := k.suf[j*(a+1) : (j+1)*(a+1)]
+			lo, hi := k.lo[j][q], k.hi[j][q]
+			for lo <= hi && !(pre[lo]+suf[a-lo] >= thr) {
+				lo++
+			}
+			for hi >= lo && !(pre[hi]+suf[a-hi] >= thr) {
+				hi--
+			}
+			if lo > hi {
+				return // no state passes: lb was no bound; keep the boxes
+			}
+			k.nlo[j][q], k.nhi[j][q] = lo, hi
+		}
+	}
+	copy(k.lo, k.nlo)
+	copy(k.hi, k.nhi)
+}
+
+// lpJob is a job of the fractional bound on one capacity: it takes w (or
+// nothing, when free) and gains b without it, b + dg with it.
+type lpJob struct {
+	w     int
+	b, dg float64
+	free  bool // a case takes nothing from the capacity
+}
+
+// lpJobOf reads job's cases on capacity q; ok is false when they take
+// other amounts than 0 and one w.
+func lpJobOf(os []flatOpt, q int) (lpJob, bool) {
+	var j lpJob
+	b, a := math.Inf(-1), math.Inf(-1)
+	for _, o := range os {
+		d := o.d[q]
+		switch {
+		case d == 0:
+			b = math.Max(b, o.x)
+		case j.w == 0 || d == j.w:
+			j.w = d
+			a = math.Max(a, o.x)
+		default:
+			return j, false
+		}
+	}
+	if len(os) == 0 {
+		return j, false
+	}
+	j.free = !math.IsInf(b, -1)
+	switch {
+	case !j.free:
+		j.b = a
+	case math.IsInf(a, -1) || a <= b:
+		j.b, j.w = b, 0
+	default:
+		j.b, j.dg = b, a-b
+	}
+	return j, true
+}
+
+// add puts the job into a bound: its gain without the capacity into base,
+// the processors it cannot do without into fixed, its increment into segs
+// (kept in decreasing order of gain per processor).
+func (j lpJob) add(segs *[]lpSeg, base float64, fixed int) (float64, int) {
+	base += j.b
+	if !j.free {
+		return base, fixed + j.w
+	}
+	if j.w == 0 {
+		return base, fixed
+	}
+	s := lpSeg{w: j.w, dg: j.dg}
+	r := s.dg / float64(s.w)
+	i := len(*segs)
+	*segs = append(*segs, s)
+	for i > 0 && (*segs)[i-1].dg/float64((*segs)[i-1].w) < r {
+		(*segs)[i] = (*segs)[i-1]
+		i--
+	}
+	(*segs)[i] = s
+	return base, fixed
+}
+
+// lpSeg is an increment of the fractional bound: dg more for w processors.
+type lpSeg struct {
+	w  int
+	dg float64
+}
+
+// lpCurve writes into out[c] the fractional bound at capacity c: −∞ below
+// fixed, then base plus the increments taken greedily, the last one in part.
+func lpCurve(out []float64, segs []lpSeg, base float64, fixed int) {
+	c := 0
+	for ; c < len(out) && c < fixed; c++ {
+		out[c] = math.Inf(-1)
+	}
+	v, si, used := base, 0, 0 // used: processors of segs[si] taken
+	for ; c < len(out); c++ {
+		out[c] = v
+		// one more processor: the best remaining increment, in part
+		for si < len(segs) && used == segs[si].w {
+			si, used = si+1, 0
+		}
+		if si < len(segs) {
+			v += segs[si].dg / float64(segs[si].w)
+			used++
+		}
+	}
+}

@@ -9,13 +9,14 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestPrunedYieldUnchanged runs DPYIELD with and without the pruning of
+// TestPrunedUnchanged runs every two-part program (DPYIELD, DPGOODPUT,
+// DPBIC and their -Best-Cnf variants) with and without the pruning of
 // prune.go on random instances (widths, loads, section lengths, P_min and
 // δ drawn at random, infinite and finite jobs) and requires the same plan
 // in every section: same cases, C_nf and intervals, the same value, the
 // same error. The states are those of the unpruned run, so both see the
 // same sequence.
-func TestPrunedYieldUnchanged(t *testing.T) {
+func TestPrunedUnchanged(t *testing.T) {
 	pruned := 0
 	rapid.Check(t, func(t *rapid.T) {
 		pr := Params{
@@ -48,8 +49,9 @@ func TestPrunedYieldUnchanged(t *testing.T) {
 		for _, jb := range in.Jobs {
 			cmin, rmin = math.Min(cmin, jb.C), math.Min(rmin, jb.R)
 		}
-		on, off := &DPYield{}, &DPYield{}
-		off.tp.noPrune = true
+		spec := rapid.SampledFrom(prunedSpecs).Draw(t, "spec")
+		on, off := mustNew(t, spec), mustNew(t, spec)
+		setNoPrune(off)
 		st := NewState(in)
 		for i, s := range in.Sections {
 			st.P, st.T = s.P, s.Length
@@ -73,11 +75,36 @@ func TestPrunedYieldUnchanged(t *testing.T) {
 				t.Fatalf("section %d: %v", i, err)
 			}
 		}
-		if on.tp.k1.cells < off.tp.k1.cells {
+		if cellsOf(on) < cellsOf(off) {
 			pruned++
 		}
 	})
 	if pruned == 0 {
 		t.Error("the pruning never removed a cell: the test compares nothing")
+	}
+}
+
+var prunedSpecs = []string{"dp-yield", "dp-goodput", "dp-goodput-best-cnf", "dp-bic:2", "dp-bic:15", "dp-bic-best-cnf:7", "target-yield:0.5"}
+
+func mustNew(t interface{ Fatal(...any) }, spec string) Algorithm {
+	a, err := New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// setNoPrune makes a run the unpruned programs.
+func setNoPrune(a Algorithm) {
+	switch a := a.(type) {
+	case *DPYield:
+		a.tp.noPrune = true
+	case *DPGoodput:
+		a.tp.noPrune = true
+	case *DPBiC:
+		a.tp.noPrune = true
+	case *TargetYield:
+		setNoPrune(&a.gp)
+		setNoPrune(&a.yd)
 	}
 }

@@ -60,9 +60,10 @@ type twoPart struct {
 	una   float64
 	// DPYIELD's pruning of DP1 (prune.go): its scratch, and noPrune to
 	// run the unpruned program (tests).
-	vals    []float64
-	kept    []option
-	noPrune bool
+	vals        []float64
+	kept        []option
+	pick, order []int
+	noPrune     bool
 }
 
 // unaLevels is the number of steps of the discretised una dimension.
@@ -148,8 +149,16 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 		init = vec{math.Inf(1), 0, 0}
 	}
 	run0 := tp.dp1Options(st, cnf, cmax, unaQ, unaA)
-	if tp.obj == objYield && !tp.unaOn && !tp.noPrune {
+	tp.k1.lbOn = false
+	switch {
+	case tp.noPrune || tp.unaOn:
+	case tp.obj == objYield:
 		tp.pruneYield(st.P-run0, st.P, init)
+	case tp.bestCnf:
+		// The bound narrows DP1 little at C_nf = C_max (equal gains per
+		// processor make the fractional bound flat), much at the other
+		// candidates: only the -Best-Cnf variants pay for it.
+		tp.k1.lb, tp.k1.lbOn, tp.pick, tp.order = goodputLowerBound(tp.opts, st.P-run0, st.P, tp.pick, tp.order)
 	}
 	tp.k1.leaf = nil
 	if tp.unaOn {
