@@ -29,10 +29,12 @@ import (
 
 // yieldLowerBound returns the work x of a feasible assignment of DP1 under
 // ⊕ = min (the least gain over the jobs of one case each, fitting the
-// capacities a1 = Π_1 and a2 = Π_2), found by bisection over the gains
-// with a greedy feasibility test; ok is false when none was found. Time
-// O(k log k + m log k) for k cases.
-func yieldLowerBound(opts [][]option, a1, a2 int, vals []float64) (lb float64, ok bool, scratch []float64) {
+// capacities a1 = Π_1 and a2 = Π_2): the largest gain τ such that every
+// job has a case of gain ≥ τ and these fit, found by bisection over the
+// gains, first with a greedy feasibility test (O(k) for k cases), then
+// above its answer with the exact one (fitsAbove, O(k·a1)); ok is false
+// when none was found. Time O(k log k + k·a1·log k).
+func yieldLowerBound(opts [][]option, a1, a2 int, vals []float64, f *[]int) (lb float64, ok bool, scratch []float64) {
 	vals = vals[:0]
 	for _, os := range opts {
 		for _, o := range os {
@@ -54,7 +56,56 @@ func yieldLowerBound(opts [][]option, a1, a2 int, vals []float64) (lb float64, o
 			hi = mid - 1
 		}
 	}
+	if !ok {
+		return lb, ok, vals
+	}
+	// The greedy test may refuse a feasible threshold: the values above
+	// its bound are tried with the exact one.
+	lo, hi = slices.Index(vals, lb)+1, len(vals)-1
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if fitsAbove(opts, a1, a2, vals[mid], f) {
+			lb = vals[mid]
+			lo = mid + 1
+		} else {
+			hi = mid - 1
+		}
+	}
 	return lb, ok, vals
+}
+
+// fitsAbove reports whether every job can take one case of gain ≥ tau
+// within the capacities: f[s] is the least Π_2 taken by the jobs so far
+// with at most s of Π_1. Time O(k·a1) for k cases.
+func fitsAbove(opts [][]option, a1, a2 int, tau float64, f *[]int) bool {
+	if cap(*f) < 2*(a1+1) {
+		*f = make([]int, 2*(a1+1))
+	}
+	cur, next := (*f)[:a1+1], (*f)[a1+1:2*(a1+1)]
+	for s := range cur {
+		cur[s] = 0
+	}
+	const none = math.MaxInt / 2
+	for _, os := range opts {
+		for s := range next {
+			next[s] = none
+		}
+		any := false
+		for _, o := range os {
+			if !(o.g.x >= tau) || o.d[2] != 0 || o.d[0] > a1 || o.d[1] > a2 {
+				continue
+			}
+			any = true
+			for s := o.d[0]; s <= a1; s++ {
+				next[s] = min(next[s], cur[s-o.d[0]]+o.d[1])
+			}
+		}
+		if !any || next[a1] > a2 {
+			return false
+		}
+		cur, next = next, cur
+	}
+	return cur[a1] <= a2
 }
 
 // greedyAbove tries to give every job one case of gain ≥ tau within the
@@ -95,7 +146,7 @@ func greedyAbove(opts [][]option, a1, a2 int, tau float64) (float64, bool) {
 // below the lower bound of yieldLowerBound by more than the margin, on
 // capacities (a1, a2); nothing is dropped without a bound.
 func (tp *twoPart) pruneYield(a1, a2 int, init vec) {
-	lb, ok, vals := yieldLowerBound(tp.opts, a1, a2, tp.vals)
+	lb, ok, vals := yieldLowerBound(tp.opts, a1, a2, tp.vals, &tp.fit)
 	tp.vals = vals
 	if !ok {
 		return

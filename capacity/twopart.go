@@ -63,6 +63,7 @@ type twoPart struct {
 	vals        []float64
 	kept        []option
 	pick, order []int
+	fit         []int
 	noPrune     bool
 }
 
