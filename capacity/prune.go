@@ -249,72 +249,141 @@ func goodputLowerBound(opts [][]option, a1, a2 int, pick []int, order []int) (lb
 
 // narrow shrinks the boxes of a solve under ⊕ = + by the bound k.lb ≤ the
 // answer's work (knap.lbOn): a state Π of layer j can be on the traceback
-// only if UB_{≤j}(Π_q) + UB_{>j}(A_q − Π_q) ≥ lb − margin in every
-// capacity q, where UB is the fractional (LP) bound of the jobs on the one
-// capacity q. Both bounds are concave in Π_q, so the states that pass form
-// an interval, which replaces the box's. A state cut at the top is read
-// clamped, as a saturated one: G_j is non-decreasing in Π, so the value read
-// is no better than the true one, which loses anyway. Layers whose jobs'
-// cases take other than 0 or one p_q of a capacity are left as they are.
-// Time O(m·(m + A_q)) per capacity.
+// only if UB_{≤j}(Π) + UB_{>j}(A − Π) ≥ lb − margin. For each capacity q
+// the bound is fractional (LP) on q alone, with the other capacity q' priced
+// by a multiplier λ ≥ 0 (Lagrangian relaxation): UB_{≤j}(Π) ≤ λ·Π_q' +
+// LP_λ(Π_q) with gains g − λ·d_q', and so the test reads λ·A_q' +
+// LP_{λ,≤j}(Π_q) + LP_{λ,>j}(A_q − Π_q) ≥ lb − margin. Both curves are
+// concave in Π_q, so the states that pass form an interval, which replaces
+// the box's; λ = 0 and the λ of a small grid that gives the least bound at
+// A are both applied. A state cut at the top is read clamped, as a
+// saturated one: G_j is non-decreasing in Π, so the value read is no better
+// than the true one, which loses anyway. Capacities whose cases take other
+// than 0 or one p_q are left as they are. Time O(m·(m + A_q)) per pass.
 func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin float64) {
-	m := len(start) - 1
-	thr := k.lb - margin
 	k.nlo = append(k.nlo[:0], k.lo...)
 	k.nhi = append(k.nhi[:0], k.hi...)
 	for q := range 3 {
-		a := l.a[q]
-		if a == 0 {
+		if l.a[q] == 0 {
 			continue
 		}
-		k.jobs = k.jobs[:0]
-		for j := range m {
-			lj, ok := lpJobOf(flat[start[j]:start[j+1]], q)
-			if !ok {
-				return
+		qo := -1
+		for r := range 3 {
+			if r != q && l.a[r] > 0 {
+				qo = r
 			}
-			k.jobs = append(k.jobs, lj)
 		}
-		// suffix curves: suf[j] = UB over jobs j..m−1 (0-based), j = 0..m.
-		need := (m + 1) * (a + 1)
-		if cap(k.suf) < need {
-			k.suf = make([]float64, need)
-		}
-		k.suf = k.suf[:need]
-		k.segs = k.segs[:0]
-		base, fixed := 0.0, 0
-		lpCurve(k.suf[m*(a+1):(m+1)*(a+1)], k.segs, base, fixed)
-		for j := m - 1; j >= 0; j-- {
-			base, fixed = k.jobs[j].add(&k.segs, base, fixed)
-			lpCurve(k.suf[j*(a+1):(j+1)*(a+1)], k.segs, base, fixed)
-		}
-		if cap(k.pre) < a+1 {
-			k.pre = make([]float64, a+1)
-		}
-		pre := k.pre[:a+1]
-		k.segs = k.segs[:0]
-		base, fixed = init.x, 0
-		for j := 0; j <= m; j++ {
-			if j > 0 {
-				base, fixed = k.jobs[j-1].add(&k.segs, base, fixed)
+		lams := []float64{0}
+		if qo >= 0 {
+			best, bl := k.lpBound(l, flat, start, init, q, qo, 0), 0.0
+			for _, f := range []float64{0.1, 0.2, 0.3, 0.5, 1} {
+				lam := f * k.lb / float64(l.a[q])
+				if u := k.lpBound(l, flat, start, init, q, qo, lam); u < best {
+					best, bl = u, lam
+				}
 			}
-			lpCurve(pre, k.segs, base, fixed)
-			suf := k.suf[j*(a+1) : (j+1)*(a+1)]
-			lo, hi := k.lo[j][q], k.hi[j][q]
-			for lo <= hi && !(pre[lo]+suf[a-lo] >= thr) {
-				lo++
+			if bl > 0 {
+				lams = append(lams, bl)
 			}
-			for hi >= lo && !(pre[hi]+suf[a-hi] >= thr) {
-				hi--
-			}
-			if lo > hi {
+		}
+		for _, lam := range lams {
+			if !k.narrowPass(l, flat, start, init, q, qo, lam, k.lb-margin) {
 				return // no state passes: lb was no bound; keep the boxes
 			}
-			k.nlo[j][q], k.nhi[j][q] = lo, hi
 		}
 	}
 	copy(k.lo, k.nlo)
 	copy(k.hi, k.nhi)
+}
+
+// lpJobs fills k.jobs with the jobs of the bound on capacity q, the other
+// capacity qo priced at lam; false when a job does not fit lpJob.
+func (k *knap) lpJobs(flat []flatOpt, start []int, q, qo int, lam float64) bool {
+	k.jobs = k.jobs[:0]
+	for j := range len(start) - 1 {
+		lj, ok := lpJobOf(flat[start[j]:start[j+1]], q, qo, lam)
+		if !ok {
+			return false
+		}
+		k.jobs = append(k.jobs, lj)
+	}
+	return true
+}
+
+// lpBound is the bound of all the jobs at A: λ·A_qo + LP_λ(A_q) (+∞ when
+// the jobs do not fit lpJob).
+func (k *knap) lpBound(l layout, flat []flatOpt, start []int, init vec, q, qo int, lam float64) float64 {
+	if !k.lpJobs(flat, start, q, qo, lam) {
+		return math.Inf(1)
+	}
+	k.segs = k.segs[:0]
+	base, fixed := init.x, 0
+	for _, j := range k.jobs {
+		base, fixed = j.add(&k.segs, base, fixed)
+	}
+	if fixed > l.a[q] {
+		return math.Inf(-1)
+	}
+	v, c := base, l.a[q]-fixed
+	for _, s := range k.segs {
+		if c >= s.w {
+			v, c = v+s.dg, c-s.w
+			continue
+		}
+		v += s.dg * float64(c) / float64(s.w)
+		break
+	}
+	return v + lam*float64(l.a[qo])
+}
+
+// narrowPass narrows k.nlo, k.nhi on capacity q with the multiplier lam of
+// capacity qo (−1: none); false when no state of a layer passes.
+func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo int, lam, thr float64) bool {
+	m, a := len(start)-1, l.a[q]
+	if !k.lpJobs(flat, start, q, qo, lam) {
+		return true
+	}
+	if qo >= 0 {
+		thr -= lam * float64(l.a[qo])
+	}
+	// suffix curves: suf[j] = LP over jobs j..m−1 (0-based), j = 0..m.
+	need := (m + 1) * (a + 1)
+	if cap(k.suf) < need {
+		k.suf = make([]float64, need)
+	}
+	k.suf = k.suf[:need]
+	k.segs = k.segs[:0]
+	base, fixed := 0.0, 0
+	lpCurve(k.suf[m*(a+1):(m+1)*(a+1)], k.segs, base, fixed)
+	for j := m - 1; j >= 0; j-- {
+		base, fixed = k.jobs[j].add(&k.segs, base, fixed)
+		lpCurve(k.suf[j*(a+1):(j+1)*(a+1)], k.segs, base, fixed)
+	}
+	if cap(k.pre) < a+1 {
+		k.pre = make([]float64, a+1)
+	}
+	pre := k.pre[:a+1]
+	k.segs = k.segs[:0]
+	base, fixed = init.x, 0
+	for j := 0; j <= m; j++ {
+		if j > 0 {
+			base, fixed = k.jobs[j-1].add(&k.segs, base, fixed)
+		}
+		lpCurve(pre, k.segs, base, fixed)
+		suf := k.suf[j*(a+1) : (j+1)*(a+1)]
+		lo, hi := k.nlo[j][q], k.nhi[j][q]
+		for lo <= hi && !(pre[lo]+suf[a-lo] >= thr) {
+			lo++
+		}
+		for hi >= lo && !(pre[hi]+suf[a-hi] >= thr) {
+			hi--
+		}
+		if lo > hi {
+			return false
+		}
+		k.nlo[j][q], k.nhi[j][q] = lo, hi
+	}
+	return true
 }
 
 // lpJob is a job of the fractional bound on one capacity: it takes w (or
@@ -325,19 +394,23 @@ type lpJob struct {
 	free  bool // a case takes nothing from the capacity
 }
 
-// lpJobOf reads job's cases on capacity q; ok is false when they take
-// other amounts than 0 and one w.
-func lpJobOf(os []flatOpt, q int) (lpJob, bool) {
+// lpJobOf reads job's cases on capacity q, their gains less lam per
+// processor of capacity qo (−1: none); ok is false when they take other
+// amounts than 0 and one w.
+func lpJobOf(os []flatOpt, q, qo int, lam float64) (lpJob, bool) {
 	var j lpJob
 	b, a := math.Inf(-1), math.Inf(-1)
 	for _, o := range os {
-		d := o.d[q]
+		d, x := o.d[q], o.x
+		if qo >= 0 {
+			x -= lam * float64(o.d[qo])
+		}
 		switch {
 		case d == 0:
-			b = math.Max(b, o.x)
+			b = math.Max(b, x)
 		case j.w == 0 || d == j.w:
 			j.w = d
-			a = math.Max(a, o.x)
+			a = math.Max(a, x)
 		default:
 			return j, false
 		}

@@ -155,10 +155,7 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 	case tp.noPrune || tp.unaOn:
 	case tp.obj == objYield:
 		tp.pruneYield(st.P-run0, st.P, init)
-	case tp.bestCnf:
-		// The bound narrows DP1 little at C_nf = C_max (equal gains per
-		// processor make the fractional bound flat), much at the other
-		// candidates: only the -Best-Cnf variants pay for it.
+	default:
 		tp.k1.lb, tp.k1.lbOn, tp.pick, tp.order = goodputLowerBound(tp.opts, st.P-run0, st.P, tp.pick, tp.order)
 	}
 	tp.k1.leaf = nil
