@@ -337,7 +337,9 @@ func (k *knap) lpBound(l layout, flat []flatOpt, start []int, init vec, q, qo in
 }
 
 // narrowPass narrows k.nlo, k.nhi on capacity q with the multiplier lam of
-// capacity qo (−1: none); false when no state of a layer passes.
+// capacity qo (−1: none); false when no state of a layer passes. The
+// curves of the prefixes and suffixes are built one job at a time
+// (lpInsert, O(A_q + m) each).
 func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo int, lam, thr float64) bool {
 	m, a := len(start)-1, l.a[q]
 	if !k.lpJobs(flat, start, q, qo, lam) {
@@ -352,24 +354,30 @@ func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo
 		k.suf = make([]float64, need)
 	}
 	k.suf = k.suf[:need]
+	last := k.suf[m*(a+1):]
+	for c := range last {
+		last[c] = 0
+	}
 	k.segs = k.segs[:0]
-	base, fixed := 0.0, 0
-	lpCurve(k.suf[m*(a+1):(m+1)*(a+1)], k.segs, base, fixed)
+	fixed := 0
 	for j := m - 1; j >= 0; j-- {
-		base, fixed = k.jobs[j].add(&k.segs, base, fixed)
-		lpCurve(k.suf[j*(a+1):(j+1)*(a+1)], k.segs, base, fixed)
+		row := k.suf[j*(a+1) : (j+1)*(a+1)]
+		copy(row, k.suf[(j+1)*(a+1):(j+2)*(a+1)])
+		fixed = lpInsert(row, &k.segs, fixed, k.jobs[j])
 	}
 	if cap(k.pre) < a+1 {
 		k.pre = make([]float64, a+1)
 	}
 	pre := k.pre[:a+1]
+	for c := range pre {
+		pre[c] = init.x
+	}
 	k.segs = k.segs[:0]
-	base, fixed = init.x, 0
+	fixed = 0
 	for j := 0; j <= m; j++ {
 		if j > 0 {
-			base, fixed = k.jobs[j-1].add(&k.segs, base, fixed)
+			fixed = lpInsert(pre, &k.segs, fixed, k.jobs[j-1])
 		}
-		lpCurve(pre, k.segs, base, fixed)
 		suf := k.suf[j*(a+1) : (j+1)*(a+1)]
 		lo, hi := k.nlo[j][q], k.nhi[j][q]
 		for lo <= hi && !(pre[lo]+suf[a-lo] >= thr) {
@@ -384,6 +392,49 @@ func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo
 		k.nlo[j][q], k.nhi[j][q] = lo, hi
 	}
 	return true
+}
+
+// lpInsert adds job j to the fractional bound curve (curve[c] at capacity
+// c, −∞ below fixed; segs its increments in decreasing order of gain per
+// processor) and returns the new fixed. A job that always takes w shifts
+// the curve right by w; an increment of slope r inserted where the taken
+// increments of slope ≥ r end (at capacity pos) leaves the curve below pos,
+// rises at r over [pos, pos + w], and shifts the rest right by w.
+func lpInsert(curve []float64, segs *[]lpSeg, fixed int, j lpJob) int {
+	a := len(curve) - 1
+	if !j.free {
+		for c := a; c >= 0; c-- {
+			if c >= j.w {
+				curve[c] = curve[c-j.w] + j.b
+			} else {
+				curve[c] = math.Inf(-1)
+			}
+		}
+		return fixed + j.w
+	}
+	if j.w > 0 {
+		s := lpSeg{w: j.w, dg: j.dg}
+		r := s.dg / float64(s.w)
+		pos, i := fixed, 0
+		for i < len(*segs) && (*segs)[i].dg/float64((*segs)[i].w) >= r {
+			pos += (*segs)[i].w
+			i++
+		}
+		*segs = slices.Insert(*segs, i, s)
+		for c := a; c >= pos; c-- {
+			if c >= pos+s.w {
+				curve[c] = curve[c-s.w] + s.dg
+			} else {
+				curve[c] = curve[pos] + float64(c-pos)*r
+			}
+		}
+	}
+	if j.b != 0 {
+		for c := fixed; c <= a; c++ {
+			curve[c] += j.b
+		}
+	}
+	return fixed
 }
 
 // lpJob is a job of the fractional bound on one capacity: it takes w (or
@@ -459,23 +510,3 @@ type lpSeg struct {
 	dg float64
 }
 
-// lpCurve writes into out[c] the fractional bound at capacity c: −∞ below
-// fixed, then base plus the increments taken greedily, the last one in part.
-func lpCurve(out []float64, segs []lpSeg, base float64, fixed int) {
-	c := 0
-	for ; c < len(out) && c < fixed; c++ {
-		out[c] = math.Inf(-1)
-	}
-	v, si, used := base, 0, 0 // used: processors of segs[si] taken
-	for ; c < len(out); c++ {
-		out[c] = v
-		// one more processor: the best remaining increment, in part
-		for si < len(segs) && used == segs[si].w {
-			si, used = si+1, 0
-		}
-		if si < len(segs) {
-			v += segs[si].dg / float64(segs[si].w)
-			used++
-		}
-	}
-}
