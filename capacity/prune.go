@@ -509,4 +509,3 @@ type lpSeg struct {
 	w  int
 	dg float64
 }
-
