@@ -23,6 +23,7 @@ package capacity
 // dropped candidate strictly below every candidate of the traceback.
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -319,8 +320,17 @@ func (k *knap) lpBound(l layout, flat []flatOpt, start []int, init vec, q, qo in
 	k.segs = k.segs[:0]
 	base, fixed := init.x, 0
 	for _, j := range k.jobs {
-		base, fixed = j.add(&k.segs, base, fixed)
+		base += j.b
+		switch {
+		case !j.free:
+			fixed += j.w
+		case j.w > 0:
+			k.segs = append(k.segs, lpSeg{w: j.w, dg: j.dg})
+		}
 	}
+	slices.SortFunc(k.segs, func(s, t lpSeg) int {
+		return cmp.Compare(t.dg/float64(t.w), s.dg/float64(s.w))
+	})
 	if fixed > l.a[q] {
 		return math.Inf(-1)
 	}
@@ -479,29 +489,6 @@ func lpJobOf(os []flatOpt, q, qo int, lam float64) (lpJob, bool) {
 		j.b, j.dg = b, a-b
 	}
 	return j, true
-}
-
-// add puts the job into a bound: its gain without the capacity into base,
-// the processors it cannot do without into fixed, its increment into segs
-// (kept in decreasing order of gain per processor).
-func (j lpJob) add(segs *[]lpSeg, base float64, fixed int) (float64, int) {
-	base += j.b
-	if !j.free {
-		return base, fixed + j.w
-	}
-	if j.w == 0 {
-		return base, fixed
-	}
-	s := lpSeg{w: j.w, dg: j.dg}
-	r := s.dg / float64(s.w)
-	i := len(*segs)
-	*segs = append(*segs, s)
-	for i > 0 && (*segs)[i-1].dg/float64((*segs)[i-1].w) < r {
-		(*segs)[i] = (*segs)[i-1]
-		i--
-	}
-	(*segs)[i] = s
-	return base, fixed
 }
 
 // lpSeg is an increment of the fractional bound: dg more for w processors.
