@@ -276,14 +276,7 @@ func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin fl
 		}
 		lams := []float64{0}
 		if qo >= 0 {
-			best, bl := k.lpBound(l, flat, start, init, q, qo, 0), 0.0
-			for _, f := range []float64{0.1, 0.2, 0.3, 0.5, 1} {
-				lam := f * k.lb / float64(l.a[q])
-				if u := k.lpBound(l, flat, start, init, q, qo, lam); u < best {
-					best, bl = u, lam
-				}
-			}
-			if bl > 0 {
+			if bl := k.bestLambda(l, flat, start, init, q, qo); bl > 0 {
 				lams = append(lams, bl)
 			}
 		}
@@ -295,6 +288,33 @@ func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin fl
 	}
 	copy(k.lo, k.nlo)
 	copy(k.hi, k.nhi)
+}
+
+// bestLambda returns the multiplier of capacity qo that gives about the
+// least bound at A on capacity q: the bound is convex in λ (a Lagrangian
+// dual), searched by golden section over [0, lb/A_q] in 16 steps.
+func (k *knap) bestLambda(l layout, flat []flatOpt, start []int, init vec, q, qo int) float64 {
+	f := func(lam float64) float64 { return k.lpBound(l, flat, start, init, q, qo, lam) }
+	lo, hi := 0.0, math.Max(k.lb, 0)/float64(l.a[q])
+	const g = 0.6180339887498949
+	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
+	f1, f2 := f(x1), f(x2)
+	for range 16 {
+		if f1 <= f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - g*(hi-lo)
+			f1 = f(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + g*(hi-lo)
+			f2 = f(x2)
+		}
+	}
+	best, lam := f(0), 0.0
+	if m := (lo + hi) / 2; f(m) < best {
+		lam = m
+	}
+	return lam
 }
 
 // lpJobs fills k.jobs with the jobs of the bound on capacity q, the other
