@@ -61,8 +61,23 @@ func yieldLowerBound(opts [][]option, a1, a2 int, vals []float64, f *[]int) (lb 
 		return lb, ok, vals
 	}
 	// The greedy test may refuse a feasible threshold: the values above
-	// its bound are tried with the exact one.
-	lo, hi = slices.Index(vals, lb)+1, len(vals)-1
+	// its bound are tried with the exact one, up to the least over the
+	// jobs of their best gain.
+	ub := math.Inf(1)
+	for _, os := range opts {
+		mx := math.Inf(-1)
+		for _, o := range os {
+			if o.d[0] <= a1 && o.d[1] <= a2 && o.d[2] == 0 {
+				mx = math.Max(mx, o.g.x)
+			}
+		}
+		ub = math.Min(ub, mx)
+	}
+	lo = slices.Index(vals, lb) + 1
+	hi, found := slices.BinarySearch(vals, ub)
+	if !found {
+		hi--
+	}
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		if fitsAbove(opts, a1, a2, vals[mid], f) {
