@@ -76,7 +76,11 @@ type option struct {
 //     J_1..J_j fits, so G_j(Π) = G_j(min(Π, U_j)): layer j is stored up to
 //     U_j and read clamped (not with leaf, whose G_0 depends on Π);
 //   - below L_j = A − Σ_{i>j} max_o d_o no state is reachable from the
-//     answer at A, so layer j starts at L_j.
+//     answer at A, so layer j starts at L_j;
+//   - below Σ_{i≤j} min_o d_o no assignment fits and above A − Σ_{i>j}
+//     min_o d_o no state is reachable (jobs that must take processors);
+//   - with a lower bound on the answer (lbOn, prune.go), the states whose
+//     fractional bound cannot reach it are left out (narrow).
 //
 // With Load = 2 (Σ_j p_j ≈ 2·P_max) DP1 computes 46–65% of the (Π_1, Π_2)
 // square on the workloads of `ckpt repro capacity`. Values are a float x

@@ -1,21 +1,27 @@
 package capacity
 
-// Pruning of DPYIELD's DP1 by a lower bound on its answer (issue 18).
+// Pruning of DP1 by a lower bound on its answer (issue 18).
 //
-// Under ⊕ = (min, +, +) the work x of every value of the table is the
-// minimum of the gains of the cases that make it, and along the traceback
-// from the answer G'_m(A) the work never decreases downwards: every state
-// on it has x ≥ x*, the answer's work. A case whose gain x is below a
-// lower bound LB ≤ x* (the work of any feasible assignment) by more than a
-// margin can therefore never be on the traceback, and no candidate built
-// on it can win against one that is: every comparison it takes part in at
-// a state of the traceback it loses by more than the tie tolerance. Such
-// cases are dropped before the solve, which changes no decision
-// (TestPrunedYieldUnchanged runs both on random instances). What it saves
-// is the table: a job left with cases that all take p_j from a capacity
-// narrows every layer's box by p_j there (knap.boxes: Σ dmin), and the
-// jobs behind in work — those the optimum must run — are exactly the ones
-// left with active cases only.
+// Along the traceback from the answer G'_m(A), a state Π of layer j has a
+// value v with v ⊕ (the gains of J_{j+1}..J_m on the traceback) = the
+// answer. A state or a case that cannot reach a lower bound LB of the
+// answer (the work of any feasible assignment) by more than a margin is
+// therefore never on the traceback, and every candidate built on it loses
+// at every state of the traceback by more than the tie tolerance. Leaving
+// such states and cases out changes no value and no choice on the
+// traceback, hence no decision (TestPrunedUnchanged runs both on random
+// instances); what it saves is the table.
+//
+//   - DPYIELD (⊕ = min): the work x of a value is the least gain of its
+//     cases, so a case of gain below LB is dropped (pruneYield), LB being
+//     the largest threshold every job can meet at once (yieldLowerBound,
+//     exact). The jobs behind in work are left with active cases only, and
+//     a job all of whose cases take p_j from a capacity narrows every
+//     layer's box by p_j there (knap.boxes, Σ dmin).
+//   - The goodput programs (⊕ = +): a state passes if the fractional
+//     bound of J_1..J_j at Π plus that of the rest at A − Π reaches LB, a
+//     greedy solution's work (goodputLowerBound); knap.narrow keeps the
+//     interval of states that pass in each capacity.
 //
 // The margin is 8·(m + 2) tie tolerances: the tolerance of the comparisons
 // lets a value drift by at most one tolerance per layer from the exact
