@@ -401,6 +401,9 @@ func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo
 	}
 	// suffix curves: suf[j] = LP over jobs j..m−1 (0-based), j = 0..m.
 	need := (m + 1) * (a + 1)
+	if need > maxBoundCurves {
+		return true // the bound is skipped rather than its memory spent
+	}
 	if cap(k.suf) < need {
 		k.suf = make([]float64, need)
 	}
@@ -444,6 +447,10 @@ func (k *knap) narrowPass(l layout, flat []flatOpt, start []int, init vec, q, qo
 	}
 	return true
 }
+
+// maxBoundCurves bounds the suffix curves of narrowPass (entries, 8 bytes
+// each): beyond, a layer is not narrowed on that capacity.
+const maxBoundCurves = 1 << 24
 
 // lpInsert adds job j to the fractional bound curve (curve[c] at capacity
 // c, −∞ below fixed; segs its increments in decreasing order of gain per
