@@ -108,7 +108,15 @@ func fitsAbove(opts [][]option, a1, a2 int, tau float64, f *[]int) bool {
 		cur[s] = 0
 	}
 	const none = math.MaxInt / 2
+jobs:
 	for _, os := range opts {
+		for _, o := range os {
+			// f is non-increasing in s, so a case that takes nothing
+			// leaves it as it is.
+			if o.g.x >= tau && o.d == [3]int{} {
+				continue jobs
+			}
+		}
 		for s := range next {
 			next[s] = none
 		}
