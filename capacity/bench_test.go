@@ -219,3 +219,36 @@ func BenchmarkPruning(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInstancePruning is BenchmarkInstanceDefault with and without the
+// pruning of prune.go, for the cells/op of a whole simulation.
+func BenchmarkInstancePruning(b *testing.B) {
+	for _, spec := range []string{"dp-yield", "dp-goodput", "dp-bic:15"} {
+		for _, noPrune := range []bool{false, true} {
+			name := spec + "/pruned"
+			if noPrune {
+				name = spec + "/unpruned"
+			}
+			b.Run(name, func(b *testing.B) {
+				ins := benchInstances(b, DefaultParams())
+				i := 0
+				var cells int64
+				for b.Loop() {
+					a, err := New(spec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if noPrune {
+						setNoPrune(a)
+					}
+					if _, err := Simulate(ins[i%len(ins)], a); err != nil {
+						b.Fatal(err)
+					}
+					cells += cellsOf(a)
+					i++
+				}
+				b.ReportMetric(float64(cells)/float64(i), "cells/op")
+			})
+		}
+	}
+}
