@@ -321,14 +321,14 @@ func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin fl
 
 // bestLambda returns the multiplier of capacity qo that gives about the
 // least bound at A on capacity q: the bound is convex in λ (a Lagrangian
-// dual), searched by golden section over [0, lb/A_q] in 16 steps.
+// dual), searched by golden section over [0, lb/A_q] in 10 steps.
 func (k *knap) bestLambda(l layout, flat []flatOpt, start []int, init vec, q, qo int) float64 {
 	f := func(lam float64) float64 { return k.lpBound(l, flat, start, init, q, qo, lam) }
 	lo, hi := 0.0, math.Max(k.lb, 0)/float64(l.a[q])
 	const g = 0.6180339887498949
 	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
 	f1, f2 := f(x1), f(x2)
-	for range 16 {
+	for range 10 {
 		if f1 <= f2 {
 			hi, x2, f2 = x2, x1, f1
 			x1 = hi - g*(hi-lo)
@@ -374,12 +374,10 @@ func (k *knap) lpBound(l layout, flat []flatOpt, start []int, init vec, q, qo in
 		case !j.free:
 			fixed += j.w
 		case j.w > 0:
-			k.segs = append(k.segs, lpSeg{w: j.w, dg: j.dg})
+			k.segs = append(k.segs, lpSeg{w: j.w, dg: j.dg, r: j.dg / float64(j.w)})
 		}
 	}
-	slices.SortFunc(k.segs, func(s, t lpSeg) int {
-		return cmp.Compare(t.dg/float64(t.w), s.dg/float64(s.w))
-	})
+	slices.SortFunc(k.segs, func(s, t lpSeg) int { return cmp.Compare(t.r, s.r) })
 	if fixed > l.a[q] {
 		return math.Inf(-1)
 	}
@@ -479,10 +477,10 @@ func lpInsert(curve []float64, segs *[]lpSeg, fixed int, j lpJob) int {
 		return fixed + j.w
 	}
 	if j.w > 0 {
-		s := lpSeg{w: j.w, dg: j.dg}
-		r := s.dg / float64(s.w)
+		s := lpSeg{w: j.w, dg: j.dg, r: j.dg / float64(j.w)}
+		r := s.r
 		pos, i := fixed, 0
-		for i < len(*segs) && (*segs)[i].dg/float64((*segs)[i].w) >= r {
+		for i < len(*segs) && (*segs)[i].r >= r {
 			pos += (*segs)[i].w
 			i++
 		}
@@ -549,6 +547,6 @@ func lpJobOf(os []flatOpt, q, qo int, lam float64) (lpJob, bool) {
 
 // lpSeg is an increment of the fractional bound: dg more for w processors.
 type lpSeg struct {
-	w  int
-	dg float64
+	w     int
+	dg, r float64 // r = dg/w
 }
