@@ -108,3 +108,43 @@ func setNoPrune(a Algorithm) {
 		setNoPrune(&a.yd)
 	}
 }
+
+// TestPrunedUnchangedPaperSize is TestPrunedUnchanged on instances of the
+// paper's default size (P_max = 400, Load = 2) drawn from the job widths of
+// the logs of the benchmarks (uniform widths without the data folder), 30
+// sections each: the pruning removes most of the cells there.
+func TestPrunedUnchangedPaperSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("paper-size instances")
+	}
+	pr := DefaultParams()
+	pr.Sections = 30
+	for _, spec := range []string{"dp-yield", "dp-goodput", "dp-bic:15"} {
+		for i, w := range benchWorkloads() {
+			in, err := Generate(rand.New(rand.NewPCG(uint64(i+1), 7)), pr, w.Widths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			on, off := mustNew(t, spec), mustNew(t, spec)
+			setNoPrune(off)
+			st := NewState(in)
+			for k, s := range in.Sections {
+				st.P, st.T = s.P, s.Length
+				got, gerr := on.Plan(st)
+				want, werr := off.Plan(st)
+				if fmt.Sprint(gerr) != fmt.Sprint(werr) || fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+					t.Fatalf("%s on %s, section %d: pruned %+v (%v), unpruned %+v (%v)", spec, w.Name, k, got, gerr, want, werr)
+				}
+				if werr != nil {
+					break
+				}
+				if _, err := Advance(st, want, pr.CLo, pr.CLo); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if cellsOf(on) >= cellsOf(off) {
+				t.Errorf("%s on %s: %d cells pruned, %d unpruned: nothing pruned", spec, w.Name, cellsOf(on), cellsOf(off))
+			}
+		}
+	}
+}
