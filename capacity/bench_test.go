@@ -103,6 +103,30 @@ func benchAlgo(b *testing.B, pr Params, spec string) {
 		}
 		i++
 	}
+	reportCells(b, a, i)
+}
+
+// reportCells reports the knapsack cell updates per op of a dynamic
+// program (a machine-independent measure of its work).
+func reportCells(b *testing.B, a Algorithm, ops int) {
+	if c := cellsOf(a); c > 0 && ops > 0 {
+		b.ReportMetric(float64(c)/float64(ops), "cells/op")
+	}
+}
+
+// cellsOf is the cell updates made so far by the knapsacks of a.
+func cellsOf(a Algorithm) int64 {
+	switch a := a.(type) {
+	case *DPYield:
+		return a.tp.k1.cells + a.tp.k2.cells
+	case *DPGoodput:
+		return a.tp.k1.cells + a.tp.k2.cells
+	case *DPBiC:
+		return a.tp.k1.cells + a.tp.k2.cells
+	case *TargetYield:
+		return cellsOf(&a.gp) + cellsOf(&a.yd)
+	}
+	return 0
 }
 
 // benchSpecs are the algorithms of the default setting (Figs. 7b–15).
@@ -147,6 +171,7 @@ func BenchmarkInstanceLight(b *testing.B) {
 func benchInstance(b *testing.B, pr Params, spec string) {
 	ins := benchInstances(b, pr)
 	i := 0
+	var cells int64
 	for b.Loop() {
 		a, err := New(spec)
 		if err != nil {
@@ -155,6 +180,75 @@ func benchInstance(b *testing.B, pr Params, spec string) {
 		if _, err := Simulate(ins[i%len(ins)], a); err != nil {
 			b.Fatal(err)
 		}
+		cells += cellsOf(a)
 		i++
+	}
+	if cells > 0 {
+		b.ReportMetric(float64(cells)/float64(i), "cells/op")
+	}
+}
+
+// BenchmarkPruning times the two-part programs on the default sections
+// (as BenchmarkSectionDefault) with and without the pruning of prune.go:
+// the same states, the same plans; cells/op shows the work saved.
+func BenchmarkPruning(b *testing.B) {
+	for _, spec := range []string{"dp-yield", "dp-goodput", "dp-bic:15", "dp-goodput-best-cnf"} {
+		for _, noPrune := range []bool{false, true} {
+			name := spec + "/pruned"
+			if noPrune {
+				name = spec + "/unpruned"
+			}
+			b.Run(name, func(b *testing.B) {
+				states := benchStates(b, DefaultParams(), spec)
+				a, err := New(spec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if noPrune {
+					setNoPrune(a)
+				}
+				i := 0
+				for b.Loop() {
+					if _, err := a.Plan(states[i%len(states)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+				reportCells(b, a, i)
+			})
+		}
+	}
+}
+
+// BenchmarkInstancePruning is BenchmarkInstanceDefault with and without the
+// pruning of prune.go, for the cells/op of a whole simulation.
+func BenchmarkInstancePruning(b *testing.B) {
+	for _, spec := range []string{"dp-yield", "dp-goodput", "dp-bic:15"} {
+		for _, noPrune := range []bool{false, true} {
+			name := spec + "/pruned"
+			if noPrune {
+				name = spec + "/unpruned"
+			}
+			b.Run(name, func(b *testing.B) {
+				ins := benchInstances(b, DefaultParams())
+				i := 0
+				var cells int64
+				for b.Loop() {
+					a, err := New(spec)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if noPrune {
+						setNoPrune(a)
+					}
+					if _, err := Simulate(ins[i%len(ins)], a); err != nil {
+						b.Fatal(err)
+					}
+					cells += cellsOf(a)
+					i++
+				}
+				b.ReportMetric(float64(cells)/float64(i), "cells/op")
+			})
+		}
 	}
 }

@@ -57,9 +57,19 @@
 // can matter (between A − Σ_{i>j} p_i and Σ_{i≤j} p_i per capacity, about
 // half of the table), and the layers of finite jobs that are done or not
 // yet released are skipped; the results are bit-identical to the full
-// tables (TestPlansUnchanged). With A_1 = P_i − Σ_{Run^(0)} p_j ≤ P_max:
+// tables (TestPlansUnchanged). DP1 is then pruned by a lower bound on its
+// answer (prune.go): DPYIELD drops the cases whose work is below the
+// best achievable minimum (found exactly by bisection), which leaves the
+// jobs behind with active cases only and narrows every layer by their
+// processors; the goodput programs narrow each layer to the states whose
+// Lagrangian fractional bound reaches a greedy solution's work. Neither
+// changes a decision (TestPrunedUnchanged); on the paper's workloads they
+// compute 4–20× fewer cells. With A_1 = P_i − Σ_{Run^(0)} p_j ≤ P_max:
 // DPGoodput, DPYield, DPBiC and TargetYield take O(m·A_1·P_max) time per
-// section (DP1) plus O(m·P_max) (DP2), and O(m·A_1·P_max) bytes; the
+// section (DP1) plus O(m·P_max) (DP2) in the worst case, plus the bounds:
+// O(k·A_1·log k) for DPYIELD's (k ≤ 4m cases), O(m·(m + P_max)) for the
+// goodput programs'; and O(m·A_1·P_max) bytes (plus at most 128 MiB of
+// bound curves, O(m·P_max) floats); the
 // -Best-Cnf variants multiply by the number of C_nf candidates (≤ m + 1);
 // DPGoodputSlow takes O(m·A_1·P_max²) per C_nf; TargetGoodput O(m·A_1·
 // P_max·64) (una in 64 steps). The greedy algorithms take O(m log m).

@@ -16,8 +16,9 @@ package capacity
 //	            p_j·l_j (x) then the tie-breaking counts (y, z) of App. D
 //	useMin      ⊕ = (min, +, +) of DPYIELD instead of +
 //	lo, hi      the box of states computed in a layer: L_j and U_j
-//	phi         the box of G_{j−1} (hi of the previous layer): a state above
-//	            it reads G_{j−1} at phi (G_{j−1} is constant there)
+//	plo, phi    the box of G_{j−1} (lo and hi of the previous layer): a
+//	            predecessor below plo is −∞ (skipped); a state above phi
+//	            reads G_{j−1} at phi (G_{j−1} is constant there)
 //	base, pbase the flat index of a row of G_j and of its predecessor row
 //	            Π − d in G_{j−1}
 //	s0, s1      strides of the flat table for x0 and x1
@@ -75,7 +76,11 @@ type option struct {
 //     J_1..J_j fits, so G_j(Π) = G_j(min(Π, U_j)): layer j is stored up to
 //     U_j and read clamped (not with leaf, whose G_0 depends on Π);
 //   - below L_j = A − Σ_{i>j} max_o d_o no state is reachable from the
-//     answer at A, so layer j starts at L_j.
+//     answer at A, so layer j starts at L_j;
+//   - below Σ_{i≤j} min_o d_o no assignment fits and above A − Σ_{i>j}
+//     min_o d_o no state is reachable (jobs that must take processors);
+//   - with a lower bound on the answer (lbOn, prune.go), the states whose
+//     fractional bound cannot reach it are left out (narrow).
 //
 // With Load = 2 (Σ_j p_j ≈ 2·P_max) DP1 computes 46–65% of the (Π_1, Π_2)
 // square on the workloads of `ckpt repro capacity`. Values are a float x
@@ -99,6 +104,18 @@ type knap struct {
 	leaf func(x0, x1, x2 int) vec
 	// tooBig reports that the last solve was refused for its memory.
 	tooBig bool
+	// lb, when lbOn, is a lower bound on the answer's work (a feasible
+	// assignment's) by which narrow shrinks the boxes under ⊕ = +; the
+	// rest is its scratch (prune.go).
+	lb       float64
+	lbOn     bool
+	jobs     []lpJob
+	segs     []lpSeg
+	suf, pre []float64
+	nlo, nhi [][3]int
+	// cells counts the cell updates of every solve (states of a layer's
+	// box × the job's options, summed): the work the benchmarks report.
+	cells int64
 }
 
 // cell is a DP value: x and the packed pair k = y·2³² + z. A state that no
@@ -220,14 +237,15 @@ type flatOpt struct {
 }
 
 // flatten keeps the options that fit in the answer's capacities, in loop
-// order: job j's are flat[start[j]:start[j+1]]; dmax[j] is the most job j
-// takes from each capacity.
-func flatten(opts [][]option, l layout) (flat []flatOpt, start []int, dmax [][3]int) {
+// order: job j's are flat[start[j]:start[j+1]]; dmax[j] and dmin[j] are the
+// most and the least job j takes from each capacity.
+func flatten(opts [][]option, l layout) (flat []flatOpt, start []int, dmax, dmin [][3]int) {
 	m := len(opts)
 	start = make([]int, m+1)
 	for j, os := range opts {
 		start[j] = len(flat)
 		var dm [3]int
+		dn := [3]int{-1, -1, -1}
 		for oi, o := range os {
 			var d [3]int
 			fit := true
@@ -241,24 +259,40 @@ func flatten(opts [][]option, l layout) (flat []flatOpt, start []int, dmax [][3]
 			flat = append(flat, flatOpt{d, o.g.x, pack(o.g), uint8(oi)})
 			for q := range dm {
 				dm[q] = max(dm[q], d[q])
+				if dn[q] < 0 || d[q] < dn[q] {
+					dn[q] = d[q]
+				}
 			}
 		}
-		dmax = append(dmax, dm)
+		for q := range dn {
+			dn[q] = max(dn[q], 0)
+		}
+		dmax, dmin = append(dmax, dm), append(dmin, dn)
 	}
 	start[m] = len(flat)
-	return flat, start, dmax
+	return flat, start, dmax, dmin
 }
 
 // boxes sets k.lo[j], k.hi[j], the states computed in layer j (0 is G_0):
-// from L_j = A − Σ_{i>j} dmax_i up to U_j = Σ_{i≤j} dmax_i (the whole
-// range with a leaf, whose G_0 depends on every capacity).
-func (k *knap) boxes(l layout, dmax [][3]int) {
+// from L_j = max(A − Σ_{i>j} dmax_i, Σ_{i≤j} dmin_i) up to U_j =
+// min(Σ_{i≤j} dmax_i, A − Σ_{i>j} dmin_i) (from the whole range with a
+// leaf, whose G_0 depends on every capacity). Below Σ_{i≤j} dmin_i no
+// assignment of J_1..J_j fits (G_j = −∞, and the next layer reads no state
+// below L_j); above A − Σ_{i>j} dmin_i no state is reachable from the
+// answer. It reports false when Σ_j dmin_j exceeds A: nothing fits.
+func (k *knap) boxes(l layout, dmax, dmin [][3]int) bool {
 	m := len(dmax)
 	k.lo, k.hi = k.lo[:0], k.hi[:0]
-	var up, rest [3]int
+	var up, rest, below, above [3]int
 	for j := range m {
 		for q := range rest {
 			rest[q] += dmax[j][q]
+			above[q] += dmin[j][q]
+		}
+	}
+	for q := range above {
+		if above[q] > l.a[q] {
+			return false
 		}
 	}
 	for j := 0; j <= m; j++ {
@@ -266,6 +300,8 @@ func (k *knap) boxes(l layout, dmax [][3]int) {
 			for q := range up {
 				up[q] += dmax[j-1][q]
 				rest[q] -= dmax[j-1][q]
+				below[q] += dmin[j-1][q]
+				above[q] -= dmin[j-1][q]
 			}
 		}
 		var lo, hi [3]int
@@ -274,10 +310,12 @@ func (k *knap) boxes(l layout, dmax [][3]int) {
 			if k.leaf != nil {
 				hi[q] = l.a[q]
 			}
-			lo[q] = max(0, min(l.a[q]-rest[q], hi[q]))
+			hi[q] = min(hi[q], l.a[q]-above[q])
+			lo[q] = max(0, below[q], min(l.a[q]-rest[q], hi[q]))
 		}
 		k.lo, k.hi = append(k.lo, lo), append(k.hi, hi)
 	}
+	return true
 }
 
 // initLayer writes G_0 (init, or the leaf) into k.prev over box 0.
@@ -340,11 +378,18 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 		k.choice = make([]uint8, m*n)
 	}
 	k.choice = k.choice[:m*n]
-	flat, start, dmax := flatten(opts, l)
-	k.boxes(l, dmax)
+	flat, start, dmax, dmin := flatten(opts, l)
+	if !k.boxes(l, dmax, dmin) {
+		return negInf, nil, false
+	}
 	k.initLayer(l, init)
 	tolAbs := tieTolerance(opts, init, useMin)
+	if k.lbOn && !useMin && k.leaf == nil {
+		k.narrow(l, flat, start, init, 8*float64(m+2)*tolAbs)
+	}
 	for j := range m {
+		lo, hi := k.lo[j+1], k.hi[j+1]
+		k.cells += int64(start[j+1]-start[j]) * int64(hi[0]-lo[0]+1) * int64(hi[1]-lo[1]+1) * int64(hi[2]-lo[2]+1)
 		k.layer(l, j, flat[start[j]:start[j+1]], tolAbs, useMin)
 		k.prev, k.cur = k.cur, k.prev
 	}
@@ -359,7 +404,7 @@ func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (ve
 func (k *knap) layer(l layout, j int, os []flatOpt, tolAbs float64, useMin bool) {
 	ch := k.choice[j*l.n : (j+1)*l.n]
 	cur, prev := k.cur, k.prev
-	lo, hi, phi := k.lo[j+1], k.hi[j+1], k.hi[j]
+	lo, hi, plo, phi := k.lo[j+1], k.hi[j+1], k.lo[j], k.hi[j]
 	unset := cell{math.Inf(-1), -1}
 	for x0 := lo[0]; x0 <= hi[0]; x0++ {
 		for x1 := lo[1]; x1 <= hi[1]; x1++ {
@@ -370,14 +415,14 @@ func (k *knap) layer(l layout, j int, os []flatOpt, tolAbs float64, useMin bool)
 			first := true
 			for oi := range os {
 				o := &os[oi]
-				if x0 < o.d[0] || x1 < o.d[1] {
+				if x0-o.d[0] < plo[0] || x1-o.d[1] < plo[1] {
 					continue
 				}
 				p0, p1 := min(x0-o.d[0], phi[0]), min(x1-o.d[1], phi[1])
 				pbase := p0*l.s0 + p1*l.s1
 				// Direct part: x2 − d2 ≤ phi[2]; beyond, G_{j−1} is
 				// constant at phi[2].
-				a2, b2 := max(lo[2], o.d[2]), min(hi[2], phi[2]+o.d[2])
+				a2, b2 := max(lo[2], o.d[2]+plo[2]), min(hi[2], phi[2]+o.d[2])
 				c2 := max(lo[2], o.d[2], phi[2]+o.d[2]+1)
 				if first {
 					first = false

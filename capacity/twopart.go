@@ -58,6 +58,13 @@ type twoPart struct {
 	// in units of unaQ (Appendix D.4).
 	unaOn bool
 	una   float64
+	// DPYIELD's pruning of DP1 (prune.go): its scratch, and noPrune to
+	// run the unpruned program (tests).
+	vals        []float64
+	kept        []option
+	pick, order []int
+	fit         []int
+	noPrune     bool
 }
 
 // unaLevels is the number of steps of the discretised una dimension.
@@ -143,6 +150,14 @@ func (tp *twoPart) solve(st *State, cnf, cmax float64) (*Plan, vec, bool) {
 		init = vec{math.Inf(1), 0, 0}
 	}
 	run0 := tp.dp1Options(st, cnf, cmax, unaQ, unaA)
+	tp.k1.lbOn = false
+	switch {
+	case tp.noPrune || tp.unaOn:
+	case tp.obj == objYield:
+		tp.pruneYield(st.P-run0, st.P, init)
+	default:
+		tp.k1.lb, tp.k1.lbOn, tp.pick, tp.order = goodputLowerBound(tp.opts, st.P-run0, st.P, tp.pick, tp.order)
+	}
 	tp.k1.leaf = nil
 	if tp.unaOn {
 		// D.4: the processors left unused in phases 1 and 2 consume
