@@ -51,6 +51,9 @@ type Options struct {
 	// strategy's Arbiter (Sharing Token only): the checkpoint coordinator
 	// driven with the simulated clock (see RemoteArbiter).
 	Remote RemoteArbiter
+	// Authors switches on the authors' simulator's behaviours (see
+	// AuthorsModel; all off by default).
+	Authors AuthorsModel
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -386,6 +389,9 @@ func checkOptions(c *Config, st Strategy, opt Options) error {
 	if st.Sharing == Token && st.Arbiter == nil && opt.Remote == nil {
 		return errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
 	}
+	if err := opt.Authors.check(opt); err != nil {
+		return err
+	}
 	if !opt.NoFailures && opt.Failures == nil {
 		return c.CheckProgress()
 	}
@@ -402,13 +408,15 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	jobs := opt.Jobs
 	if jobs == nil {
 		var err error
-		if jobs, err = GenerateJobs(c, opt.Span, opt.Seed); err != nil {
+		if jobs, err = generateJobs(c, opt); err != nil {
 			return nil, err
 		}
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
 		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]int32, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+	s.w0, s.w1 = opt.Authors.window(opt)
+	s.st = opt.Authors.strategy(st)
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -797,6 +805,7 @@ func (s *simulator) grantAt(i int) {
 		req = now
 	}
 	s.startTransfer(p.j, p.kind, p.bytes, req)
+	s.dropLateCheckpoints(p.bytes / s.beta)
 }
 
 func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
@@ -859,6 +868,9 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 }
 
 func (s *simulator) transferEnd(tr *transfer) {
+	if s.phantomEnd(tr) {
+		return
+	}
 	j := tr.j
 	s.flush(j)
 	j.tr, j.state = nil, sWait // zero-length until the next state
@@ -935,6 +947,9 @@ func (s *simulator) computeStop(j *job) {
 		}
 		s.request(j, Output, j.outBytes+j.ioPerWork*(j.work-j.ioDone))
 	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+		if s.skipCheckpoint(j) {
+			break
+		}
 		s.request(j, Checkpoint, j.ckptBytes)
 		if j.ckptPending && j.state == sCompute {
 			s.planStop(j) // non-blocking: keep computing
@@ -971,6 +986,7 @@ func (s *simulator) fail(j *job) {
 		s.res.JobFailures++
 	}
 	s.sim.Cancel(j.ev)
+	s.keepReservations(j)
 	if j.state == sTransfer && j.tr != nil {
 		tr := j.tr
 		j.tr = nil
