@@ -42,6 +42,11 @@ type AuthorsModel struct {
 	// and output times at the full bandwidth (App::clear, src/App.C lines
 	// 60–61), instead of Section V's [0.8w, 1.2w].
 	NarrowWork bool
+	// NoRegularIO: jobs do no regular I/O during their run. The authors'
+	// simulator reads each class's regular I/O (VPIC's 20 × memory on
+	// Cielo, src/celio.C line 106) into AppClass::io_time and never uses
+	// it (src/AppClass.C line 37; no task reads it).
+	NoRegularIO bool
 	// Window, when positive, measures a window of this many seconds at a
 	// uniformly random offset in [Skip, Span − Skip − Window] (drawn from
 	// the seed), instead of the whole [Skip, Span − Skip]. The authors
@@ -57,7 +62,7 @@ const AuthorsWindow = 31 * Day
 // window.
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
-		NarrowWork: true, Window: AuthorsWindow}
+		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -92,6 +97,19 @@ func (m AuthorsModel) strategy(st Strategy) Strategy {
 		st.Arbiter = lw
 	}
 	return st
+}
+
+// config is c without regular I/O when NoRegularIO is on (a copy), else c.
+func (m AuthorsModel) config(c *Config) *Config {
+	if !m.NoRegularIO {
+		return c
+	}
+	d := *c
+	d.Classes = append([]Class(nil), c.Classes...)
+	for k := range d.Classes {
+		d.Classes[k].RegularIO = 0
+	}
+	return &d
 }
 
 // generateJobs is the job list of a run: GenerateJobs, or the authors'

@@ -200,3 +200,29 @@ func TestAuthorsWindow(t *testing.T) {
 		t.Error("a window longer than the span was accepted")
 	}
 }
+
+// NoRegularIO: one job of 7 200 s of work with 100 s of regular I/O (one
+// node, β = 1 B/s) books 100 node-seconds of I/O (50 after the first hour,
+// 50 with its output); without regular I/O, none. Work is 7 200 both ways.
+func TestAuthorsNoRegularIO(t *testing.T) {
+	c := Config{
+		Platform: Platform{Nodes: 1, MemoryPerNode: 1, Bandwidth: 1, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "X", Nodes: 1, Walltime: 7200, RegularIO: 100, Checkpoint: 1, Share: 1}},
+	}
+	st := Strategy{Name: "never", Sharing: Unlimited, Period: Never{}}
+	for _, tc := range []struct {
+		m  AuthorsModel
+		io float64
+	}{{AuthorsModel{}, 100}, {AuthorsModel{NoRegularIO: true}, 0}} {
+		r, err := Simulate(&c, st, Options{Span: 10000, NoFailures: true, Jobs: []Job{{Class: 0, Work: 7200}}, Authors: tc.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Split.IO-tc.io) > 1e-9 || math.Abs(r.Split.Work-7200) > 1e-9 {
+			t.Errorf("%+v: io %v work %v, want %v and 7200", tc.m, r.Split.IO, r.Split.Work, tc.io)
+		}
+	}
+	if c.Classes[0].RegularIO != 100 {
+		t.Error("the switch changed the caller's config")
+	}
+}

@@ -405,6 +405,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	if err := checkOptions(c, st, opt); err != nil {
 		return nil, err
 	}
+	c = opt.Authors.config(c)
 	jobs := opt.Jobs
 	if jobs == nil {
 		var err error

@@ -73,6 +73,7 @@ var authorsModes = func() []authorsMode {
 		{"skip_late_checkpoints", iosim.AuthorsModel{SkipLateCheckpoints: true}},
 		{"keep_reservations", iosim.AuthorsModel{KeepReservations: true}},
 		{"narrow_work", iosim.AuthorsModel{NarrowWork: true}},
+		{"no_regular_io", iosim.AuthorsModel{NoRegularIO: true}},
 		{"window", iosim.AuthorsModel{Window: all.Window}},
 		{"authors_model", all},
 	} {
