@@ -74,6 +74,13 @@
 // worker count and shard split); Aggregate and Summarize give means,
 // quartiles and deciles.
 //
+// Options.Authors (AuthorsModel, all off by default) switches on, one at a
+// time, the behaviours in which the authors' simulator departs from the
+// paper's model: their Least-Waste heuristic, dropped late checkpoint
+// requests, FCFS reservations kept when their job fails, work in
+// [0.9w, 1.1w] minus the input and output, no regular I/O, and a random
+// 31-day measurement window. They change no complexity.
+//
 // # Lower bound (Section IV)
 //
 // LowerBound is Theorem 1: the periods of Eq. (8) with the smallest λ ≥ 0

@@ -30,7 +30,7 @@ func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (
 		}
 	}
 	if opt.Jobs == nil {
-		jobs, err := GenerateJobs(c, opt.Span, opt.Seed)
+		jobs, err := generateJobs(c, opt)
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -21,12 +21,25 @@ import (
 func TestTimelineRecorder(t *testing.T) {
 	c := small()
 	ctx := context.Background()
-	for _, n := range []string{"oblivious-daly", "ordered-daly", "ordered-nb-daly", "least-waste", "interference-free"} {
-		st, err := Lookup(n, 3600)
+	// The authors' model hands a failed job's reservations to a phantom:
+	// drawn in that job's lane, still one holder at a time.
+	keep := AuthorsModel{KeepReservations: true, SkipLateCheckpoints: true}
+	for _, n := range []string{"oblivious-daly", "ordered-daly", "ordered-nb-daly", "least-waste", "interference-free", "ordered-daly+keep", "ordered-nb-daly+keep"} {
+		name, authors, _ := strings.Cut(n, "+")
+		st, err := Lookup(name, 3600)
 		if err != nil {
 			t.Fatal(err)
 		}
 		opt := Options{Span: 6 * Day, Skip: Day / 2, Seed: 3}
+		c := c
+		if authors != "" {
+			c.Platform.NodeMTBF = Seconds(4 * Day) // failures during transfers and waits
+			opt.Authors = keep
+			without, _ := Simulate(&c, st, Options{Span: opt.Span, Skip: opt.Skip, Seed: opt.Seed})
+			if with, _ := Simulate(&c, st, opt); reflect.DeepEqual(with, without) {
+				t.Fatalf("%s: the authors' model changed nothing: no phantom exercised", n)
+			}
+		}
 		plain, err := Simulate(&c, st, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +55,7 @@ func TestTimelineRecorder(t *testing.T) {
 		var transfers []Segment
 		starts := map[[2]int][]float64{} // job, kind → transfer starts
 		for _, sg := range tl.Segments {
-			if !(sg.End >= sg.Start) || sg.End < from || sg.Start > to {
+			if !(sg.End >= sg.Start) || sg.End < from || sg.Start > to || sg.Job < 0 {
 				t.Fatalf("%s: segment %+v outside [%g, %g] or reversed", n, sg, from, to)
 			}
 			if !sg.Wait {

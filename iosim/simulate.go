@@ -51,6 +51,9 @@ type Options struct {
 	// strategy's Arbiter (Sharing Token only): the checkpoint coordinator
 	// driven with the simulated clock (see RemoteArbiter).
 	Remote RemoteArbiter
+	// Authors switches on the authors' simulator's behaviours (see
+	// AuthorsModel; all off by default).
+	Authors AuthorsModel
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -413,6 +416,9 @@ func checkOptions(c *Config, st Strategy, opt Options) error {
 	if st.Sharing == Token && st.Arbiter == nil && opt.Remote == nil {
 		return errors.New("strategy " + st.Name + ": token sharing needs an arbiter")
 	}
+	if err := opt.Authors.check(opt); err != nil {
+		return err
+	}
 	if !opt.NoFailures && opt.Failures == nil {
 		return c.CheckProgress()
 	}
@@ -426,16 +432,19 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	if err := checkOptions(c, st, opt); err != nil {
 		return nil, err
 	}
+	c = opt.Authors.config(c)
 	jobs := opt.Jobs
 	if jobs == nil {
 		var err error
-		if jobs, err = GenerateJobs(c, opt.Span, opt.Seed); err != nil {
+		if jobs, err = generateJobs(c, opt); err != nil {
 			return nil, err
 		}
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
 		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+	s.w0, s.w1 = opt.Authors.window(opt)
+	s.st = opt.Authors.strategy(st)
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -835,6 +844,7 @@ func (s *simulator) grantAt(i int) {
 		req = now
 	}
 	s.startTransfer(p.j, p.kind, p.bytes, req)
+	s.dropLateCheckpoints(p.bytes / s.beta)
 }
 
 func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
@@ -882,6 +892,9 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 }
 
 func (s *simulator) transferEnd(tr *transfer) {
+	if s.phantomEnd(tr) {
+		return
+	}
 	j := tr.j
 	s.flush(j)
 	j.tr, j.state = nil, sWait // zero-length until the next state
@@ -963,6 +976,9 @@ func (s *simulator) computeStop(j *job) {
 		}
 		s.request(j, Output, j.outBytes+j.ioPerWork*(j.work-j.ioDone))
 	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+		if s.skipCheckpoint(j) {
+			break
+		}
 		s.request(j, Checkpoint, j.ckptBytes)
 		if j.ckptPending && j.state == sCompute {
 			s.planStop(j) // non-blocking: keep computing
@@ -1006,6 +1022,7 @@ func (s *simulator) fail(j *job) {
 		s.res.JobFailures++
 	}
 	s.sim.Cancel(j.ev)
+	s.keepReservations(j)
 	if j.state == sTransfer && j.tr != nil {
 		tr := j.tr
 		j.tr = nil

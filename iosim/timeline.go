@@ -61,16 +61,25 @@ func (tl *Timeline) record(seg Segment) {
 	}
 }
 
+// laneOf is the job a segment is drawn for: j, or for a phantom that keeps
+// a failed job's reservations (AuthorsModel.KeepReservations) that job.
+func laneOf(j *job) int {
+	if j.id < 0 {
+		return -1 - j.id
+	}
+	return j.id
+}
+
 // recWait records p's wait for the token, ended now (cut: withdrawn by a
 // failure or the job's end).
 func (s *simulator) recWait(p pending, cut bool) {
-	s.rec.record(Segment{Job: p.j.id, Class: p.j.class, Nodes: p.j.q, Kind: p.kind, Start: p.since, End: s.sim.Now(), Wait: true, Cut: cut})
+	s.rec.record(Segment{Job: laneOf(p.j), Class: p.j.class, Nodes: p.j.q, Kind: p.kind, Start: p.since, End: s.sim.Now(), Wait: true, Cut: cut})
 }
 
 // recTransfer records tr, ended now (cut: aborted by a failure).
 func (s *simulator) recTransfer(tr *transfer, cut bool) {
 	j := tr.j
-	s.rec.record(Segment{Job: j.id, Class: j.class, Nodes: j.q, Kind: tr.kind, Start: tr.start, End: s.sim.Now(), Cut: cut})
+	s.rec.record(Segment{Job: laneOf(j), Class: j.class, Nodes: j.q, Kind: tr.kind, Start: tr.start, End: s.sim.Now(), Cut: cut})
 }
 
 // recOpen records the transfers and waits still open when the run ends.

@@ -32,6 +32,13 @@ const maxJobs = 1 << 20
 //
 // O(J·K) for J jobs and K classes.
 func GenerateJobs(c *Config, span float64, seed uint64) ([]Job, error) {
+	return generateJobsSpread(c, span, seed, 0.8, 0.4, false)
+}
+
+// generateJobsSpread is GenerateJobs with work uniform in
+// [lo·w, (lo+width)·w], minus the input and output times at the full
+// bandwidth when minusIO (AuthorsModel.NarrowWork).
+func generateJobsSpread(c *Config, span float64, seed uint64, lo, width float64, minusIO bool) ([]Job, error) {
 	r := des.Stream(seed, streamWorkload)
 	K := len(c.Classes)
 	weights := make([]float64, K)
@@ -45,7 +52,10 @@ func GenerateJobs(c *Config, span float64, seed uint64) ([]Job, error) {
 	need := WorkloadSlack * float64(c.Platform.Nodes) * span
 	var jobs []Job
 	add := func(k int) {
-		w := float64(c.Classes[k].Walltime) * (0.8 + 0.4*r.Float64())
+		w := float64(c.Classes[k].Walltime) * (lo + width*r.Float64())
+		if minusIO {
+			w -= (c.Classes[k].Input + c.Classes[k].Output) * c.JobMemory(k) / float64(c.Platform.Bandwidth)
+		}
 		jobs = append(jobs, Job{ID: len(jobs), Class: k, Work: w})
 		v := w * float64(c.Classes[k].Nodes)
 		used[k] += v
@@ -67,6 +77,13 @@ func GenerateJobs(c *Config, span float64, seed uint64) ([]Job, error) {
 			}
 		}
 		return true
+	}
+	if minusIO {
+		for k, cl := range c.Classes {
+			if io := (cl.Input + cl.Output) * c.JobMemory(k) / float64(c.Platform.Bandwidth); io >= lo*float64(cl.Walltime) {
+				return nil, fmt.Errorf("workload: class %s's input and output (%gs) leave it no work", cl.Name, io)
+			}
+		}
 	}
 	for sum < need {
 		if len(jobs) >= maxJobs {

@@ -58,6 +58,36 @@ func TestLeastWasteHand(t *testing.T) {
 	}
 }
 
+// The authors' heuristic (Swapped) on TestLeastWasteHand's requests:
+//
+//	W_0 (v=100) = q1(d1+v) + q2²/μ(R2+d2+v/2) = 50·1100 + 400/1e6·60 = 55000.024
+//	W_1 (v=400) = q0²/μ(R0+d0+v/2) + q2²/μ(R2+d2+v/2) = 100/1e6·300 + 400/1e6·210 = 0.114
+//	W_2 (v=50)  = q0²/μ(R0+d0+v/2) + q1(d1+v) = 100/1e6·125 + 50·1050 = 52500.0125
+//
+// so the checkpoint (1) gets the token, where the text's form gives it to
+// the output (2).
+func TestLeastWasteSwappedHand(t *testing.T) {
+	w := []Request{
+		{Job: 0, Kind: Input, Nodes: 10, Duration: 100, Since: 900, Seq: 0},
+		{Job: 1, Kind: Checkpoint, Nodes: 50, Duration: 400, LastCheckpoint: 0, Recovery: 400, Seq: 1},
+		{Job: 2, Kind: Output, Nodes: 20, Duration: 50, Since: 990, Seq: 2},
+	}
+	env := Env{NodeMTBF: 1e6}
+	want := []float64{55000.024, 0.114, 52500.0125}
+	sw := LeastWaste{Swapped: true}
+	for i := range w {
+		if got := sw.Waste(1000, w, i, env.NodeMTBF); math.Abs(got-want[i]) > 1e-9 {
+			t.Errorf("swapped W_%d = %v, want %v", i, got, want[i])
+		}
+	}
+	if i := sw.Pick(1000, w, env); i != 1 {
+		t.Errorf("swapped picked %d, want 1", i)
+	}
+	if i := (LeastWaste{}).Pick(1000, w, env); i != 2 {
+		t.Errorf("text's form picked %d, want 2", i)
+	}
+}
+
 func TestFCFS(t *testing.T) {
 	w := []Request{{Seq: 4}, {Seq: 2}, {Seq: 9}}
 	if i := (FCFS{}).Pick(0, w, Env{}); i != 1 {

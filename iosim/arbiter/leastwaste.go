@@ -29,9 +29,20 @@ package arbiter
 //
 // Ties go to the earlier request (smaller Seq). Cost O(n) per candidate,
 // O(n²) per decision for n waiting requests.
+//
+// Swapped ranks as the authors' simulator does
+// (SimOrderedIOCoop::heuristic, src/Simulation.C lines 510–538 of
+// SMURFSorg/InterferingCheckpoints): the terms are swapped — a job waiting
+// for a checkpoint costs the idle term q_j (d_j + v) with d_j = now − its
+// last checkpoint (line 531), a job waiting for any other transfer the
+// risk term q_j²/μ_ind (C_j + d_j + v/2) with d_j = now − its request
+// (line 533) — and neither sum is multiplied by v.
 type LeastWaste struct {
 	// Printed evaluates Equations (1)–(2) as printed.
 	Printed bool
+	// Swapped evaluates the authors' heuristic (see above); it takes
+	// precedence over Printed.
+	Swapped bool
 }
 
 // Pick returns the index of the request with least expected waste.
@@ -50,6 +61,9 @@ func (lw LeastWaste) Pick(now float64, w []Request, env Env) int {
 // if request i gets the token at time now, for node MTBF mu.
 func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 {
 	v := w[i].Duration
+	if lw.Swapped {
+		return swappedWaste(now, w, i, v, mu)
+	}
 	var idle, risk float64
 	for j := range w {
 		if j == i {
@@ -68,4 +82,21 @@ func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 
 		return v * (idle + risk) // Eqs. (1)–(2) as printed
 	}
 	return idle + v*risk
+}
+
+// swappedWaste is the authors' W_i (LeastWaste.Swapped).
+func swappedWaste(now float64, w []Request, i int, v, mu float64) float64 {
+	W := 0.0
+	for j := range w {
+		if j == i {
+			continue
+		}
+		q := float64(w[j].Nodes)
+		if w[j].Kind == Checkpoint {
+			W += q * (now - w[j].LastCheckpoint + v)
+		} else {
+			W += q * q / mu * (w[j].Recovery + now - w[j].Since + v/2)
+		}
+	}
+	return W
 }

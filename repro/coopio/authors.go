@@ -44,15 +44,47 @@ var authorsPublished = map[string][4]float64{
 	"interference-free-fixed": {0.3941, 0.2397, 0.1856, 0.3689},
 }
 
-// authorsModes are the accountings compared: ours; the authors' booking
-// against each trial's own baseline; the authors' booking and
-// normalisation (--accounting authors); and that with the authors'
-// checkpoint spacing (P of computation between checkpoints).
-var authorsModes = []string{"ours", "authors_booking", "authors", "authors_full_period"}
+// authorsMode is one way of running the authors' points: the booking,
+// whether every run is renormalised by the largest baseline, the
+// checkpoint spacing, and the switches of their simulator's behaviour.
+type authorsMode struct {
+	name       string
+	acc        iosim.Accounting
+	renorm     bool
+	fullPeriod bool
+	model      iosim.AuthorsModel
+}
 
-// authorsFig runs the points of the authors' files in every accounting
-// and writes authors.csv (point, strategy, the authors' value, one column
-// per mode) and a comparison per point and strategy.
+// authorsModes are the modes compared: ours; the authors' booking against
+// each trial's own baseline; their booking and normalisation
+// (--accounting authors); that with their checkpoint spacing (P of
+// computation between checkpoints); that with each behaviour of their
+// simulator (iosim.AuthorsModel) alone; and with all of them.
+var authorsModes = func() []authorsMode {
+	a := iosim.AuthorsAccounting
+	ms := []authorsMode{{name: "ours"}, {name: "authors_booking", acc: a}, {name: "authors", acc: a, renorm: true},
+		{name: "authors_full_period", acc: a, renorm: true, fullPeriod: true}}
+	all := iosim.AllAuthors()
+	for _, sw := range []struct {
+		name string
+		m    iosim.AuthorsModel
+	}{
+		{"swapped_least_waste", iosim.AuthorsModel{SwappedLeastWaste: true}},
+		{"skip_late_checkpoints", iosim.AuthorsModel{SkipLateCheckpoints: true}},
+		{"keep_reservations", iosim.AuthorsModel{KeepReservations: true}},
+		{"narrow_work", iosim.AuthorsModel{NarrowWork: true}},
+		{"no_regular_io", iosim.AuthorsModel{NoRegularIO: true}},
+		{"window", iosim.AuthorsModel{Window: all.Window}},
+		{"authors_model", all},
+	} {
+		ms = append(ms, authorsMode{name: sw.name, acc: a, renorm: true, fullPeriod: true, model: sw.m})
+	}
+	return ms
+}()
+
+// authorsFig runs the points of the authors' files in every mode and
+// writes authors.csv (point, strategy, the authors' value, one column per
+// mode) and comparisons per point and strategy.
 func authorsFig(ctx context.Context, cfg repro.Config, st settings) ([]repro.Comparison, error) {
 	sts, err := strategies(authorsStrategies, st.fixedPeriod)
 	if err != nil {
@@ -65,17 +97,18 @@ func authorsFig(ctx context.Context, cfg repro.Config, st settings) ([]repro.Com
 		pts = append(pts, iosim.SweepPoint{Param: "point", Value: float64(len(pts)), Config: c})
 	}
 	seeds := max(2, st.seeds/5)
-	run := func(acc iosim.Accounting, full bool) ([]iosim.TrialResult, error) {
-		o := iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: full, Accounting: acc}
-		return iosim.Sweep(ctx, pts, sts, seeds, o, cfg.RunnerOptions("authors "+acc.String(), st.seed), nil)
-	}
 	mean := make([][][]float64, len(authorsModes)) // mode → point → strategy
 	for m, mode := range authorsModes {
-		rs, err := run(map[bool]iosim.Accounting{false: iosim.OurAccounting, true: iosim.AuthorsAccounting}[mode != "ours"], mode == "authors_full_period")
+		o := iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: mode.fullPeriod, Accounting: mode.acc, Authors: mode.model}
+		label := "authors " + mode.acc.String()
+		if m >= 4 {
+			label = "authors " + mode.name
+		}
+		rs, err := iosim.Sweep(ctx, pts, sts, seeds, o, cfg.RunnerOptions(label, st.seed), nil)
 		if err != nil {
 			return nil, err
 		}
-		if mode == "authors" || mode == "authors_full_period" {
+		if mode.renorm {
 			iosim.Renormalize(rs)
 		}
 		for _, p := range iosim.Aggregate(rs) {
@@ -89,21 +122,38 @@ func authorsFig(ctx context.Context, cfg repro.Config, st settings) ([]repro.Com
 	return authorsOutputs(cfg, mean, seeds)
 }
 
-// authorsOutputs writes authors.csv and returns the comparisons.
+// authorsOutputs writes authors.csv and returns the comparisons: per point
+// and strategy, the authors' accounting and spacing, then (after all of
+// those) the authors' model with every switch.
 func authorsOutputs(cfg repro.Config, mean [][][]float64, seeds int) ([]repro.Comparison, error) {
-	t, err := cfg.NewTable("authors.csv", "bandwidth", "system_mtbf_hours", "strategy", "authors_published", "ours", "authors_booking", "authors", "authors_full_period")
+	head := []string{"bandwidth", "system_mtbf_hours", "strategy", "authors_published"}
+	for _, m := range authorsModes {
+		head = append(head, m.name)
+	}
+	t, err := cfg.NewTable("authors.csv", head...)
 	if err != nil {
 		return nil, err
 	}
-	var cs []repro.Comparison
+	var cs, model []repro.Comparison
+	last := len(authorsModes) - 1
 	for i, p := range authorsPoints {
 		for k, s := range authorsStrategies {
 			pub := authorsPublished[s][i]
-			t.Row(p.bw, p.sysH, s, pub, mean[0][i][k], mean[1][i][k], mean[2][i][k], mean[3][i][k])
+			row := []any{p.bw, p.sysH, s, pub}
+			for m := range authorsModes {
+				row = append(row, mean[m][i][k])
+			}
+			t.Row(row...)
 			where := fmt.Sprintf("%s at %s GB/s, %sh system MTBF", s, gb(p.bw), strconv.FormatFloat(p.sysH, 'g', 3, 64))
 			cs = append(cs, repro.Comparison{Experiment: "Figs. 2-3 (authors' files)", Quantity: where + ", authors' accounting and spacing", Paper: pub, Ours: mean[3][i][k],
 				Note: fmt.Sprintf("%d seeds; our accounting %.3f, authors' booking %.3f, + largest baseline %.3f (authors.csv)", seeds, mean[0][i][k], mean[1][i][k], mean[2][i][k])})
+			note := fmt.Sprintf("%d seeds; from %.3f (accounting and spacing), each switch alone:", seeds, mean[3][i][k])
+			for m := 4; m < last; m++ {
+				note += fmt.Sprintf(" %s %.3f", authorsModes[m].name, mean[m][i][k])
+			}
+			model = append(model, repro.Comparison{Experiment: "Figs. 2-3 (authors' files)", Quantity: where + ", authors' model (every switch)", Paper: pub, Ours: mean[last][i][k],
+				Note: note + " (authors.csv)"})
 		}
 	}
-	return cs, t.Close()
+	return append(cs, model...), t.Close()
 }

@@ -12,9 +12,14 @@
 //   - Fig. 4: the smallest bandwidth reaching 80 % efficiency on the
 //     prospective 50 000-node system, by bisection (fig4.csv, fig4.png/.svg);
 //   - Figs. 2–3 at the points of the authors' result files, in our
-//     accounting and in theirs (authors.csv), beside their published
-//     values;
+//     accounting, in theirs, and with each behaviour of their simulator
+//     (iosim.AuthorsModel) alone and all together (authors.csv), beside
+//     their published values;
 //   - comparisons.csv: the numbers the paper states beside ours.
+//
+// repro.Config.Accounting (Accountings: ours, authors, authors-model) runs
+// Figs. 1–4 in our accounting, in the authors' booking, normalisation and
+// spacing, or in that with every switch of iosim.AuthorsModel.
 //
 // Every trial runs the baseline and all strategies on the same job list
 // and failure draws; replicate r uses the same seed at every point of a

@@ -270,7 +270,7 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 			return fig4Result{}, err
 		}
 		c := base.WithNodeMTBF(it.Param.MTBF)
-		b, err := iosim.BandwidthFor(ctx, c, strat, 0.8, st.fig4Seeds, iosim.Options{Span: st.fig4Span, Skip: iosim.Day},
+		b, err := iosim.BandwidthFor(ctx, c, strat, 0.8, st.fig4Seeds, st.options(st.fig4Span),
 			runner.Options{Seed: st.seed, Workers: 1, Progress: runner.ProgressOff}, 1e10, 1e16, st.fig4Tol)
 		if errors.Is(err, iosim.ErrNotReached) {
 			b, err = math.NaN(), nil // not reached within [10 GB/s, 10 PB/s]

@@ -2,6 +2,7 @@ package coopio
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -26,6 +27,40 @@ type settings struct {
 	seed        uint64
 	fixedPeriod float64
 	fullPeriod  bool // Options.ComputeFullPeriod
+	// accounting and authors are Options.Accounting and Options.Authors
+	// of every sweep (see Accountings); wastes are renormalised as the
+	// authors' post-processing does under AuthorsAccounting.
+	accounting iosim.Accounting
+	authors    iosim.AuthorsModel
+}
+
+// Accountings are the names repro.Config.Accounting takes: "ours" (the
+// default: our booking, the paper's model), "authors" (the authors'
+// booking and normalisation, with their checkpoint spacing: P of
+// computation between checkpoints) and "authors-model" (that, with every
+// behaviour of their simulator that iosim.AuthorsModel reproduces; the
+// window is 31 days, or the span minus the skipped days when shorter).
+var Accountings = []string{"ours", "authors", "authors-model"}
+
+// withAccounting sets the sweeps' accounting of s from name.
+func (s *settings) withAccounting(name string) error {
+	switch name {
+	case "", "ours":
+	case "authors", "authors-model":
+		s.accounting, s.fullPeriod = iosim.AuthorsAccounting, true
+		if name == "authors-model" {
+			s.authors = iosim.AllAuthors()
+			s.authors.Window = min(s.authors.Window, s.fig4Span-2*iosim.Day, s.span-2*iosim.Day)
+		}
+	default:
+		return fmt.Errorf("coop: unknown accounting %q (want ours, authors or authors-model)", name)
+	}
+	return nil
+}
+
+// options are the iosim.Options of a sweep of span seconds under s.
+func (s settings) options(span float64) iosim.Options {
+	return iosim.Options{Span: span, Skip: iosim.Day, ComputeFullPeriod: s.fullPeriod, Accounting: s.accounting, Authors: s.authors}
 }
 
 func settingsFor(quick bool) settings {
@@ -63,6 +98,9 @@ func settingsFor(quick bool) settings {
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
 	st.seed = cfg.BaseSeed(st.seed)
+	if err := st.withAccounting(cfg.Accounting); err != nil {
+		return err
+	}
 	step := func(name string, fn func(context.Context, repro.Config, settings) ([]repro.Comparison, error)) repro.Step {
 		return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st) }}
 	}
@@ -97,12 +135,15 @@ func sweep(ctx context.Context, cfg repro.Config, st settings, name string, pts 
 	if err != nil {
 		return nil, err
 	}
-	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, iosim.Options{Span: st.span, Skip: iosim.Day, ComputeFullPeriod: st.fullPeriod}, cfg.RunnerOptions(name, st.seed), sink)
+	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, st.options(st.span), cfg.RunnerOptions(name, st.seed), sink)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, err
+	}
+	if st.accounting == iosim.AuthorsAccounting {
+		iosim.Renormalize(rs) // the largest baseline of the figure's trials
 	}
 	return iosim.Aggregate(rs), nil
 }

@@ -74,3 +74,34 @@ func TestHourlyDemand(t *testing.T) {
 		t.Errorf("hourlyDemand = %v, want %v", got, want)
 	}
 }
+
+// The accountings set the sweeps' options: the authors' window is capped
+// by --quick's 22-day Fig. 4 span (22 − 2 days), and unknown names fail.
+func TestAccountings(t *testing.T) {
+	for _, name := range Accountings {
+		for _, quick := range []bool{false, true} {
+			st := settingsFor(quick)
+			if err := st.withAccounting(name); err != nil {
+				t.Fatal(err)
+			}
+			o := st.options(st.span)
+			if (name == "ours") != (o.Accounting == iosim.OurAccounting) || (name == "ours") == o.ComputeFullPeriod {
+				t.Errorf("%s: %+v", name, o)
+			}
+			want := 0.0
+			if name == "authors-model" {
+				want = iosim.AuthorsWindow
+				if quick {
+					want = 20 * iosim.Day
+				}
+			}
+			if o.Authors.Window != want || (name == "authors-model") != o.Authors.KeepReservations {
+				t.Errorf("%s quick=%v: authors %+v, want window %v", name, quick, o.Authors, want)
+			}
+		}
+	}
+	st := settingsFor(true)
+	if err := st.withAccounting("gloudsim"); err == nil {
+		t.Error("unknown accounting accepted")
+	}
+}

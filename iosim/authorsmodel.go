@@ -1,0 +1,221 @@
+package iosim
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ckpt-hpc/ckpt/des"
+)
+
+// AuthorsModel switches on, one at a time, the ways in which the paper's
+// own simulator (SMURFSorg/InterferingCheckpoints, the commit "Import
+// version used for paper") behaves differently from the model of the
+// paper's text, which Simulate follows by default. Every switch is off in
+// the zero value. Line numbers are those of that commit.
+type AuthorsModel struct {
+	// SwappedLeastWaste: Least-Waste ranks the requests with the authors'
+	// heuristic (arbiter.LeastWaste.Swapped; SimOrderedIOCoop::heuristic,
+	// src/Simulation.C lines 510–538), whose two terms are swapped and
+	// not multiplied by v.
+	SwappedLeastWaste bool
+	// SkipLateCheckpoints: a non-blocking checkpoint request is dropped
+	// when the token cannot be free before the job's work ends; the job
+	// then computes to its end and writes its output without checkpointing
+	// again. Ordered-NB (SimOrderedIOFCFS::start_ckpt, lines 413–439)
+	// compares the end of the last queued transfer; Least-Waste
+	// (SimOrderedIOCoop::start_ckpt, lines 647–676) the end of the current
+	// transfer, and it also drops, at every grant, the pending checkpoints
+	// of jobs whose work ends before the granted transfer does
+	// (select_next_io_task, lines 584–607).
+	SkipLateCheckpoints bool
+	// KeepReservations: under the FCFS token (Ordered, Ordered-NB) a job
+	// that fails keeps its place in the file system's schedule: the
+	// transfer it held, or waited for, still occupies the token for its
+	// full duration, and the transfers behind it start no earlier. The
+	// authors' FCFS simulators fix every transfer's dates when it is
+	// queued (SimOrderedIOBlockingFCFS::start_io/start_ckpt, lines 237–292,
+	// through one date_of_last_io; SimOrderedIOFCFS, lines 353–447, after
+	// the last queued end), and a failure only removes the failed job's
+	// entries (Simulation::clear_app, lines 53–63): nobody moves up.
+	KeepReservations bool
+	// NarrowWork: a job's work is uniform in [0.9w, 1.1w] minus its input
+	// and output times at the full bandwidth (App::clear, src/App.C lines
+	// 60–61), instead of Section V's [0.8w, 1.2w].
+	NarrowWork bool
+	// NoRegularIO: jobs do no regular I/O during their run. The authors'
+	// simulator reads each class's regular I/O (VPIC's 20 × memory on
+	// Cielo, src/celio.C line 106) into AppClass::io_time and never uses
+	// it (src/AppClass.C line 37; no task reads it).
+	NoRegularIO bool
+	// Window, when positive, measures a window of this many seconds at a
+	// uniformly random offset in [Skip, Span − Skip − Window] (drawn from
+	// the seed), instead of the whole [Skip, Span − Skip]. The authors
+	// measure 31 days (segment_size, src/celio.C line 84) at a random
+	// offset of the run (StatTrace::getStat, src/Trace.C lines 209–220).
+	Window float64
+}
+
+// AuthorsWindow is the authors' measured interval: 31 days.
+const AuthorsWindow = 31 * Day
+
+// AllAuthors is every switch of AuthorsModel on, with the authors' 31-day
+// window.
+func AllAuthors() AuthorsModel {
+	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
+		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow}
+}
+
+// streamWindow is the des.Stream kind of the window's offset.
+const streamWindow = 3
+
+// check refuses a window that does not fit in the span.
+func (m AuthorsModel) check(opt Options) error {
+	if (m.SkipLateCheckpoints || m.KeepReservations) && opt.Remote != nil {
+		return fmt.Errorf("the authors' queue switches need the local arbiter, not a remote one")
+	}
+	if m.Window != 0 && (!(m.Window > 0) || m.Window > opt.Span-2*opt.Skip) {
+		return fmt.Errorf("authors' window %gs must be positive and fit in the span minus the skipped time (%gs)", m.Window, opt.Span-2*opt.Skip)
+	}
+	return nil
+}
+
+// window is the measured interval [w0, w1] of a run with options opt.
+func (m AuthorsModel) window(opt Options) (w0, w1 float64) {
+	if m.Window == 0 {
+		return opt.Skip, opt.Span - opt.Skip
+	}
+	u := des.Stream(opt.Seed, streamWindow).Float64()
+	w0 = opt.Skip + u*(opt.Span-2*opt.Skip-m.Window)
+	return w0, w0 + m.Window
+}
+
+// strategy is st with the authors' Least-Waste heuristic when
+// SwappedLeastWaste is on.
+func (m AuthorsModel) strategy(st Strategy) Strategy {
+	if lw, ok := st.Arbiter.(LeastWaste); ok && m.SwappedLeastWaste {
+		lw.Swapped = true
+		st.Arbiter = lw
+	}
+	return st
+}
+
+// config is c without regular I/O when NoRegularIO is on (a copy), else c.
+func (m AuthorsModel) config(c *Config) *Config {
+	if !m.NoRegularIO {
+		return c
+	}
+	d := *c
+	d.Classes = append([]Class(nil), c.Classes...)
+	for k := range d.Classes {
+		d.Classes[k].RegularIO = 0
+	}
+	return &d
+}
+
+// generateJobs is the job list of a run: GenerateJobs, or the authors'
+// narrower work when NarrowWork is on.
+func generateJobs(c *Config, opt Options) ([]Job, error) {
+	if !opt.Authors.NarrowWork {
+		return GenerateJobs(c, opt.Span, opt.Seed)
+	}
+	return generateJobsSpread(c, opt.Span, opt.Seed, 0.9, 0.2, true)
+}
+
+// fcfsToken reports whether s runs the authors' FCFS simulators (a token
+// granted in arrival order).
+func (s *simulator) fcfsToken() bool {
+	_, ok := s.st.Arbiter.(FCFS)
+	return s.st.Sharing == Token && ok && s.opt.Remote == nil
+}
+
+// workEnd is when j, computing now, reaches the end of its work.
+func (s *simulator) workEnd(j *job) float64 {
+	now := s.sim.Now()
+	return now + j.work - j.progress - (now - j.since)
+}
+
+// holderEnd is when the current token holder's transfer ends (now if
+// the token is free).
+func (s *simulator) holderEnd() float64 {
+	if s.holder == nil {
+		return s.sim.Now()
+	}
+	return s.holder.last + math.Max(s.holder.remaining, 0)/s.holder.rate
+}
+
+// skipCheckpoint applies SkipLateCheckpoints to j, whose checkpoint is
+// due: it reports whether the request is dropped, and then plans j's run
+// to the end of its work without further checkpoints.
+func (s *simulator) skipCheckpoint(j *job) bool {
+	if !s.opt.Authors.SkipLateCheckpoints || s.st.Sharing != Token || !s.st.NonBlocking || s.opt.Remote != nil {
+		return false
+	}
+	free := s.holderEnd()
+	if s.fcfsToken() {
+		for _, p := range s.waiting {
+			free += p.bytes / s.beta
+		}
+	}
+	if free < s.workEnd(j) {
+		return false
+	}
+	j.ckptDue = math.Inf(1)
+	s.planStop(j)
+	return true
+}
+
+// dropLateCheckpoints is Least-Waste's cancellation at a grant (see
+// SkipLateCheckpoints): the pending checkpoints of jobs whose work ends
+// before the granted transfer, of d seconds, are dropped.
+func (s *simulator) dropLateCheckpoints(d float64) {
+	if !s.opt.Authors.SkipLateCheckpoints || !s.st.NonBlocking || s.fcfsToken() || s.opt.Remote != nil {
+		return
+	}
+	end := s.sim.Now() + d
+	for i := 0; i < len(s.waiting); {
+		p := s.waiting[i]
+		if p.kind != Checkpoint || !p.j.ckptPending || s.workEnd(p.j) >= end {
+			i++
+			continue
+		}
+		s.waiting = append(s.waiting[:i], s.waiting[i+1:]...)
+		j := p.j
+		s.flush(j)
+		s.sim.Cancel(j.ev)
+		j.ckptPending = false
+		j.ckptDue = math.Inf(1)
+		s.planStop(j)
+	}
+}
+
+// keepReservations applies KeepReservations to j, which fails: its
+// transfer and its queued requests are handed to a phantom job (no nodes,
+// no booking) that keeps them in the token's schedule. The phantom's id is
+// −1 − j's (negative: a phantom; the timeline draws it in j's lane).
+func (s *simulator) keepReservations(j *job) {
+	if !s.opt.Authors.KeepReservations || !s.fcfsToken() {
+		return
+	}
+	ph := &job{id: -1 - j.id, class: j.class, slot: -1, runIdx: -1, state: sDone, since: s.sim.Now()}
+	if tr := j.tr; j.state == sTransfer && tr != nil && tr == s.holder {
+		tr.j = ph
+		ph.tr, ph.state, ph.kind = tr, sTransfer, tr.kind
+		j.tr = nil
+	}
+	for i := range s.waiting {
+		if s.waiting[i].j == j {
+			s.waiting[i].j = ph
+		}
+	}
+}
+
+// phantomEnd ends a phantom's transfer (see keepReservations): it frees
+// the token and reports true; false for a real job's transfer.
+func (s *simulator) phantomEnd(tr *transfer) bool {
+	if tr.j.id >= 0 {
+		return false
+	}
+	s.removeTransfer(tr, true)
+	s.grant()
+	return true
+}
