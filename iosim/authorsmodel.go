@@ -3,8 +3,10 @@ package iosim
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/des"
+	"github.com/ckpt-hpc/ckpt/registry"
 )
 
 // AuthorsModel switches on, one at a time, the ways in which the paper's
@@ -17,7 +19,7 @@ type AuthorsModel struct {
 	// heuristic (arbiter.LeastWaste.Swapped; SimOrderedIOCoop::heuristic,
 	// src/Simulation.C lines 510–538), whose two terms are swapped and
 	// not multiplied by v.
-	SwappedLeastWaste bool
+	SwappedLeastWaste bool `json:"swapped_least_waste,omitempty"`
 	// SkipLateCheckpoints: a non-blocking checkpoint request is dropped
 	// when the token cannot be free before the job's work ends; the job
 	// then computes to its end and writes its output without checkpointing
@@ -27,7 +29,7 @@ type AuthorsModel struct {
 	// transfer, and it also drops, at every grant, the pending checkpoints
 	// of jobs whose work ends before the granted transfer does
 	// (select_next_io_task, lines 584–607).
-	SkipLateCheckpoints bool
+	SkipLateCheckpoints bool `json:"skip_late_checkpoints,omitempty"`
 	// KeepReservations: under the FCFS token (Ordered, Ordered-NB) a job
 	// that fails keeps its place in the file system's schedule: the
 	// transfer it held, or waited for, still occupies the token for its
@@ -37,22 +39,22 @@ type AuthorsModel struct {
 	// through one date_of_last_io; SimOrderedIOFCFS, lines 353–447, after
 	// the last queued end), and a failure only removes the failed job's
 	// entries (Simulation::clear_app, lines 53–63): nobody moves up.
-	KeepReservations bool
+	KeepReservations bool `json:"keep_reservations,omitempty"`
 	// NarrowWork: a job's work is uniform in [0.9w, 1.1w] minus its input
 	// and output times at the full bandwidth (App::clear, src/App.C lines
 	// 60–61), instead of Section V's [0.8w, 1.2w].
-	NarrowWork bool
+	NarrowWork bool `json:"narrow_work,omitempty"`
 	// NoRegularIO: jobs do no regular I/O during their run. The authors'
 	// simulator reads each class's regular I/O (VPIC's 20 × memory on
 	// Cielo, src/celio.C line 106) into AppClass::io_time and never uses
 	// it (src/AppClass.C line 37; no task reads it).
-	NoRegularIO bool
+	NoRegularIO bool `json:"no_regular_io,omitempty"`
 	// Window, when positive, measures a window of this many seconds at a
 	// uniformly random offset in [Skip, Span − Skip − Window] (drawn from
 	// the seed), instead of the whole [Skip, Span − Skip]. The authors
 	// measure 31 days (segment_size, src/celio.C line 84) at a random
 	// offset of the run (StatTrace::getStat, src/Trace.C lines 209–220).
-	Window float64
+	Window float64 `json:"window,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -218,4 +220,65 @@ func (s *simulator) phantomEnd(tr *transfer) bool {
 	s.removeTransfer(tr, true)
 	s.grant()
 	return true
+}
+
+// AuthorsSwitches names AuthorsModel's switches for the command line
+// (`ckpt iosim run --authors-model LIST`); "all" is AllAuthors.
+var AuthorsSwitches = registry.New("authors' model switch",
+	registry.Entry[func(*AuthorsModel)]{Name: "swapped-least-waste", Help: "Least-Waste with the authors' swapped terms",
+		Value: func(m *AuthorsModel) { m.SwappedLeastWaste = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "skip-late-checkpoints", Help: "drop a checkpoint the token cannot serve before the job's work ends",
+		Value: func(m *AuthorsModel) { m.SkipLateCheckpoints = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "keep-reservations", Help: "a failed job keeps its place in the FCFS I/O schedule",
+		Value: func(m *AuthorsModel) { m.KeepReservations = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "narrow-work", Help: "work uniform in [0.9w, 1.1w] minus input and output times",
+		Value: func(m *AuthorsModel) { m.NarrowWork = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "no-regular-io", Help: "no regular I/O during runs",
+		Value: func(m *AuthorsModel) { m.NoRegularIO = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "window", Help: "a random 31-day measurement window",
+		Value: func(m *AuthorsModel) { m.Window = AuthorsWindow }},
+	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
+		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
+)
+
+// ParseAuthorsModel reads a comma-separated list of AuthorsSwitches names
+// ("" or "none": the paper's model, every switch off).
+func ParseAuthorsModel(list string) (AuthorsModel, error) {
+	var m AuthorsModel
+	if list == "" || list == "none" {
+		return m, nil
+	}
+	sets, _, err := AuthorsSwitches.LookupList(list)
+	if err != nil {
+		return m, err
+	}
+	for _, set := range sets {
+		set(&m)
+	}
+	return m, nil
+}
+
+// String names the switches that are on, as ParseAuthorsModel reads them
+// ("none" when every switch is off; the window in days when not 31).
+func (m AuthorsModel) String() string {
+	var on []string
+	for _, sw := range []struct {
+		name string
+		on   bool
+	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
+		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO}} {
+		if sw.on {
+			on = append(on, sw.name)
+		}
+	}
+	switch {
+	case m.Window == AuthorsWindow:
+		on = append(on, "window")
+	case m.Window != 0:
+		on = append(on, fmt.Sprintf("window of %gd", m.Window/Day))
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, ",")
 }

@@ -226,3 +226,29 @@ func TestAuthorsNoRegularIO(t *testing.T) {
 		t.Error("the switch changed the caller's config")
 	}
 }
+
+// The command line's names reach the switches they name; unknown and
+// repeated names are refused.
+func TestParseAuthorsModel(t *testing.T) {
+	for list, want := range map[string]AuthorsModel{
+		"":                           {},
+		"none":                       {},
+		"keep-reservations":          {KeepReservations: true},
+		"swapped-least-waste,window": {SwappedLeastWaste: true, Window: 31 * Day},
+		"narrow-work, no-regular-io": {NarrowWork: true, NoRegularIO: true},
+		"skip-late-checkpoints":      {SkipLateCheckpoints: true},
+		"all":                        AllAuthors(),
+	} {
+		if got, err := ParseAuthorsModel(list); err != nil || got != want {
+			t.Errorf("%q: %+v %v, want %+v", list, got, err, want)
+		}
+		if back, err := ParseAuthorsModel(want.String()); err != nil || back != want {
+			t.Errorf("%q: String %q reads back as %+v %v", list, want.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"keep", "window,window", "all,,window"} {
+		if _, err := ParseAuthorsModel(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

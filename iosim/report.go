@@ -37,6 +37,9 @@ type RunReport struct {
 	// Accounting is "authors" under AuthorsAccounting (wastes renormalised
 	// by the largest baseline of the trials), else empty.
 	Accounting string `json:"accounting,omitempty"`
+	// Authors is the AuthorsModel the runs used (omitted when every switch
+	// is off: the paper's model).
+	Authors *AuthorsModel `json:"authors_model,omitempty"`
 	// MeanEvents is the mean number of events of the strategies' runs.
 	MeanEvents float64 `json:"-"`
 }
@@ -62,6 +65,12 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 	r := RunReport{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: float64(c.Platform.Bandwidth),
 		NodeMTBF: float64(c.Platform.NodeMTBF), Seeds: len(rs), Window: opt.Span - 2*opt.Skip,
 		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}, Accounting: acc}
+	if opt.Authors != (AuthorsModel{}) {
+		r.Authors = &opt.Authors
+	}
+	if opt.Authors.Window > 0 {
+		r.Window = opt.Authors.Window
+	}
 	r.Bound, r.BoundErr = BoundWaste(c)
 	ev, runs := 0.0, 0
 	for _, t := range rs {

@@ -43,6 +43,7 @@ type iosimFlags struct {
 	fullPeriod           bool
 	scheduler            string
 	accounting           string
+	authorsModel         string
 	plotPath, htmlPath   string
 	timeline             string
 }
@@ -69,6 +70,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.Uint64Var(&f.maxEvents, "max-events", iosim.DefaultMaxEvents, "abort a simulated run that fires more events")
 	fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
 	fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
+	fl.StringVar(&f.authorsModel, "authors-model", "", "simulate as the authors' simulator does, switch by switch (comma list; all | "+strings.Join(iosim.AuthorsSwitches.Names(), " | ")+"); default: the paper's model")
 	fl.StringVar(&f.accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
@@ -140,6 +142,9 @@ func (f *iosimFlags) options() (iosim.Options, float64, error) {
 	}
 	if o.Accounting, err = iosim.ParseAccounting(f.accounting); err != nil {
 		return o, 0, usage(fmt.Errorf("--accounting: %w", err))
+	}
+	if o.Authors, err = iosim.ParseAuthorsModel(f.authorsModel); err != nil {
+		return o, 0, usage(fmt.Errorf("--authors-model: %w", err))
 	}
 	switch {
 	case !(o.Span > 2*o.Skip) || math.IsInf(o.Span, 0):
@@ -309,6 +314,9 @@ func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
 	w.Printf("); %.0f events per run on average\n", rep.MeanEvents)
 	if rep.Accounting != "" {
 		w.Printf("%s accounting: whole I/O spans booked as I/O, waste against the largest baseline of the %d trials\n", rep.Accounting, rep.Seeds)
+	}
+	if rep.Authors != nil {
+		w.Printf("authors' model: %s (the authors' simulator's behaviours; go doc github.com/ckpt-hpc/ckpt/iosim AuthorsModel)\n", rep.Authors)
 	}
 	if slices := missingCheckpoints(rep); slices != "" {
 		w.Printf("no checkpoint committed in the window by %s: slowdown undefined (-)\n", slices)

@@ -315,3 +315,24 @@ func TestIOSimBandwidthForMaple(t *testing.T) {
 		}
 	}
 }
+
+// --authors-model reaches the simulation (the JSON names the switches and
+// the authors' window) and refuses an unknown switch on one line.
+func TestIosimAuthorsModelFlag(t *testing.T) {
+	out, errOut, code := run(t, "", "iosim", "run", "--seeds", "1", "--span", "35d", "--skip", "1d", "--strategies", "ordered-nb-daly",
+		"--authors-model", "keep-reservations,window", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Window  float64        `json:"window"`
+		Authors map[string]any `json:"authors_model"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Window != 31*86400 || rep.Authors["keep_reservations"] != true || len(rep.Authors) != 2 {
+		t.Errorf("%+v %v", rep, err)
+	}
+	_, errOut, code = run(t, "", "iosim", "run", "--authors-model", "keep")
+	if code != 2 || !strings.Contains(errOut, `"keep"`) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+		t.Errorf("exit %d: %q", code, errOut)
+	}
+}
