@@ -71,19 +71,6 @@ func WastePanels(rep RunReport) []plot.Panel {
 	return out
 }
 
-// timeUnit is the unit a timeline of length span is drawn in.
-func timeUnit(span float64) (string, float64) {
-	switch {
-	case span >= 4*Day:
-		return "d", Day
-	case span >= 3*3600:
-		return "h", 3600
-	case span >= 180:
-		return "min", 60
-	}
-	return "s", 1
-}
-
 // TimelinePanel draws a Timeline: one lane per job (the first MaxLanes to
 // use the file system in the window, top to bottom in order of their first
 // segment), each transfer a solid bar and each wait for the I/O token a
@@ -94,7 +81,7 @@ func TimelinePanel(tl Timeline) (plot.Panel, error) {
 	if !(tl.To > tl.From) {
 		return plot.Panel{}, fmt.Errorf("timeline window [%g, %g] is empty", tl.From, tl.To)
 	}
-	unit, secs := timeUnit(tl.To - tl.From)
+	unit, secs := plot.TimeUnit(tl.To - tl.From)
 	segs := slices.Clone(tl.Segments)
 	slices.SortStableFunc(segs, func(a, b Segment) int {
 		if a.Start != b.Start {

@@ -11,19 +11,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
-// timeUnit is the unit the pictures use for times up to hi seconds.
-func timeUnit(hi float64) (name string, secs float64) {
-	switch {
-	case hi >= 2*86400*7:
-		return "d", 86400
-	case hi >= 7200:
-		return "h", 3600
-	case hi >= 120:
-		return "min", 60
-	}
-	return "s", 1
-}
-
 // curvePoints is the number of points drawn of the density and survival.
 const curvePoints = 400
 
@@ -45,7 +32,7 @@ func PlanPanels(d distribution.Distribution, r *Result) []plot.Panel {
 	if q := d.Quantile(1 - TableCutoff); q < hi && !math.IsNaN(q) {
 		hi = math.Max(math.Max(q, shown), lo+(hi-lo)*1e-3)
 	}
-	unit, secs := timeUnit(hi)
+	unit, secs := plot.TimeUnit(hi)
 	xs, pdf, surv := make([]float64, curvePoints), make([]float64, curvePoints), make([]float64, curvePoints)
 	for i := range xs {
 		x := lo + (hi-lo)*float64(i)/float64(curvePoints-1)
