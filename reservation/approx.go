@@ -178,39 +178,50 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 		return nil, err
 	}
 	o := Options{Progress: progress}
-	// The plan's and the lower bound's dynamic programs are independent:
-	// with two workers or more each takes half of them, side by side, with
-	// no synchronisation between the two (a busy core slows both evenly
-	// rather than stalling a pipeline).
+	// With β = 0 the lower bound is read off the plan's dynamic program in
+	// O(n) (sharedLowerBound), which then has every worker. Otherwise the
+	// two dynamic programs are independent: with two workers or more each
+	// takes half of them, side by side, with no synchronisation between the
+	// two (a busy core slows both evenly rather than stalling a pipeline).
+	share := lowerBound && canShareLowerBound(c, a, b, n)
 	workers := runtime.GOMAXPROCS(0)
 	lb, lbWorkers := math.NaN(), 0
 	var wg sync.WaitGroup
 	lbCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	lbProgress := o.progress(class.String() + " lower bound")
 	solveLB := func() {
-		_, cost, err := dynProgCount(lbCtx, lowerGrid(y.Values, a, b, n), y.Probs, c, class, o.progress(class.String()+" lower bound"), lbWorkers)
+		_, cost, err := dynProgCount(lbCtx, lowerGrid(y.Values, a, b, n), y.Probs, c, class, lbProgress, lbWorkers)
 		if err == nil {
 			lb = cost
 		}
 	}
-	if lowerBound && workers > 1 {
+	if lowerBound && !share && workers > 1 {
 		lbWorkers = workers / 2
 		workers -= lbWorkers
 		wg.Go(solveLB)
 	}
-	s, _, err := dynProgCount(ctx, y.Values, y.Probs, c, class, o.progress(class.String()), workers)
+	sol, _, err := solveLaw(ctx, y.Values, y.Probs, c, class, o.progress(class.String()), workers)
+	var s Strategy
+	var cost float64
+	if err == nil {
+		s = sol.strategy()
+		cost, err = expectedCostOn(s, x, c)
+	}
 	if err != nil {
 		cancel()
 		wg.Wait()
 		return nil, err
 	}
-	cost, err := expectedCostOn(s, x, c)
-	if err != nil {
-		cancel()
-		wg.Wait()
-		return nil, err
-	}
-	if lowerBound && lbWorkers == 0 {
+	switch {
+	case share:
+		if v, ok := sharedLowerBound(sol, lowerGrid(y.Values, a, b, n), y.Probs); ok {
+			lb = v * (1 - shareMargin(a, b, n))
+			if lbProgress != nil {
+				lbProgress(n, n)
+			}
+		}
+	case lowerBound && lbWorkers == 0:
 		solveLB()
 	}
 	wg.Wait()
