@@ -143,6 +143,9 @@ type Approximation struct {
 	// that moves the mass of every grid cell (v_{i−1}, v_i] to v_{i−1}.
 	// That law is stochastically smaller than X and the cost of any fixed
 	// strategy is non-decreasing in the walltime, so its optimum is ≤ X's.
+	// When read off the plan's dynamic program (β = 0) it is scaled by
+	// 1 − shareMargin (a few 10⁻¹²) to stay below that optimum despite
+	// rounding.
 	LowerBound float64
 	// N is the number of grid points.
 	N int
@@ -150,9 +153,10 @@ type Approximation struct {
 
 // Approximate runs Algorithm 1 with n grid points: discretise the bounded law
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
-// class, and price the plan on X itself. With lowerBound it also solves the
-// lower grid to bound the optimum from below (twice the work, side by side
-// on two cores).
+// class, and price the plan on X itself. With lowerBound it also bounds the
+// optimum from below by the optimum on the lower grid: read off the plan's
+// dynamic program in O(n) when β = 0 (sharedLowerBound), otherwise a second
+// dynamic program run side by side on two cores (twice the work).
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }

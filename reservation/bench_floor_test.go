@@ -24,8 +24,8 @@ func defaultPlanOptions(b *testing.B) (distribution.Distribution, Options) {
 }
 
 // BenchmarkReserveDefault is `ckpt reserve` with no arguments, in process
-// (n = 16 653: the plan's and the lower bound's dynamic programs, and the
-// baselines), at GOMAXPROCS 1 and 2.
+// (n = 16 653: the plan's dynamic program, the lower bound read off it, and
+// the baselines), at GOMAXPROCS 1 and 2.
 func BenchmarkReserveDefault(b *testing.B) {
 	d, o := defaultPlanOptions(b)
 	for _, procs := range []int{1, 2} {
