@@ -187,7 +187,7 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 	// two dynamic programs are independent: with two workers or more each
 	// takes half of them, side by side, with no synchronisation between the
 	// two (a busy core slows both evenly rather than stalling a pipeline).
-	share := lowerBound && canShareLowerBound(c, a, b, n)
+	share := lowerBound && canShareLowerBound(c, class, a, b, n)
 	workers := runtime.GOMAXPROCS(0)
 	lb, lbWorkers := math.NaN(), 0
 	var wg sync.WaitGroup

@@ -45,11 +45,12 @@
 // The certified lower bound is the optimum of the grid moved down one cell.
 // With β = 0 that grid is the plan's translated by −h, and the rows after a
 // checkpoint depend only on differences of milestones, so they are the
-// plan's: the bound is read off the plan's dynamic program in O(n) time and
-// memory (its row 0 and checkpoint envelope), scaled down by a derived
-// rounding margin of a few 10⁻¹² (see sharedLowerBound). With β > 0, or a
-// support so far from 0 that the margin would exceed 10⁻¹⁰, it is a second
-// O(n²) dynamic program.
+// plan's: in the mixed class the bound is read off the plan's dynamic
+// program in O(n) time and memory (its row 0 and checkpoint envelope),
+// scaled down by a derived rounding margin of a few 10⁻¹² (see
+// sharedLowerBound). With β > 0, or a support so far from 0 that the margin
+// would exceed 10⁻¹⁰, it is a second O(n²) dynamic program (and in the
+// ALL-CKPT and NO-CKPT classes a second O(n) one).
 //
 // Parallelism: when the lower bound needs its own dynamic program,
 // Approximate solves it and the plan's side by side, each with half of

@@ -3,12 +3,13 @@ package reservation
 import "math"
 
 // canShareLowerBound reports whether the certified lower bound of Algorithm 1
-// on the Eq. (9) grid of n points over [a, b] can be read off the plan's
-// dynamic program (sharedLowerBound) instead of a second one: when β = 0
-// and the rounding margin (shareMargin) is at most maxShareMargin. See
-// sharedLowerBound for why.
-func canShareLowerBound(c Costs, a, b float64, n int) bool {
-	return c.Beta == 0 && shareMargin(a, b, n) <= maxShareMargin
+// on the Eq. (9) grid of n points over [a, b] is read off the plan's
+// dynamic program (sharedLowerBound) instead of a second one: for the
+// mixed class (the others' dynamic programs are O(n) already, and stay bit
+// for bit as they were), when β = 0 and the rounding margin (shareMargin)
+// is at most maxShareMargin. See sharedLowerBound for why.
+func canShareLowerBound(c Costs, class Class, a, b float64, n int) bool {
+	return class == Mixed && c.Beta == 0 && shareMargin(a, b, n) <= maxShareMargin
 }
 
 // maxShareMargin is the largest relative rounding margin (shareMargin) for

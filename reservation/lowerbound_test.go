@@ -123,31 +123,34 @@ func TestSharedLowerBoundDefaultGrid(t *testing.T) {
 }
 
 // With β > 0, or a support so far from 0 that the rounding margin would
-// loosen the bound, the lower bound is not shared: approximate gives the
-// full dynamic program's value, bit for bit.
+// loosen the bound, or in the O(n) classes, the lower bound is not shared:
+// approximate gives the full dynamic program's value, bit for bit.
 func TestLowerBoundNotSharedIsTheFullDP(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		x    distribution.Distribution
-		c    Costs
+		name  string
+		x     distribution.Distribution
+		c     Costs
+		class Class
 	}{
-		{"beta", distribution.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20}, Costs{Alpha: 1, Beta: 0.5, Gamma: 0.2, C: 0.3, R: 0.2}},
-		{"far from 0", distribution.Uniform{A: 1e6, B: 1e6 + 1}, Costs{Alpha: 1, Gamma: 0.2, C: 0.3, R: 0.2}},
+		{"beta", distribution.TruncatedNormal{Mu: 8, Sigma: math.Sqrt2, A: 1, B: 20}, Costs{Alpha: 1, Beta: 0.5, Gamma: 0.2, C: 0.3, R: 0.2}, Mixed},
+		{"far from 0", distribution.Uniform{A: 1e6, B: 1e6 + 1}, Costs{Alpha: 1, Gamma: 0.2, C: 0.3, R: 0.2}, Mixed},
+		{"all-ckpt", distribution.Uniform{A: 1, B: 20}, Costs{Alpha: 1, Gamma: 0.2, C: 0.3, R: 0.2}, AllCkpt},
+		{"no-ckpt", distribution.Uniform{A: 1, B: 20}, Costs{Alpha: 1, Gamma: 0.2, C: 0.3, R: 0.2}, NoCkpt},
 	} {
 		const n = 200
 		a, b := tc.x.Support()
-		if canShareLowerBound(tc.c, a, b, n) {
+		if canShareLowerBound(tc.c, tc.class, a, b, n) {
 			t.Fatalf("%s: must not share", tc.name)
 		}
 		y, err := distribution.Discretize(tc.x, n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, full, err := DynProgCount(lowerGrid(y.Values, a, b, n), y.Probs, tc.c, Mixed)
+		_, full, err := DynProgCount(lowerGrid(y.Values, a, b, n), y.Probs, tc.c, tc.class)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ap, err := Approximate(tc.x, tc.c, Mixed, n, true)
+		ap, err := Approximate(tc.x, tc.c, tc.class, n, true)
 		if err != nil {
 			t.Fatal(err)
 		}
