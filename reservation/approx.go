@@ -143,7 +143,8 @@ type Approximation struct {
 	// that moves the mass of every grid cell (v_{i−1}, v_i] to v_{i−1}.
 	// That law is stochastically smaller than X and the cost of any fixed
 	// strategy is non-decreasing in the walltime, so its optimum is ≤ X's.
-	// When read off the plan's dynamic program (β = 0) it is scaled by
+	// When read off the plan's dynamic program (mixed class, β = 0) it is
+	// scaled by
 	// 1 − shareMargin (a few 10⁻¹²) to stay below that optimum despite
 	// rounding.
 	LowerBound float64
@@ -155,8 +156,8 @@ type Approximation struct {
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
 // class, and price the plan on X itself. With lowerBound it also bounds the
 // optimum from below by the optimum on the lower grid: read off the plan's
-// dynamic program in O(n) when β = 0 (sharedLowerBound), otherwise a second
-// dynamic program run side by side on two cores (twice the work).
+// dynamic program in O(n) in the mixed class with β = 0 (sharedLowerBound),
+// otherwise a second dynamic program run side by side on two cores.
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }
@@ -182,8 +183,9 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 		return nil, err
 	}
 	o := Options{Progress: progress}
-	// With β = 0 the lower bound is read off the plan's dynamic program in
-	// O(n) (sharedLowerBound), which then has every worker. Otherwise the
+	// In the mixed class with β = 0 the lower bound is read off the plan's
+	// dynamic program in O(n) (sharedLowerBound), which then has every
+	// worker. Otherwise the
 	// two dynamic programs are independent: with two workers or more each
 	// takes half of them, side by side, with no synchronisation between the
 	// two (a busy core slows both evenly rather than stalling a pipeline).
