@@ -144,9 +144,8 @@ type Approximation struct {
 	// That law is stochastically smaller than X and the cost of any fixed
 	// strategy is non-decreasing in the walltime, so its optimum is ≤ X's.
 	// When read off the plan's dynamic program (mixed class, β = 0) it is
-	// scaled by
-	// 1 − shareMargin (a few 10⁻¹²) to stay below that optimum despite
-	// rounding.
+	// scaled by 1 − shareMargin (a few 10⁻¹²) to stay below that optimum
+	// despite rounding.
 	LowerBound float64
 	// N is the number of grid points.
 	N int
