@@ -143,6 +143,9 @@ type Approximation struct {
 	// that moves the mass of every grid cell (v_{i−1}, v_i] to v_{i−1}.
 	// That law is stochastically smaller than X and the cost of any fixed
 	// strategy is non-decreasing in the walltime, so its optimum is ≤ X's.
+	// When read off the plan's dynamic program (mixed class, β = 0) it is
+	// scaled by 1 − shareMargin (a few 10⁻¹²) to stay below that optimum
+	// despite rounding.
 	LowerBound float64
 	// N is the number of grid points.
 	N int
@@ -150,9 +153,10 @@ type Approximation struct {
 
 // Approximate runs Algorithm 1 with n grid points: discretise the bounded law
 // X by Eq. (9), solve the discrete problem with DynProgCount in the given
-// class, and price the plan on X itself. With lowerBound it also solves the
-// lower grid to bound the optimum from below (twice the work, side by side
-// on two cores).
+// class, and price the plan on X itself. With lowerBound it also bounds the
+// optimum from below by the optimum on the lower grid: read off the plan's
+// dynamic program in O(n) in the mixed class with β = 0 (sharedLowerBound),
+// otherwise a second dynamic program run side by side on two cores.
 func Approximate(x distribution.Distribution, c Costs, class Class, n int, lowerBound bool) (*Approximation, error) {
 	return approximate(context.Background(), x, c, class, n, lowerBound, nil)
 }
@@ -178,39 +182,51 @@ func approximate(ctx context.Context, x distribution.Distribution, c Costs, clas
 		return nil, err
 	}
 	o := Options{Progress: progress}
-	// The plan's and the lower bound's dynamic programs are independent:
-	// with two workers or more each takes half of them, side by side, with
-	// no synchronisation between the two (a busy core slows both evenly
-	// rather than stalling a pipeline).
+	// In the mixed class with β = 0 the lower bound is read off the plan's
+	// dynamic program in O(n) (sharedLowerBound), which then has every
+	// worker. Otherwise the
+	// two dynamic programs are independent: with two workers or more each
+	// takes half of them, side by side, with no synchronisation between the
+	// two (a busy core slows both evenly rather than stalling a pipeline).
+	share := lowerBound && canShareLowerBound(c, class, a, b, n)
 	workers := runtime.GOMAXPROCS(0)
 	lb, lbWorkers := math.NaN(), 0
 	var wg sync.WaitGroup
 	lbCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	lbProgress := o.progress(class.String() + " lower bound")
 	solveLB := func() {
-		_, cost, err := dynProgCount(lbCtx, lowerGrid(y.Values, a, b, n), y.Probs, c, class, o.progress(class.String()+" lower bound"), lbWorkers)
+		_, cost, err := dynProgCount(lbCtx, lowerGrid(y.Values, a, b, n), y.Probs, c, class, lbProgress, lbWorkers)
 		if err == nil {
 			lb = cost
 		}
 	}
-	if lowerBound && workers > 1 {
+	if lowerBound && !share && workers > 1 {
 		lbWorkers = workers / 2
 		workers -= lbWorkers
 		wg.Go(solveLB)
 	}
-	s, _, err := dynProgCount(ctx, y.Values, y.Probs, c, class, o.progress(class.String()), workers)
+	sol, _, err := solveLaw(ctx, y.Values, y.Probs, c, class, o.progress(class.String()), workers)
+	var s Strategy
+	var cost float64
+	if err == nil {
+		s = sol.strategy()
+		cost, err = expectedCostOn(s, x, c)
+	}
 	if err != nil {
 		cancel()
 		wg.Wait()
 		return nil, err
 	}
-	cost, err := expectedCostOn(s, x, c)
-	if err != nil {
-		cancel()
-		wg.Wait()
-		return nil, err
-	}
-	if lowerBound && lbWorkers == 0 {
+	switch {
+	case share:
+		if v, ok := sharedLowerBound(sol, lowerGrid(y.Values, a, b, n), y.Probs); ok {
+			lb = v * (1 - shareMargin(a, b, n))
+			if lbProgress != nil {
+				lbProgress(n, n)
+			}
+		}
+	case lowerBound && lbWorkers == 0:
 		solveLB()
 	}
 	wg.Wait()

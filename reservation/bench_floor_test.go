@@ -24,8 +24,8 @@ func defaultPlanOptions(b *testing.B) (distribution.Distribution, Options) {
 }
 
 // BenchmarkReserveDefault is `ckpt reserve` with no arguments, in process
-// (n = 16 653: the plan's and the lower bound's dynamic programs, and the
-// baselines), at GOMAXPROCS 1 and 2.
+// (n = 16 653: the plan's dynamic program, the lower bound read off it, and
+// the baselines), at GOMAXPROCS 1 and 2.
 func BenchmarkReserveDefault(b *testing.B) {
 	d, o := defaultPlanOptions(b)
 	for _, procs := range []int{1, 2} {
@@ -144,4 +144,45 @@ func reportProcessCPU(b *testing.B) func() {
 	}
 	cpu0 := cpu()
 	return func() { b.ReportMetric(float64(cpu()-cpu0)/1e9/float64(b.N), "cpu-s/op") }
+}
+
+// BenchmarkLowerBound is the certified lower bound of `ckpt reserve` with
+// no arguments (n = 16 653, β = 0) once the plan's dynamic program is
+// solved: read off it (shared, O(n)) or by a second dynamic program on the
+// lower grid (full, O(n²), one worker).
+func BenchmarkLowerBound(b *testing.B) {
+	d, err := distribution.Parse("lognormal:mean=21.4h,sd=19.7h")
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := Costs{Alpha: 1, C: 600, R: 600}
+	const n = 16653
+	y, err := distribution.Discretize(x, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lo, hi := x.Support()
+	lower := lowerGrid(y.Values, lo, hi, n)
+	plan, _, err := solveLaw(context.Background(), y.Values, y.Probs, c, Mixed, nil, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("shared", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := sharedLowerBound(plan, lower, y.Probs); !ok {
+				b.Fatal("not shared")
+			}
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := dynProgCount(context.Background(), lower, y.Probs, c, Mixed, nil, 1); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

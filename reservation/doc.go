@@ -42,10 +42,20 @@
 // hull in the same order, so the results are bit for bit those of the
 // straightforward DP (kept as the tests' reference).
 //
-// Parallelism: Approximate solves the plan's and the lower bound's
-// dynamic programs side by side, each with half of GOMAXPROCS (one worker
-// each on two cores): no synchronisation between them, so a core busy
-// elsewhere slows both evenly. A single solve of at least 1 500 rows with
+// The certified lower bound is the optimum of the grid moved down one cell.
+// With β = 0 that grid is the plan's translated by −h, and the rows after a
+// checkpoint depend only on differences of milestones, so they are the
+// plan's: in the mixed class the bound is read off the plan's dynamic
+// program in O(n) time and memory (its row 0 and checkpoint envelope),
+// scaled down by a derived rounding margin of a few 10⁻¹² (see
+// sharedLowerBound). With β > 0, or a support so far from 0 that the margin
+// would exceed 10⁻¹⁰, it is a second O(n²) dynamic program (and in the
+// ALL-CKPT and NO-CKPT classes a second O(n) one).
+//
+// Parallelism: when the lower bound needs its own dynamic program,
+// Approximate solves it and the plan's side by side, each with half of
+// GOMAXPROCS (one worker each on two cores): no synchronisation between
+// them, so a core busy elsewhere slows both evenly. A single solve of at least 1 500 rows with
 // two workers or more pipelines its rows; the rows run in lockstep, so when
 // the workers spend over a quarter of their time blocked on each other the
 // solve goes on with one. The result never depends on the number of

@@ -131,6 +131,18 @@ func DynProgCountContext(ctx context.Context, values, probs []float64, c Costs, 
 // dynProgCount is DynProgCountContext that reports its rows to progress
 // (when not nil) and uses at most workers goroutines (0: GOMAXPROCS).
 func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int), workers int) (Strategy, float64, error) {
+	sol, cost, err := solveLaw(ctx, values, probs, c, class, progress, workers)
+	if err != nil {
+		return nil, 0, err
+	}
+	return sol.strategy(), cost, nil
+}
+
+// solveLaw is dynProgCount without rebuilding the plan: it returns the
+// solved dynamic program (its diagonal E(j, j) filled, see solver) and the
+// optimum, so that a caller can rebuild the plan and reuse the diagonal
+// (sharedLowerBound).
+func solveLaw(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int), workers int) (*solver, float64, error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -147,7 +159,7 @@ func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class C
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	return sol.strategy(), cost, nil
+	return sol, cost, nil
 }
 
 // solver evaluates Theorem 2's E_ckpt(i_c, i_l) row by row.

@@ -120,8 +120,9 @@ type Options struct {
 	// Progress, when not nil, is called by the dynamic programs as rows
 	// complete: step names the solve, done of total rows are finished. It
 	// is called from the planning goroutines (the plan's and the lower
-	// bound's solves run side by side), one call at a time, at most once
-	// per row.
+	// bound's solves may run side by side), one call at a time, at most
+	// once per row; a lower bound read off the plan's solve reports all its
+	// rows at once.
 	Progress func(step string, done, total int)
 }
 
@@ -164,8 +165,9 @@ const DefaultMinN = 2000
 
 // MaxGridPoints is the largest grid Plan uses: a larger Options.N is an
 // error, a larger Options.MaxN is lowered to it. The solver needs O(n)
-// memory and O(n²) time, and Plan solves the mixed class twice (the plan
-// and its lower bound) besides the O(n) classes; the bound keeps a plan
+// memory and O(n²) time, and Plan solves the mixed class once (twice when
+// β > 0: the plan and its lower bound) besides the O(n) classes; the bound
+// keeps a plan
 // with baselines within tens of seconds (measured in BENCHMARKS.md).
 const MaxGridPoints = 50000
 
