@@ -1,0 +1,109 @@
+package slurmexp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/repro"
+)
+
+// DefaultSeed is the base seed of ckpt repro slurm.
+const DefaultSeed = 2020
+
+// QuickDesign is --quick: a few dozen Qball and FCA jobs (SD's jobs last
+// a scaled hour), Fig. 8's three strategies and Fig. 9 at 30%.
+func QuickDesign(seed uint64) Design {
+	return Design{Jobs: 6, Apps: []App{Apps()[0], Apps()[2]}, Variations: []float64{0.3}, Seed: seed}
+}
+
+// FullDesign is the paper's: 500 jobs per application and strategy,
+// Fig. 9 at 10, 20 and 30%, ten runs of Table 4's mix; jobs scales the
+// job counts (500 is the paper's) and mixRuns the runs.
+func FullDesign(seed uint64, jobs, mixRuns int) Design {
+	return Design{Jobs: jobs, Apps: Apps(), Variations: []float64{0.1, 0.2, 0.3}, MixRuns: mixRuns, MixScale: float64(jobs) / 500, Seed: seed}
+}
+
+// Run runs the design on the cluster and writes jobs.csv (one row per
+// job, as it finishes), cells.csv (the measures per cell, on the cluster
+// and in simulation), comparisons.csv and states.txt; the tables go to
+// rc.Log.
+func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
+	jobs, err := d.Make(ctx)
+	if err != nil {
+		return err
+	}
+	jobs = Interleave(jobs)
+	cfg.Dir = rc.Dir
+	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v\n",
+		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin)
+	t, err := rc.NewTable("jobs.csv", "cell", "experiment", "app", "strategy", "variation", "run", "index", "walltime",
+		"planned_reservations", "done", "reservations", "held", "response", "sim_held", "startup", "finish", "stopped", "job_ids")
+	if err != nil {
+		return err
+	}
+	var results []Result
+	start := time.Now()
+	runErr := Execute(ctx, cfg, jobs, func(r Result) error {
+		results = append(results, r)
+		t.Row(r.Cell(), r.Experiment, r.App.Name, r.Strategy, r.Variation, r.Run, r.Index, r.Walltime, len(r.Steps),
+			r.Done, r.Reservations, r.Held, r.Response, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "))
+		return t.Err()
+	})
+	if err := t.Close(); err != nil {
+		return err
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	fmt.Fprintf(rc.Log, "%d of %d jobs finished in %v of real time\n", len(results), len(jobs), time.Since(start).Round(time.Second))
+	if err := writeSummaries(ctx, rc, results); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// writeSummaries writes cells.csv, comparisons.csv and states.txt.
+func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
+	ss := Summarize(results)
+	t, err := rc.NewTable("cells.csv", "cell", "experiment", "app", "strategy", "variation", "run", "jobs", "done", "reservations",
+		"utilization", "stretch", "queue_utilization", "queue_stretch", "sim_utilization", "sim_stretch", "startup", "finish", "stopped")
+	if err != nil {
+		return err
+	}
+	for _, s := range ss {
+		t.Row(s.Cell, s.Experiment, s.App, s.Strat, s.Variation, s.Run, s.Jobs, s.Done, s.Reservations, s.Utilization, s.Stretch,
+			s.QueueUtilization, s.QueueStretch, s.SimUtilization, s.SimStretch, s.Startup, s.Finish, s.Stopped)
+	}
+	if err := t.Close(); err != nil {
+		return err
+	}
+	printSummaries(rc.Log, ss)
+	cs := Comparisons(ss)
+	p, err := rc.Path("comparisons.csv")
+	if err != nil {
+		return err
+	}
+	if err := repro.WriteComparisons(p, cs); err != nil {
+		return err
+	}
+	repro.PrintComparisons(rc.Log, "Section 5 on Slurm: paper beside the cluster (simulation and queue in the note)", cs)
+	var ids []string
+	for _, r := range results {
+		ids = append(ids, r.JobIDs...)
+	}
+	states, err := States(context.WithoutCancel(ctx), ids)
+	if err != nil {
+		fmt.Fprintf(rc.Log, "sacct: %v\n", err)
+		return nil
+	}
+	fmt.Fprintf(rc.Log, "sacct states of the reservations that ran:%s\n", sortedStates(states))
+	sp, err := rc.Path("states.txt")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(sp, []byte("sacct states of the reservations that ran:"+sortedStates(states)+"\n"), 0o644)
+}
