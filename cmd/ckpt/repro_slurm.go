@@ -27,10 +27,10 @@ func addSlurmReproFlags(fl interface {
 	IntVar(*int, string, int, string)
 	StringVar(*string, string, string, string)
 }, f *slurmReproFlags) {
-	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default 60, --quick 30)")
-	fl.IntVar(&f.slots, "slots", 0, "slurm: chains in flight (default: the node's CPUs less 8, at most 256)")
-	fl.IntVar(&f.jobs, "jobs", 500, "slurm: jobs per application and strategy (the paper: 500); Table 4's mix scales with it")
-	fl.IntVar(&f.mix, "mix-runs", 10, "slurm: runs of Table 4's mix (the paper: 10)")
+	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
+	fl.IntVar(&f.slots, "slots", 100, "slurm: chains in flight (at most the node's CPUs)")
+	fl.IntVar(&f.jobs, "jobs", 100, "slurm: jobs per application and strategy (the paper: 500); Table 4's mix scales with it")
+	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
 	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
 	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
 }
@@ -70,13 +70,10 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if f.quick {
 		d = slurmexp.QuickDesign(seed)
 	}
-	if cfg.Scale == 0 {
-		cfg.Scale = map[bool]float64{true: 30, false: 60}[f.quick]
+	if cfg.Scale == 0 && f.quick {
+		cfg.Scale = 30
 	}
-	if cfg.Slots == 0 {
-		cfg.Slots = min(max(cpus-8, 1), 256)
-	}
-	if cfg.Slots < 1 || cfg.Slots > cpus || !(cfg.Scale > 0) || sf.jobs < 1 || sf.mix < 0 {
+	if cfg.Slots < 1 || cfg.Slots > cpus || cfg.Scale < 0 || sf.jobs < 1 || sf.mix < 0 {
 		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs %d, --mix-runs %d: want 1..CPUs slots, a scale > 0, jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
 	}
 	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -27,6 +28,26 @@ func FullDesign(seed uint64, jobs, mixRuns int) Design {
 	return Design{Jobs: jobs, Apps: Apps(), Variations: []float64{0.1, 0.2, 0.3}, MixRuns: mixRuns, MixScale: float64(jobs) / 500, Seed: seed}
 }
 
+// Budget is the real time the node time of a run should take when
+// AutoScale sets the scale (the rest of 45 minutes is for the tails of
+// the last chains and Slurm's scheduling), and MinScale the least scale
+// it sets.
+const (
+	Budget   = 30 * time.Minute
+	MinScale = 20
+)
+
+// AutoScale is the scale at which the jobs' expected node time (their
+// simulated time held) on slots chains at a time takes budget: Σ held /
+// (slots · budget), at least floor.
+func AutoScale(jobs []Job, slots int, budget time.Duration, floor float64) float64 {
+	total := 0.0
+	for _, j := range jobs {
+		total += SimHeld(j)
+	}
+	return math.Max(floor, math.Ceil(total/(float64(slots)*budget.Seconds())))
+}
+
 // Run runs the design on the cluster and writes jobs.csv (one row per
 // job, as it finishes), cells.csv (the measures per cell, on the cluster
 // and in simulation), comparisons.csv and states.txt; the tables go to
@@ -38,6 +59,9 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	}
 	jobs = Interleave(jobs)
 	cfg.Dir = rc.Dir
+	if cfg.Scale == 0 {
+		cfg.Scale = AutoScale(jobs, cfg.Slots, Budget, MinScale)
+	}
 	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v\n",
 		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin)
 	t, err := rc.NewTable("jobs.csv", "cell", "experiment", "app", "strategy", "variation", "run", "index", "walltime",

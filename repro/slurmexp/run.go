@@ -66,6 +66,11 @@ func Available(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// maxBurst is the most chains submitted per poll: the first slots fill
+// over seconds, not all at once (a burst of job starts starves a small
+// node).
+const maxBurst = 4
+
 type flight struct {
 	job    Job
 	id     string
@@ -95,7 +100,7 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 	}()
 	lastLive := time.Now()
 	for next < len(jobs) || len(inflight) > 0 {
-		for next < len(jobs) && len(inflight) < cfg.Slots && ctx.Err() == nil {
+		for burst := 0; next < len(jobs) && len(inflight) < cfg.Slots && burst < maxBurst && ctx.Err() == nil; burst++ {
 			f, err := submit(ctx, cfg, root, jobs[next], next)
 			if err != nil {
 				return err
@@ -114,6 +119,9 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		for _, f := range inflight {
 			r, ok, err := finishedJob(ctx, cfg, f, checkLive)
 			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
 				return err
 			}
 			if !ok {
@@ -133,7 +141,7 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 }
 
 // jobScript is the batch script of a chain: it runs the stand-in under
-// ckpt run and records, per reservation, when the script started and
+// ckpt run (niced: the node is shared) and records, per reservation, when the script started and
 // ended (bash's microsecond clock: sacct keeps whole seconds).
 func jobScript(cfg Config, j Job) string {
 	standin := []string{cfg.Ckpt, "repro", "standin", "--walltime", ff(j.Walltime), "--c", ff(j.App.C), "--r", ff(j.App.R),
@@ -141,7 +149,7 @@ func jobScript(cfg Config, j Job) string {
 		"--margin", cfg.Margin.String()}
 	return fmt.Sprintf(`#!/usr/bin/env bash
 t0=$EPOCHREALTIME
-%s run --scale %s --margin %s --start-grace %s -- %s
+nice -n 10 %s run --scale %s --margin %s --start-grace %s -- %s
 rc=$?
 echo "$SLURM_JOB_ID $CKPT_RESERVATION $t0 $EPOCHREALTIME $rc" >> "$CKPT_CHAIN_DIR/held"
 exit $rc
