@@ -65,7 +65,7 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v\n",
 		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin)
 	t, err := rc.NewTable("jobs.csv", "cell", "experiment", "app", "strategy", "variation", "run", "index", "walltime",
-		"planned_reservations", "done", "reservations", "held", "response", "sim_held", "startup", "finish", "stopped", "job_ids")
+		"planned_reservations", "done", "reservations", "held", "response", "wait_real_s", "sim_held", "startup", "finish", "stopped", "job_ids")
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	runErr := Execute(ctx, cfg, jobs, func(r Result) error {
 		results = append(results, r)
 		t.Row(r.Cell(), r.Experiment, r.App.Name, r.Strategy, r.Variation, r.Run, r.Index, r.Walltime, len(r.Steps),
-			r.Done, r.Reservations, r.Held, r.Response, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "))
+			r.Done, r.Reservations, r.Held, r.Response, (r.Response-r.Held)/r.Scale, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "))
 		return t.Err()
 	})
 	if err := t.Close(); err != nil {
@@ -94,13 +94,13 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
 	ss := Summarize(results)
 	t, err := rc.NewTable("cells.csv", "cell", "experiment", "app", "strategy", "variation", "run", "jobs", "done", "reservations",
-		"utilization", "stretch", "queue_utilization", "queue_stretch", "sim_utilization", "sim_stretch", "startup", "finish", "stopped")
+		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch", "startup", "finish", "stopped")
 	if err != nil {
 		return err
 	}
 	for _, s := range ss {
 		t.Row(s.Cell, s.Experiment, s.App, s.Strat, s.Variation, s.Run, s.Jobs, s.Done, s.Reservations, s.Utilization, s.Stretch,
-			s.QueueUtilization, s.QueueStretch, s.SimUtilization, s.SimStretch, s.Startup, s.Finish, s.Stopped)
+			s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch, s.Startup, s.Finish, s.Stopped)
 	}
 	if err := t.Close(); err != nil {
 		return err

@@ -18,11 +18,11 @@ func TestSimHeldIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
+	p := planner{}
 	for _, j := range jobs {
 		if j.Variation != 0 {
 			continue
 		}
-		p := planner{}
 		s, err := p.plan(context.Background(), j.App, j.Strategy)
 		if j.Strategy == HPC {
 			continue // HPC's strategy depends on the job's history; checked below

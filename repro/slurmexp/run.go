@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -49,6 +50,7 @@ type Result struct {
 	SimHeld         float64
 	Startup, Finish float64 // mean per reservation: script start → runner start, runner end → script end
 	Stopped         int     // reservations the runner stopped at the scaled end
+	Scale           float64 // of the run
 	JobIDs          []string
 }
 
@@ -100,24 +102,27 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 	}()
 	lastLive := time.Now()
 	for next < len(jobs) || len(inflight) > 0 {
-		for burst := 0; next < len(jobs) && len(inflight) < cfg.Slots && burst < maxBurst && ctx.Err() == nil; burst++ {
-			f, err := submit(ctx, cfg, root, jobs[next], next)
-			if err != nil {
-				return err
-			}
-			inflight, next = append(inflight, f), next+1
+		n := min(len(jobs)-next, cfg.Slots-len(inflight), maxBurst)
+		fs, err := submitAll(ctx, cfg, root, jobs, next, max(n, 0))
+		inflight, next = append(inflight, fs...), next+len(fs)
+		if err != nil {
+			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		time.Sleep(cfg.Poll)
-		checkLive := time.Since(lastLive) > 20*time.Second
-		if checkLive {
+		var live map[string]string // the queue, looked at once a minute: chains whose jobs all left it are over
+		if time.Since(lastLive) > time.Minute {
 			lastLive = time.Now()
+			var err error
+			if live, err = queued(ctx, inflight); err != nil {
+				return err
+			}
 		}
 		kept := inflight[:0]
 		for _, f := range inflight {
-			r, ok, err := finishedJob(ctx, cfg, f, checkLive)
+			r, ok, err := finishedJob(cfg, f, live)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -138,6 +143,27 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		inflight = kept
 	}
 	return nil
+}
+
+// submitAll submits jobs[next:next+n] at once (each chain's submission
+// runs several sbatch in turn) and returns them in order.
+func submitAll(ctx context.Context, cfg Config, root string, jobs []Job, next, n int) ([]flight, error) {
+	fs, errs := make([]flight, n), make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { fs[i], errs[i] = submit(ctx, cfg, root, jobs[next+i], next+i) })
+	}
+	wg.Wait()
+	var ok []flight // what was submitted is tracked (and cancelled on error)
+	var first error
+	for i, err := range errs {
+		if err == nil {
+			ok = append(ok, fs[i])
+		} else if first == nil {
+			first = err
+		}
+	}
+	return ok, first
 }
 
 // jobScript is the batch script of a chain: it runs the stand-in under
@@ -215,10 +241,22 @@ func readHeld(dir string) ([]heldLine, error) {
 	return out, sc.Err()
 }
 
+// queued returns the queue states of the jobs of the chains in flight
+// (one squeue).
+func queued(ctx context.Context, inflight []flight) (map[string]string, error) {
+	var ids []string
+	for _, f := range inflight {
+		if st, err := slurm.Load(f.dir); err == nil {
+			ids = append(ids, slurm.Later(st.Jobs, 0)...)
+		}
+	}
+	return slurm.Exec{}.Queue(ctx, ids)
+}
+
 // finishedJob reports whether the chain of f is over (its work done, its
-// last reservation ended, or, when checkLive, none of its jobs left in
-// the queue) and then what it did.
-func finishedJob(ctx context.Context, cfg Config, f flight, checkLive bool) (Result, bool, error) {
+// last reservation ended, or, when live is given, none of its jobs left
+// in the queue) and then what it did.
+func finishedJob(cfg Config, f flight, live map[string]string) (Result, bool, error) {
 	hs, err := readHeld(f.dir)
 	if err != nil {
 		return Result{}, false, err
@@ -229,21 +267,25 @@ func finishedJob(ctx context.Context, cfg Config, f flight, checkLive bool) (Res
 			over = true
 		}
 	}
+	if !over && live == nil {
+		return Result{}, false, nil
+	}
 	st, err := slurm.Load(f.dir)
 	if err != nil {
 		return Result{}, false, err
 	}
-	if !over && checkLive {
-		q, err := slurm.Exec{}.Queue(ctx, slurm.Later(st.Jobs, 0))
-		if err != nil {
-			return Result{}, false, err
+	if !over && live != nil && len(st.Jobs) > 0 {
+		over = true
+		for _, id := range slurm.Later(st.Jobs, 0) {
+			if _, ok := live[id]; ok {
+				over = false
+			}
 		}
-		over = len(q) == 0 && len(st.Jobs) > 0
 	}
 	if !over {
 		return Result{}, false, nil
 	}
-	r := Result{Job: f.job, SimHeld: SimHeld(f.job)}
+	r := Result{Job: f.job, SimHeld: SimHeld(f.job), Scale: cfg.Scale}
 	last := 0.0
 	for _, h := range hs {
 		r.Reservations++
