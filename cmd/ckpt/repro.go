@@ -119,6 +119,7 @@ ones) and writes --out/report.html, as "ckpt report" does.`,
 	addReproItemFlags(fl, &f.items)
 	addJSONFlag(fl, &f.json)
 	addSlurmReproFlags(fl, &f.slurm)
+	addResummarizeFlag(fl, &f.slurm)
 	cmd.AddCommand(newStandinCmd())
 	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd

@@ -20,6 +20,7 @@ type slurmReproFlags struct {
 	scale            float64
 	slots, jobs, mix int
 	margin, grace    string
+	resummarize      bool
 }
 
 func addSlurmReproFlags(fl interface {
@@ -35,10 +36,21 @@ func addSlurmReproFlags(fl interface {
 	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
 }
 
+// addResummarizeFlag defines --resummarize (a bool, apart: the interface
+// above has no BoolVar).
+func addResummarizeFlag(fl interface {
+	BoolVar(*bool, string, bool, string)
+}, f *slurmReproFlags) {
+	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
+}
+
 // runSlurmRepro runs `ckpt repro slurm`: Section 5 on the cluster that
 // answers sinfo (one line and exit 1 without one).
 func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	ctx := cmd.Context()
+	if f.slurm.resummarize {
+		return resummarizeSlurm(cmd, f)
+	}
 	cpus, err := slurmexp.Available(ctx)
 	if err != nil {
 		return err
@@ -84,6 +96,21 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "done in %s; outputs in %s\n", time.Since(start).Round(time.Second), out)
 	return nil
+}
+
+// resummarizeSlurm runs --resummarize.
+func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
+	out := filepath.Join(f.out, "slurm")
+	seed := uint64(slurmexp.DefaultSeed)
+	if cmd.Flags().Changed("seed") {
+		seed = f.seed
+	}
+	d := slurmexp.FullDesign(seed, f.slurm.jobs, f.slurm.mix)
+	if f.quick {
+		d = slurmexp.QuickDesign(seed)
+	}
+	d.RunScale = f.slurm.scale
+	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`

@@ -2,10 +2,12 @@ package slurmexp
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,13 +96,14 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
 	ss := Summarize(results)
 	t, err := rc.NewTable("cells.csv", "cell", "experiment", "app", "strategy", "variation", "run", "jobs", "done", "reservations",
-		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch", "startup", "finish", "stopped")
+		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch", "reserved_utilization", "reserved_stretch", "sim_reserved_utilization", "sim_reserved_stretch", "startup", "finish", "stopped")
 	if err != nil {
 		return err
 	}
 	for _, s := range ss {
 		t.Row(s.Cell, s.Experiment, s.App, s.Strat, s.Variation, s.Run, s.Jobs, s.Done, s.Reservations, s.Utilization, s.Stretch,
-			s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch, s.Startup, s.Finish, s.Stopped)
+			s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch,
+			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.Startup, s.Finish, s.Stopped)
 	}
 	if err := t.Close(); err != nil {
 		return err
@@ -130,4 +133,88 @@ func writeSummaries(ctx context.Context, rc repro.Config, results []Result) erro
 		return err
 	}
 	return os.WriteFile(sp, []byte("sacct states of the reservations that ran:"+sortedStates(states)+"\n"), 0o644)
+}
+
+// Resummarize rebuilds the results of a run from its jobs.csv (the jobs
+// themselves are redrawn from the design, which the seed fixes) and writes
+// cells.csv, comparisons.csv and states.txt again, without submitting
+// anything: for a run that was interrupted, or made by an older ckpt.
+func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
+	jobs, err := d.Make(ctx)
+	if err != nil {
+		return err
+	}
+	byKey := map[string]Job{}
+	for _, j := range jobs {
+		byKey[j.Cell()+"/"+j.App.Name+"/"+strconv.Itoa(j.Index)] = j
+	}
+	p, err := rc.Path("jobs.csv")
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) == 0 {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, need := range []string{"cell", "app", "index", "walltime", "done", "reservations", "held", "response", "job_ids"} {
+		if _, ok := col[need]; !ok {
+			return fmt.Errorf("%s: no column %q", p, need)
+		}
+	}
+	var results []Result
+	for _, rec := range recs[1:] {
+		get := func(name string) string { return rec[col[name]] }
+		j, ok := byKey[get("cell")+"/"+get("app")+"/"+get("index")]
+		if !ok {
+			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, get("cell"), get("index"))
+		}
+		r := Result{Job: j, Done: get("done") == "true", SimHeld: SimHeld(j)}
+		r.Reservations, _ = strconv.Atoi(get("reservations"))
+		r.Held, _ = strconv.ParseFloat(get("held"), 64)
+		r.Response, _ = strconv.ParseFloat(get("response"), 64)
+		r.JobIDs = strings.Fields(get("job_ids"))
+		if w, err := strconv.ParseFloat(get("walltime"), 64); err != nil || math.Abs(w-j.Walltime) > 1e-4*j.Walltime {
+			return fmt.Errorf("%s: job %s %s has walltime %s, the design %v", p, get("cell"), get("index"), get("walltime"), j.Walltime)
+		}
+		r.Scale = d.scaleOf(rec, col)
+		for _, c := range []string{"startup", "finish"} {
+			if i, ok := col[c]; ok {
+				v, _ := strconv.ParseFloat(rec[i], 64)
+				if c == "startup" {
+					r.Startup = v
+				} else {
+					r.Finish = v
+				}
+			}
+		}
+		if i, ok := col["stopped"]; ok {
+			r.Stopped, _ = strconv.Atoi(rec[i])
+		}
+		results = append(results, r)
+	}
+	fmt.Fprintf(rc.Log, "%d jobs read back from %s\n", len(results), p)
+	return writeSummaries(ctx, rc, results)
+}
+
+// scaleOf is the scale of a jobs.csv row: response − held over its
+// wait_real_s column (the run's scale), else the design's RunScale.
+func (d Design) scaleOf(rec []string, col map[string]int) float64 {
+	if i, ok := col["wait_real_s"]; ok {
+		w, _ := strconv.ParseFloat(rec[i], 64)
+		h, _ := strconv.ParseFloat(rec[col["held"]], 64)
+		q, _ := strconv.ParseFloat(rec[col["response"]], 64)
+		if w > 0 {
+			return (q - h) / w
+		}
+	}
+	return d.RunScale
 }

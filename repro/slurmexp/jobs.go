@@ -66,6 +66,9 @@ type Design struct {
 	MixRuns  int
 	MixScale float64
 	Seed     uint64
+	// RunScale is the scale of a run read back (Resummarize) whose
+	// jobs.csv does not give it.
+	RunScale float64
 }
 
 // planner caches one plan per application and strategy.
@@ -214,6 +217,28 @@ func Interleave(jobs []Job) []Job {
 // that does not finish is held in full. With v = 0 it is Held. +Inf when
 // the chain does not finish the job.
 func SimHeld(j Job) float64 {
+	h, _ := simRun(j)
+	return h
+}
+
+// SimReservations is the number of reservations the job uses in the model
+// of SimHeld (len(Steps)+1 when they do not finish it).
+func SimReservations(j Job) int {
+	_, n := simRun(j)
+	return n
+}
+
+// Reserved is the time reserved by the first n reservations of the job:
+// their lengths in full (the RESERVATION-ONLY cost, α = 1).
+func Reserved(j Job, n int) float64 {
+	r := 0.0
+	for _, st := range j.Steps[:min(n, len(j.Steps))] {
+		r += st.Time
+	}
+	return r
+}
+
+func simRun(j Job) (float64, int) {
 	held, saved, fprev := 0.0, 0.0, 1.0
 	for k, st := range j.Steps {
 		p0, r := 0.0, 0.0
@@ -224,16 +249,16 @@ func SimHeld(j Job) float64 {
 			f := SizeFactor(j.Seed, k+1, j.Variation)
 			trigger := st.Time - math.Max(st.CheckpointTime, st.CheckpointTime*f)
 			if r+j.Walltime-p0 <= trigger {
-				return held + r + j.Walltime - p0
+				return held + r + j.Walltime - p0, k + 1
 			}
 			held += trigger + st.CheckpointTime*f
 			saved, fprev = p0+math.Max(trigger-r, 0), f
 			continue
 		}
 		if r+j.Walltime-p0 <= st.Time {
-			return held + r + j.Walltime - p0
+			return held + r + j.Walltime - p0, k + 1
 		}
 		held += st.Time
 	}
-	return math.Inf(1)
+	return math.Inf(1), len(j.Steps) + 1
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
@@ -33,6 +34,11 @@ func TestSimHeldIsHeld(t *testing.T) {
 		want := Held(s, j.App.C, j.App.R, j.Walltime)
 		if got := SimHeld(j); math.Abs(got-want) > 1e-6*want {
 			t.Fatalf("%s job %d: SimHeld %v, Held %v", j.Cell(), j.Index, got, want)
+		}
+		// and the time reserved is the RESERVATION-ONLY cost (α = 1)
+		want = reservation.CostFor(s, reservation.Costs{Alpha: 1, C: j.App.C, R: j.App.R}, j.Walltime)
+		if got := Reserved(j, SimReservations(j)); math.Abs(got-want) > 1e-6*want {
+			t.Fatalf("%s job %d: reserved %v, CostFor %v", j.Cell(), j.Index, got, want)
 		}
 		n++
 	}
