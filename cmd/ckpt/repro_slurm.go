@@ -29,8 +29,8 @@ func addSlurmReproFlags(fl interface {
 	StringVar(*string, string, string, string)
 }, f *slurmReproFlags) {
 	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
-	fl.IntVar(&f.slots, "slots", 100, "slurm: chains in flight (at most the node's CPUs)")
-	fl.IntVar(&f.jobs, "jobs", 100, "slurm: jobs per application and strategy (the paper: 500); Table 4's mix scales with it")
+	fl.IntVar(&f.slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
+	fl.IntVar(&f.jobs, "jobs", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
 	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
 	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
 	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")

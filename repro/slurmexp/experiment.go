@@ -94,16 +94,28 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 
 // writeSummaries writes cells.csv, comparisons.csv and states.txt.
 func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
+	var ids []string
+	for _, r := range results {
+		ids = append(ids, r.JobIDs...)
+	}
+	acct, aerr := Accounting(context.WithoutCancel(ctx), ids)
+	if aerr != nil {
+		fmt.Fprintf(rc.Log, "%v (the measures on Slurm's allocation are left empty)\n", aerr)
+	}
+	attach(results, acct)
 	ss := Summarize(results)
 	t, err := rc.NewTable("cells.csv", "cell", "experiment", "app", "strategy", "variation", "run", "jobs", "done", "reservations",
-		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch", "reserved_utilization", "reserved_stretch", "sim_reserved_utilization", "sim_reserved_stretch", "startup", "finish", "stopped")
+		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch",
+		"reserved_utilization", "reserved_stretch", "sim_reserved_utilization", "sim_reserved_stretch", "alloc_utilization", "alloc_stretch", "lag_real_s", "timeouts",
+		"startup", "finish", "stopped")
 	if err != nil {
 		return err
 	}
 	for _, s := range ss {
 		t.Row(s.Cell, s.Experiment, s.App, s.Strat, s.Variation, s.Run, s.Jobs, s.Done, s.Reservations, s.Utilization, s.Stretch,
 			s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch,
-			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.Startup, s.Finish, s.Stopped)
+			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.AllocUtilization, s.AllocStretch, s.Lag, s.Timeouts,
+			s.Startup, s.Finish, s.Stopped)
 	}
 	if err := t.Close(); err != nil {
 		return err
@@ -118,21 +130,20 @@ func writeSummaries(ctx context.Context, rc repro.Config, results []Result) erro
 		return err
 	}
 	repro.PrintComparisons(rc.Log, "Section 5 on Slurm: paper beside the cluster (simulation and queue in the note)", cs)
-	var ids []string
-	for _, r := range results {
-		ids = append(ids, r.JobIDs...)
-	}
-	states, err := States(context.WithoutCancel(ctx), ids)
-	if err != nil {
-		fmt.Fprintf(rc.Log, "sacct: %v\n", err)
+	if aerr != nil {
 		return nil
 	}
-	fmt.Fprintf(rc.Log, "sacct states of the reservations that ran:%s\n", sortedStates(states))
+	states := map[string]int{}
+	for _, a := range acct {
+		states[a.State]++
+	}
+	line := "sacct states of the reservations that ran:" + sortedStates(states) + "\n"
+	fmt.Fprint(rc.Log, line)
 	sp, err := rc.Path("states.txt")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(sp, []byte("sacct states of the reservations that ran:"+sortedStates(states)+"\n"), 0o644)
+	return os.WriteFile(sp, []byte(line), 0o644)
 }
 
 // Resummarize rebuilds the results of a run from its jobs.csv (the jobs

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/repro"
 )
@@ -39,8 +40,14 @@ type Summary struct {
 	// cluster; SimReserved… in simulation.
 	ReservedUtilization, ReservedStretch       float64
 	SimReservedUtilization, SimReservedStretch float64
-	Startup, Finish                            float64 // mean per reservation (paper seconds)
-	Stopped                                    int
+	// AllocUtilization and AllocStretch use the time Slurm allocated the
+	// reservations (sacct Start to End) in place of held; Lag is the mean
+	// per reservation of allocated − held, in real seconds: the launch of
+	// the job script after Slurm started the job, and its end.
+	AllocUtilization, AllocStretch, Lag float64
+	Timeouts                            int
+	Startup, Finish                     float64 // mean per reservation (paper seconds)
+	Stopped                             int
 }
 
 // Summarize groups results by cell (Table 4: by run and strategy, over
@@ -63,9 +70,11 @@ func Summarize(rs []Result) []Summary {
 		if s.Experiment == Table4 {
 			s.App = "mix"
 		}
-		var ts, hs, qs, ws, ss, rs, srs []float64
+		var ts, hs, qs, ws, ss, rs, srs, as []float64
+		lagN, lag := 0, 0.0
 		for _, r := range g {
 			s.Reservations += r.Reservations
+			s.Timeouts += r.Timeouts
 			s.Stopped += r.Stopped
 			s.Startup += r.Startup / float64(len(g))
 			s.Finish += r.Finish / float64(len(g))
@@ -77,6 +86,11 @@ func Summarize(rs []Result) []Summary {
 			w := (r.Response - r.Held) / r.Scale
 			ws = append(ws, r.Held+w)
 			rs, srs = append(rs, Reserved(r.Job, r.Reservations)), append(srs, Reserved(r.Job, SimReservations(r.Job)))
+			if !math.IsNaN(r.Alloc) && r.Alloc > 0 {
+				as = append(as, r.Alloc)
+				lag += (r.Alloc - r.Held) / r.Scale
+				lagN += r.Reservations
+			}
 			s.Wait += w
 		}
 		if s.Done > 0 {
@@ -84,13 +98,18 @@ func Summarize(rs []Result) []Summary {
 			s.QueueUtilization, s.QueueStretch = Measure(ts, qs)
 			s.WaitUtilization, s.WaitStretch = Measure(ts, ws)
 			s.ReservedUtilization, s.ReservedStretch = Measure(ts, rs)
+			s.AllocUtilization, s.AllocStretch, s.Lag = math.NaN(), math.NaN(), math.NaN()
+			if len(as) == len(ts) {
+				s.AllocUtilization, s.AllocStretch = Measure(ts, as)
+				s.Lag = lag / float64(lagN)
+			}
 			s.SimReservedUtilization, s.SimReservedStretch = Measure(ts, srs)
 			s.Wait /= float64(s.Done)
 			s.SimUtilization, s.SimStretch = Measure(ts, ss)
 		} else {
 			s.Utilization, s.Stretch, s.QueueUtilization, s.QueueStretch, s.SimUtilization, s.SimStretch = nan6()
 			s.Wait, s.WaitUtilization, s.WaitStretch, s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization = nan6()
-			s.SimReservedStretch = s.Wait
+			s.SimReservedStretch, s.AllocUtilization, s.AllocStretch, s.Lag = s.Wait, s.Wait, s.Wait, s.Wait
 		}
 		out = append(out, s)
 	}
@@ -173,28 +192,75 @@ func table4Comparisons(ss []Summary) []repro.Comparison {
 	}
 }
 
-// States counts the sacct states of the jobs (one sacct per 200 IDs).
-func States(ctx context.Context, ids []string) (map[string]int, error) {
-	out := map[string]int{}
+// Acct is what sacct says of one reservation.
+type Acct struct {
+	Start, End time.Time
+	State      string
+}
+
+// Accounting reads the sacct records of the jobs (one sacct per 200 IDs).
+func Accounting(ctx context.Context, ids []string) (map[string]Acct, error) {
+	out := map[string]Acct{}
 	for i := 0; i < len(ids); i += 200 {
-		b, err := exec.CommandContext(ctx, "sacct", "-X", "-n", "-P", "-o", "State", "-j", strings.Join(ids[i:min(i+200, len(ids))], ",")).Output()
+		b, err := exec.CommandContext(ctx, "sacct", "-X", "-n", "-P", "--noconvert", "-o", "JobID,Start,End,State", "-j", strings.Join(ids[i:min(i+200, len(ids))], ",")).Output()
 		if err != nil {
 			return nil, fmt.Errorf("sacct: %v", err)
 		}
-		for _, l := range strings.Fields(string(b)) {
-			out[l]++
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Split(l, "|")
+			if len(f) != 4 {
+				continue
+			}
+			a := Acct{State: strings.Fields(f[3] + " ")[0]}
+			a.Start, _ = time.ParseInLocation("2006-01-02T15:04:05", f[1], time.Local)
+			a.End, _ = time.ParseInLocation("2006-01-02T15:04:05", f[2], time.Local)
+			out[f[0]] = a
 		}
 	}
 	return out, nil
 }
 
+// States counts the sacct states of the jobs.
+func States(ctx context.Context, ids []string) (map[string]int, error) {
+	acct, err := Accounting(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, a := range acct {
+		out[a.State]++
+	}
+	return out, nil
+}
+
+// attach adds to each result what Slurm accounted: the time its
+// reservations were allocated (Start to End, whole seconds, × the scale)
+// and how many ended by Slurm's own time limit.
+func attach(rs []Result, acct map[string]Acct) {
+	for i := range rs {
+		r := &rs[i]
+		r.Alloc = 0
+		for _, id := range r.JobIDs {
+			a, ok := acct[id]
+			if !ok || a.Start.IsZero() || a.End.IsZero() {
+				r.Alloc = math.NaN()
+				continue
+			}
+			r.Alloc += a.End.Sub(a.Start).Seconds() * r.Scale
+			if a.State == "TIMEOUT" {
+				r.Timeouts++
+			}
+		}
+	}
+}
+
 // printSummaries writes the cells as an aligned table.
 func printSummaries(w io.Writer, ss []Summary) {
-	fmt.Fprintf(w, "%-34s %5s %5s | %6s %6s | %6s %6s | %6s %6s %6s | %6s %6s | %6s %6s %6s %6s | %6s %6s %4s\n", "cell", "jobs", "done", "util", "stretch", "sim.u", "sim.st", "q.util", "q.str", "wait", "w.util", "w.str", "r.util", "r.str", "sr.u", "sr.st", "start", "finish", "stop")
+	fmt.Fprintf(w, "%-34s %5s %5s | %6s %6s | %6s %6s | %6s %6s %6s | %6s %6s | %6s %6s %6s %6s | %6s %6s %6s %4s %4s\n", "cell", "jobs", "done", "util", "stretch", "sim.u", "sim.st", "q.util", "q.str", "wait", "w.util", "w.str", "r.util", "r.str", "sr.u", "sr.st", "a.util", "a.str", "lag", "tmo", "stop")
 	for _, s := range ss {
-		fmt.Fprintf(w, "%-34s %5d %5d | %6.3f %6.3f | %6.3f %6.3f | %6.3f %6.3f %6.1f | %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f | %6.1f %6.1f %4d\n", s.Cell, s.Jobs, s.Done,
+		fmt.Fprintf(w, "%-34s %5d %5d | %6.3f %6.3f | %6.3f %6.3f | %6.3f %6.3f %6.1f | %6.3f %6.3f | %6.3f %6.3f %6.3f %6.3f | %6.3f %6.3f %6.1f %4d %4d\n", s.Cell, s.Jobs, s.Done,
 			s.Utilization, s.Stretch, s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch,
-			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.Startup, s.Finish, s.Stopped)
+			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.AllocUtilization, s.AllocStretch, s.Lag, s.Timeouts, s.Stopped)
 	}
 }
 

@@ -51,7 +51,12 @@ type Result struct {
 	Startup, Finish float64 // mean per reservation: script start → runner start, runner end → script end
 	Stopped         int     // reservations the runner stopped at the scaled end
 	Scale           float64 // of the run
-	JobIDs          []string
+	// Alloc is the time Slurm allocated the reservations (sacct, whole
+	// seconds × Scale) and Timeouts the reservations Slurm ended at its own
+	// limit; both filled from the accounting after the run.
+	Alloc    float64
+	Timeouts int
+	JobIDs   []string
 }
 
 // Available says whether a Slurm cluster answers (sinfo), with its CPUs.
@@ -106,6 +111,9 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		fs, err := submitAll(ctx, cfg, root, jobs, next, max(n, 0))
 		inflight, next = append(inflight, fs...), next+len(fs)
 		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return err
 		}
 		if err := ctx.Err(); err != nil {
