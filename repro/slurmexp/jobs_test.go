@@ -79,9 +79,9 @@ func TestAutoScale(t *testing.T) {
 	if got := AutoScale(jobs, 2, 60*time.Second, 500); got != 500 {
 		t.Errorf("AutoScale floor: %v", got)
 	}
-	d, err := FullDesign(DefaultSeed, 100, 2).Make(context.Background())
+	d, err := FullDesign(DefaultSeed, 30, 2).Make(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("default design: %d jobs, scale %v on 100 slots", len(d), AutoScale(d, 100, Budget, MinScale))
+	t.Logf("default design: %d jobs, scale %v on 32 slots", len(d), AutoScale(d, 32, Budget, MinScale))
 }
