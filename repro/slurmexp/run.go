@@ -97,7 +97,7 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		return err
 	}
 	var inflight []flight
-	next, finished := 0, 0
+	next, finished, reported := 0, 0, 0
 	defer func() { // on error or interruption, nothing is left queued
 		for _, f := range inflight {
 			if st, err := slurm.Load(f.dir); err == nil {
@@ -144,11 +144,12 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 			if err := put(r); err != nil {
 				return err
 			}
-			if finished++; cfg.Progress != nil && finished%50 == 0 {
-				fmt.Fprintf(cfg.Progress, "slurm: %d/%d jobs done, %d in flight\n", finished, len(jobs), len(kept))
-			}
+			finished++
 		}
-		inflight = kept
+		if cfg.Progress != nil && finished/50 > reported/50 {
+			fmt.Fprintf(cfg.Progress, "slurm: %d/%d jobs done, %d in flight\n", finished, len(jobs), len(kept))
+		}
+		inflight, reported = kept, finished
 	}
 	return nil
 }
