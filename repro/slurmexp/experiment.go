@@ -121,6 +121,9 @@ func writeSummaries(ctx context.Context, rc repro.Config, results []Result) erro
 		return err
 	}
 	printSummaries(rc.Log, ss)
+	if err := writeFig9(rc, ss); err != nil {
+		return err
+	}
 	cs := Comparisons(ss)
 	p, err := rc.Path("comparisons.csv")
 	if err != nil {
