@@ -122,7 +122,7 @@ func (s StandIn) Run(ctx context.Context, getenv func(string) string, stderr io.
 			p0 = 0
 		}
 		if nominal := s.C * s.BytesPerSecond; nominal > 0 && n > 0 { // the read takes R·size/nominal
-			if sig := sleep(ctx, sigs, start.Add(real(s.R*float64(n)/nominal))); sig == syscall.SIGTERM {
+			if !busy(ctx, sigs, start.Add(real(s.R*float64(n)/nominal))) {
 				return 143
 			}
 		}
@@ -159,7 +159,7 @@ func (s StandIn) Run(ctx context.Context, getenv func(string) string, stderr io.
 			fmt.Fprintf(stderr, "ckpt standin: %v\n", err)
 			return 1
 		}
-		if sig := sleep(ctx, sigs, t0.Add(real(cprime))); sig == syscall.SIGTERM {
+		if !busy(ctx, sigs, t0.Add(real(cprime))) {
 			return 143 // the checkpoint did not complete: its file is not the one read back
 		}
 		if err := commitCheckpoint(ckptFile); err != nil {
@@ -174,6 +174,20 @@ func (s StandIn) Run(ctx context.Context, getenv func(string) string, stderr io.
 			return 1
 		}
 		ckptAt = time.Time{}
+	}
+}
+
+// busy spends the time until t reading or writing a checkpoint: a
+// SIGUSR1 then (the runner's signal, when the app began its checkpoint by
+// itself) does not cut it short; SIGTERM or the end of ctx does (false).
+func busy(ctx context.Context, sigs <-chan os.Signal, t time.Time) bool {
+	for {
+		switch sleep(ctx, sigs, t) {
+		case nil:
+			return true
+		case syscall.SIGTERM:
+			return false
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -88,5 +89,22 @@ func TestStandInRefusesNoProtocol(t *testing.T) {
 	var b strings.Builder
 	if code := (StandIn{Walltime: 1}).Run(context.Background(), envOf(nil), &b); code != 2 || !strings.Contains(b.String(), "ckpt run") {
 		t.Errorf("exit %d, %q", code, b.String())
+	}
+}
+
+// TestStandInCheckpointNotCutShort: the runner's SIGUSR1 arriving while
+// the stand-in writes a checkpoint it began by itself does not shorten
+// the checkpoint (a bug of the first full run: half the checkpoints of
+// v = 0 took no time).
+func TestStandInCheckpointNotCutShort(t *testing.T) {
+	sigs := make(chan os.Signal, 1)
+	sigs <- syscall.SIGUSR1
+	start := time.Now()
+	if !busy(context.Background(), sigs, start.Add(200*time.Millisecond)) || time.Since(start) < 200*time.Millisecond {
+		t.Errorf("busy returned after %v", time.Since(start))
+	}
+	sigs <- syscall.SIGTERM
+	if busy(context.Background(), sigs, time.Now().Add(time.Second)) {
+		t.Error("SIGTERM did not stop the checkpoint")
 	}
 }
