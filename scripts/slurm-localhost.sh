@@ -4,6 +4,11 @@
 # reservation chains. Debian/Ubuntu packages slurm-wlm, slurmdbd, munge and
 # mariadb-server (installed when missing). Run as root; idempotent.
 #
+# The node declares CKPT_SLURM_SLOTS CPUs (default 256, the 256 hardware
+# threads of the paper's Xeon Phi in ckpt repro slurm) whatever it really
+# has (SlurmdParameters=config_overrides): one slot per sequential job, and
+# the stand-in application of ckpt repro slurm mostly sleeps.
+#
 # It writes /etc/slurm/slurm.conf and /etc/slurm/slurmdbd.conf only when they
 # are absent or were written by this script (they carry the marker line
 # below): it never overwrites a configuration it did not write. Tests submit
@@ -33,7 +38,9 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmdbd >/dev/null || ! co
 fi
 
 host=$(hostname -s)
-node=$(slurmd -C | head -1) # NodeName=<host> CPUs=… RealMemory=…
+slots=${CKPT_SLURM_SLOTS:-256}
+case "$slots" in ''|*[!0-9]*) echo "slurm-localhost: CKPT_SLURM_SLOTS=$slots: want a number of CPUs" >&2; exit 2;; esac
+mem=$(slurmd -C | head -1 | tr ' ' '\n' | grep '^RealMemory=' || true) # RealMemory=…
 mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge /var/lib/munge /var/log/munge /run/mysqld
 
 cat > "$dbconf.new" <<CONF
@@ -74,10 +81,12 @@ AccountingStoreFlags=job_comment
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 ReturnToService=2
+SlurmdParameters=config_overrides
+MaxJobCount=100000
 MinJobAge=300
 KillWait=5
 InactiveLimit=0
-$node State=UNKNOWN
+NodeName=$host CPUs=$slots $mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 mv "$conf.new" "$conf"

@@ -45,8 +45,21 @@ type Chain struct {
 	Extra []string `json:"sbatch_args,omitempty"`
 	// Ahead is the number of reservations pending beyond the running one
 	// (the rolling window); 0 submits every reservation up front.
-	Ahead int    `json:"ahead"`
-	Steps []Step `json:"steps"`
+	Ahead int `json:"ahead"`
+	// Scale runs the chain faster than its plan: reservation k lasts
+	// Steps[k].Time/Scale seconds of real time (the runner enforces it;
+	// sbatch --time is that rounded up to whole minutes), and the app does
+	// Scale seconds of the plan's work per real second. 0 or 1: real time.
+	Scale float64 `json:"scale,omitempty"`
+	Steps []Step  `json:"steps"`
+}
+
+// TimeScale is c.Scale, or 1 when unset.
+func (c Chain) TimeScale() float64 {
+	if c.Scale > 0 {
+		return c.Scale
+	}
+	return 1
 }
 
 // DefaultAhead is the default rolling window.
@@ -77,6 +90,9 @@ func (c Chain) Validate() error {
 	}
 	if c.Name != "" && !safeName.MatchString(c.Name) {
 		return fmt.Errorf("job name %q: use letters, digits and . _ + - only", c.Name)
+	}
+	if c.Scale < 0 || math.IsNaN(c.Scale) || math.IsInf(c.Scale, 0) {
+		return fmt.Errorf("scale %v: want a finite factor > 0 (0: real time)", c.Scale)
 	}
 	if c.Ahead < 0 {
 		return fmt.Errorf("ahead %d: must be >= 0 (0 submits everything up front)", c.Ahead)
@@ -131,7 +147,7 @@ func checkExtra(e string) error {
 func (c Chain) Args(id, dir string, k int, earlier []string) []string {
 	s := c.Steps[k-1]
 	a := []string{"--parsable", "--job-name=" + c.JobName() + ".r" + strconv.Itoa(k), "--comment=ckpt:chain=" + id,
-		"--time=" + units.SlurmTime(s.Time)}
+		"--time=" + units.SlurmTime(s.Time/c.TimeScale())}
 	if s.Mem != "" {
 		a = append(a, "--mem="+s.Mem)
 	}

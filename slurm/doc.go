@@ -45,6 +45,8 @@
 //	CKPT_MILESTONE              the work done at the end of the reservation (s)
 //	CKPT_PROGRESS_FILE          where the app writes its progress (see below)
 //	CKPT_AFTER_CHECKPOINT       exit or continue (see below)
+//	CKPT_END                    the reservation's end, Unix seconds (3 decimals)
+//	CKPT_SCALE                  the time scale S (1: real time; see below)
 //
 // The runner sends SIGUSR1 at end − C − margin, where end is the job's real
 // end time (SLURM_JOB_END_TIME, else squeue) and margin covers signal
@@ -57,6 +59,18 @@
 // its final progress first. The runner records the outcome (done,
 // checkpointed, killed, failed, out of reservations) in the chain folder, and
 // exits 0 only for done, which is what the dependencies read.
+//
+// # Scaled time
+//
+// A chain with Scale S (or "ckpt run --scale S") runs its plan S times
+// faster than real time, to try a plan or reproduce an experiment in
+// minutes: reservation k lasts Time/S real seconds from the runner's start
+// (Slurm's end, if earlier, still wins), sbatch --time is that rounded up
+// to whole minutes, the app is signalled at end − C/S − margin (not
+// rounded to the second), and the runner stops it at the end: SIGTERM,
+// then SIGKILL KillAfter later. Lengths, C, R, milestones, progress and
+// work stay in the plan's seconds: an app does S seconds of the plan's
+// work per real second (CKPT_SCALE tells it S).
 //
 // # Complexity
 //

@@ -55,7 +55,20 @@ type RunConfig struct {
 	// Signals delivers the signals the runner receives (SIGTERM from Slurm
 	// at the time limit); they are forwarded to the app.
 	Signals <-chan os.Signal
+	// Scale replaces the chain's time scale (Chain.Scale) when > 0. With a
+	// scale other than 1 the reservation lasts Time/Scale seconds from the
+	// runner's start (or until Slurm's end, if earlier), the app is
+	// signalled at end − C/Scale − Margin (not rounded to the second), and
+	// the runner stops it at the end: SIGTERM, then SIGKILL after
+	// KillAfter. Progress and work stay in the plan's seconds.
+	Scale float64
+	// Grace replaces StartGrace when > 0.
+	Grace time.Duration
 }
+
+// KillAfter is how long an app stopped at its scaled end has between
+// SIGTERM and SIGKILL.
+const KillAfter = time.Second
 
 // StartGrace is the earliest the runner signals an app after starting it,
 // so that the app has installed its handler (a signal that comes first
@@ -66,11 +79,52 @@ const StartGrace = 2 * time.Second
 // margin, to the second, but not before start + StartGrace (when the
 // checkpoint no longer fits, the app is told as soon as it can listen).
 func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time {
-	at := end.Add(-time.Duration(c*float64(time.Second)) - margin).Truncate(time.Second)
-	if at.Before(start.Add(StartGrace)) {
-		return start.Add(StartGrace)
+	return signalTime(start, end, c, margin, StartGrace, true)
+}
+
+// signalTime is end − c − margin, truncated to the second if asked, not
+// before start + grace.
+func signalTime(start, end time.Time, c float64, margin, grace time.Duration, truncate bool) time.Time {
+	at := end.Add(-time.Duration(c*float64(time.Second)) - margin)
+	if truncate {
+		at = at.Truncate(time.Second)
+	}
+	if at.Before(start.Add(grace)) {
+		return start.Add(grace)
 	}
 	return at
+}
+
+// scaleOf is the time scale of a run: cfg.Scale, else the chain's.
+func scaleOf(cfg RunConfig, c Chain) float64 {
+	if cfg.Scale > 0 {
+		return cfg.Scale
+	}
+	return c.TimeScale()
+}
+
+// deadline is when the reservation ends: Slurm's end (cfg.End, else the
+// Cluster's), and with a scale other than 1, the scaled length from start
+// if that comes first. Without either, the planned length in whole
+// minutes, as sbatch --time has it.
+func deadline(ctx context.Context, cfg RunConfig, cl Cluster, step Step, start time.Time, scale float64) time.Time {
+	end := cfg.End
+	if end.IsZero() && cfg.JobID != "" {
+		var err error
+		if end, err = cl.EndTime(ctx, cfg.JobID); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v; assuming the planned length\n", err)
+		}
+	}
+	if scale != 1 {
+		scaled := start.Add(time.Duration(step.Time / scale * float64(time.Second)))
+		if end.IsZero() || scaled.Before(end) {
+			end = scaled
+		}
+	}
+	if end.IsZero() {
+		end = start.Add(time.Duration(math.Ceil(step.Time/60) * 60 * float64(time.Second)))
+	}
+	return end
 }
 
 // Classify returns the outcome of a reservation from how the app ended:
@@ -127,15 +181,8 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
 	}
 	step := st.Chain.Steps[k-1]
-	o.Deadline = cfg.End
-	if o.Deadline.IsZero() && cfg.JobID != "" {
-		if o.Deadline, err = cl.EndTime(ctx, cfg.JobID); err != nil {
-			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v; assuming the planned length\n", err)
-		}
-	}
-	if o.Deadline.IsZero() {
-		o.Deadline = o.Start.Add(time.Duration(math.Ceil(step.Time/60) * 60 * float64(time.Second)))
-	}
+	scale := scaleOf(cfg, st.Chain)
+	o.Deadline = deadline(ctx, cfg, cl, step, o.Start, scale)
 	before := stamp(st.ProgressFile())
 	p0, err := readProgress(st.ProgressFile())
 	if err != nil {
@@ -155,7 +202,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	// If Slurm ends the job before the runner can record the outcome, sacct
 	// still tells the work run through: progress + elapsed − restart.
 	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
-	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock)
+	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale)
 	if err != nil {
 		return o, ExitMore, err
 	}
@@ -166,7 +213,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if perr != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", perr)
 	}
-	ran := o.End.Sub(o.Start).Seconds()
+	ran := o.End.Sub(o.Start).Seconds() * scale
 	if step.Restart {
 		ran -= step.RestartTime
 	}
@@ -227,7 +274,7 @@ func cancelLater(ctx context.Context, cfg RunConfig, cl Cluster, st *State) {
 }
 
 // appEnv is the app's environment: cfg.Env plus the protocol's variables.
-func appEnv(cfg RunConfig, st *State, step Step) []string {
+func appEnv(cfg RunConfig, st *State, step Step, end time.Time, scale float64) []string {
 	after := "exit"
 	if cfg.Continue {
 		after = "continue"
@@ -237,24 +284,34 @@ func appEnv(cfg RunConfig, st *State, step Step) []string {
 		"CKPT_RESERVATION="+strconv.Itoa(cfg.Reservation), "CKPT_RESERVATIONS="+strconv.Itoa(len(st.Chain.Steps)),
 		"CKPT_CHECKPOINT="+strconv.Itoa(b2i(step.Checkpoint)), "CKPT_CHECKPOINT_TIME="+strconv.FormatFloat(step.CheckpointTime, 'f', -1, 64),
 		"CKPT_RESTART="+strconv.Itoa(b2i(step.Restart)), "CKPT_MILESTONE="+strconv.FormatFloat(math.Round(step.Milestone), 'f', -1, 64),
-		"CKPT_PROGRESS_FILE="+st.ProgressFile(), "CKPT_AFTER_CHECKPOINT="+after)
+		"CKPT_PROGRESS_FILE="+st.ProgressFile(), "CKPT_AFTER_CHECKPOINT="+after,
+		"CKPT_END="+strconv.FormatFloat(float64(end.UnixNano())/1e9, 'f', 3, 64), "CKPT_SCALE="+strconv.FormatFloat(scale, 'f', -1, 64))
 }
 
 // runApp starts the app and waits for it, sending SIGUSR1 at the signal
-// time, forwarding cfg.Signals and SIGTERM when ctx ends. It returns the
-// exit status (−1 when killed by a signal) and whether a signal was sent.
-func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock) (int, bool, error) {
+// time, forwarding cfg.Signals and SIGTERM when ctx ends, and, with a
+// scale other than 1, stopping it at the deadline (SIGTERM, then SIGKILL
+// after KillAfter). It returns the exit status (−1 when killed by a
+// signal) and whether a signal was sent.
+func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64) (int, bool, error) {
 	c := exec.Command(cfg.App[0], cfg.App[1:]...)
-	c.Env, c.Stdout, c.Stderr = appEnv(cfg, st, step), cfg.Stdout, cfg.Stderr
+	c.Env, c.Stdout, c.Stderr = appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr
 	if err := c.Start(); err != nil {
 		return 0, false, fmt.Errorf("starting %s: %w", cfg.App[0], err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	var timer <-chan time.Time
+	var timer, stop, kill <-chan time.Time
 	if step.Checkpoint {
-		o.SignalAt = SignalTime(o.Start, o.Deadline, step.CheckpointTime, cfg.Margin)
+		grace := cfg.Grace
+		if grace <= 0 {
+			grace = StartGrace
+		}
+		o.SignalAt = signalTime(o.Start, o.Deadline, step.CheckpointTime/scale, cfg.Margin, grace, scale == 1)
 		timer = clock.After(o.SignalAt.Sub(clock.Now()))
+	}
+	if scale != 1 {
+		stop = clock.After(o.Deadline.Sub(clock.Now()))
 	}
 	signalled := false
 	for {
@@ -262,6 +319,13 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 		case <-timer:
 			timer, signalled = nil, true
 			c.Process.Signal(syscall.SIGUSR1)
+		case <-stop: // the scaled end: the runner enforces the reservation
+			stop, kill, signalled = nil, clock.After(KillAfter), true
+			o.Note = "stopped at the scaled end"
+			c.Process.Signal(syscall.SIGTERM)
+		case <-kill:
+			kill = nil
+			c.Process.Kill()
 		case s := <-cfg.Signals:
 			signalled = true
 			c.Process.Signal(s)

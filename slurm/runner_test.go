@@ -273,3 +273,52 @@ func TestRunMissingAppStopsTheChain(t *testing.T) {
 		t.Errorf("record %+v", back.Outcomes[1])
 	}
 }
+
+// A scaled chain (Scale 30): reservation 1 of 90 s lasts 3 s of real
+// time; the checkpoint signal comes at end − C/30 − margin = 3 − 1 − 0.2 s
+// after the start, not rounded to the second, and the runner records the
+// work in the plan's seconds.
+func TestRunScaledSignal(t *testing.T) {
+	c := Chain{Job: "job.sh", Scale: 30, Steps: []Step{{Time: 90, Checkpoint: true, CheckpointTime: 30, Milestone: 60}, {Time: 60, Restart: true, RestartTime: 10, Milestone: 110}}}
+	st := chainDir(t, c, 1)
+	cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
+	cfg.End, cfg.Margin, cfg.Grace = time.Time{}, 200*time.Millisecond, 100*time.Millisecond
+	o, _, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := o.Deadline.Sub(o.Start); d != 3*time.Second {
+		t.Errorf("scaled length %v, want 3 s (90 s / 30)", d)
+	}
+	if d := o.SignalAt.Sub(o.Start); d != 1800*time.Millisecond {
+		t.Errorf("signal %v after the start, want 1.8 s", d)
+	}
+	ran := o.End.Sub(o.Start).Seconds()
+	if o.Outcome != OutcomeCheckpointed || o.Work < 30*ran-1 || o.Work > 30*ran+1 {
+		t.Errorf("%s, work %v after %v s of real time; want checkpointed, 30 s of work per second", o.Outcome, o.Work, ran)
+	}
+}
+
+// The runner enforces the scaled end: an app that ignores SIGTERM is
+// killed KillAfter later, long before Slurm's whole-minute limit.
+func TestRunScaledEndEnforced(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	c := Chain{Job: "job.sh", Scale: 60, Steps: []Step{{Time: 60, Milestone: 60}}}
+	st := chainDir(t, c, 1)
+	cfg := runCfg(st, 1, []string{"bash", "-c", `trap "" TERM; while :; do sleep 0.1; done`}, "0")
+	cfg.End = time.Now().Add(time.Minute) // Slurm's end: later than the scaled one
+	start := time.Now()
+	o, status, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	if took < time.Second+KillAfter || took > time.Second+KillAfter+time.Second {
+		t.Errorf("the app ran %v; want the scaled 1 s + KillAfter", took)
+	}
+	if o.Outcome != OutcomeOut || status != ExitMore || !strings.Contains(o.Note, "scaled end") {
+		t.Errorf("outcome %s (%q), status %d", o.Outcome, o.Note, status)
+	}
+}

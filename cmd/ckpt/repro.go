@@ -66,6 +66,7 @@ type reproFlags struct {
 	json       bool
 	items      reproItems
 	all        bool // running `repro all`: --seed reaches the seeded ones only
+	slurm      slurmReproFlags
 }
 
 func newReproCmd() *cobra.Command {
@@ -78,7 +79,9 @@ func newReproCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "repro NAME|all",
 		Short: "Reproduce a paper's tables and figures (CSV + PNG/SVG, the paper's numbers beside ours)",
-		Long: "Reproduce the experiments of one of the papers that define ckpt. Available: " + strings.Join(names, ", ") + `.
+		Long: "Reproduce the experiments of one of the papers that define ckpt. Available: " + strings.Join(names, ", ") + `,
+and slurm (Section 5 of the reservation paper on the Slurm cluster that
+answers sinfo; not part of all: it submits real jobs).
 Outputs go to --out/NAME: one CSV per table or figure, the figures as PNG and
 SVG, and comparisons.csv with the paper's numbers beside ours. The comparison
 tables are printed on stdout, progress on stderr. --quick shrinks every
@@ -93,8 +96,11 @@ ones) and writes --out/report.html, as "ckpt report" does.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, ok := reproductions[args[0]]
+			if args[0] == "slurm" {
+				return runSlurmRepro(cmd, f)
+			}
 			if !ok && args[0] != "all" {
-				return usagef("unknown reproduction %q (available: %s, all)", args[0], strings.Join(names, ", "))
+				return usagef("unknown reproduction %q (available: %s, slurm, all)", args[0], strings.Join(names, ", "))
 			}
 			if err := checkWorkers(f.workers); err != nil {
 				return err
@@ -112,6 +118,9 @@ ones) and writes --out/report.html, as "ckpt report" does.`,
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
 	addReproItemFlags(fl, &f.items)
 	addJSONFlag(fl, &f.json)
+	addSlurmReproFlags(fl, &f.slurm)
+	addResummarizeFlag(fl, &f.slurm)
+	cmd.AddCommand(newStandinCmd())
 	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
 }

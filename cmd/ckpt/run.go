@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"time"
@@ -14,6 +15,8 @@ import (
 
 type runFlags struct {
 	dir, reservation, margin, after, end, coordinator string
+	grace                                             string
+	scale                                             float64
 	json                                              bool
 }
 
@@ -45,6 +48,8 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl.StringVar(&f.after, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
 	fl.StringVar(&f.end, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
 	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
+	fl.Float64Var(&f.scale, "scale", 0, "run the plan S times faster than real time: a reservation of length L lasts L/S seconds and the runner stops the app then (default: the chain's scale, else 1, Slurm's end)")
+	fl.StringVar(&f.grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
@@ -64,6 +69,15 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		return cfg, err
 	}
 	cfg.Margin = time.Duration(m * float64(time.Second))
+	g, err := positiveDurationFlag("start-grace", f.grace)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Grace = time.Duration(g * float64(time.Second))
+	if f.scale < 0 || math.IsNaN(f.scale) || math.IsInf(f.scale, 0) {
+		return cfg, fmt.Errorf("--scale %v: want a factor > 0", f.scale)
+	}
+	cfg.Scale = f.scale
 	switch f.after {
 	case "exit":
 	case "continue":

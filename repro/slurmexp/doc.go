@@ -1,4 +1,4 @@
-// Package slurmexp is the start of `ckpt repro slurm`: the real-scheduler
+// Package slurmexp is `ckpt repro slurm`: the real-scheduler
 // experiment of Section 5 of Gainaru, Goglin, Honoré, Pallez, Raghavan,
 // Robert and Sun, "Reservation and Checkpointing Strategies for Stochastic
 // Jobs" (IPDPS 2020): three neuroscience applications (Table 3: Qball, SD,
@@ -29,31 +29,55 @@
 // first submission to completion replaces the time held, and the
 // difference is what the scheduler adds.
 //
-// # The real run (not built yet)
+// # The real run (ckpt repro slurm)
 //
-// Each job is a chain (package slurm) of its plan's reservations whose job
-// script runs `ckpt run -- STAND-IN`. The stand-in works for its drawn
-// walltime (scaled) and really writes, at SIGUSR1, a checkpoint file of the
-// reservation's size and reads it back at restart (Fig. 9: the size drawn
-// uniform within ±v of Table 3's C, v = 0…30%). Time is scaled by a factor
-// s (paper seconds / wall seconds): the full experiment's expected node
-// time, Σ over strategies and applications of 500·E[time held], divided by
-// the slots declared on the node and by 45 minutes gives s (SD's jobs,
-// ~1 h each, dominate; about 3 × 3 × 500 × 1.2 h / 128 slots / 45 min
-// ≈ 75, to be measured). Slurm's --time is then the whole-minute bound
-// ⌈length/s/60⌉, and the runner enforces the scaled length (ckpt run --end
-// = start + length/s; Slurm's limit only catches a runaway). Results are
-// reported back in paper seconds (× s); queue waits and signal jitter scale
-// up by s too, which is what makes them visible. --quick is a few dozen
-// Qball and FCA jobs (SD's scaled hour is too long for CI) in under three
-// minutes; without a cluster (sinfo fails) the command says so and exits 1.
+// Design.Make draws the jobs: Fig. 8 (every application under every
+// strategy, the same walltimes for each), Fig. 9 (the same walltimes under
+// DYN-PROG-COUNT with the checkpoint size drawn per reservation uniform
+// within ±v of C, v = 10, 20, 30%; HPC takes no checkpoint, so C/R do not
+// touch it: its Fig. 8 cell is its Fig. 9 line) and Table 4 (runs of the
+// mix, new walltimes per run, DYN-PROG-COUNT and HPC on the same ones).
+// Execute submits each job as a chain (package slurm: Chain.Script, the
+// submission script a user pipes to bash) whose job script runs
+// "ckpt run --scale S -- ckpt repro standin …"; at most Slots chains are
+// in flight (the node declares 256 CPUs, scripts/slurm-localhost.sh), the
+// jobs round-robin over the cells so that every cell meets the same queue.
+// StandIn works for its drawn walltime, writes a checkpoint file of
+// C'·BytesPerSecond bytes (C' = C·f, f its size factor) at SIGUSR1 or, knowing its size,
+// at end − C' − margin, whichever comes first, taking C' of the plan's
+// time, and reads it back at restart, taking R·f.
+//
+// Scaling: S is paper seconds per real second. A reservation of paper
+// length L lasts L/S real seconds from the runner's start, and the runner
+// stops the app then (SIGTERM, SIGKILL a second later); sbatch --time is
+// ⌈L/S/60⌉ minutes, a bound Slurm never reaches. C, R, walltimes and
+// progress stay in paper seconds in every file; times measured on the
+// cluster are multiplied by S. By default S is Σ simulated time held /
+// (Slots · 30 min), at least 20 (AutoScale). The time a job holds the node
+// is measured by its job script (bash's microsecond clock around ckpt run;
+// sacct keeps whole seconds, i.e. S paper seconds); the wait (submission
+// to the end of the last reservation, less the time held) is Slurm's
+// latency — start-up of the first reservation, release of each dependent
+// one — which does not shrink with S: it is reported in real seconds, and
+// the measures are given with it scaled (as if the scheduler were S times
+// slower) and at its real length.
+//
+// Summarize gives, per cell, the utilisation Σ walltime / Σ held and the
+// mean stretch held / walltime, on the cluster and in simulation (SimHeld:
+// ckpt's model of the stand-in, equal to Held when v = 0), and the same
+// with the waits; Comparisons puts Table 4's published means beside them
+// (Fig. 8 and 9 are figures: their numbers are not in the text, the rows
+// carry the paper's claim). Without a cluster (sinfo fails) the command
+// says so on one line and exits 1.
 //
 // Table 3's SD law reads "Weibull (k = 1043811, λ = 1174322466, [a, b] =
 // [46 min, 2.3 h])": the decimal points were lost in the paper's typesetting;
 // Apps reads it as k = 1.043811, λ = 1174.322466 s placed at a = 46 min, the
 // way Qball's and FCA's Gamma laws are placed at their a.
 //
-// Complexity: Simulate plans each application once (the dynamic program,
-// O(N²) on Algorithm 1's grid of N points) and then costs O(jobs ·
-// reservations) time and O(jobs) memory.
+// Complexity: Simulate and Design.Make plan each application once (the
+// dynamic program, O(N²) on Algorithm 1's grid of N points) and then cost
+// O(jobs · reservations) time and O(jobs) memory; Execute holds O(Slots)
+// chains and reads each one's small files once per poll; its real time is
+// about Σ held / (S · Slots) plus the waits.
 package slurmexp

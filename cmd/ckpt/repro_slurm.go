@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/repro/slurmexp"
+)
+
+// slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
+const slurmPaper = "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on a real Slurm"
+
+// slurmReproFlags are the flags that only `ckpt repro slurm` reads.
+type slurmReproFlags struct {
+	scale            float64
+	slots, jobs, mix int
+	margin, grace    string
+	resummarize      bool
+}
+
+func addSlurmReproFlags(fl interface {
+	Float64Var(*float64, string, float64, string)
+	IntVar(*int, string, int, string)
+	StringVar(*string, string, string, string)
+}, f *slurmReproFlags) {
+	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
+	fl.IntVar(&f.slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
+	fl.IntVar(&f.jobs, "jobs", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
+	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
+	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
+	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
+}
+
+// addResummarizeFlag defines --resummarize (a bool, apart: the interface
+// above has no BoolVar).
+func addResummarizeFlag(fl interface {
+	BoolVar(*bool, string, bool, string)
+}, f *slurmReproFlags) {
+	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
+}
+
+// runSlurmRepro runs `ckpt repro slurm`: Section 5 on the cluster that
+// answers sinfo (one line and exit 1 without one).
+func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
+	ctx := cmd.Context()
+	if f.slurm.resummarize {
+		return resummarizeSlurm(cmd, f)
+	}
+	cpus, err := slurmexp.Available(ctx)
+	if err != nil {
+		return err
+	}
+	sf := f.slurm
+	margin, err := nonNegDurationFlag("slurm-margin", sf.margin)
+	if err != nil {
+		return err
+	}
+	grace, err := positiveDurationFlag("start-grace", sf.grace)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(filepath.Join(f.out, "slurm"))
+	if err != nil {
+		return err
+	}
+	seed := uint64(slurmexp.DefaultSeed)
+	if cmd.Flags().Changed("seed") {
+		seed = f.seed
+	}
+	cfg := slurmexp.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
+		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
+	d := slurmexp.FullDesign(seed, sf.jobs, sf.mix)
+	if f.quick {
+		d = slurmexp.QuickDesign(seed)
+	}
+	if cfg.Scale == 0 && f.quick {
+		cfg.Scale = 30
+	}
+	if cfg.Slots < 1 || cfg.Slots > cpus || cfg.Scale < 0 || sf.jobs < 1 || sf.mix < 0 {
+		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs %d, --mix-runs %d: want 1..CPUs slots, a scale > 0, jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
+	}
+	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
+	start := time.Now()
+	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", slurmPaper, out)
+	if err := slurmexp.Run(ctx, rc, cfg, d); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "done in %s; outputs in %s\n", time.Since(start).Round(time.Second), out)
+	return nil
+}
+
+// resummarizeSlurm runs --resummarize.
+func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
+	out := filepath.Join(f.out, "slurm")
+	seed := uint64(slurmexp.DefaultSeed)
+	if cmd.Flags().Changed("seed") {
+		seed = f.seed
+	}
+	d := slurmexp.FullDesign(seed, f.slurm.jobs, f.slurm.mix)
+	if f.quick {
+		d = slurmexp.QuickDesign(seed)
+	}
+	d.RunScale = f.slurm.scale
+	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, d)
+}
+
+// newStandinCmd is the stand-in application of `ckpt repro slurm`
+// (hidden): run under ckpt run, it works for its walltime and writes and
+// reads checkpoints of its size (package slurmexp, StandIn).
+func newStandinCmd() *cobra.Command {
+	var s slurmexp.StandIn
+	var margin string
+	cmd := &cobra.Command{
+		Use:    "standin --walltime T --c C --r R [flags]",
+		Short:  "The stand-in application of ckpt repro slurm (run under ckpt run)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := nonNegDurationFlag("margin", margin)
+			if err != nil {
+				return err
+			}
+			s.Margin = time.Duration(m * float64(time.Second))
+			if code := s.Run(cmd.Context(), os.Getenv, cmd.ErrOrStderr()); code != 0 {
+				return fmt.Errorf("standin: exit %d (work not complete: checkpointed, stopped or failed)", code)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.Float64Var(&s.Walltime, "walltime", 0, "the job's work (paper seconds)")
+	fl.Float64Var(&s.C, "c", 0, "checkpoint time of a nominal checkpoint (paper seconds)")
+	fl.Float64Var(&s.R, "r", 0, "restart time of a nominal checkpoint (paper seconds)")
+	fl.Float64Var(&s.Variation, "variation", 0, "checkpoint size drawn uniform within ±this fraction of C")
+	fl.Uint64Var(&s.Seed, "seed", 0, "seed of the sizes")
+	fl.Float64Var(&s.BytesPerSecond, "bytes-per-second", 4096, "checkpoint bytes per second of C")
+	fl.StringVar(&margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'")
+	return cmd
+}

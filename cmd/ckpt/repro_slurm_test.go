@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Without a cluster (no sinfo on PATH), ckpt repro slurm says so on one
+// line and exits 1; nothing is written.
+func TestReproSlurmWithoutCluster(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	out := t.TempDir()
+	stdout, stderr, code := run(t, "", "repro", "slurm", "--quick", "--out", out)
+	if code != 1 || stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "no Slurm cluster") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want one line naming the missing cluster, exit 1", code, stdout, stderr)
+	}
+}
+
+// Bad values of ckpt run --scale and --start-grace are usage errors, one line.
+func TestRunScaleFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--chain-dir", "x", "--reservation", "1", "--scale", "-2", "--", "true"},
+		{"run", "--chain-dir", "x", "--reservation", "1", "--start-grace", "0s", "--", "true"},
+	} {
+		_, stderr, code := run(t, "", args...)
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q; want a one-line usage error", args, code, stderr)
+		}
+	}
+}

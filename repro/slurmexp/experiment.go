@@ -1,0 +1,234 @@
+package slurmexp
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/repro"
+)
+
+// DefaultSeed is the base seed of ckpt repro slurm.
+const DefaultSeed = 2020
+
+// QuickDesign is --quick: a few dozen Qball and FCA jobs (SD's jobs last
+// a scaled hour), Fig. 8's three strategies and Fig. 9 at 30%.
+func QuickDesign(seed uint64) Design {
+	return Design{Jobs: 6, Apps: []App{Apps()[0], Apps()[2]}, Variations: []float64{0.3}, Seed: seed}
+}
+
+// FullDesign is the paper's: 500 jobs per application and strategy,
+// Fig. 9 at 10, 20 and 30%, ten runs of Table 4's mix; jobs scales the
+// job counts (500 is the paper's) and mixRuns the runs.
+func FullDesign(seed uint64, jobs, mixRuns int) Design {
+	return Design{Jobs: jobs, Apps: Apps(), Variations: []float64{0.1, 0.2, 0.3}, MixRuns: mixRuns, MixScale: float64(jobs) / 500, Seed: seed}
+}
+
+// Budget is the real time the node time of a run should take when
+// AutoScale sets the scale (the rest of 45 minutes is for the tails of
+// the last chains and Slurm's scheduling), and MinScale the least scale
+// it sets.
+const (
+	Budget   = 30 * time.Minute
+	MinScale = 20
+)
+
+// AutoScale is the scale at which the jobs' expected node time (their
+// simulated time held) on slots chains at a time takes budget: Σ held /
+// (slots · budget), at least floor.
+func AutoScale(jobs []Job, slots int, budget time.Duration, floor float64) float64 {
+	total := 0.0
+	for _, j := range jobs {
+		total += SimHeld(j)
+	}
+	return math.Max(floor, math.Ceil(total/(float64(slots)*budget.Seconds())))
+}
+
+// Run runs the design on the cluster and writes jobs.csv (one row per
+// job, as it finishes), cells.csv (the measures per cell, on the cluster
+// and in simulation), comparisons.csv and states.txt; the tables go to
+// rc.Log.
+func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
+	jobs, err := d.Make(ctx)
+	if err != nil {
+		return err
+	}
+	jobs = Interleave(jobs)
+	cfg.Dir = rc.Dir
+	if cfg.Scale == 0 {
+		cfg.Scale = AutoScale(jobs, cfg.Slots, Budget, MinScale)
+	}
+	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v\n",
+		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin)
+	t, err := rc.NewTable("jobs.csv", "cell", "experiment", "app", "strategy", "variation", "run", "index", "walltime",
+		"planned_reservations", "done", "reservations", "held", "response", "wait_real_s", "sim_held", "startup", "finish", "stopped", "job_ids")
+	if err != nil {
+		return err
+	}
+	var results []Result
+	start := time.Now()
+	runErr := Execute(ctx, cfg, jobs, func(r Result) error {
+		results = append(results, r)
+		t.Row(r.Cell(), r.Experiment, r.App.Name, r.Strategy, r.Variation, r.Run, r.Index, r.Walltime, len(r.Steps),
+			r.Done, r.Reservations, r.Held, r.Response, (r.Response-r.Held)/r.Scale, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "))
+		return t.Err()
+	})
+	if err := t.Close(); err != nil {
+		return err
+	}
+	if runErr != nil && !errors.Is(runErr, context.Canceled) {
+		return runErr
+	}
+	fmt.Fprintf(rc.Log, "%d of %d jobs finished in %v of real time\n", len(results), len(jobs), time.Since(start).Round(time.Second))
+	if err := writeSummaries(ctx, rc, results); err != nil {
+		return err
+	}
+	return runErr
+}
+
+// writeSummaries writes cells.csv, comparisons.csv and states.txt.
+func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
+	var ids []string
+	for _, r := range results {
+		ids = append(ids, r.JobIDs...)
+	}
+	acct, aerr := Accounting(context.WithoutCancel(ctx), ids)
+	if aerr != nil {
+		fmt.Fprintf(rc.Log, "%v (the measures on Slurm's allocation are left empty)\n", aerr)
+	}
+	attach(results, acct)
+	ss := Summarize(results)
+	t, err := rc.NewTable("cells.csv", "cell", "experiment", "app", "strategy", "variation", "run", "jobs", "done", "reservations",
+		"utilization", "stretch", "sim_utilization", "sim_stretch", "queue_utilization", "queue_stretch", "wait_real_s", "wait_utilization", "wait_stretch",
+		"reserved_utilization", "reserved_stretch", "sim_reserved_utilization", "sim_reserved_stretch", "alloc_utilization", "alloc_stretch", "lag_real_s", "timeouts",
+		"startup", "finish", "stopped")
+	if err != nil {
+		return err
+	}
+	for _, s := range ss {
+		t.Row(s.Cell, s.Experiment, s.App, s.Strat, s.Variation, s.Run, s.Jobs, s.Done, s.Reservations, s.Utilization, s.Stretch,
+			s.SimUtilization, s.SimStretch, s.QueueUtilization, s.QueueStretch, s.Wait, s.WaitUtilization, s.WaitStretch,
+			s.ReservedUtilization, s.ReservedStretch, s.SimReservedUtilization, s.SimReservedStretch, s.AllocUtilization, s.AllocStretch, s.Lag, s.Timeouts,
+			s.Startup, s.Finish, s.Stopped)
+	}
+	if err := t.Close(); err != nil {
+		return err
+	}
+	printSummaries(rc.Log, ss)
+	if err := writeFig9(rc, ss); err != nil {
+		return err
+	}
+	cs := Comparisons(ss)
+	p, err := rc.Path("comparisons.csv")
+	if err != nil {
+		return err
+	}
+	if err := repro.WriteComparisons(p, cs); err != nil {
+		return err
+	}
+	repro.PrintComparisons(rc.Log, "Section 5 on Slurm: paper beside the cluster (simulation and queue in the note)", cs)
+	if aerr != nil {
+		return nil
+	}
+	states := map[string]int{}
+	for _, a := range acct {
+		states[a.State]++
+	}
+	line := "sacct states of the reservations that ran:" + sortedStates(states) + "\n"
+	fmt.Fprint(rc.Log, line)
+	sp, err := rc.Path("states.txt")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(sp, []byte(line), 0o644)
+}
+
+// Resummarize rebuilds the results of a run from its jobs.csv (the jobs
+// themselves are redrawn from the design, which the seed fixes) and writes
+// cells.csv, comparisons.csv and states.txt again, without submitting
+// anything: for a run that was interrupted, or made by an older ckpt.
+func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
+	jobs, err := d.Make(ctx)
+	if err != nil {
+		return err
+	}
+	byKey := map[string]Job{}
+	for _, j := range jobs {
+		byKey[j.Cell()+"/"+j.App.Name+"/"+strconv.Itoa(j.Index)] = j
+	}
+	p, err := rc.Path("jobs.csv")
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) == 0 {
+		return fmt.Errorf("%s: %v", p, err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, need := range []string{"cell", "app", "index", "walltime", "done", "reservations", "held", "response", "job_ids"} {
+		if _, ok := col[need]; !ok {
+			return fmt.Errorf("%s: no column %q", p, need)
+		}
+	}
+	var results []Result
+	for _, rec := range recs[1:] {
+		get := func(name string) string { return rec[col[name]] }
+		j, ok := byKey[get("cell")+"/"+get("app")+"/"+get("index")]
+		if !ok {
+			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, get("cell"), get("index"))
+		}
+		r := Result{Job: j, Done: get("done") == "true", SimHeld: SimHeld(j)}
+		r.Reservations, _ = strconv.Atoi(get("reservations"))
+		r.Held, _ = strconv.ParseFloat(get("held"), 64)
+		r.Response, _ = strconv.ParseFloat(get("response"), 64)
+		r.JobIDs = strings.Fields(get("job_ids"))
+		if w, err := strconv.ParseFloat(get("walltime"), 64); err != nil || math.Abs(w-j.Walltime) > 1e-4*j.Walltime {
+			return fmt.Errorf("%s: job %s %s has walltime %s, the design %v", p, get("cell"), get("index"), get("walltime"), j.Walltime)
+		}
+		r.Scale = d.scaleOf(rec, col)
+		for _, c := range []string{"startup", "finish"} {
+			if i, ok := col[c]; ok {
+				v, _ := strconv.ParseFloat(rec[i], 64)
+				if c == "startup" {
+					r.Startup = v
+				} else {
+					r.Finish = v
+				}
+			}
+		}
+		if i, ok := col["stopped"]; ok {
+			r.Stopped, _ = strconv.Atoi(rec[i])
+		}
+		results = append(results, r)
+	}
+	fmt.Fprintf(rc.Log, "%d jobs read back from %s\n", len(results), p)
+	return writeSummaries(ctx, rc, results)
+}
+
+// scaleOf is the scale of a jobs.csv row: response − held over its
+// wait_real_s column (the run's scale), else the design's RunScale.
+func (d Design) scaleOf(rec []string, col map[string]int) float64 {
+	if i, ok := col["wait_real_s"]; ok {
+		w, _ := strconv.ParseFloat(rec[i], 64)
+		h, _ := strconv.ParseFloat(rec[col["held"]], 64)
+		q, _ := strconv.ParseFloat(rec[col["response"]], 64)
+		if w > 0 {
+			return (q - h) / w
+		}
+	}
+	return d.RunScale
+}

@@ -1,0 +1,66 @@
+package slurmexp
+
+import (
+	"context"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestOnSlurm runs a few Qball jobs under DYN-PROG-COUNT and HPC through
+// the real machinery (chains, ckpt run --scale, the stand-in) on the
+// cluster that answers sinfo, only with CKPT_SLURM_TESTS=1. Every job
+// completes; the time each held the node is its simulated time held
+// (ckpt's model of the stand-in, an independent computation from the
+// plan) plus what the machinery adds, which at scale 20 is at most a few
+// real seconds per reservation; the reservation that completed each job
+// is COMPLETED in sacct, and none hit Slurm's own limit (TIMEOUT).
+func TestOnSlurm(t *testing.T) {
+	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
+		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo (scripts/slurm-localhost.sh starts one)")
+	}
+	if _, err := Available(context.Background()); err != nil {
+		t.Fatalf("CKPT_SLURM_TESTS=1 but %v", err)
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "ckpt")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/ckpt").CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	d := Design{Jobs: 3, Apps: Apps()[:1], Seed: 11}
+	jobs, err := d.Make(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Dir: dir, Ckpt: bin, Scale: 20, Slots: 20, Margin: 100 * time.Millisecond, Grace: 200 * time.Millisecond,
+		BytesPerSecond: 4096, Poll: 200 * time.Millisecond}
+	var rs []Result
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := Execute(ctx, cfg, jobs, func(r Result) error { rs = append(rs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != len(jobs) {
+		t.Fatalf("%d results for %d jobs", len(rs), len(jobs))
+	}
+	var ids []string
+	for _, r := range rs {
+		slack := float64(r.Reservations) * 3 * cfg.Scale // 3 real seconds per reservation
+		if !r.Done || r.Held < r.SimHeld-slack || r.Held > r.SimHeld+slack || r.Response < r.Held || math.IsNaN(r.Response) {
+			t.Errorf("%s job %d: done %v, held %.0f s, simulated %.0f s, response %.0f s", r.Cell(), r.Index, r.Done, r.Held, r.SimHeld, r.Response)
+		}
+		ids = append(ids, r.JobIDs[len(r.JobIDs)-1])
+		t.Logf("%s job %d: walltime %.0f, %d reservations, held %.0f (simulated %.0f), response %.0f", r.Cell(), r.Index, r.Walltime, r.Reservations, r.Held, r.SimHeld, r.Response)
+	}
+	states, err := States(context.Background(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if states["COMPLETED"] != len(ids) {
+		t.Errorf("sacct states of the completing reservations: %v, want all COMPLETED", states)
+	}
+}
