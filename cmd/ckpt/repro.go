@@ -42,7 +42,7 @@ var reproductions = map[string]reproduction{
 	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false, nil, "stochastic", report.Tolerance{Rel: 0.05, Abs: 1e-9}},
 	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true, nil, "profiles", report.DefaultTolerance},
 	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true, cloudckpt.Accountings, "cloudckpt", report.DefaultTolerance},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, nil, "coopio", report.DefaultTolerance},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, coopio.Accountings, "coopio", report.DefaultTolerance},
 	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true, nil, "varproc", report.DefaultTolerance},
 }
 
@@ -53,6 +53,11 @@ func reportOptions() report.Options {
 		text, _ := repro.Findings(r.pkg)
 		opt.Papers[name] = report.Paper{Title: r.paper, Findings: text, Tolerance: r.tol}
 	}
+	// `ckpt repro slurm` needs a cluster, so `repro all` does not run it,
+	// but the report shows its folder when there is one.
+	text, _ := repro.Findings("slurmexp")
+	opt.Papers["slurm"] = report.Paper{Title: "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on Slurm",
+		Findings: text, Tolerance: report.DefaultTolerance}
 	return opt
 }
 

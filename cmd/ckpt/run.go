@@ -64,7 +64,7 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		return cfg, fmt.Errorf("--reservation %q: want an index >= 1", f.reservation)
 	}
 	cfg.Reservation = k
-	m, err := nonNegDurationFlag("--margin", f.margin)
+	m, err := nonNegDurationFlag("margin", f.margin)
 	if err != nil {
 		return cfg, err
 	}
@@ -110,7 +110,8 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg.App = append([]string{exe, "coord", "gate", "--server", f.coordinator, "--"}, cfg.App...)
+		// a grant later than the margin could not end before the allocation
+		cfg.App = append([]string{exe, "coord", "gate", "--server", f.coordinator, "--max-wait", f.margin, "--"}, cfg.App...)
 	}
 	o, status, err := slurm.Run(cmd.Context(), cfg, slurm.Exec{}, slurm.RealClock{})
 	if err != nil {
