@@ -67,7 +67,10 @@
 // ckpt's model of the stand-in, equal to Held when v = 0), and the same
 // with the waits; Comparisons puts Table 4's published means beside them
 // (Fig. 8 and 9 are figures: their numbers are not in the text, the rows
-// carry the paper's claim). Without a cluster (sinfo fails) the command
+// carry the paper's claim). The figures are fig8 (utilisation, held and
+// reserved, and stretch per application and strategy, the cluster beside
+// the simulation) and fig9-utilization / fig9-stretch (against the C/R
+// variation). Without a cluster (sinfo fails) the command
 // says so on one line and exits 1.
 //
 // Table 3's SD law reads "Weibull (k = 1043811, λ = 1174322466, [a, b] =

@@ -121,6 +121,9 @@ func writeSummaries(ctx context.Context, rc repro.Config, results []Result) erro
 		return err
 	}
 	printSummaries(rc.Log, ss)
+	if err := writeFig8(rc, ss); err != nil {
+		return err
+	}
 	if err := writeFig9(rc, ss); err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package slurmexp
 import (
 	"math"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
 )
@@ -75,4 +77,59 @@ func sortBy(x []float64, ys ...[]float64) {
 			}
 		}
 	}
+}
+
+// writeFig8 draws Fig. 8: per application and strategy, the utilisation and
+// the average stretch of the Fig. 8 cells (C/R as planned), on the cluster
+// (time held, and time reserved: the cost the plans minimise) beside ckpt's
+// simulation of the same jobs. One horizontal bar per application ×
+// strategy × source, the cluster's highlighted.
+func writeFig8(rc repro.Config, ss []Summary) error {
+	var cells []Summary
+	for _, app := range Apps() {
+		for _, st := range Strategies {
+			for _, s := range ss {
+				if s.Experiment == Fig8 && s.App == app.Name && s.Strat == st && s.Variation == 0 {
+					cells = append(cells, s)
+				}
+			}
+		}
+	}
+	if len(cells) == 0 {
+		return nil
+	}
+	var panels []plot.Panel
+	for _, m := range []struct {
+		title, label string
+		slurm, sim   func(s Summary) float64
+	}{
+		{"Utilisation, time held", "utilisation (Σ walltime / Σ held)",
+			func(s Summary) float64 { return s.Utilization }, func(s Summary) float64 { return s.SimUtilization }},
+		{"Utilisation, time reserved", "utilisation (Σ walltime / Σ reserved)",
+			func(s Summary) float64 { return s.ReservedUtilization }, func(s Summary) float64 { return s.SimReservedUtilization }},
+		{"Average stretch, time held", "average stretch (held / walltime)",
+			func(s Summary) float64 { return s.Stretch }, func(s Summary) float64 { return s.SimStretch }},
+	} {
+		var bars []plot.Bar
+		for _, s := range cells {
+			bars = append(bars,
+				plot.Bar{Label: s.App + " " + s.Strat + ", Slurm", Value: finiteOr0(m.slurm(s)), Highlight: true},
+				plot.Bar{Label: s.App + " " + s.Strat + ", simulation", Value: finiteOr0(m.sim(s))})
+		}
+		panels = append(panels, plot.Panel{Figure: plot.Figure{Title: "Fig. 8 on Slurm: " + m.title, XLabel: m.label},
+			Bars: bars, Weight: 0.4 + 0.12*float64(len(bars))})
+	}
+	height := vg.Length(0)
+	for _, p := range panels {
+		height += vg.Length(p.Weight) * 3 * vg.Inch
+	}
+	return rc.SavePlot("fig8", func(path string) error { return plot.Stack(path, 0, height, panels...) })
+}
+
+// finiteOr0 draws an undefined measure (no job completed) as 0.
+func finiteOr0(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }

@@ -1,0 +1,49 @@
+package slurmexp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/repro"
+)
+
+// Fig. 8 draws, in each of its three panels, one bar per application ×
+// strategy × source (the cluster's and the simulation's), labelled, and
+// only the Fig. 8 cells with C/R as planned.
+func TestWriteFig8(t *testing.T) {
+	var ss []Summary
+	for _, app := range Apps() {
+		for i, st := range Strategies {
+			u := 0.5 + 0.1*float64(i)
+			ss = append(ss, Summary{Experiment: Fig8, App: app.Name, Strat: st, Utilization: u, SimUtilization: u,
+				ReservedUtilization: u, SimReservedUtilization: u, Stretch: 1 + u, SimStretch: 1 + u})
+		}
+	}
+	ss = append(ss, Summary{Experiment: Fig9, App: "Qball", Strat: DynProgCount, Variation: 0.3, Utilization: 0.1})
+	dir := t.TempDir()
+	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fig8.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(b)
+	want := 3 * len(Apps()) * len(Strategies) // panels × cells, each with a Slurm and a simulation bar
+	if n := strings.Count(svg, ", Slurm<"); n != want {
+		t.Errorf("%d Slurm bars, want %d", n, want)
+	}
+	if n := strings.Count(svg, ", simulation<"); n != want {
+		t.Errorf("%d simulation bars, want %d", n, want)
+	}
+	for _, s := range []string{"Utilisation, time held", "Utilisation, time reserved", "Average stretch, time held", "held / walltime"} {
+		if !strings.Contains(svg, s) {
+			t.Errorf("no %q in the figure", s)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fig8.png")); err != nil {
+		t.Error(err)
+	}
+}
