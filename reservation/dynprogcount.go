@@ -278,10 +278,11 @@ const parallelRows = 1500
 // result is bit-for-bit the sequential one.
 //
 // The rows run in lockstep, so a worker whose partner is descheduled (a
-// core busy elsewhere) waits for it. When the workers have spent more than
-// maxBlockedShare of their time blocked (lagging), all but the first stop
-// taking rows and the solve finishes sequentially: two workers are never
-// much slower than one.
+// core busy elsewhere) waits for it. When, past the first eighth of the
+// rows (the shortest, where waiting is inherent), the workers have spent
+// more than maxBlockedShare of their time blocked (lagging), all but the
+// first stop taking rows and the solve finishes sequentially: two workers
+// are never much slower than one.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -290,7 +291,9 @@ func (s *solver) solveParallel() float64 {
 	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
 	var next atomic.Int64
 	next.Store(int64(n))
-	var solo atomic.Bool
+	var solo, armed atomic.Bool
+	var since atomic.Int64 // when the measured span began, ns after start
+	warm := n - n/8        // the rows past the first eighth
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range s.workers {
@@ -317,8 +320,17 @@ func (s *solver) solveParallel() float64 {
 				val, j := shared.query(S[r-1])
 				s.m1[r-1], s.j1[r-1] = val, j
 				published.lower(int64(r - 1))
-				if r%lagCheckRows == 0 && !solo.Load() && published.lagging(time.Since(start), s.workers, s.lagLimit) {
-					solo.Store(true)
+				if r%lagCheckRows == 0 && r <= warm && !solo.Load() {
+					// The first rows are the shortest (row r has n − r
+					// steps): the workers wait on each other there by
+					// construction, so the blocked share is measured from
+					// the first check past them.
+					if armed.CompareAndSwap(false, true) {
+						published.blocked.Store(0)
+						since.Store(int64(time.Since(start)))
+					} else if published.lagging(time.Since(start)-time.Duration(since.Load()), s.workers, s.lagLimit) {
+						solo.Store(true)
+					}
 				}
 			}
 		})

@@ -67,7 +67,7 @@ func TestKernelMatchesReference(t *testing.T) {
 		s.workers = workers
 		s.pipelineMin = 1 // pipeline even tiny laws
 		if rapid.Bool().Draw(t, "solo") {
-			s.lagLimit = -1 // fall back to one worker at the first check
+			s.lagLimit = -1 // fall back to one worker at the second check past the warm-up
 		}
 		got := s.solve()
 		if !same(got, wantCost) {
