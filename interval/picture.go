@@ -3,6 +3,7 @@ package interval
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
@@ -96,6 +97,9 @@ func WallclockPanel(a Advice) plot.Panel {
 	if math.IsInf(t.MTBF, 1) { // no failure: the exact curves are Eq. (4)'s
 		lines = lines[:1]
 	}
+	// A curve or a plan whose E(Tw) overflows everywhere (a task that
+	// almost surely never ends) is left out rather than failing the figure.
+	lines, chosen = withFinite(lines), withFinite(chosen)
 	fig := plot.Figure{Title: "Expected wall-clock time against the number of intervals",
 		XLabel: "number of intervals x (x − 1 checkpoints)", YLabel: "expected wall-clock time E(Tw) (" + unit + ")",
 		LogX: hi > 50*lo, RefY: []float64{t.Te / secs}, Legend: plot.LegendTopRight}
@@ -106,6 +110,17 @@ func WallclockPanel(a Advice) plot.Panel {
 		Points: chosen,
 		Weight: 1.3,
 	}
+}
+
+// withFinite keeps the series that have at least one finite point.
+func withFinite(ss []plot.Series) []plot.Series {
+	var out []plot.Series
+	for _, s := range ss {
+		if slices.ContainsFunc(s.Y, func(y float64) bool { return !math.IsInf(y, 0) && !math.IsNaN(y) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // clipRange is the y range of the E(Tw) panel: fitted to the data (the

@@ -4,10 +4,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/rng"
 )
 
@@ -165,5 +167,26 @@ func TestPlotAdviceSVGStructure(t *testing.T) {
 	}
 	if err := PlotAdvice(filepath.Join(t.TempDir(), "iv.pdf"), a, nil); err == nil {
 		t.Error("a .pdf path was accepted")
+	}
+}
+
+// A task that almost surely never ends (E(Y) = 1e9) or whose E(Tw)
+// overflows (Te = 1e300) still draws: the curves and plans without a
+// finite point are left out, the others drawn.
+func TestWallclockPanelOverflow(t *testing.T) {
+	for _, task := range []Task{{Te: 200, C: 5, R: 5, EY: 1e9, MTBF: math.NaN()}, {Te: 1e300, C: 5, R: 5, EY: 2, MTBF: math.NaN()}} {
+		a, err := Advise(task, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := WallclockPanel(a)
+		for _, s := range append(append([]plot.Series{}, p.Lines...), p.Points...) {
+			if !slices.ContainsFunc(s.Y, func(y float64) bool { return !math.IsInf(y, 0) && !math.IsNaN(y) }) {
+				t.Errorf("Te %g, E(Y) %g: series %q has no finite point", task.Te, task.EY, s.Name)
+			}
+		}
+		if err := PlotAdvice(filepath.Join(t.TempDir(), "a.svg"), a, nil); err != nil {
+			t.Errorf("Te %g, E(Y) %g: %v", task.Te, task.EY, err)
+		}
 	}
 }

@@ -123,7 +123,7 @@ func runConvert(cmd *cobra.Command, in, out string, o capacity.ConvertOptions) (
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(out)
+		removePartial(out)
 	}
 	return n, skipped, err
 }

@@ -52,7 +52,7 @@ func writeReport(dir, out string) error {
 	}
 	if err := r.WriteHTML(f); err != nil {
 		f.Close()
-		os.Remove(out)
+		removePartial(out)
 		return err
 	}
 	return f.Close()

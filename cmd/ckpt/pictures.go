@@ -57,6 +57,14 @@ func writePlanPictures(plotPath, htmlPath string, law distribution.Distribution,
 	return writePage(htmlPath, page)
 }
 
+// removePartial removes what a failed write left at path when it is a
+// regular file: never a device (--html /dev/full), a pipe or a directory.
+func removePartial(path string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		os.Remove(path)
+	}
+}
+
 // writePage writes an HTML page to path, leaving no partial file on error.
 func writePage(path string, page report.Page) error {
 	f, err := os.Create(path)
@@ -65,7 +73,7 @@ func writePage(path string, page report.Page) error {
 	}
 	if err := page.WriteHTML(f); err != nil {
 		f.Close()
-		os.Remove(path)
+		removePartial(path)
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"time"
@@ -74,8 +73,8 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		return cfg, err
 	}
 	cfg.Grace = time.Duration(g * float64(time.Second))
-	if f.scale < 0 || math.IsNaN(f.scale) || math.IsInf(f.scale, 0) {
-		return cfg, fmt.Errorf("--scale %v: want a factor > 0", f.scale)
+	if !validScale(f.scale) {
+		return cfg, fmt.Errorf("--scale %v: want a factor in [1e-3, 1e6] (0: the chain's)", f.scale)
 	}
 	cfg.Scale = f.scale
 	switch f.after {

@@ -188,33 +188,26 @@ func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
 		}
 	}
 	var results []Result
-	for _, rec := range recs[1:] {
-		get := func(name string) string { return rec[col[name]] }
-		j, ok := byKey[get("cell")+"/"+get("app")+"/"+get("index")]
+	for n, rec := range recs[1:] {
+		rr := row{rec: rec, col: col}
+		j, ok := byKey[rr.str("cell")+"/"+rr.str("app")+"/"+rr.str("index")]
 		if !ok {
-			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, get("cell"), get("index"))
+			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, rr.str("cell"), rr.str("index"))
 		}
-		r := Result{Job: j, Done: get("done") == "true", SimHeld: SimHeld(j)}
-		r.Reservations, _ = strconv.Atoi(get("reservations"))
-		r.Held, _ = strconv.ParseFloat(get("held"), 64)
-		r.Response, _ = strconv.ParseFloat(get("response"), 64)
-		r.JobIDs = strings.Fields(get("job_ids"))
-		if w, err := strconv.ParseFloat(get("walltime"), 64); err != nil || math.Abs(w-j.Walltime) > 1e-4*j.Walltime {
-			return fmt.Errorf("%s: job %s %s has walltime %s, the design %v", p, get("cell"), get("index"), get("walltime"), j.Walltime)
+		r := Result{Job: j, Done: rr.str("done") == "true", SimHeld: SimHeld(j)}
+		r.Reservations = int(rr.num("reservations"))
+		r.Held, r.Response = rr.num("held"), rr.num("response")
+		r.JobIDs = strings.Fields(rr.str("job_ids"))
+		if w := rr.num("walltime"); rr.err == nil && math.Abs(w-j.Walltime) > 1e-4*j.Walltime {
+			return fmt.Errorf("%s: job %s %s has walltime %s, the design %v", p, rr.str("cell"), rr.str("index"), rr.str("walltime"), j.Walltime)
 		}
-		r.Scale = d.scaleOf(rec, col)
-		for _, c := range []string{"startup", "finish"} {
-			if i, ok := col[c]; ok {
-				v, _ := strconv.ParseFloat(rec[i], 64)
-				if c == "startup" {
-					r.Startup = v
-				} else {
-					r.Finish = v
-				}
-			}
+		r.Scale = d.scaleOf(&rr)
+		r.Startup, r.Finish, r.Stopped = rr.opt("startup"), rr.opt("finish"), int(rr.opt("stopped"))
+		if rr.err != nil {
+			return fmt.Errorf("%s: row %d: %w", p, n+2, rr.err)
 		}
-		if i, ok := col["stopped"]; ok {
-			r.Stopped, _ = strconv.Atoi(rec[i])
+		if !(r.Scale > 0) || math.IsInf(r.Scale, 0) {
+			return fmt.Errorf("%s: row %d: no time scale (a jobs.csv without wait_real_s needs the run's --scale)", p, n+2)
 		}
 		results = append(results, r)
 	}
@@ -222,16 +215,41 @@ func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
 	return writeSummaries(ctx, rc, results)
 }
 
+// row reads the columns of one jobs.csv record, remembering the first
+// value that does not parse.
+type row struct {
+	rec []string
+	col map[string]int
+	err error
+}
+
+func (r *row) str(name string) string { return r.rec[r.col[name]] }
+
+// num parses a required numeric column.
+func (r *row) num(name string) float64 {
+	v, err := strconv.ParseFloat(r.str(name), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if r.err == nil {
+			r.err = fmt.Errorf("column %q: %q is not a finite number", name, r.str(name))
+		}
+		return 0
+	}
+	return v
+}
+
+// opt parses an optional numeric column (0 when the file has none).
+func (r *row) opt(name string) float64 {
+	if _, ok := r.col[name]; !ok {
+		return 0
+	}
+	return r.num(name)
+}
+
 // scaleOf is the scale of a jobs.csv row: response − held over its
 // wait_real_s column (the run's scale), else the design's RunScale.
-func (d Design) scaleOf(rec []string, col map[string]int) float64 {
-	if i, ok := col["wait_real_s"]; ok {
-		w, _ := strconv.ParseFloat(rec[i], 64)
-		h, _ := strconv.ParseFloat(rec[col["held"]], 64)
-		q, _ := strconv.ParseFloat(rec[col["response"]], 64)
-		if w > 0 {
-			return (q - h) / w
-		}
+func (d Design) scaleOf(r *row) float64 {
+	if w := r.opt("wait_real_s"); w > 0 {
+		return (r.num("response") - r.num("held")) / w
 	}
 	return d.RunScale
 }

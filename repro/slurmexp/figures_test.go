@@ -47,3 +47,29 @@ func TestWriteFig8(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A jobs.csv value that does not parse is named, column and value, rather
+// than read as 0; the scale comes from the row's wait, else the design's.
+func TestRowParsing(t *testing.T) {
+	col := map[string]int{"held": 0, "response": 1, "wait_real_s": 2}
+	r := row{rec: []string{"100", "160", "3"}, col: col}
+	if s := (Design{RunScale: 7}).scaleOf(&r); s != 20 || r.err != nil {
+		t.Errorf("scale %v, err %v; want (160 − 100)/3 = 20", s, r.err)
+	}
+	r = row{rec: []string{"100", "100", "0"}, col: col}
+	if s := (Design{RunScale: 7}).scaleOf(&r); s != 7 || r.err != nil {
+		t.Errorf("no wait: scale %v, err %v; want the design's 7", s, r.err)
+	}
+	r = row{rec: []string{"12x", "160", "3"}, col: col}
+	(Design{}).scaleOf(&r)
+	if r.err == nil || !strings.Contains(r.err.Error(), `"held"`) || !strings.Contains(r.err.Error(), "12x") {
+		t.Errorf("bad held: %v", r.err)
+	}
+	r = row{rec: []string{"1", "NaN", "3"}, col: col}
+	if r.num("response"); r.err == nil {
+		t.Error("NaN accepted")
+	}
+	if v := (&row{rec: []string{"1"}, col: map[string]int{"held": 0}}).opt("stopped"); v != 0 {
+		t.Errorf("missing optional column read as %v", v)
+	}
+}
