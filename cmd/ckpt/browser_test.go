@@ -217,15 +217,7 @@ func TestBrowserReservePage(t *testing.T) {
 	if _, stderr, code := run(t, "", "reserve", "--html", page); code != 0 {
 		t.Fatalf("reserve: exit %d: %s", code, stderr)
 	}
-	r := render(t, page, 1100, 1500)
-	checkDOM(t, r.dom, 1, "Reservation plan")
-	for _, want := range []string{"Walltime density, reservation ends", "Slurm --time"} {
-		if !strings.Contains(r.dom, want) {
-			t.Errorf("DOM lacks %q", want)
-		}
-	}
-	assertNotBlank(t, "reserve", r.shot)
-	saveScreenshot(t, "reserve", r.shot)
+	checkPage(t, "reserve", page, 1100, 1500, 1, "Reservation plan", "Walltime density, reservation ends", "Slurm --time")
 }
 
 // TestBrowserCapacityPage renders `ckpt capacity simulate --html`.
@@ -244,6 +236,22 @@ func TestBrowserCapacityPage(t *testing.T) {
 	saveScreenshot(t, "capacity", r.shot)
 }
 
+// checkPage renders page at width × height and checks it: the heading and
+// figure count, every wanted text in the DOM, a non-blank screenshot,
+// saved under name for the README.
+func checkPage(t *testing.T, name, page string, width, height, figures int, heading string, wants ...string) {
+	t.Helper()
+	r := render(t, page, width, height)
+	checkDOM(t, r.dom, figures, heading)
+	for _, want := range wants {
+		if !strings.Contains(r.dom, want) {
+			t.Errorf("DOM lacks %q", want)
+		}
+	}
+	assertNotBlank(t, name, r.shot)
+	saveScreenshot(t, name, r.shot)
+}
+
 // TestBrowserIntervalPage renders `ckpt interval --html` with a trace.
 func TestBrowserIntervalPage(t *testing.T) {
 	chromium(t)
@@ -253,15 +261,7 @@ func TestBrowserIntervalPage(t *testing.T) {
 	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", filepath.Base(lanl), "--system", "20", "--html", page); code != 0 {
 		t.Fatalf("interval: exit %d: %s", code, stderr)
 	}
-	r := render(t, page, 1100, 1400)
-	checkDOM(t, r.dom, 1, "Checkpoint intervals")
-	for _, want := range []string{"Expected wall-clock time against the number of intervals", "Failure law: LANL system 20", "exact replay (s)"} {
-		if !strings.Contains(r.dom, want) {
-			t.Errorf("DOM lacks %q", want)
-		}
-	}
-	assertNotBlank(t, "interval", r.shot)
-	saveScreenshot(t, "interval", r.shot)
+	checkPage(t, "interval", page, 1100, 1400, 1, "Checkpoint intervals", "Expected wall-clock time against the number of intervals", "Failure law: LANL system 20", "exact replay (s)")
 }
 
 // TestBrowserProfilePage renders `ckpt reserve --profile --html`.
@@ -271,15 +271,7 @@ func TestBrowserProfilePage(t *testing.T) {
 	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--html", page); code != 0 {
 		t.Fatalf("reserve --profile: exit %d: %s", code, stderr)
 	}
-	r := render(t, page, 1100, 1400)
-	checkDOM(t, r.dom, 1, "Time and memory reservations")
-	for _, want := range []string{"slant: memory over time and the mem-all-ckpt-v2 reservations", "Phases: probability that each task runs", "Slurm --time"} {
-		if !strings.Contains(r.dom, want) {
-			t.Errorf("DOM lacks %q", want)
-		}
-	}
-	assertNotBlank(t, "profile", r.shot)
-	saveScreenshot(t, "profile", r.shot)
+	checkPage(t, "profile", page, 1100, 1400, 1, "Time and memory reservations", "slant: memory over time and the mem-all-ckpt-v2 reservations", "Phases: probability that each task runs", "Slurm --time")
 }
 
 // TestBrowserChainPage renders `ckpt chain status --html`.
@@ -289,13 +281,5 @@ func TestBrowserChainPage(t *testing.T) {
 	if _, stderr, code := run(t, "", "chain", "status", chainForPicture(t), "--html", page); code != 0 {
 		t.Fatalf("chain status: exit %d: %s", code, stderr)
 	}
-	r := render(t, page, 1100, 900)
-	checkDOM(t, r.dom, 1, "Reservation chain toy-1")
-	for _, want := range []string{"Chain toy-1 (toy): 4 reservations", "pending: projected after the previous one", "checkpointed"} {
-		if !strings.Contains(r.dom, want) {
-			t.Errorf("DOM lacks %q", want)
-		}
-	}
-	assertNotBlank(t, "chain", r.shot)
-	saveScreenshot(t, "chain", r.shot)
+	checkPage(t, "chain", page, 1100, 900, 1, "Reservation chain toy-1", "Chain toy-1 (toy): 4 reservations", "pending: projected after the previous one", "checkpointed")
 }

@@ -58,13 +58,5 @@ func TestBrowserIOSimPage(t *testing.T) {
 		"--html", page, "--timeline", "1d:1.25d"); code != 0 {
 		t.Fatalf("iosim run: exit %d: %s", code, stderr)
 	}
-	r := render(t, page, 1100, 1500)
-	checkDOM(t, r.dom, 4, "I/O strategies on cielo")
-	for _, want := range []string{"Waste of each strategy", "ordered-daly: the file system from", "ckpt slowdown"} {
-		if !strings.Contains(r.dom, want) {
-			t.Errorf("DOM lacks %q", want)
-		}
-	}
-	assertNotBlank(t, "iosim", r.shot)
-	saveScreenshot(t, "iosim", r.shot)
+	checkPage(t, "iosim", page, 1100, 1500, 4, "I/O strategies on cielo", "Waste of each strategy", "ordered-daly: the file system from", "ckpt slowdown")
 }
