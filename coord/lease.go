@@ -224,12 +224,7 @@ func (c *Coordinator) Release(now float64, job string, token uint64, measured fl
 		}
 	}
 	c.meta.Releases++
-	p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: OutReleased}
-	c.drop(j, OutReleased)
-	c.promote(now)
-	g := c.pastAnswer(j, p)
-	g.Granted = c.notices()
-	return g, nil
+	return c.end(j, now, OutReleased), nil
 }
 
 // Cancel withdraws job's outstanding request requestID at time now,
@@ -243,12 +238,7 @@ func (c *Coordinator) Cancel(now float64, job, requestID string) (Grant, error) 
 		return Grant{}, errorf(NotFound, "job", "no job %q", clip(job))
 	}
 	if l := j.Lease; l != nil && l.RequestID == requestID {
-		p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: OutDropped}
-		c.drop(j, OutDropped)
-		c.promote(now)
-		g := c.pastAnswer(j, p)
-		g.Granted = c.notices()
-		return g, nil
+		return c.end(j, now, OutDropped), nil
 	}
 	if p, ok := j.past(requestID, 0); ok && requestID != "" {
 		return c.pastAnswer(j, p), nil
@@ -257,6 +247,19 @@ func (c *Coordinator) Cancel(now float64, job, requestID string) (Grant, error) 
 }
 
 // drop removes j's outstanding request, remembering its outcome.
+// end closes j's outstanding request with outcome, hands the file system
+// to the next requests and answers with how the request ended and who
+// was granted.
+func (c *Coordinator) end(j *Job, now float64, outcome string) Grant {
+	l := j.Lease
+	p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome}
+	c.drop(j, outcome)
+	c.promote(now)
+	g := c.pastAnswer(j, p)
+	g.Granted = c.notices()
+	return g
+}
+
 func (c *Coordinator) drop(j *Job, outcome string) {
 	l := j.Lease
 	if l.Granted {
