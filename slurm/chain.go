@@ -32,6 +32,11 @@ type Step struct {
 	Milestone float64 `json:"milestone"`
 }
 
+// ValidScale reports whether s can scale a chain's time: 0 (real time,
+// or a default chosen elsewhere) or a factor in [1e-3, 1e6], within which
+// every scaled length of a plan stays a representable duration.
+func ValidScale(s float64) bool { return s == 0 || s >= 1e-3 && s <= 1e6 }
+
 // Chain is a sequence of reservations for one job script.
 type Chain struct {
 	// Job is the path of the batch script to submit at every step; it runs
@@ -91,8 +96,8 @@ func (c Chain) Validate() error {
 	if c.Name != "" && !safeName.MatchString(c.Name) {
 		return fmt.Errorf("job name %q: use letters, digits and . _ + - only", c.Name)
 	}
-	if c.Scale < 0 || math.IsNaN(c.Scale) || math.IsInf(c.Scale, 0) {
-		return fmt.Errorf("scale %v: want a finite factor > 0 (0: real time)", c.Scale)
+	if !ValidScale(c.Scale) {
+		return fmt.Errorf("scale %v: want 0 (real time) or a factor in [1e-3, 1e6]", c.Scale)
 	}
 	if c.Ahead < 0 {
 		return fmt.Errorf("ahead %d: must be >= 0 (0 submits everything up front)", c.Ahead)

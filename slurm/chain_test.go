@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,5 +164,21 @@ func TestScriptFirstSubmissionFails(t *testing.T) {
 	}
 	if st, err := Load(filepath.Join(dir, "chains", "seg-test")); err == nil && len(st.Jobs) != 0 {
 		t.Errorf("jobs recorded: %v", st.Jobs)
+	}
+}
+
+// ValidScale accepts 0 and [1e-3, 1e6] only: NaN, ±Inf, negatives and
+// factors whose scaled lengths overflow a time.Duration are refused, and
+// Chain.Validate refuses what it refuses.
+func TestValidScale(t *testing.T) {
+	for s, want := range map[float64]bool{0: true, 1e-3: true, 1: true, 20: true, 1e6: true,
+		-1: false, 1e-4: false, 1e-300: false, 2e6: false, math.NaN(): false, math.Inf(1): false, math.Inf(-1): false} {
+		if ValidScale(s) != want {
+			t.Errorf("ValidScale(%v) = %v", s, !want)
+		}
+	}
+	c := Chain{Job: "job.sh", Scale: math.NaN(), Steps: []Step{{Time: 60}}}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "scale NaN") {
+		t.Errorf("Validate: %v", err)
 	}
 }

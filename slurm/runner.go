@@ -164,6 +164,9 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if len(cfg.App) == 0 {
 		return Outcome{}, ExitMore, fmt.Errorf("no application to run")
 	}
+	if !ValidScale(cfg.Scale) {
+		return Outcome{}, ExitMore, fmt.Errorf("scale %v: want 0 (the chain's) or a factor in [1e-3, 1e6]", cfg.Scale)
+	}
 	o := Outcome{Reservation: k, JobID: cfg.JobID, Start: clock.Now()}
 	if j := DoneIn(st.Outcomes); j > 0 {
 		o.Outcome, o.Note = OutcomeSkipped, fmt.Sprintf("reservation %d completed the work", j)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/repro/slurmexp"
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
@@ -85,7 +86,7 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if cfg.Scale == 0 && f.quick {
 		cfg.Scale = 30
 	}
-	if cfg.Slots < 1 || cfg.Slots > cpus || !validScale(cfg.Scale) || sf.jobs < 1 || sf.mix < 0 {
+	if cfg.Slots < 1 || cfg.Slots > cpus || !slurm.ValidScale(cfg.Scale) || sf.jobs < 1 || sf.mix < 0 {
 		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs %d, --mix-runs %d: want 1..CPUs slots, a scale of 0 (automatic) or in [1e-3, 1e6], jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
 	}
 	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
@@ -109,7 +110,7 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 	if f.quick {
 		d = slurmexp.QuickDesign(seed)
 	}
-	if !validScale(f.slurm.scale) {
+	if !slurm.ValidScale(f.slurm.scale) {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
 	}
 	d.RunScale = f.slurm.scale
@@ -148,11 +149,4 @@ func newStandinCmd() *cobra.Command {
 	fl.Float64Var(&s.BytesPerSecond, "bytes-per-second", 4096, "checkpoint bytes per second of C")
 	fl.StringVar(&margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'")
 	return cmd
-}
-
-// validScale reports whether a --scale value is usable: 0 (the default
-// scale) or a finite factor in [1e-3, 1e6], so that every scaled length
-// of a chain stays a representable duration.
-func validScale(s float64) bool {
-	return s == 0 || s >= 1e-3 && s <= 1e6
 }

@@ -73,7 +73,7 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		return cfg, err
 	}
 	cfg.Grace = time.Duration(g * float64(time.Second))
-	if !validScale(f.scale) {
+	if !slurm.ValidScale(f.scale) {
 		return cfg, fmt.Errorf("--scale %v: want a factor in [1e-3, 1e6] (0: the chain's)", f.scale)
 	}
 	cfg.Scale = f.scale
