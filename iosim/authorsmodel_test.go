@@ -252,3 +252,21 @@ func TestParseAuthorsModel(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseAuthorsModel: any list either is refused or reads back, through
+// String, as the same model.
+func FuzzParseAuthorsModel(f *testing.F) {
+	for _, s := range []string{"", "none", "all", "window,keep-reservations", "narrow-work,,x", "window,window"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		m, err := ParseAuthorsModel(list)
+		if err != nil {
+			return
+		}
+		back, err := ParseAuthorsModel(m.String())
+		if err != nil || back != m {
+			t.Fatalf("%q: %+v prints %q, which reads %+v %v", list, m, m.String(), back, err)
+		}
+	})
+}
