@@ -85,3 +85,32 @@ func TestAutoScale(t *testing.T) {
 	}
 	t.Logf("default design: %d jobs, scale %v on 32 slots", len(d), AutoScale(d, 32, Budget, MinScale))
 }
+
+// TestNearTie: the Qball HPC job of seed 11 whose walltime (160.17 s)
+// passes its first reservation (159.92 s) by 0.26 s is a near tie at a
+// window of 5 plan seconds (held 160.17 when it completes in the first)
+// and not at 0.1 s; a job far from any reservation end is no tie.
+func TestNearTie(t *testing.T) {
+	jobs, err := Design{Jobs: 3, Apps: Apps()[:1], Seed: 11}.Make(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j Job
+	for _, k := range jobs {
+		if k.Strategy == HPC && k.Index == 2 {
+			j = k
+		}
+	}
+	if j.Walltime <= j.Steps[0].Time || j.Walltime-j.Steps[0].Time > 1 {
+		t.Fatalf("job drawn differently: walltime %v, first reservation %v", j.Walltime, j.Steps[0].Time)
+	}
+	if got := nearTie(j, 5); math.Abs(got-(j.Walltime-5)) > 1e-9 {
+		t.Errorf("nearTie(5) = %v, want %v", got, j.Walltime-5)
+	}
+	if got := nearTie(j, 0.1); !math.IsNaN(got) {
+		t.Errorf("nearTie(0.1) = %v, want NaN", got)
+	}
+	if !heldMatches(161, 60, SimHeld(j), nearTie(j, 5)) || heldMatches(161, 60, SimHeld(j), math.NaN()) {
+		t.Error("heldMatches does not accept the near tie or accepts the far value")
+	}
+}

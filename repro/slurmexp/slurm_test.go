@@ -50,8 +50,9 @@ func TestOnSlurm(t *testing.T) {
 	var ids []string
 	for _, r := range rs {
 		slack := float64(r.Reservations) * 3 * cfg.Scale // 3 real seconds per reservation
-		if !r.Done || r.Held < r.SimHeld-slack || r.Held > r.SimHeld+slack || r.Response < r.Held || math.IsNaN(r.Response) {
-			t.Errorf("%s job %d: done %v, held %.0f s, simulated %.0f s, response %.0f s", r.Cell(), r.Index, r.Done, r.Held, r.SimHeld, r.Response)
+		alt := nearTie(r.Job, tieWindow*cfg.Scale)
+		if !r.Done || !heldMatches(r.Held, slack, r.SimHeld, alt) || r.Response < r.Held || math.IsNaN(r.Response) {
+			t.Errorf("%s job %d: done %v, held %.0f s, simulated %.0f s (%.0f s on a near tie), response %.0f s", r.Cell(), r.Index, r.Done, r.Held, r.SimHeld, alt, r.Response)
 		}
 		ids = append(ids, r.JobIDs[len(r.JobIDs)-1])
 		t.Logf("%s job %d: walltime %.0f, %d reservations, held %.0f (simulated %.0f), response %.0f", r.Cell(), r.Index, r.Walltime, r.Reservations, r.Held, r.SimHeld, r.Response)
@@ -63,4 +64,33 @@ func TestOnSlurm(t *testing.T) {
 	if states["COMPLETED"] != len(ids) {
 		t.Errorf("sacct states of the completing reservations: %v, want all COMPLETED", states)
 	}
+}
+
+// tieWindow is how close (real time) a walltime may come to where the
+// model's outcome changes and still be decided either way on the cluster:
+// the runner's timers and the stand-in's start and signal delivery on a
+// loaded 2-core machine lag by tens of milliseconds (seen in CI: a
+// walltime 0.26 s of plan time, 13 ms real, past its reservation's end
+// completed in it).
+const tieWindow = 0.25
+
+// nearTie is the model's held time of j with its walltime moved by up to
+// ±w (plan seconds) where that changes the outcome (another number of
+// reservations), else NaN.
+func nearTie(j Job, w float64) float64 {
+	n := SimReservations(j)
+	for _, d := range []float64{-w, w} {
+		k := j
+		k.Walltime = max(j.Walltime+d, 0)
+		if SimReservations(k) != n {
+			return SimHeld(k)
+		}
+	}
+	return math.NaN()
+}
+
+// heldMatches: held is within slack of the model's time, or of its time
+// on a near tie.
+func heldMatches(held, slack, sim, alt float64) bool {
+	return math.Abs(held-sim) <= slack || math.Abs(held-alt) <= slack
 }
