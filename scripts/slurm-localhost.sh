@@ -114,11 +114,15 @@ sacctmgr -i add cluster ckpt-local >/dev/null 2>&1 || true
 pgrep -x slurmctld >/dev/null || slurmctld
 pgrep -x slurmd >/dev/null || slurmd
 for _ in $(seq 30); do
-	if sinfo -h -o %T 2>/dev/null | grep -q idle && sacct -n -X -S now >/dev/null 2>&1; then
+	# A node that answers is up, idle or running jobs (a re-run of this
+	# script while earlier jobs still run must not report a failure).
+	if sinfo -h -o %T 2>/dev/null | grep -Eq '^(idle|mixed|allocated|completing)$' && sacct -n -X -S now >/dev/null 2>&1; then
 		echo "slurm: one-node cluster with accounting up on $host; run the tests with CKPT_SLURM_TESTS=1"
 		exit 0
 	fi
-	scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true
+	if sinfo -h -o %T 2>/dev/null | grep -Eq '^(down|drain)'; then
+		scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true
+	fi
 	sleep 1
 done
 echo "slurm: cluster did not come up; see /var/log/slurm/" >&2
