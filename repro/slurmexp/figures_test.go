@@ -1,6 +1,7 @@
 package slurmexp
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,30 @@ func TestWriteFig8(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "fig8.png")); err != nil {
 		t.Error(err)
+	}
+	if strings.Contains(svg, ">n/a<") {
+		t.Error("n/a drawn with every measure defined")
+	}
+}
+
+// A cell where no job completed (NaN measures) is drawn as "n/a" in each
+// panel, not as a bar of 0.
+func TestWriteFig8Undefined(t *testing.T) {
+	nan := math.NaN()
+	ss := []Summary{
+		{Experiment: Fig8, App: "Qball", Strat: Strategies[0], Utilization: nan, SimUtilization: 0.5,
+			ReservedUtilization: nan, SimReservedUtilization: 0.5, Stretch: nan, SimStretch: 1.5},
+	}
+	dir := t.TempDir()
+	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fig8.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), ">n/a<"); n != 3 {
+		t.Errorf("%d n/a labels, want one per panel (3)", n)
 	}
 }
 
