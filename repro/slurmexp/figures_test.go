@@ -24,14 +24,7 @@ func TestWriteFig8(t *testing.T) {
 	}
 	ss = append(ss, Summary{Experiment: Fig9, App: "Qball", Strat: DynProgCount, Variation: 0.3, Utilization: 0.1})
 	dir := t.TempDir()
-	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "fig8.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg := string(b)
+	svg := fig8SVG(t, dir, ss)
 	want := 3 * len(Apps()) * len(Strategies) // panels × cells, each with a Slurm and a simulation bar
 	if n := strings.Count(svg, ", Slurm<"); n != want {
 		t.Errorf("%d Slurm bars, want %d", n, want)
@@ -60,7 +53,14 @@ func TestWriteFig8Undefined(t *testing.T) {
 		{Experiment: Fig8, App: "Qball", Strat: Strategies[0], Utilization: nan, SimUtilization: 0.5,
 			ReservedUtilization: nan, SimReservedUtilization: 0.5, Stretch: nan, SimStretch: 1.5},
 	}
-	dir := t.TempDir()
+	if n := strings.Count(fig8SVG(t, t.TempDir(), ss), ">n/a<"); n != 3 {
+		t.Errorf("%d n/a labels, want one per panel (3)", n)
+	}
+}
+
+// fig8SVG writes Fig. 8 of ss into dir and returns its SVG.
+func fig8SVG(t *testing.T, dir string, ss []Summary) string {
+	t.Helper()
 	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
 		t.Fatal(err)
 	}
@@ -68,9 +68,7 @@ func TestWriteFig8Undefined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(b), ">n/a<"); n != 3 {
-		t.Errorf("%d n/a labels, want one per panel (3)", n)
-	}
+	return string(b)
 }
 
 // A jobs.csv value that does not parse is named, column and value, rather
