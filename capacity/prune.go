@@ -32,6 +32,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/ckpt-hpc/ckpt/optimize"
 )
 
 // yieldLowerBound returns the work x of a feasible assignment of DP1 under
@@ -324,23 +326,9 @@ func (k *knap) narrow(l layout, flat []flatOpt, start []int, init vec, margin fl
 // dual), searched by golden section over [0, lb/A_q] in 10 steps.
 func (k *knap) bestLambda(l layout, flat []flatOpt, start []int, init vec, q, qo int) float64 {
 	f := func(lam float64) float64 { return k.lpBound(l, flat, start, init, q, qo, lam) }
-	lo, hi := 0.0, math.Max(k.lb, 0)/float64(l.a[q])
-	const g = 0.6180339887498949
-	x1, x2 := hi-g*(hi-lo), lo+g*(hi-lo)
-	f1, f2 := f(x1), f(x2)
-	for range 10 {
-		if f1 <= f2 {
-			hi, x2, f2 = x2, x1, f1
-			x1 = hi - g*(hi-lo)
-			f1 = f(x1)
-		} else {
-			lo, x1, f1 = x1, x2, f2
-			x2 = lo + g*(hi-lo)
-			f2 = f(x2)
-		}
-	}
+	b := optimize.Golden{Steps: 10, Ties: optimize.TiesLeft}.Minimize(f, 0, math.Max(k.lb, 0)/float64(l.a[q]))
 	best, lam := f(0), 0.0
-	if m := (lo + hi) / 2; f(m) < best {
+	if m := (b.Lo + b.Hi) / 2; f(m) < best {
 		lam = m
 	}
 	return lam

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/optimize"
 	"github.com/ckpt-hpc/ckpt/rng"
 )
 
@@ -172,22 +173,8 @@ func (rs *Runs) BestFixed(te, c, r float64, maxX int) (period, mean float64, err
 	if x > 1 {
 		hi = te / float64(x-1)
 	}
-	g := (math.Sqrt(5) - 1) / 2
-	a, b := lo, hi
-	p1, p2 := b-g*(b-a), a+g*(b-a)
-	f1, f2 := eval(p1), eval(p2)
-	for i := 0; i < 40 && b-a > 1e-6*period; i++ {
-		if f1 < f2 {
-			b, p2, f2 = p2, p1, f1
-			p1 = b - g*(b-a)
-			f1 = eval(p1)
-		} else {
-			a, p1, f1 = p1, p2, f2
-			p2 = a + g*(b-a)
-			f2 = eval(p2)
-		}
-	}
-	for _, c := range []struct{ p, f float64 }{{p1, f1}, {p2, f2}} {
+	b := optimize.Golden{Steps: 40, Tol: 1e-6 * period, Ties: optimize.TiesRight}.Minimize(eval, lo, hi)
+	for _, c := range []struct{ p, f float64 }{{b.X1, b.F1}, {b.X2, b.F2}} {
 		if c.f < mean {
 			period, mean = c.p, c.f
 		}

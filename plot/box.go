@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	gplot "gonum.org/v1/plot"
@@ -182,20 +183,38 @@ func (t boxThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLines(boxLine, pts)
 }
 
-// barItem is one horizontal bar from 0 to value at row y.
+// barItem is one horizontal bar from 0 to value at row y; with missing
+// set (an undefined value) no bar, only the label at 0.
 type barItem struct {
 	y, value   float64
 	fill, edge color.Color
 	label      string // printed after the bar's end
+	missing    bool
+}
+
+// newBarItem is the bar of value at row y in the given style, labelled with
+// its value; a non-finite value is missing, labelled "n/a" (NaN), "+Inf" or
+// "-Inf".
+func newBarItem(y, value float64, style int) *barItem {
+	b := &barItem{y: y, value: value, fill: fillOf(style), edge: colorOf(style), label: strconv.FormatFloat(value, 'g', 3, 64)}
+	if math.IsNaN(value) || math.IsInf(value, 0) {
+		b.value, b.missing = 0, true
+		if math.IsNaN(value) {
+			b.label = "n/a"
+		}
+	}
+	return b
 }
 
 func (b *barItem) Plot(c draw.Canvas, p *gplot.Plot) {
 	trX, trY := p.Transforms(&c)
 	x0, x1 := trX(0), trX(b.value)
 	y0, y1 := trY(b.y-0.35), trY(b.y+0.35)
-	pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}, {X: x0, Y: y0}}
-	c.FillPolygon(b.fill, c.ClipPolygonXY(pts))
-	c.StrokeLines(draw.LineStyle{Color: b.edge, Width: vg.Points(1)}, c.ClipLinesXY(pts)...)
+	if !b.missing {
+		pts := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}, {X: x0, Y: y0}}
+		c.FillPolygon(b.fill, c.ClipPolygonXY(pts))
+		c.StrokeLines(draw.LineStyle{Color: b.edge, Width: vg.Points(1)}, c.ClipLinesXY(pts)...)
+	}
 	if b.label != "" {
 		sty := draw.TextStyle{Color: color.Black, Font: font.From(sansFont, 9), YAlign: -0.5, Handler: p.X.Tick.Label.Handler}
 		at := vg.Point{X: x1 + vg.Points(3), Y: (y0 + y1) / 2}
@@ -212,5 +231,8 @@ func (b *barItem) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (b *barItem) footprint(trX, trY func(float64) vg.Length) ([][2]vg.Point, []vg.Rectangle) {
+	if b.missing {
+		return nil, nil
+	}
 	return nil, []vg.Rectangle{{Min: vg.Point{X: trX(0), Y: trY(b.y - 0.35)}, Max: vg.Point{X: trX(b.value), Y: trY(b.y + 0.35)}}}
 }

@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"math"
 	"os"
-	"strconv"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -46,6 +45,10 @@ type RectKey struct {
 // Bar is one bar of a bar panel.
 type Bar struct {
 	Label string
+	// Value is the bar's length: finite and non-negative, or NaN or ±Inf
+	// for an undefined measure (no job completed, a ratio 0/0), drawn as
+	// no bar and the label "n/a" (NaN), "+Inf" or "-Inf" at the axis:
+	// never as a bar of length 0.
 	Value float64
 	// Highlight draws the bar in vermillion; the others are blue.
 	Highlight bool
@@ -57,7 +60,8 @@ type Bar struct {
 // with Bars is a horizontal bar chart of them instead, labelled on the y
 // axis, with Figure.XLabel under the values and each value printed at
 // its bar's end; a bar beyond a fixed Figure.XRange is cut at the edge,
-// its value printed inside it with an arrow.
+// its value printed inside it with an arrow; an undefined value (NaN, ±Inf)
+// has no bar, only "n/a", "+Inf" or "-Inf" at the axis (see Bar).
 type Panel struct {
 	Figure
 	Lines  []Series
@@ -244,8 +248,8 @@ func (pn Panel) bars() (*figPlot, error) {
 	n := len(pn.Bars)
 	names := make([]string, n)
 	for i, b := range pn.Bars {
-		if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || b.Value < 0 {
-			return nil, fmt.Errorf("bar %q: value %g is not finite and non-negative", b.Label, b.Value)
+		if b.Value < 0 && !math.IsInf(b.Value, -1) {
+			return nil, fmt.Errorf("bar %q: value %g is negative", b.Label, b.Value)
 		}
 		row := n - 1 - i // the first bar on top
 		names[row] = b.Label
@@ -253,14 +257,19 @@ func (pn Panel) bars() (*figPlot, error) {
 		if b.Highlight {
 			style = 4
 		}
-		p.Add(&barItem{y: float64(row), value: b.Value, fill: fillOf(style), edge: colorOf(style), label: strconv.FormatFloat(b.Value, 'g', 3, 64)})
+		p.Add(newBarItem(float64(row), b.Value, style))
 	}
 	p.NominalY(names...)
 	f.YRange = [2]float64{-0.6, float64(n) - 0.4}
 	if f.XRange == [2]float64{} {
-		hi := 0.0
+		hi, found := 0.0, false
 		for _, b := range pn.Bars {
-			hi = math.Max(hi, b.Value)
+			if !math.IsNaN(b.Value) && !math.IsInf(b.Value, 0) {
+				hi, found = math.Max(hi, b.Value), true
+			}
+		}
+		if !found {
+			hi = 1 / 1.12 // only undefined values: an axis from 0 to 1
 		}
 		f.XRange = [2]float64{0, math.Max(hi*1.12, 1e-300)} // room for the value labels
 	}

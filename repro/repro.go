@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/runner"
 )
 
@@ -35,6 +36,17 @@ type Config struct {
 	// Progress receives progress bars (the command's stderr); nil means
 	// os.Stderr, drawn only when it is a terminal (see runner.Progress).
 	Progress io.Writer
+	// Data is the data folder given by --data; "" means $CKPT_DATA, else
+	// ../shared/data beside the checkout (datadir.Find). Reproductions read
+	// their inputs through DataPath.
+	Data string
+}
+
+// DataPath returns the file or folder rel (slash-separated parts) inside
+// the data folder of c (datadir.Path with c.Data), and an error naming it
+// and the folder when it does not exist.
+func (c Config) DataPath(rel ...string) (string, error) {
+	return datadir.Path(c.Data, rel...)
 }
 
 // BaseSeed is the base seed of a reproduction whose own default is def:

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
 func TestComparisons(t *testing.T) {
@@ -73,5 +75,31 @@ func TestTableAndSteps(t *testing.T) {
 	failing := []Step{{"bad", func(context.Context) ([]Comparison, error) { return nil, errors.New("boom") }}}
 	if err := RunSteps(context.Background(), cfg, failing); err == nil || !strings.Contains(err.Error(), "bad: boom") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// DataPath reads the folder of Config.Data before $CKPT_DATA, refuses a
+// Data that is not a folder naming it, and names a missing file with its
+// folder.
+func TestDataPath(t *testing.T) {
+	flag, env := t.TempDir(), t.TempDir()
+	for _, d := range []string{flag, env} {
+		if err := os.MkdirAll(filepath.Join(d, "swf"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(datadir.Env, env)
+	if p, err := (Config{Data: flag}).DataPath("swf"); err != nil || p != filepath.Join(flag, "swf") {
+		t.Errorf("Data set: %q, %v; want %q", p, err, filepath.Join(flag, "swf"))
+	}
+	if p, err := (Config{}).DataPath("swf"); err != nil || p != filepath.Join(env, "swf") {
+		t.Errorf("Data empty: %q, %v; want $%s's %q", p, err, datadir.Env, filepath.Join(env, "swf"))
+	}
+	bad := filepath.Join(flag, "absent")
+	if _, err := (Config{Data: bad}).DataPath("swf"); !errors.Is(err, datadir.ErrNotFound) || !strings.Contains(err.Error(), bad) {
+		t.Errorf("Data %q: %v; want an error naming it", bad, err)
+	}
+	if _, err := (Config{Data: flag}).DataPath("swf", "x.swf"); !errors.Is(err, datadir.ErrNotFound) || !strings.Contains(err.Error(), filepath.Join(flag, "swf", "x.swf")) {
+		t.Errorf("missing file: %v; want an error naming it", err)
 	}
 }

@@ -24,7 +24,10 @@
 // The runner adds a second guard: it does not start the application when a
 // reservation recorded that the work is done — an earlier one, or, when
 // Slurm requeued this reservation (scontrol requeue works on finished jobs
-// too), this one or a later one.
+// too), this one or a later one. A requeued reservation that runs again
+// (after a node failure, say) restarts the application from the chain's
+// last committed checkpoint, even where the plan starts it from scratch:
+// its first run may have checkpointed before it was requeued.
 //
 // At most Ahead reservations are pending beyond the one that runs (a rolling
 // window, default 2): the submission script submits the first Ahead, and the

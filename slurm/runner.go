@@ -148,8 +148,9 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 // Run runs reservation cfg.Reservation of the chain in cfg.Dir: it tops
 // up the rolling window, starts the app (unless a reservation recorded
 // that the work is done: an earlier one, or this or a later one when Slurm
-// requeued this reservation), signals it at SignalTime, records the Outcome and
-// returns it with the exit status for the dependencies. Cluster errors
+// requeued this reservation) from the point startingPoint gives, signals
+// it at SignalTime, records the Outcome and returns it with the exit
+// status for the dependencies. Cluster errors
 // while topping up or cancelling are reported on Stderr, not fatal: the
 // dependencies are the safety net.
 func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, int, error) {
@@ -183,17 +184,17 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
 	}
-	step := st.Chain.Steps[k-1]
-	scale := scaleOf(cfg, st.Chain)
-	o.Deadline = deadline(ctx, cfg, cl, step, o.Start, scale)
-	before := stamp(st.ProgressFile())
-	p0, err := readProgress(st.ProgressFile())
+	step, p0, err := startingPoint(st, k)
 	if err != nil {
 		return o, ExitMore, err
 	}
-	if !step.Restart {
-		p0 = 0
+	if step.Restart && !st.Chain.Steps[k-1].Restart {
+		o.Note = fmt.Sprintf("ran again (requeued?): restarts from the checkpoint at %.0f s of work", p0)
+		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d %s, not from scratch\n", k, o.Note)
 	}
+	scale := scaleOf(cfg, st.Chain)
+	o.Deadline = deadline(ctx, cfg, cl, step, o.Start, scale)
+	before := stamp(st.ProgressFile())
 	o.Progress, o.Outcome = p0, OutcomeRunning
 	if err := st.WriteOutcome(o); err != nil {
 		return o, ExitMore, err
@@ -237,6 +238,37 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	}
 	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
 	return o, status, st.WriteOutcome(o)
+}
+
+// startingPoint is reservation k's step as it runs and the work it starts
+// from: the plan's (the chain's last checkpoint when the step restarts,
+// else 0), except that a reservation that runs again (its outcome is on
+// record: Slurm requeued it, after a node failure or scontrol requeue)
+// restarts from the chain's last committed checkpoint whenever there is one,
+// even where the plan starts it from scratch (the first reservation, or
+// none before it checkpoints): its own first run, or a later reservation,
+// may have committed it. Such a restart reads the checkpoint in the
+// chain's restart time (that of its first restarting step).
+func startingPoint(st *State, k int) (Step, float64, error) {
+	step := st.Chain.Steps[k-1]
+	p0, err := readProgress(st.ProgressFile())
+	if err != nil {
+		return step, 0, err
+	}
+	if step.Restart {
+		return step, p0, nil
+	}
+	if _, rerun := st.Outcomes[k]; rerun && p0 > 0 {
+		step.Restart = true
+		for _, s := range st.Chain.Steps {
+			if s.Restart {
+				step.RestartTime = s.RestartTime
+				break
+			}
+		}
+		return step, p0, nil
+	}
+	return step, 0, nil
 }
 
 // checkApp stops the chain when the app cannot be started (not found,

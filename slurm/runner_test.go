@@ -322,3 +322,66 @@ func TestRunScaledEndEnforced(t *testing.T) {
 		t.Errorf("outcome %s (%q), status %d", o.Outcome, o.Note, status)
 	}
 }
+
+// captureReady records what the app prints and closes ready at the first
+// write (the app has installed its handlers).
+type captureReady struct {
+	mu  sync.Mutex
+	buf strings.Builder
+	readyWriter
+}
+
+func (w *captureReady) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.buf.Write(p)
+	w.mu.Unlock()
+	return w.readyWriter.Write(p)
+}
+
+// A reservation that Slurm requeues mid-run after a checkpoint was
+// committed (here reservation 1, which the plan starts from scratch, had
+// saved 90 s of work when its node failed) restarts the app from that
+// checkpoint: CKPT_RESTART=1, the example app resumes at 90 (its own
+// report, an oracle outside the runner), and the new checkpoint is beyond
+// it. Without a record of an earlier run (no requeue) the plan stands: the
+// app starts from 0 whatever the progress file says.
+func TestRunRequeuedMidRunRestartsFromCheckpoint(t *testing.T) {
+	for _, rerun := range []bool{true, false} {
+		c := Chain{Job: "job.sh", Name: "toy", Ahead: 0, Steps: []Step{
+			{Time: 100, Checkpoint: true, CheckpointTime: 10, Milestone: 90},
+			{Time: 100, Restart: true, RestartTime: 5, Milestone: 185}}}
+		st := chainDir(t, c, 2)
+		if rerun { // the first run: started, checkpointed at 90, then the node failed
+			if err := st.WriteOutcome(Outcome{Reservation: 1, Outcome: OutcomeRunning, Start: t0.Add(-time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(st.ProgressFile(), []byte("90\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		clk := &fakeClock{now: t0, ready: make(chan struct{})}
+		out := &captureReady{readyWriter: readyWriter{ready: clk.ready}}
+		var stderr strings.Builder
+		cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
+		cfg.Stdout, cfg.Stderr = out, &stderr
+		o, status, err := Run(context.Background(), cfg, &fakeSlurm{}, clk)
+		if err != nil || o.Outcome != OutcomeCheckpointed || status != ExitMore {
+			t.Fatalf("rerun %v: %+v, status %d, %v", rerun, o, status, err)
+		}
+		out.mu.Lock()
+		said := out.buf.String()
+		out.mu.Unlock()
+		if rerun {
+			if !strings.Contains(said, "resumes at 90 of") || !(o.Progress >= 90) || !strings.Contains(o.Note, "requeued") || !strings.Contains(stderr.String(), "restarts from the checkpoint at 90") {
+				t.Errorf("requeued: app said %q, outcome %+v, stderr %q; want a restart from 90", said, o, stderr.String())
+			}
+			// Work run through: 90 + 85 s elapsed − R = 5 s, the chain's
+			// restart time (the app saved less: it counts in real time).
+			if o.Work != 90+85-5 {
+				t.Errorf("requeued: work %v, want 170", o.Work)
+			}
+		} else if !strings.Contains(said, "resumes at 0 of") || o.Progress >= 90 || o.Note != "" {
+			t.Errorf("first run: app said %q, outcome %+v; want a start from 0", said, o)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func TestSlurmTimeRoundTrip(t *testing.T) {
 }
 
 func FuzzParseSeconds(f *testing.F) {
-	for _, s := range []string{"3600", "90m", "1.5h", "2d", "1y", "01:30:00", "1-02:03:04", "05:30", "1e301y", "-1s", "1:2"} {
+	for _, s := range []string{"3600", "90m", "1.5h", "2d", "1y", "01:30:00", "1-02:03:04", "05:30", "1e301y", "-1s", "1:2", "2d04h", "1.5e3s", "-1d00h30m"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -17,7 +17,10 @@ const Year = 365 * 24 * 3600.0
 //
 //   - a bare number ("3600", "1.5e3") is seconds;
 //   - a Go duration ("90m", "1.5h", "1h30m", "250ms"), days with the suffix
-//     "d" ("2d", "1.5d") or 365-day years with the suffix "y" ("2y");
+//     "d" ("2d", "1.5d"), whole days followed by a Go duration ("2d04h",
+//     "1d00h30m"), 365-day years with the suffix "y" ("2y"), or a number of
+//     seconds in any float form with the suffix "s" ("1.5e3s", "4.2e-05s");
+//     so every finite value FormatSeconds prints reads back;
 //   - Slurm's time forms: "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM" and
 //     "D-HH:MM:SS" (as sbatch --time and sacct print them; unlike Slurm, a
 //     bare number stays seconds, not minutes).
@@ -44,8 +47,16 @@ func parseSeconds(t string) (float64, error) {
 	if v, err := strconv.ParseFloat(t, 64); err == nil {
 		return v, nil
 	}
+	if n, ok := strings.CutSuffix(t, "s"); ok {
+		if v, err := strconv.ParseFloat(n, 64); err == nil {
+			return v, nil // "1.5e3s": time.ParseDuration takes no exponent
+		}
+	}
 	if strings.ContainsAny(t, ":-") && !strings.HasPrefix(t, "-") {
 		return parseSlurm(t)
+	}
+	if v, ok, err := parseDaysAnd(t); ok {
+		return v, err
 	}
 	for _, u := range []struct {
 		suffix string
@@ -64,6 +75,32 @@ func parseSeconds(t string) (float64, error) {
 		return 0, err
 	}
 	return d.Seconds(), nil
+}
+
+// parseDaysAnd reads "[-]<whole days>d<Go duration>" ("2d04h", "-1d00h30m");
+// ok is false when t has not that shape (no "d" followed by text).
+func parseDaysAnd(t string) (v float64, ok bool, err error) {
+	u, neg := strings.CutPrefix(t, "-")
+	d, rest, found := strings.Cut(u, "d")
+	if !found || rest == "" {
+		return 0, false, nil
+	}
+	if d == "" || strings.Trim(d, "0123456789") != "" || rest[0] < '0' || rest[0] > '9' {
+		return 0, true, fmt.Errorf("want whole days then a duration, like 2d04h")
+	}
+	days, err := strconv.ParseFloat(d, 64)
+	if err != nil {
+		return 0, true, err
+	}
+	dur, err := time.ParseDuration(rest)
+	if err != nil {
+		return 0, true, err
+	}
+	v = days*86400 + dur.Seconds()
+	if neg {
+		v = -v
+	}
+	return v, true, nil
 }
 
 // parseSlurm reads [D-]HH:MM:SS, D-HH[:MM], MM:SS. Every field is a
@@ -144,47 +181,60 @@ func slurmField(p string, limit int64) (int64, error) {
 // convert to int64: 2⁵³, below which float64 integers are exact.
 const maxExactHours = 1 << 53
 
-// FormatSeconds renders seconds for humans: "45s", "12m30s", "3h05m", "2d04h".
-// Sub-second values keep three decimals (three significant digits below
-// half a millisecond, so that no positive value prints as 0); values beyond 2⁵³ hours are
-// written in seconds in scientific notation ("1.606e+301s"), NaN and
-// infinities as strconv writes them, so no value prints as garbage. It is for
-// display only; machine output (--json) carries plain seconds.
+// FormatSeconds renders seconds for humans: "45.0s", "12m30s", "3h05m",
+// "2d04h". A value takes the largest unit that its rounded value reaches,
+// so that no field overflows: 59.96 prints "1m00s" (not "60.0s"), 3599.6
+// "1h00m" and 86399 "1d00h". Sub-second values keep three decimals (three
+// significant digits below half a millisecond, so that no positive value
+// prints as 0); values beyond 2⁵³ hours are written in seconds in
+// scientific notation ("1.606e+301s"), NaN and infinities as strconv writes
+// them, so no value prints as garbage. ParseSeconds reads every finite
+// value back to within the printed precision. It is for display only;
+// machine output (--json) carries plain seconds.
 func FormatSeconds(sec float64) string {
 	if math.IsNaN(sec) || math.IsInf(sec, 0) {
 		return strconv.FormatFloat(sec, 'g', -1, 64)
 	}
-	neg := sec < 0
-	if neg {
-		sec = -sec
+	if sec < 0 {
+		return "-" + formatPositive(-sec)
 	}
-	var out string
-	switch {
-	case sec > 0 && sec < 0.0005:
+	return formatPositive(sec)
+}
+
+// formatPositive is FormatSeconds of a finite sec ≥ 0: each unit is tried
+// in turn, and a value whose rounding reaches the next unit goes on to it.
+func formatPositive(sec float64) string {
+	if sec > 0 && sec < 0.0005 {
 		// Would round to "0.000s": keep three significant digits.
-		out = strconv.FormatFloat(sec, 'g', 3, 64) + "s"
-	case sec < 1:
-		out = strconv.FormatFloat(sec, 'f', 3, 64) + "s"
-	case sec < 60:
-		out = strconv.FormatFloat(sec, 'f', 1, 64) + "s"
-	case sec < 3600:
-		r := int64(math.Round(sec))
-		out = fmt.Sprintf("%dm%02ds", r/60, r%60)
-	case sec < 86400:
-		r := int64(math.Round(sec / 60))
-		out = fmt.Sprintf("%dh%02dm", r/60, r%60)
-	case sec < maxExactHours*3600:
+		return strconv.FormatFloat(sec, 'g', 3, 64) + "s"
+	}
+	if sec < 1 {
+		if s := strconv.FormatFloat(sec, 'f', 3, 64); s != "1.000" {
+			return s + "s"
+		}
+	}
+	if sec < 60 {
+		if s := strconv.FormatFloat(sec, 'f', 1, 64); s != "60.0" {
+			return s + "s"
+		}
+	}
+	if sec < 3600 {
+		if r := int64(math.Round(sec)); r < 3600 {
+			return fmt.Sprintf("%dm%02ds", r/60, r%60)
+		}
+	}
+	if sec < 86400 {
+		if r := int64(math.Round(sec / 60)); r < 1440 {
+			return fmt.Sprintf("%dh%02dm", r/60, r%60)
+		}
+	}
+	if sec < maxExactHours*3600 {
 		r := int64(math.Round(sec / 3600))
-		out = fmt.Sprintf("%dd%02dh", r/24, r%24)
-	default:
-		// Beyond 2⁵³ hours (10¹² years) whole hours no longer fit an
-		// int64 exactly: give the seconds in scientific notation.
-		out = strconv.FormatFloat(sec, 'g', 4, 64) + "s"
+		return fmt.Sprintf("%dd%02dh", r/24, r%24)
 	}
-	if neg {
-		return "-" + out
-	}
-	return out
+	// Beyond 2⁵³ hours (10¹² years) whole hours no longer fit an int64
+	// exactly: give the seconds in scientific notation.
+	return strconv.FormatFloat(sec, 'g', 4, 64) + "s"
 }
 
 // SlurmTime renders seconds, rounded up to whole minutes, in the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/repro/cloudckpt"
@@ -26,6 +27,7 @@ type reproduction struct {
 	paper  string
 	run    func(ctx context.Context, cfg repro.Config) error
 	seeded bool
+	data   bool // reads the data folder (--data)
 	// accountings are the names --accounting takes (nil: only the default).
 	accountings []string
 	pkg         string           // the sub-package of repro, holding its FINDINGS.md
@@ -39,11 +41,11 @@ type reproduction struct {
 // results that we recompute exactly; 10 % for the others, whose numbers
 // are means of simulations or read off figures.
 var reproductions = map[string]reproduction{
-	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false, nil, "stochastic", report.Tolerance{Rel: 0.05, Abs: 1e-9}},
-	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true, nil, "profiles", report.DefaultTolerance},
-	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true, cloudckpt.Accountings, "cloudckpt", report.DefaultTolerance},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, coopio.Accountings, "coopio", report.DefaultTolerance},
-	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true, nil, "varproc", report.DefaultTolerance},
+	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false, false, nil, "stochastic", report.Tolerance{Rel: 0.05, Abs: 1e-9}},
+	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true, true, nil, "profiles", report.DefaultTolerance},
+	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true, true, cloudckpt.Accountings, "cloudckpt", report.DefaultTolerance},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, false, coopio.Accountings, "coopio", report.DefaultTolerance},
+	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true, true, nil, "varproc", report.DefaultTolerance},
 }
 
 // reportOptions describe every reproduction to the report writer.
@@ -68,9 +70,10 @@ type reproFlags struct {
 	workers    int
 	seed       uint64
 	accounting string
+	data       string
 	json       bool
 	items      reproItems
-	all        bool // running `repro all`: --seed reaches the seeded ones only
+	all        bool // running `repro all`: --seed and --data reach the ones they apply to
 	slurm      slurmReproFlags
 }
 
@@ -92,35 +95,24 @@ SVG, and comparisons.csv with the paper's numbers beside ours. The comparison
 tables are printed on stdout, progress on stderr. --quick shrinks every
 experiment to a smoke test. Each stochastic reproduction has its own base
 seed, the one its published outputs were made with; --seed replaces it.
+cloud, capacity and profiles read the shared data folder: --data DIR, else
+$CKPT_DATA, else ../shared/data beside the checkout.
 Ctrl-C stops a reproduction, leaving whole rows in its CSV files.
 "all" runs every reproduction in name order (--seed reaches the seeded
-ones) and writes --out/report.html, as "ckpt report" does.`,
+ones, --data those that read data) and writes --out/report.html, as
+"ckpt report" does.`,
 		Example: `  ckpt repro reservation --quick
   ckpt repro all --quick --out results
   ckpt repro coop --out results --workers 2 --seed 7`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			r, ok := reproductions[args[0]]
-			if args[0] == "slurm" {
-				return runSlurmRepro(cmd, f)
-			}
-			if !ok && args[0] != "all" {
-				return usagef("unknown reproduction %q (available: %s, slurm, all)", args[0], strings.Join(names, ", "))
-			}
-			if err := checkWorkers(f.workers); err != nil {
-				return err
-			}
-			if args[0] == "all" {
-				return runAll(cmd, names, f)
-			}
-			return runRepro(cmd, args[0], r, f)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return dispatchRepro(cmd, args[0], names, f) },
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.out, "out", "repro-out", "output folder")
 	fl.BoolVar(&f.quick, "quick", false, "small smoke-test version of every experiment")
 	addWorkersFlag(fl, &f.workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
+	fl.StringVar(&f.data, "data", "", "data folder of the reproductions that read data: cloud, capacity, profiles (default: $CKPT_DATA, else ../shared/data beside the checkout)")
 	addReproItemFlags(fl, &f.items)
 	addJSONFlag(fl, &f.json)
 	addSlurmReproFlags(fl, &f.slurm)
@@ -128,6 +120,31 @@ ones) and writes --out/report.html, as "ckpt report" does.`,
 	cmd.AddCommand(newStandinCmd())
 	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
+}
+
+// dispatchRepro runs `ckpt repro NAME` (slurm, all or one of names) after
+// checking the flags that apply to every reproduction.
+func dispatchRepro(cmd *cobra.Command, name string, names []string, f reproFlags) error {
+	r, ok := reproductions[name]
+	if name == "slurm" {
+		if cmd.Flags().Changed("data") {
+			return usagef("--data: the slurm reproduction reads no data")
+		}
+		return runSlurmRepro(cmd, f)
+	}
+	if !ok && name != "all" {
+		return usagef("unknown reproduction %q (available: %s, slurm, all)", name, strings.Join(names, ", "))
+	}
+	if err := checkWorkers(f.workers); err != nil {
+		return err
+	}
+	if err := checkReproData(cmd, f.data); err != nil {
+		return err
+	}
+	if name == "all" {
+		return runAll(cmd, names, f)
+	}
+	return runRepro(cmd, name, r, f)
 }
 
 // runRepro runs reproduction r into --out/name, logging to the command's
@@ -144,6 +161,12 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 			return usagef("--seed: the %s reproduction draws no random numbers", name)
 		}
 		cfg.Seed = &f.seed
+	}
+	if cmd.Flags().Changed("data") && (r.data || !f.all) {
+		if !r.data {
+			return usagef("--data: the %s reproduction reads no data", name)
+		}
+		cfg.Data = f.data
 	}
 	if f.accounting != "" {
 		if !slices.Contains(r.accountings, f.accounting) {
@@ -162,6 +185,21 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
 	if f.json {
 		return writeComparisonsJSON(cmd.OutOrStdout(), cfg.Dir)
+	}
+	return nil
+}
+
+// checkReproData refuses a --data that is not a folder, before any
+// reproduction runs.
+func checkReproData(cmd *cobra.Command, data string) error {
+	if !cmd.Flags().Changed("data") {
+		return nil
+	}
+	if data == "" {
+		return usagef("--data: empty folder name")
+	}
+	if _, err := datadir.Find(data); err != nil {
+		return usage(err)
 	}
 	return nil
 }

@@ -18,8 +18,8 @@
 // (interval.GloudSimAnalyse), which reproduces their published logs.
 //
 // The data (the three GloudSim traces, the LANL failure log and the BLCR
-// cost tables) are found through package datadir: $CKPT_DATA, else
-// ../shared/data beside the checkout.
+// cost tables) are found in the data folder (repro.Config.DataPath):
+// --data, else $CKPT_DATA, else ../shared/data beside the checkout.
 //
 // Cost: the replays are linear in the traces' segments; the what-if study
 // dominates, scenarios × (at most maxX + 43) × reps simulations of

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/trace"
@@ -45,7 +44,7 @@ type data struct {
 }
 
 // dataFiles lists the data files the reproduction reads, as path elements
-// for datadir.Path.
+// for repro.Config.DataPath.
 func dataFiles() [][]string {
 	var out [][]string
 	for _, k := range kinds {
@@ -54,10 +53,10 @@ func dataFiles() [][]string {
 	return append(out, trace.LANLData, interval.BLCRDir)
 }
 
-func load() (*data, error) {
+func load(cfg repro.Config) (*data, error) {
 	d := &data{tasks: map[string][]interval.TraceTask{}, analyser: map[string][]interval.GloudSimAnalyserGroup{}}
 	for _, k := range kinds {
-		path, err := datadir.Path("", trace.GloudSimData(k.file)...)
+		path, err := cfg.DataPath(trace.GloudSimData(k.file)...)
 		if err != nil {
 			return nil, err
 		}
@@ -68,14 +67,14 @@ func load() (*data, error) {
 		d.tasks[k.name] = interval.TasksFromGloudSim(tr)
 		d.analyser[k.name] = interval.GloudSimAnalyserTrace(tr)
 	}
-	path, err := datadir.Path("", trace.LANLData...)
+	path, err := cfg.DataPath(trace.LANLData...)
 	if err != nil {
 		return nil, err
 	}
 	if d.lanl, err = trace.ReadLANLFile(path); err != nil {
 		return nil, err
 	}
-	if d.blcrDir, err = datadir.Path("", interval.BLCRDir...); err != nil {
+	if d.blcrDir, err = cfg.DataPath(interval.BLCRDir...); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -100,7 +99,7 @@ func Run(ctx context.Context, cfg repro.Config) error {
 
 func run(ctx context.Context, cfg repro.Config, gloudsim bool) error {
 	st := settingsFor(cfg.Quick)
-	d, err := load()
+	d, err := load(cfg)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
@@ -44,7 +43,7 @@ const seed = 20201117
 // Every figure is written as PNG and SVG.
 func Run(ctx context.Context, cfg repro.Config) error {
 	st := settingsFor(cfg.Quick)
-	dir, err := datadir.Path("", "slant", "drd-tasks")
+	dir, err := cfg.DataPath("slant", "drd-tasks")
 	if err != nil {
 		return fmt.Errorf("DRD traces: %w", err)
 	}

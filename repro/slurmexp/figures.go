@@ -113,8 +113,8 @@ func writeFig8(rc repro.Config, ss []Summary) error {
 		var bars []plot.Bar
 		for _, s := range cells {
 			bars = append(bars,
-				plot.Bar{Label: s.App + " " + s.Strat + ", Slurm", Value: finiteOr0(m.slurm(s)), Highlight: true},
-				plot.Bar{Label: s.App + " " + s.Strat + ", simulation", Value: finiteOr0(m.sim(s))})
+				plot.Bar{Label: s.App + " " + s.Strat + ", Slurm", Value: m.slurm(s), Highlight: true},
+				plot.Bar{Label: s.App + " " + s.Strat + ", simulation", Value: m.sim(s)})
 		}
 		panels = append(panels, plot.Panel{Figure: plot.Figure{Title: "Fig. 8 on Slurm: " + m.title, XLabel: m.label},
 			Bars: bars, Weight: 0.4 + 0.12*float64(len(bars))})
@@ -124,12 +124,4 @@ func writeFig8(rc repro.Config, ss []Summary) error {
 		height += vg.Length(p.Weight) * 3 * vg.Inch
 	}
 	return rc.SavePlot("fig8", func(path string) error { return plot.Stack(path, 0, height, panels...) })
-}
-
-// finiteOr0 draws an undefined measure (no job completed) as 0.
-func finiteOr0(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
 }

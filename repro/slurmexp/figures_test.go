@@ -1,6 +1,7 @@
 package slurmexp
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,14 +24,7 @@ func TestWriteFig8(t *testing.T) {
 	}
 	ss = append(ss, Summary{Experiment: Fig9, App: "Qball", Strat: DynProgCount, Variation: 0.3, Utilization: 0.1})
 	dir := t.TempDir()
-	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "fig8.svg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	svg := string(b)
+	svg := fig8SVG(t, dir, ss)
 	want := 3 * len(Apps()) * len(Strategies) // panels × cells, each with a Slurm and a simulation bar
 	if n := strings.Count(svg, ", Slurm<"); n != want {
 		t.Errorf("%d Slurm bars, want %d", n, want)
@@ -46,6 +40,35 @@ func TestWriteFig8(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "fig8.png")); err != nil {
 		t.Error(err)
 	}
+	if strings.Contains(svg, ">n/a<") {
+		t.Error("n/a drawn with every measure defined")
+	}
+}
+
+// A cell where no job completed (NaN measures) is drawn as "n/a" in each
+// panel, not as a bar of 0.
+func TestWriteFig8Undefined(t *testing.T) {
+	nan := math.NaN()
+	ss := []Summary{
+		{Experiment: Fig8, App: "Qball", Strat: Strategies[0], Utilization: nan, SimUtilization: 0.5,
+			ReservedUtilization: nan, SimReservedUtilization: 0.5, Stretch: nan, SimStretch: 1.5},
+	}
+	if n := strings.Count(fig8SVG(t, t.TempDir(), ss), ">n/a<"); n != 3 {
+		t.Errorf("%d n/a labels, want one per panel (3)", n)
+	}
+}
+
+// fig8SVG writes Fig. 8 of ss into dir and returns its SVG.
+func fig8SVG(t *testing.T, dir string, ss []Summary) string {
+	t.Helper()
+	if err := writeFig8(repro.Config{Dir: dir}, ss); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fig8.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // A jobs.csv value that does not parse is named, column and value, rather

@@ -11,7 +11,7 @@
 // geometric means, averaged over the workloads. The workloads are the job
 // widths (and run times, for finite jobs) of the KIT ForHLR II log and of
 // the NASA iPSC and ALCF Theta logs of the shared data (found by package
-// datadir: $CKPT_DATA, else ../shared/data beside the checkout): the
+// datadir: --data, else $CKPT_DATA, else ../shared/data beside the checkout): the
 // paper's Thunder and UniLu logs are not available offline. Theta jobs use 128 nodes or more and are counted in 128-node
 // blocks (none would fit under P_min otherwise). --quick shrinks
 // everything to a smoke test (a few seconds). FINDINGS.md lists where and

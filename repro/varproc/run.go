@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -70,7 +69,7 @@ func Run(ctx context.Context, cfg repro.Config) error {
 		s.def.PMax, s.def.Sections = 60, 30
 	}
 	for _, f := range files {
-		path, err := datadir.Path("", "swf", f)
+		path, err := cfg.DataPath("swf", f)
 		if err != nil {
 			fmt.Fprintf(cfg.Log, "workload %s unavailable (%v); skipped\n", f, err)
 			continue
