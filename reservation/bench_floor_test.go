@@ -186,3 +186,23 @@ func BenchmarkLowerBound(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkBestPeriodic is the two periodic baselines of `ckpt reserve`
+// with no arguments (ALL-CKPT-PER and NO-CKPT-PER, τ = 1 … 1000 on the
+// neuroscience LogNormal, C = R = 600 s).
+func BenchmarkBestPeriodic(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, ckpt := range []bool{true, false} {
+		b.Run(fmt.Sprintf("ckpt=%v", ckpt), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, _, err := BestPeriodic(x, o.Costs, ckpt, DefaultMaxTau); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
