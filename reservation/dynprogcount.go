@@ -189,7 +189,11 @@ type solver struct {
 	// slope[j] = αv_j and betaS[j] = βS_j, the row-independent factors of
 	// the lines.
 	slope, betaS []float64
-	hull         hull
+	// strict says the slopes αv_j of the lines strictly increase with j
+	// (1 ≤ j ≤ n), so that no two lines of a row's hull have equal slopes
+	// (rowKernelFast).
+	strict bool
+	hull   hull
 	// workers is the number of goroutines solve may use (GOMAXPROCS).
 	workers int
 	// pipelineMin is the number of rows from which solve pipelines them
@@ -224,8 +228,12 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 	for j := range slope {
 		slope[j], betaS[j] = c.Alpha*sup.v[j], c.Beta*sup.surv[j]
 	}
+	strict := true
+	for j := 1; j < n; j++ {
+		strict = strict && slope[j] < slope[j+1]
+	}
 	return &solver{
-		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
+		sup: sup, c: c, class: class, base: c.Beta * sup.mean, strict: strict,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
 		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
 		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare,
@@ -376,7 +384,81 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	row[n] = s.base
 	h.reset()
+	if rec == nil && s.class == Mixed && s.strict {
+		return s.rowKernelFast(ic, b, k0, k1, row, h, published)
+	}
 	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
+}
+
+// rowKernelFast is rowKernel for the rows that decide the optimum: the
+// mixed class, no transition recorded, and slopes that strictly increase
+// (strict). It computes every E(i_c, i_l) with the same arithmetic and
+// comparisons in the same order, so every value is rowKernel's, bit for
+// bit, but its loop carries no test that is dead in these rows:
+//   - the equal-slope path of hull.add: with strict slopes the line of
+//     milestone j + 1, added at the step before, has a larger slope than
+//     the line of j;
+//   - the test j1[i_l] > 0: in the mixed class every solve sets
+//     m1[i_l] = +Inf where j1[i_l] = 0 (no checkpoint envelope yet), and
+//     then m1[i_l] + x·k1 = +Inf is never below best, as the test would
+//     have said;
+//   - the recording of transitions, and the published mark, which is
+//     waited on once per run of published steps rather than tested at
+//     each step;
+//
+// and the query keeps the value of the hull's head line at x instead of
+// computing it again at each comparison (the same expression, so the same
+// value).
+func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
+	m1 := s.m1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	head, top := h.head, h.top
+	prev := row[n]
+	for il := n - 1; il >= ic; {
+		lo := ic // the steps il … lo read published values of m1 only
+		if published != nil {
+			lo = max(ic, int(published.wait(int64(il))))
+		}
+		for ; il >= lo; il-- {
+			j := il + 1
+			m, q := slope[j], prev+bS[j]*(v[j]-b)
+			// add: lines[head:top] have strictly decreasing slopes.
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases.
+			x := S[il]
+			cur := lines[head].m*x + lines[head].q
+			for head+1 < top {
+				next := lines[head+1].m*x + lines[head+1].q
+				if !(next <= cur) {
+					break
+				}
+				head, cur = head+1, next
+			}
+			best := cur + x*k0
+			// Ties go to the reservation without a checkpoint.
+			if alt := m1[il] + x*k1; alt < best {
+				best = alt
+			}
+			row[il], prev = best, best
+		}
+	}
+	h.head, h.top = head, top
+	return row[ic]
 }
 
 // rowKernel is the inner loop of runRow for the mixed and no-checkpoint
