@@ -385,6 +385,9 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	row[n] = s.base
 	h.reset()
 	if rec == nil && s.class == Mixed && s.strict {
+		if s.c.Beta == 0 && !math.Signbit(s.c.Beta) {
+			return s.rowKernelFastNoBeta(ic, k0, k1, row, h, published)
+		}
 		return s.rowKernelFast(ic, b, k0, k1, row, h, published)
 	}
 	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
@@ -527,6 +530,63 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 		row[il], prev = best, best
 		if rec != nil {
 			rec[il] = ch
+		}
+	}
+	h.head, h.top = head, top
+	return row[ic]
+}
+
+// rowKernelFastNoBeta is rowKernelFast for β = +0, where the intercept of
+// the line of milestone j is E(i_c, j) itself: rowKernelFast's
+// prev + βS_j·(v_j − b) adds +0 to prev, which leaves prev unchanged, bit
+// for bit, unless prev is −0; and no row value is −0 (row[n] = β·E[Y] =
+// +0, and every other is a sum whose first term, m·x + q for a slope
+// m = αv_j ≥ 0 and x ≥ 0, is not −0; a float sum is −0 only when both
+// terms are). Dropping the term takes two loads and three operations off
+// each step.
+func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	S, slope := s.sup.surv[:n+1], s.slope[:n+1]
+	m1 := s.m1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	head, top := h.head, h.top
+	prev := row[n]
+	for il := n - 1; il >= ic; {
+		lo := ic // the steps il … lo read published values of m1 only
+		if published != nil {
+			lo = max(ic, int(published.wait(int64(il))))
+		}
+		for ; il >= lo; il-- {
+			j := il + 1
+			m, q := slope[j], prev
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			x := S[il]
+			cur := lines[head].m*x + lines[head].q
+			for head+1 < top {
+				next := lines[head+1].m*x + lines[head+1].q
+				if !(next <= cur) {
+					break
+				}
+				head, cur = head+1, next
+			}
+			best := cur + x*k0
+			if alt := m1[il] + x*k1; alt < best {
+				best = alt
+			}
+			row[il], prev = best, best
 		}
 	}
 	h.head, h.top = head, top
