@@ -60,8 +60,9 @@
 // GOMAXPROCS (one worker each on two cores): no synchronisation between
 // them, so a core busy elsewhere slows both evenly. A single solve of at least 1 500 rows with
 // two workers or more pipelines its rows; the rows run in lockstep, so when
-// the workers spend over a quarter of their time blocked on each other the
-// solve goes on with one. The result never depends on the number of
+// the workers spend over a quarter of their time blocked on each other in
+// three windows of at least 10 ms in a row the solve goes on with one (a
+// worker descheduled once for a while does not count). The result never depends on the number of
 // workers. What bounds the running time is therefore the n of
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's

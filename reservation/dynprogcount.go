@@ -201,8 +201,10 @@ type solver struct {
 	pipelineMin int
 	// lagLimit is the share of their time the pipelined workers may spend
 	// blocked before the solve goes on with one (maxBlockedShare; tests
-	// make it negative to force the fallback).
-	lagLimit float64
+	// make it negative to force the fallback), judged over windows of
+	// lagWindow (tests make it 0).
+	lagLimit  float64
+	lagWindow time.Duration
 	// ctx is checked before each row; once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
@@ -236,7 +238,7 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean, strict: strict,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
 		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
-		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare,
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare, lagWindow: lagWindow,
 	}
 }
 
@@ -288,9 +290,13 @@ const parallelRows = 1500
 // The rows run in lockstep, so a worker whose partner is descheduled (a
 // core busy elsewhere) waits for it. When, past the first eighth of the
 // rows (the shortest, where waiting is inherent), the workers have spent
-// more than maxBlockedShare of their time blocked (lagging), all but the
-// first stop taking rows and the solve finishes sequentially: two workers
-// are never much slower than one.
+// more than maxBlockedShare of their time blocked in lagStrikes windows of
+// at least lagWindow in a row (lagMeter), all but the first stop taking
+// rows and the solve finishes sequentially: two workers are never much
+// slower than one. A partner descheduled once for a while (a few time
+// slices of another process) makes one window lag, not three: falling
+// back then would not help (the rows run in order, so its row must finish
+// anyway) and would leave the rest of the solve to one worker.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -299,10 +305,9 @@ func (s *solver) solveParallel() float64 {
 	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
 	var next atomic.Int64
 	next.Store(int64(n))
-	var solo, armed atomic.Bool
-	var since atomic.Int64 // when the measured span began, ns after start
-	warm := n - n/8        // the rows past the first eighth
-	start := time.Now()
+	var solo atomic.Bool
+	meter := lagMeter{window: s.lagWindow}
+	warm := n - n/8 // the rows past the first eighth
 	var wg sync.WaitGroup
 	for w := range s.workers {
 		wg.Go(func() {
@@ -328,17 +333,13 @@ func (s *solver) solveParallel() float64 {
 				val, j := shared.query(S[r-1])
 				s.m1[r-1], s.j1[r-1] = val, j
 				published.lower(int64(r - 1))
-				if r%lagCheckRows == 0 && r <= warm && !solo.Load() {
-					// The first rows are the shortest (row r has n − r
-					// steps): the workers wait on each other there by
-					// construction, so the blocked share is measured from
-					// the first check past them.
-					if armed.CompareAndSwap(false, true) {
-						published.blocked.Store(0)
-						since.Store(int64(time.Since(start)))
-					} else if published.lagging(time.Since(start)-time.Duration(since.Load()), s.workers, s.lagLimit) {
-						solo.Store(true)
-					}
+				// The first rows are the shortest (row r has n − r steps):
+				// the workers wait on each other there by construction, so
+				// the blocked share is measured from the first check past
+				// them.
+				if r%lagCheckRows == 0 && r <= warm && !solo.Load() &&
+					meter.lagging(published.blocked.Load(), s.workers, s.lagLimit) {
+					solo.Store(true)
 				}
 			}
 		})
@@ -354,6 +355,51 @@ const maxBlockedShare = 0.25
 // lagCheckRows is how often (in rows) the pipeline checks its workers'
 // blocked time.
 const lagCheckRows = 16
+
+// lagWindow is the shortest span over which the pipeline judges its
+// workers' blocked share, and lagStrikes the number of such spans in a row
+// that must exceed the limit before it falls back to one worker.
+const (
+	lagWindow  = 10 * time.Millisecond
+	lagStrikes = 3
+)
+
+// lagMeter judges the pipelined workers' blocked share window by window.
+type lagMeter struct {
+	window time.Duration
+	mu     sync.Mutex
+	armed  bool
+	start  time.Time // of the current window
+	base   int64     // the mark's blocked time at its start
+	// strikes is the number of windows in a row over the limit.
+	strikes int
+}
+
+// lagging is called at each check with the mark's total blocked time. The
+// first call opens a window; a later one closes it once it lasted at least
+// window, counts a strike if the workers were blocked more than limit of
+// their time in it (none otherwise), and opens the next. It reports
+// lagStrikes strikes in a row.
+func (l *lagMeter) lagging(blocked int64, workers int, limit float64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	if !l.armed {
+		l.armed, l.start, l.base = true, now, blocked
+		return false
+	}
+	span := now.Sub(l.start)
+	if span < l.window {
+		return false
+	}
+	if float64(blocked-l.base) > limit*float64(span)*float64(workers) {
+		l.strikes++
+	} else {
+		l.strikes = 0
+	}
+	l.start, l.base = now, blocked
+	return l.strikes >= lagStrikes
+}
 
 // runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
 // scratch h, and returns E(ic, ic). When rec is not nil it records the
@@ -632,12 +678,6 @@ func (m *mark) wait(x int64) int64 {
 	}
 	m.mu.Unlock()
 	return v
-}
-
-// lagging reports whether workers goroutines running for elapsed have
-// spent more than the share limit of their time blocked on the mark.
-func (m *mark) lagging(elapsed time.Duration, workers int, limit float64) bool {
-	return float64(m.blocked.Load()) > limit*float64(elapsed)*float64(workers)
 }
 
 // lower moves the mark down to x and wakes the waiters.
