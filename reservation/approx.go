@@ -255,11 +255,18 @@ func lowerGrid(values []float64, a, b float64, n int) []float64 {
 // expectedCostOn prices s on x, tolerating the rounding of the grid's last
 // point a few ulps below the top of the support.
 func expectedCostOn(s Strategy, x distribution.Distribution, c Costs) (float64, error) {
+	return expectedCostOnAbove(s, x, c, math.Inf(1))
+}
+
+// expectedCostOnAbove is expectedCostOn that stops pricing once the cost
+// exceeds bound (expectedCostAbove): a result above bound may be a partial
+// sum, but then the full cost is above bound as well.
+func expectedCostOnAbove(s Strategy, x distribution.Distribution, c Costs, bound float64) (float64, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
 	}
 	if p := x.Survival(s.Last()); p > 1e-12 {
 		return math.Inf(1), fmt.Errorf("%w: last milestone %g leaves P(X > %g) = %.3g", ErrNotCovered, s.Last(), s.Last(), p)
 	}
-	return expectedCost(Reservations(s, c), c, x.Survival, x.Mean()), nil
+	return expectedCostAbove(s, c, x.Survival, x.Mean(), bound), nil
 }

@@ -96,21 +96,50 @@ func busyCore(b *testing.B) func() {
 // BenchmarkHullDP is one sequential solve of the mixed class (no
 // pipelining) on a smooth law: n²/2 inner steps. Divide ns/op by n²/2 for
 // the cost of an inner step.
+//
+// The sub-benchmark "reserve" is the plan's dynamic program of `ckpt
+// reserve` with no arguments (the discretised neuroscience LogNormal,
+// n = 16 653, C = R = 600 s), whose steps pop far fewer lines and move the
+// query more often than the smooth law's.
 func BenchmarkHullDP(b *testing.B) {
+	type law struct {
+		name string
+		sup  *support
+		c    Costs
+	}
+	var laws []law
 	for _, n := range []int{2000, 16653} {
 		values, probs := benchLaw(n)
 		sup, err := newSupport(values, probs)
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+		laws = append(laws, law{fmt.Sprintf("n=%d", n), sup, benchCosts})
+	}
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := distribution.Discretize(x, 16653)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sup, err := newSupport(y.Values, y.Probs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	laws = append(laws, law{"reserve/n=16653", sup, o.Costs})
+	for _, l := range laws {
+		sup, n := l.sup, l.sup.n()
+		b.Run(l.name, func(b *testing.B) {
 			// The solve runs on this thread alone: its CPU time is the
 			// kernel's, whatever else the machine runs.
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			cpu0 := threadCPU()
 			for b.Loop() {
-				s := newSolver(sup, benchCosts, Mixed)
+				s := newSolver(sup, l.c, Mixed)
 				s.workers = 1
 				s.solve()
 			}
@@ -185,4 +214,24 @@ func BenchmarkLowerBound(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkBestPeriodic is the two periodic baselines of `ckpt reserve`
+// with no arguments (ALL-CKPT-PER and NO-CKPT-PER, τ = 1 … 1000 on the
+// neuroscience LogNormal, C = R = 600 s).
+func BenchmarkBestPeriodic(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, ckpt := range []bool{true, false} {
+		b.Run(fmt.Sprintf("ckpt=%v", ckpt), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, _, err := BestPeriodic(x, o.Costs, ckpt, DefaultMaxTau); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -31,23 +31,37 @@ func ExpectedCost(s Strategy, d distribution.Distribution, c Costs) (float64, er
 	if p := d.Survival(s.Last()); p > 0 {
 		return math.Inf(1), fmt.Errorf("%w: last milestone %g leaves P(X > %g) = %.3g", ErrNotCovered, s.Last(), s.Last(), p)
 	}
-	return expectedCost(Reservations(s, c), c, d.Survival, d.Mean()), nil
+	return expectedCost(s, c, d.Survival, d.Mean()), nil
 }
 
-// expectedCost evaluates Eq. (7) for already decomposed reservations.
-func expectedCost(rs []Reservation, c Costs, survival func(float64) float64, mean float64) float64 {
+// expectedCost evaluates Eq. (7) for the reservations of s (Reservations).
+func expectedCost(s Strategy, c Costs, survival func(float64) float64, mean float64) float64 {
+	return expectedCostAbove(s, c, survival, mean, math.Inf(1))
+}
+
+// expectedCostAbove is expectedCost that stops as soon as the running total
+// exceeds bound and returns that partial total, which then exceeds bound
+// too, as the full one would: every term of Eq. (7) is >= 0 for valid costs
+// and a rounded sum of a float and a non-negative float is never below the
+// float, so the running total never decreases. With bound = +Inf it is
+// expectedCost, bit for bit. The reservations are decomposed as it goes
+// (reservationOf), so that a stopped pricing costs only the steps it read.
+func expectedCostAbove(s Strategy, c Costs, survival func(float64) float64, mean, bound float64) float64 {
 	total := c.Beta * mean
 	pNeeded := 1.0
-	for i, r := range rs {
+	var prev Reservation
+	saved, restart := 0.0, 0.0
+	for i, st := range s {
+		var r Reservation
+		r, saved, restart = reservationOf(st, c, saved, restart)
 		if i > 0 {
-			pNeeded = survival(rs[i-1].Milestone)
+			pNeeded = survival(prev.Milestone)
 			if pNeeded <= 0 {
 				break
 			}
 		}
 		term := c.Alpha*r.Length + c.Gamma
 		if i > 0 {
-			prev := rs[i-1]
 			lost := prev.Work
 			if prev.Checkpoint {
 				lost = 0
@@ -55,6 +69,10 @@ func expectedCost(rs []Reservation, c Costs, survival func(float64) float64, mea
 			term += c.Beta * (r.Restart + lost + prev.CheckpointTime)
 		}
 		total += term * pNeeded
+		if total > bound {
+			break
+		}
+		prev = r
 	}
 	return total
 }

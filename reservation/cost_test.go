@@ -39,7 +39,7 @@ func TestTheorem1EqualsEquation5(t *testing.T) {
 		for i := range values {
 			mean += values[i] * probs[i]
 		}
-		got := expectedCost(Reservations(s, c), c, discreteSurvival(values, probs), mean)
+		got := expectedCost(s, c, discreteSurvival(values, probs), mean)
 		want := directCost(s, c, values, probs)
 		if !closeRel(got, want, 1e-10) {
 			t.Fatalf("Theorem 1 %v, Eq. (5) %v for %v", got, want, s)
@@ -71,7 +71,7 @@ func TestIntroductionExample(t *testing.T) {
 		if got := directCost(tc.s, c, values, probs); !closeRel(got, tc.want, 1e-12) {
 			t.Errorf("%s: Eq. (5) gives %v, want %v", tc.name, got, tc.want)
 		}
-		got := expectedCost(Reservations(tc.s, c), c, discreteSurvival(values, probs), 0)
+		got := expectedCost(tc.s, c, discreteSurvival(values, probs), 0)
 		if !closeRel(got, tc.want, 1e-12) {
 			t.Errorf("%s: Theorem 1 gives %v, want %v", tc.name, got, tc.want)
 		}

@@ -40,7 +40,10 @@
 // compare with the checkpoint envelope) runs in a kernel on flat
 // preallocated arrays, with the arithmetic and comparisons of the plain
 // hull in the same order, so the results are bit for bit those of the
-// straightforward DP (kept as the tests' reference).
+// straightforward DP (kept as the tests' reference). The rows that decide
+// the optimum (mixed class, no transition recorded, strictly increasing
+// slopes) run in a variant that carries no test that is dead there, and
+// with β = 0 in one that drops the β term (rowKernelFast).
 //
 // The certified lower bound is the optimum of the grid moved down one cell.
 // With β = 0 that grid is the plan's translated by −h, and the rows after a
@@ -57,8 +60,9 @@
 // GOMAXPROCS (one worker each on two cores): no synchronisation between
 // them, so a core busy elsewhere slows both evenly. A single solve of at least 1 500 rows with
 // two workers or more pipelines its rows; the rows run in lockstep, so when
-// the workers spend over a quarter of their time blocked on each other the
-// solve goes on with one. The result never depends on the number of
+// the workers spend over a quarter of their time blocked on each other in
+// three windows of at least 10 ms in a row the solve goes on with one (a
+// worker descheduled once for a while does not count). The result never depends on the number of
 // workers. What bounds the running time is therefore the n of
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's
@@ -72,8 +76,11 @@
 // row of each dynamic program and once per τ, so a cancelled plan returns
 // within a row.
 //
-// BestPeriodic is O(τ_max²) survival evaluations and O(τ_max) memory;
-// Theorem 1 is O(|S|) time and O(|S|) memory.
+// BestPeriodic is O(τ_max²) survival evaluations and O(τ_max) memory at
+// worst; it stops pricing a candidate once its running cost exceeds the
+// best one's (exact: the terms of Eq. (7) are non-negative and the
+// comparison is strict), which leaves far fewer. Theorem 1 is O(|S|) time
+// and O(1) memory beyond the strategy.
 //
 // # Cost normalisation
 //

@@ -189,7 +189,11 @@ type solver struct {
 	// slope[j] = αv_j and betaS[j] = βS_j, the row-independent factors of
 	// the lines.
 	slope, betaS []float64
-	hull         hull
+	// strict says the slopes αv_j of the lines strictly increase with j
+	// (1 ≤ j ≤ n), so that no two lines of a row's hull have equal slopes
+	// (rowKernelFast).
+	strict bool
+	hull   hull
 	// workers is the number of goroutines solve may use (GOMAXPROCS).
 	workers int
 	// pipelineMin is the number of rows from which solve pipelines them
@@ -197,8 +201,10 @@ type solver struct {
 	pipelineMin int
 	// lagLimit is the share of their time the pipelined workers may spend
 	// blocked before the solve goes on with one (maxBlockedShare; tests
-	// make it negative to force the fallback).
-	lagLimit float64
+	// make it negative to force the fallback), judged over windows of
+	// lagWindow (tests make it 0).
+	lagLimit  float64
+	lagWindow time.Duration
 	// ctx is checked before each row; once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
@@ -224,11 +230,15 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 	for j := range slope {
 		slope[j], betaS[j] = c.Alpha*sup.v[j], c.Beta*sup.surv[j]
 	}
+	strict := true
+	for j := 1; j < n; j++ {
+		strict = strict && slope[j] < slope[j+1]
+	}
 	return &solver{
-		sup: sup, c: c, class: class, base: c.Beta * sup.mean,
+		sup: sup, c: c, class: class, base: c.Beta * sup.mean, strict: strict,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
 		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
-		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare,
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare, lagWindow: lagWindow,
 	}
 }
 
@@ -280,9 +290,13 @@ const parallelRows = 1500
 // The rows run in lockstep, so a worker whose partner is descheduled (a
 // core busy elsewhere) waits for it. When, past the first eighth of the
 // rows (the shortest, where waiting is inherent), the workers have spent
-// more than maxBlockedShare of their time blocked (lagging), all but the
-// first stop taking rows and the solve finishes sequentially: two workers
-// are never much slower than one.
+// more than maxBlockedShare of their time blocked in lagStrikes windows of
+// at least lagWindow in a row (lagMeter), all but the first stop taking
+// rows and the solve finishes sequentially: two workers are never much
+// slower than one. A partner descheduled once for a while (a few time
+// slices of another process) makes one window lag, not three: falling
+// back then would not help (the rows run in order, so its row must finish
+// anyway) and would leave the rest of the solve to one worker.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	v, S, c := s.sup.v, s.sup.surv, s.c
@@ -291,10 +305,9 @@ func (s *solver) solveParallel() float64 {
 	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
 	var next atomic.Int64
 	next.Store(int64(n))
-	var solo, armed atomic.Bool
-	var since atomic.Int64 // when the measured span began, ns after start
-	warm := n - n/8        // the rows past the first eighth
-	start := time.Now()
+	var solo atomic.Bool
+	meter := lagMeter{window: s.lagWindow}
+	warm := n - n/8 // the rows past the first eighth
 	var wg sync.WaitGroup
 	for w := range s.workers {
 		wg.Go(func() {
@@ -320,17 +333,13 @@ func (s *solver) solveParallel() float64 {
 				val, j := shared.query(S[r-1])
 				s.m1[r-1], s.j1[r-1] = val, j
 				published.lower(int64(r - 1))
-				if r%lagCheckRows == 0 && r <= warm && !solo.Load() {
-					// The first rows are the shortest (row r has n − r
-					// steps): the workers wait on each other there by
-					// construction, so the blocked share is measured from
-					// the first check past them.
-					if armed.CompareAndSwap(false, true) {
-						published.blocked.Store(0)
-						since.Store(int64(time.Since(start)))
-					} else if published.lagging(time.Since(start)-time.Duration(since.Load()), s.workers, s.lagLimit) {
-						solo.Store(true)
-					}
+				// The first rows are the shortest (row r has n − r steps):
+				// the workers wait on each other there by construction, so
+				// the blocked share is measured from the first check past
+				// them.
+				if r%lagCheckRows == 0 && r <= warm && !solo.Load() &&
+					meter.lagging(published.blocked.Load(), s.workers, s.lagLimit) {
+					solo.Store(true)
 				}
 			}
 		})
@@ -346,6 +355,51 @@ const maxBlockedShare = 0.25
 // lagCheckRows is how often (in rows) the pipeline checks its workers'
 // blocked time.
 const lagCheckRows = 16
+
+// lagWindow is the shortest span over which the pipeline judges its
+// workers' blocked share, and lagStrikes the number of such spans in a row
+// that must exceed the limit before it falls back to one worker.
+const (
+	lagWindow  = 10 * time.Millisecond
+	lagStrikes = 3
+)
+
+// lagMeter judges the pipelined workers' blocked share window by window.
+type lagMeter struct {
+	window time.Duration
+	mu     sync.Mutex
+	armed  bool
+	start  time.Time // of the current window
+	base   int64     // the mark's blocked time at its start
+	// strikes is the number of windows in a row over the limit.
+	strikes int
+}
+
+// lagging is called at each check with the mark's total blocked time. The
+// first call opens a window; a later one closes it once it lasted at least
+// window, counts a strike if the workers were blocked more than limit of
+// their time in it (none otherwise), and opens the next. It reports
+// lagStrikes strikes in a row.
+func (l *lagMeter) lagging(blocked int64, workers int, limit float64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	if !l.armed {
+		l.armed, l.start, l.base = true, now, blocked
+		return false
+	}
+	span := now.Sub(l.start)
+	if span < l.window {
+		return false
+	}
+	if float64(blocked-l.base) > limit*float64(span)*float64(workers) {
+		l.strikes++
+	} else {
+		l.strikes = 0
+	}
+	l.start, l.base = now, blocked
+	return l.strikes >= lagStrikes
+}
 
 // runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
 // scratch h, and returns E(ic, ic). When rec is not nil it records the
@@ -376,7 +430,84 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 	}
 	row[n] = s.base
 	h.reset()
+	if rec == nil && s.class == Mixed && s.strict {
+		if s.c.Beta == 0 && !math.Signbit(s.c.Beta) {
+			return s.rowKernelFastNoBeta(ic, k0, k1, row, h, published)
+		}
+		return s.rowKernelFast(ic, b, k0, k1, row, h, published)
+	}
 	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
+}
+
+// rowKernelFast is rowKernel for the rows that decide the optimum: the
+// mixed class, no transition recorded, and slopes that strictly increase
+// (strict). It computes every E(i_c, i_l) with the same arithmetic and
+// comparisons in the same order, so every value is rowKernel's, bit for
+// bit, but its loop carries no test that is dead in these rows:
+//   - the equal-slope path of hull.add: with strict slopes the line of
+//     milestone j + 1, added at the step before, has a larger slope than
+//     the line of j;
+//   - the test j1[i_l] > 0: in the mixed class every solve sets
+//     m1[i_l] = +Inf where j1[i_l] = 0 (no checkpoint envelope yet), and
+//     then m1[i_l] + x·k1 = +Inf is never below best, as the test would
+//     have said;
+//   - the recording of transitions, and the published mark, which is
+//     waited on once per run of published steps rather than tested at
+//     each step;
+//
+// and the query keeps the value of the hull's head line at x instead of
+// computing it again at each comparison (the same expression, so the same
+// value).
+func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
+	m1 := s.m1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	head, top := h.head, h.top
+	prev := row[n]
+	for il := n - 1; il >= ic; {
+		lo := ic // the steps il … lo read published values of m1 only
+		if published != nil {
+			lo = max(ic, int(published.wait(int64(il))))
+		}
+		for ; il >= lo; il-- {
+			j := il + 1
+			m, q := slope[j], prev+bS[j]*(v[j]-b)
+			// add: lines[head:top] have strictly decreasing slopes.
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases.
+			x := S[il]
+			cur := lines[head].m*x + lines[head].q
+			for head+1 < top {
+				next := lines[head+1].m*x + lines[head+1].q
+				if !(next <= cur) {
+					break
+				}
+				head, cur = head+1, next
+			}
+			best := cur + x*k0
+			// Ties go to the reservation without a checkpoint.
+			if alt := m1[il] + x*k1; alt < best {
+				best = alt
+			}
+			row[il], prev = best, best
+		}
+	}
+	h.head, h.top = head, top
+	return row[ic]
 }
 
 // rowKernel is the inner loop of runRow for the mixed and no-checkpoint
@@ -451,6 +582,63 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 	return row[ic]
 }
 
+// rowKernelFastNoBeta is rowKernelFast for β = +0, where the intercept of
+// the line of milestone j is E(i_c, j) itself: rowKernelFast's
+// prev + βS_j·(v_j − b) adds +0 to prev, which leaves prev unchanged, bit
+// for bit, unless prev is −0; and no row value is −0 (row[n] = β·E[Y] =
+// +0, and every other is a sum whose first term, m·x + q for a slope
+// m = αv_j ≥ 0 and x ≥ 0, is not −0; a float sum is −0 only when both
+// terms are). Dropping the term takes two loads and three operations off
+// each step.
+func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+	n := s.sup.n()
+	S, slope := s.sup.surv[:n+1], s.slope[:n+1]
+	m1 := s.m1[:n+1]
+	lines := h.lines[:n+1]
+	row = row[:n+1]
+	head, top := h.head, h.top
+	prev := row[n]
+	for il := n - 1; il >= ic; {
+		lo := ic // the steps il … lo read published values of m1 only
+		if published != nil {
+			lo = max(ic, int(published.wait(int64(il))))
+		}
+		for ; il >= lo; il-- {
+			j := il + 1
+			m, q := slope[j], prev
+			for top-1 > head {
+				l1, l2 := lines[top-2], lines[top-1]
+				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lines[top] = line{m: m, q: q, id: int32(j)}
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			x := S[il]
+			cur := lines[head].m*x + lines[head].q
+			for head+1 < top {
+				next := lines[head+1].m*x + lines[head+1].q
+				if !(next <= cur) {
+					break
+				}
+				head, cur = head+1, next
+			}
+			best := cur + x*k0
+			if alt := m1[il] + x*k1; alt < best {
+				best = alt
+			}
+			row[il], prev = best, best
+		}
+	}
+	h.head, h.top = head, top
+	return row[ic]
+}
+
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
 // on the fast path, a short spin, then a condition variable, so that a
 // waiting worker does not burn the core its partner needs. It adds up the
@@ -490,12 +678,6 @@ func (m *mark) wait(x int64) int64 {
 	}
 	m.mu.Unlock()
 	return v
-}
-
-// lagging reports whether workers goroutines running for elapsed have
-// spent more than the share limit of their time blocked on the mark.
-func (m *mark) lagging(elapsed time.Duration, workers int, limit float64) bool {
-	return float64(m.blocked.Load()) > limit*float64(elapsed)*float64(workers)
 }
 
 // lower moves the mark down to x and wakes the waiters.

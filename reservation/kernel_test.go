@@ -67,7 +67,9 @@ func TestKernelMatchesReference(t *testing.T) {
 		s.workers = workers
 		s.pipelineMin = 1 // pipeline even tiny laws
 		if rapid.Bool().Draw(t, "solo") {
-			s.lagLimit = -1 // fall back to one worker at the second check past the warm-up
+			// Fall back to one worker at the fourth check past the
+			// warm-up (three windows over the limit).
+			s.lagLimit, s.lagWindow = -1, 0
 		}
 		got := s.solve()
 		if !same(got, wantCost) {

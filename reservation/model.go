@@ -151,14 +151,21 @@ func Reservations(s Strategy, c Costs) []Reservation {
 	out := make([]Reservation, len(s))
 	saved, restart := 0.0, 0.0
 	for k, st := range s {
-		r := Reservation{Restart: restart, Work: st.Milestone - saved, Milestone: st.Milestone, Checkpoint: st.Checkpoint}
-		if st.Checkpoint {
-			r.CheckpointTime = c.C
-			saved, restart = st.Milestone, c.R
-		}
-		r.Length = r.Restart + r.Work + r.CheckpointTime
-		r.Saved = saved
-		out[k] = r
+		out[k], saved, restart = reservationOf(st, c, saved, restart)
 	}
 	return out
+}
+
+// reservationOf is the reservation of step st by Eq. (4) when the progress
+// saved and the restart time before it are saved and restart; it also
+// returns them after it.
+func reservationOf(st Step, c Costs, saved, restart float64) (Reservation, float64, float64) {
+	r := Reservation{Restart: restart, Work: st.Milestone - saved, Milestone: st.Milestone, Checkpoint: st.Checkpoint}
+	if st.Checkpoint {
+		r.CheckpointTime = c.C
+		saved, restart = st.Milestone, c.R
+	}
+	r.Length = r.Restart + r.Work + r.CheckpointTime
+	r.Saved = saved
+	return r, saved, restart
 }

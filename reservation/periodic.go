@@ -47,7 +47,9 @@ func bestPeriodic(ctx context.Context, x distribution.Distribution, c Costs, ckp
 		if cand.Validate() != nil {
 			break // chunks below float resolution
 		}
-		v, e := expectedCostOn(cand, x, c)
+		// A candidate is priced only until its cost exceeds the best one
+		// (the comparison below is strict, so the choice is the same).
+		v, e := expectedCostOnAbove(cand, x, c, cost)
 		if e != nil {
 			return 0, nil, 0, e
 		}
