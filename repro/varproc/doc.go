@@ -12,7 +12,9 @@
 // widths (and run times, for finite jobs) of the KIT ForHLR II log and of
 // the NASA iPSC and ALCF Theta logs of the shared data (found by package
 // datadir: --data, else $CKPT_DATA, else ../shared/data beside the checkout): the
-// paper's Thunder and UniLu logs are not available offline. Theta jobs use 128 nodes or more and are counted in 128-node
+// paper's Thunder and UniLu logs are not available offline. A log missing
+// from the default folder is skipped (uniform widths when none is left); one
+// missing from a --data folder, or one that does not load, fails the run. Theta jobs use 128 nodes or more and are counted in 128-node
 // blocks (none would fit under P_min otherwise). --quick shrinks
 // everything to a smoke test (a few seconds). FINDINGS.md lists where and
 // why our numbers differ from the paper's.

@@ -71,13 +71,15 @@ func Run(ctx context.Context, cfg repro.Config) error {
 	for _, f := range files {
 		path, err := cfg.DataPath("swf", f)
 		if err != nil {
+			if cfg.Data != "" {
+				return fmt.Errorf("workload %s: %w", f, err) // the folder asked for lacks it
+			}
 			fmt.Fprintf(cfg.Log, "workload %s unavailable (%v); skipped\n", f, err)
 			continue
 		}
 		w, err := capacity.LoadWorkload(path)
 		if err != nil {
-			fmt.Fprintf(cfg.Log, "workload %s unavailable (%v); skipped\n", f, err)
-			continue
+			return fmt.Errorf("workload %s: %w", path, err)
 		}
 		if strings.HasPrefix(w.Name, "ALCF") {
 			w = w.InUnits(128) // Theta allocates 128-node blocks
