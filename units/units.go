@@ -233,8 +233,13 @@ func formatPositive(sec float64) string {
 		return fmt.Sprintf("%dd%02dh", r/24, r%24)
 	}
 	// Beyond 2⁵³ hours (10¹² years) whole hours no longer fit an int64
-	// exactly: give the seconds in scientific notation.
-	return strconv.FormatFloat(sec, 'g', 4, 64) + "s"
+	// exactly: give the seconds in scientific notation; in full next to the
+	// largest float64, where four digits round above it ("1.798e+308").
+	s := strconv.FormatFloat(sec, 'g', 4, 64)
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		s = strconv.FormatFloat(sec, 'g', -1, 64)
+	}
+	return s + "s"
 }
 
 // SlurmTime renders seconds, rounded up to whole minutes, in the
