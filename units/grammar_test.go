@@ -60,7 +60,7 @@ func TestSlurmTimeRoundTrip(t *testing.T) {
 }
 
 func FuzzParseSeconds(f *testing.F) {
-	for _, s := range []string{"3600", "90m", "1.5h", "2d", "1y", "01:30:00", "1-02:03:04", "05:30", "1e301y", "-1s", "1:2", "2d04h", "1.5e3s", "-1d00h30m"} {
+	for _, s := range []string{"3600", "90m", "1.5h", "2d", "1y", "01:30:00", "1-02:03:04", "05:30", "1e301y", "-1s", "1:2", "2d04h", "1.5e3s", "-1d00h30m", "-2d-4h", "2d+4h"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -74,7 +74,34 @@ func FuzzParseSeconds(f *testing.F) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			t.Fatalf("ParseSeconds(%q) = %v", s, v)
 		}
+		checkDaysAnd(t, s, v)
 	})
+}
+
+// checkDaysAnd: a parsed "[-]<digits>d<rest>" is the days plus what rest
+// reads alone, a non-negative duration, with the sign applied to both.
+func checkDaysAnd(t *testing.T, s string, v float64) {
+	u, neg := strings.CutPrefix(strings.TrimSpace(s), "-")
+	d, rest, ok := strings.Cut(u, "d")
+	if !ok || rest == "" || d == "" || strings.Trim(d, "0123456789") != "" {
+		return
+	}
+	days, err := ParseSeconds(d + "d")
+	if err != nil {
+		t.Fatalf("%q parsed as %v, but its days %q do not", s, v, d+"d")
+	}
+	r, err := ParseSeconds(rest)
+	if err != nil || r < 0 {
+		t.Fatalf("%q parsed as %v, but its duration %q reads as %v, %v", s, v, rest, r, err)
+	}
+	want := days + r
+	if neg {
+		want = -want
+	}
+	// rest goes through time.ParseDuration, which keeps whole nanoseconds.
+	if math.Abs(v-want) > 1e-9+1e-15*math.Abs(want) {
+		t.Fatalf("%q parsed as %v, want %v (days %v, duration %v)", s, v, want, days, r)
+	}
 }
 
 func TestSecondsAndBandwidthInConfigs(t *testing.T) {
