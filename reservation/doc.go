@@ -42,8 +42,11 @@
 // hull in the same order, so the results are bit for bit those of the
 // straightforward DP (kept as the tests' reference). The rows that decide
 // the optimum (mixed class, no transition recorded, strictly increasing
-// slopes) run in a variant that carries no test that is dead there, and
-// with β = 0 in one that drops the β term (rowKernelFast).
+// slopes) run in a variant that carries no test that is dead there
+// (rowKernelFast), and with β = +0 in one that also drops the β term
+// (rowKernelFastNoBeta). Bit-identity assumes that the compiler does not
+// fuse a multiply and an add (true of amd64 as built; an arm64 build may
+// fuse differently, which TestKernelMatchesReference would show).
 //
 // The certified lower bound is the optimum of the grid moved down one cell.
 // With β = 0 that grid is the plan's translated by −h, and the rows after a
