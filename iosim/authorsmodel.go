@@ -3,6 +3,7 @@ package iosim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/des"
@@ -55,6 +56,42 @@ type AuthorsModel struct {
 	// measure 31 days (segment_size, src/celio.C line 84) at a random
 	// offset of the run (StatTrace::getStat, src/Trace.C lines 209–220).
 	Window float64 `json:"window,omitempty"`
+	// RestartFromStop: a failed job's restart does the work that remained
+	// at the job's last stop (the start of its last transfer or blocking
+	// wait), not at its last committed checkpoint. The authors' restart
+	// copies App::remaining_work (App::App(App*), src/App.C lines 267–293,
+	// called from AppFailureTask::vstep, src/Task.C lines 64–77), which
+	// only App::stop_working updates: for a job that fails while writing
+	// a checkpoint that is the start of the unfinished checkpoint, for a
+	// job that fails during its output it is 0, and the restart then ends
+	// after its recovery read without writing its output
+	// (IOEndTask::vstep, src/Task.C lines 169–181). The booking is
+	// unchanged: the work since the last commit is Lost (Trace.C).
+	RestartFromStop bool `json:"restart_from_stop,omitempty"`
+	// StaleRates (Oblivious): a failed job's transfer leaves the file
+	// system without the others' shares being recomputed; they keep their
+	// slowed rates until the next transfer starts or ends. The authors'
+	// SimSimpleInterference has no clear_app, and the base
+	// Simulation::clear_app (src/Simulation.C lines 53–63) only erases
+	// the failed job's entry: reschedule_end_ios (lines 101–128) runs in
+	// start_remaining_io and end_io only.
+	StaleRates bool `json:"stale_rates,omitempty"`
+	// Drain: the authors' finite workload. The job list is drawn as
+	// System::finalize does (src/System.C lines 110–196): classes picked
+	// with probability ∝ share among the classes still under their share,
+	// until the jobs' node-walltime (walltime ⌈1.1 × work⌉, App::clear,
+	// src/App.C line 259, without checkpoints as in the baseline that
+	// draws the list) reaches N × (1.2 × window + 24 h + 24.9 h)
+	// (min_run, src/celio.C lines 82–86) and every class's share is
+	// within 1 % (the list is drawn again when it exceeds twice that).
+	// The run goes on until the last job ends at L, so the platform
+	// drains; the measured window (Window, 31 days when 0) is at a random
+	// offset in [L·24h/min_run, L·(min_run − 24.9h)/min_run]
+	// (StatTrace::getStat, src/Trace.C lines 201–220, with isr and ier of
+	// src/celio.C lines 87–88); a run that has not drained by 20 × min_run
+	// stops there, and L is that time (celio.C's "converged = false").
+	// Span and Skip are then not used.
+	Drain bool `json:"drain,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -64,7 +101,8 @@ const AuthorsWindow = 31 * Day
 // window.
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
-		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow}
+		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow,
+		RestartFromStop: true, StaleRates: true, Drain: true}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -75,6 +113,12 @@ func (m AuthorsModel) check(opt Options) error {
 	if (m.SkipLateCheckpoints || m.KeepReservations) && opt.Remote != nil {
 		return fmt.Errorf("the authors' queue switches need the local arbiter, not a remote one")
 	}
+	if m.Drain {
+		if m.Window < 0 || math.IsNaN(m.Window) || math.IsInf(m.Window, 0) {
+			return fmt.Errorf("authors' window %gs must be positive", m.Window)
+		}
+		return nil
+	}
 	if m.Window != 0 && (!(m.Window > 0) || m.Window > opt.Span-2*opt.Skip) {
 		return fmt.Errorf("authors' window %gs must be positive and fit in the span minus the skipped time (%gs)", m.Window, opt.Span-2*opt.Skip)
 	}
@@ -83,6 +127,9 @@ func (m AuthorsModel) check(opt Options) error {
 
 // window is the measured interval [w0, w1] of a run with options opt.
 func (m AuthorsModel) window(opt Options) (w0, w1 float64) {
+	if m.Drain {
+		return m.drainWindow(opt)
+	}
 	if m.Window == 0 {
 		return opt.Skip, opt.Span - opt.Skip
 	}
@@ -117,6 +164,9 @@ func (m AuthorsModel) config(c *Config) *Config {
 // generateJobs is the job list of a run: GenerateJobs, or the authors'
 // narrower work when NarrowWork is on.
 func generateJobs(c *Config, opt Options) ([]Job, error) {
+	if opt.Authors.Drain {
+		return generateJobsAuthors(c, opt)
+	}
 	if !opt.Authors.NarrowWork {
 		return GenerateJobs(c, opt.Span, opt.Seed)
 	}
@@ -237,6 +287,12 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.NoRegularIO = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "window", Help: "a random 31-day measurement window",
 		Value: func(m *AuthorsModel) { m.Window = AuthorsWindow }},
+	registry.Entry[func(*AuthorsModel)]{Name: "restart-from-stop", Help: "a failed job restarts from its last stop (an unfinished checkpoint's start)",
+		Value: func(m *AuthorsModel) { m.RestartFromStop = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "stale-rates", Help: "Oblivious: a failure leaves the other transfers' rates until the next start or end",
+		Value: func(m *AuthorsModel) { m.StaleRates = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "drain", Help: "the authors' finite job list, run until it drains, window relative to its end",
+		Value: func(m *AuthorsModel) { m.Drain = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
 )
@@ -266,7 +322,8 @@ func (m AuthorsModel) String() string {
 		name string
 		on   bool
 	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
-		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO}} {
+		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO},
+		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain}} {
 		if sw.on {
 			on = append(on, sw.name)
 		}
@@ -281,4 +338,31 @@ func (m AuthorsModel) String() string {
 		return "none"
 	}
 	return strings.Join(on, ",")
+}
+
+// removeShareStale removes tr, whose job failed, from the active
+// transfers without resharing the others (StaleRates): they keep their
+// rates and completion times; the earliest is queued again if it was tr's.
+func (s *simulator) removeShareStale(tr *transfer) {
+	i := slices.Index(s.active, tr)
+	s.active = slices.Delete(s.active, i, i+1)
+	s.sumQ -= tr.j.q
+	if s.naiveShare {
+		return // each transfer keeps its own completion event
+	}
+	if len(s.active) == 0 {
+		s.sim.Cancel(s.shareEv)
+		return
+	}
+	if s.shareNext != tr {
+		return
+	}
+	next := s.active[0]
+	for _, o := range s.active[1:] {
+		if o.end < next.end || (o.end == next.end && o.seq < next.seq) {
+			next = o
+		}
+	}
+	s.shareNext = next
+	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
 }

@@ -54,6 +54,10 @@ type Options struct {
 	// Authors switches on the authors' simulator's behaviours (see
 	// AuthorsModel; all off by default).
 	Authors AuthorsModel
+
+	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
+	// job ended (0 in the first pass; see simulateDrain).
+	drainEnd float64
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -243,6 +247,7 @@ type job struct {
 	work         float64 // compute seconds to do in this run
 	progress     float64 // compute seconds done in this run
 	committed    float64 // progress saved by the last checkpoint of this run
+	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
 	snapshot     float64 // progress at the start of the current checkpoint
 	ioDone       float64 // progress up to which regular I/O is done
 	ioPerWork    float64 // regular I/O bytes per compute second
@@ -346,6 +351,7 @@ type simulator struct {
 	lastFree freeMark
 	marks    uint32 // the last mark given (see markNodes)
 
+	lastEnd   float64 // when the last job completed (AuthorsModel.Drain)
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
 	freeIdle  float64
@@ -383,6 +389,9 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 // for T concurrent transfers); O(N + J) memory for N nodes and J jobs in
 // the list, whatever the number of failures and restarts.
 func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
+	if opt.Authors.Drain && opt.drainEnd == 0 {
+		return simulateDrain(ctx, c, st, opt)
+	}
 	s, err := newSimulator(c, st, opt)
 	if err != nil {
 		return Run{}, err
@@ -494,7 +503,7 @@ func (s *simulator) run(ctx context.Context) error {
 		return err
 	}
 	s.schedule()
-	for s.err == nil && s.sim.Peek() <= s.w1 {
+	for s.err == nil && s.sim.Peek() <= s.w1 && !s.drained() {
 		s.sim.Step()
 		n := s.sim.Processed()
 		if n > s.opt.MaxEvents {
@@ -789,6 +798,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.ckptPending = true
 	} else {
 		s.flush(j)
+		j.stopped = j.progress
 		j.state = sWait
 		j.kind = kind
 	}
@@ -850,6 +860,7 @@ func (s *simulator) grantAt(i int) {
 func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 	now := s.sim.Now()
 	s.flush(j)
+	j.stopped = j.progress
 	if kind == Checkpoint {
 		j.snapshot = j.progress
 		if s.st.NonBlocking {
@@ -882,6 +893,10 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
+		if !ended && s.opt.Authors.StaleRates {
+			s.removeShareStale(tr)
+			break
+		}
 		s.removeShare(tr)
 	case Token:
 		s.holder = nil
@@ -910,6 +925,10 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 	now := s.sim.Now()
 	switch kind {
 	case Input, Recovery:
+		if s.opt.Authors.RestartFromStop && j.work <= 0 {
+			s.complete(j) // restarted after its output began: IOEndTask ends it
+			return
+		}
 		j.lastCkpt = now
 		j.ckptDue = now + j.gap
 		s.compute(j)
@@ -929,12 +948,18 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 		j.ckptDue = now + j.gap
 		s.compute(j)
 	case Output:
-		j.unWork, j.unIO = 0, 0
-		s.res.JobsCompleted++
-		s.remoteDone(j, false)
-		s.release(j)
-		s.schedule()
+		s.complete(j)
 	}
+}
+
+// complete ends j, done.
+func (s *simulator) complete(j *job) {
+	j.unWork, j.unIO = 0, 0
+	s.res.JobsCompleted++
+	s.lastEnd = s.sim.Now()
+	s.remoteDone(j, false)
+	s.release(j)
+	s.schedule()
 }
 
 func (s *simulator) compute(j *job) {
@@ -1033,7 +1058,11 @@ func (s *simulator) fail(j *job) {
 	j.ckptPending = false
 	s.remoteDone(j, true)
 	s.release(j)
-	r := s.newJob(j.class, j.work-j.committed)
+	from := j.committed
+	if s.opt.Authors.RestartFromStop {
+		from = j.stopped
+	}
+	r := s.newJob(j.class, j.work-from)
 	r.ioPerWork = j.ioPerWork
 	r.hasCkpt = j.hasCkpt
 	if j.hasCkpt {
