@@ -92,6 +92,18 @@ type AuthorsModel struct {
 	// stops there, and L is that time (celio.C's "converged = false").
 	// Span and Skip are then not used.
 	Drain bool `json:"drain,omitempty"`
+	// StaleOutput: a job's final output is the size App::remaining_io
+	// last held (src/Task.C): IOStartTask::vstep sets it to the output
+	// only when remaining_work is already 0, which it is only after a
+	// checkpoint (CkptEndTask::vstep, lines 144–150). A job whose last
+	// computation follows its input or recovery read writes nothing
+	// (IOEndTask::vstep, lines 183–189, after end_io zeroed
+	// remaining_io); one whose checkpoint request was dropped
+	// (SkipLateCheckpoints) writes a checkpoint's size under Least-Waste
+	// (SimOrderedIOCoop::start_ckpt and select_next_io_task set
+	// remaining_io to the checkpoint's) and nothing under Ordered-NB
+	// (SimOrderedIOFCFS::start_ckpt: "app->remaining_io = 0").
+	StaleOutput bool `json:"stale_output,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -102,7 +114,7 @@ const AuthorsWindow = 31 * Day
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
 		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow,
-		RestartFromStop: true, StaleRates: true, Drain: true}
+		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -211,6 +223,7 @@ func (s *simulator) skipCheckpoint(j *job) bool {
 	if free < s.workEnd(j) {
 		return false
 	}
+	j.skipped = true
 	j.ckptDue = math.Inf(1)
 	s.planStop(j)
 	return true
@@ -235,9 +248,25 @@ func (s *simulator) dropLateCheckpoints(d float64) {
 		s.flush(j)
 		s.sim.Cancel(j.ev)
 		j.ckptPending = false
+		j.skipped = true
 		j.ckptDue = math.Inf(1)
 		s.planStop(j)
 	}
+}
+
+// outputBytes is j's final output without its regular I/O: its class's,
+// or under StaleOutput what the authors' code writes.
+func (s *simulator) outputBytes(j *job) float64 {
+	if !s.opt.Authors.StaleOutput {
+		return j.outBytes
+	}
+	switch {
+	case j.skipped && !s.fcfsToken():
+		return j.ckptBytes
+	case j.skipped, j.afterRead:
+		return 0
+	}
+	return j.outBytes
 }
 
 // keepReservations applies KeepReservations to j, which fails: its
@@ -293,6 +322,8 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.StaleRates = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "drain", Help: "the authors' finite job list, run until it drains, window relative to its end",
 		Value: func(m *AuthorsModel) { m.Drain = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "stale-output", Help: "the final output is the size their code last held: none after a read, a checkpoint after a dropped Least-Waste request",
+		Value: func(m *AuthorsModel) { m.StaleOutput = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
 )
@@ -323,7 +354,8 @@ func (m AuthorsModel) String() string {
 		on   bool
 	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
 		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO},
-		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain}} {
+		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain},
+		{"stale-output", m.StaleOutput}} {
 		if sw.on {
 			on = append(on, sw.name)
 		}

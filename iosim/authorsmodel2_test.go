@@ -203,3 +203,69 @@ func TestDrainJobList(t *testing.T) {
 		}
 	}
 }
+
+// StaleOutput, by hand (bytes are seconds, span 200 s):
+//   - interference-free, one job of 20 s of work and a 10 s output, no
+//     checkpoint (P = 1000): the paper's model writes [20, 30]; the
+//     authors' code writes nothing, its last computation following its
+//     (empty) input: I/O 10 → 0;
+//   - the same job with 50 s of work and P = 30, C = 10 (checkpoints
+//     [20, 30] and [50, 60]): its last computation follows a checkpoint,
+//     and both write the output: I/O 10;
+//   - twoJobQueue with SkipLateCheckpoints and a 5 s output for B: B's
+//     checkpoint request at 20 is dropped (the token is busy to 100); A
+//     fails at 30 and its restart reads [30, 130]; B writes its output at
+//     130: 5 s in the paper's model, nothing under Ordered-NB and a
+//     checkpoint's 10 s under Least-Waste with StaleOutput. I/O = A's
+//     read (100) + B's output.
+func TestStaleOutputHand(t *testing.T) {
+	for _, tc := range []struct {
+		work, period float64
+		m            AuthorsModel
+		io           float64
+	}{
+		{20, 1000, AuthorsModel{}, 10},
+		{20, 1000, AuthorsModel{StaleOutput: true}, 0},
+		{50, 30, AuthorsModel{}, 10},
+		{50, 30, AuthorsModel{StaleOutput: true}, 10},
+	} {
+		c := oneNode(1, 10, 10)
+		st, err := Lookup("interference-free-fixed", tc.period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Simulate(&c, st, Options{Span: 200, Jobs: []Job{{Class: 0, Work: tc.work}}, NoFailures: true, Authors: tc.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Split.IO-tc.io) > 1e-9 || r.JobsCompleted != 1 {
+			t.Errorf("work %g, P %g, %+v: I/O %v (%d done), want %v", tc.work, tc.period, tc.m, r.Split.IO, r.JobsCompleted, tc.io)
+		}
+	}
+	c, opt := twoJobQueue()
+	c.Classes[1].Output = 5
+	skip := AuthorsModel{SkipLateCheckpoints: true}
+	both := AuthorsModel{SkipLateCheckpoints: true, StaleOutput: true}
+	for _, tc := range []struct {
+		strategy string
+		m        AuthorsModel
+		io       float64
+	}{
+		{"ordered-nb-fixed", skip, 105}, {"ordered-nb-fixed", both, 100},
+		{"least-waste-fixed", skip, 105}, {"least-waste-fixed", both, 110},
+	} {
+		st, err := Lookup(tc.strategy, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := opt
+		o.Authors = tc.m
+		r, err := Simulate(&c, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Split.IO-tc.io) > 1e-9 {
+			t.Errorf("%s %+v: I/O %v (split %+v), want %v", tc.strategy, tc.m, r.Split.IO, r.Split, tc.io)
+		}
+	}
+}

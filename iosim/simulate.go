@@ -248,6 +248,8 @@ type job struct {
 	progress     float64 // compute seconds done in this run
 	committed    float64 // progress saved by the last checkpoint of this run
 	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
+	afterRead    bool    // no checkpoint committed since j's input or recovery read (AuthorsModel.StaleOutput)
+	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
 	snapshot     float64 // progress at the start of the current checkpoint
 	ioDone       float64 // progress up to which regular I/O is done
 	ioPerWork    float64 // regular I/O bytes per compute second
@@ -931,6 +933,7 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 		}
 		j.lastCkpt = now
 		j.ckptDue = now + j.gap
+		j.afterRead = true
 		s.compute(j)
 	case RegularIO:
 		j.ioDone = j.progress
@@ -938,6 +941,7 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 	case Checkpoint:
 		j.committed = j.snapshot
 		j.hasCkpt = true
+		j.afterRead = false
 		j.unWork, j.unIO = 0, 0
 		if now >= s.w0 && now <= s.w1 {
 			s.res.Checkpoints++
@@ -999,7 +1003,7 @@ func (s *simulator) computeStop(j *job) {
 			s.withdraw(j)
 			j.ckptPending = false
 		}
-		s.request(j, Output, j.outBytes+j.ioPerWork*(j.work-j.ioDone))
+		s.request(j, Output, s.outputBytes(j)+j.ioPerWork*(j.work-j.ioDone))
 	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
 		if s.skipCheckpoint(j) {
 			break

@@ -78,6 +78,7 @@ var authorsModes = func() []authorsMode {
 		{"restart_from_stop", iosim.AuthorsModel{RestartFromStop: true}},
 		{"stale_rates", iosim.AuthorsModel{StaleRates: true}},
 		{"drain", iosim.AuthorsModel{Drain: true}},
+		{"stale_output", iosim.AuthorsModel{StaleOutput: true}},
 		{"authors_model", all},
 	} {
 		ms = append(ms, authorsMode{name: sw.name, acc: a, renorm: true, fullPeriod: true, model: sw.m})
