@@ -126,6 +126,9 @@ func (m AuthorsModel) check(opt Options) error {
 		return fmt.Errorf("the authors' queue switches need the local arbiter, not a remote one")
 	}
 	if m.Drain {
+		if opt.Remote != nil {
+			return fmt.Errorf("the authors' drain runs a simulation twice and needs the local arbiter, not a remote one")
+		}
 		if m.Window < 0 || math.IsNaN(m.Window) || math.IsInf(m.Window, 0) {
 			return fmt.Errorf("authors' window %gs must be positive", m.Window)
 		}

@@ -145,6 +145,12 @@ func TestDrainWindowHand(t *testing.T) {
 		if !(w0 > Day && w0+W < 5*Day+W) || !splitNear(r.Split, want) || r.Window != W {
 			t.Errorf("seed %d: split %+v over %gs, want %+v over %gs (w0 = %g)", seed, r.Split, r.Window, want, W, w0)
 		}
+		// The timeline's run is the same run (its first pass too).
+		rt, _, err := SimulateTimeline(t.Context(), &c, st, Options{Seed: seed, NoFailures: true, Jobs: []Job{{Class: 0, Work: 15 * Day}, {ID: 1, Class: 0, Work: 5 * Day}},
+			Authors: AuthorsModel{Drain: true, Window: W}}, 0, Day)
+		if err != nil || rt.Split != r.Split {
+			t.Errorf("seed %d: timeline run %+v %v, want %+v", seed, rt.Split, err, r.Split)
+		}
 	}
 	// A job list that drains before a 31-day window fits is refused.
 	_, err = Simulate(&c, st, Options{NoFailures: true, Jobs: []Job{{Class: 0, Work: 15 * Day}}, Authors: AuthorsModel{Drain: true}})

@@ -67,22 +67,35 @@ func (s *simulator) drained() bool {
 // (the same run: it is deterministic) up to the end of the window placed
 // by that end.
 func simulateDrain(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
-	s, err := newSimulator(c, st, opt)
+	opt, err := withDrainEnd(ctx, c, st, opt)
 	if err != nil {
 		return Run{}, err
 	}
+	return SimulateContext(ctx, c, st, opt)
+}
+
+// withDrainEnd is opt with drainEnd set by a first pass when Drain is on
+// (opt itself otherwise).
+func withDrainEnd(ctx context.Context, c *Config, st Strategy, opt Options) (Options, error) {
+	if !opt.Authors.Drain || opt.drainEnd != 0 {
+		return opt, nil
+	}
+	s, err := newSimulator(c, st, opt)
+	if err != nil {
+		return opt, err
+	}
 	if err := s.run(ctx); err != nil {
-		return Run{}, err
+		return opt, err
 	}
 	opt.drainEnd = s.lastEnd
 	if !s.drained() {
 		opt.drainEnd = s.w1 // not converged: stopped at the cap
 	}
 	if lo, hi := opt.Authors.drainUsable(opt.drainEnd); hi-lo < opt.Authors.drainWindowLength() || !(opt.drainEnd > 0) {
-		return Run{}, fmt.Errorf("strategy %s: the job list drained at %.0f s, too early for a %gs window (the authors' \"Interval too big\")",
+		return opt, fmt.Errorf("strategy %s: the job list drained at %.0f s, too early for a %gs window (the authors' \"Interval too big\")",
 			st.Name, opt.drainEnd, opt.Authors.drainWindowLength())
 	}
-	return SimulateContext(ctx, c, st, opt)
+	return opt, nil
 }
 
 // generateJobsAuthors draws the job list as System::finalize does (see
