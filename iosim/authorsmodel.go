@@ -104,6 +104,14 @@ type AuthorsModel struct {
 	// remaining_io to the checkpoint's) and nothing under Ordered-NB
 	// (SimOrderedIOFCFS::start_ckpt: "app->remaining_io = 0").
 	StaleOutput bool `json:"stale_output,omitempty"`
+	// InheritedCheckpointDate: Least-Waste's d for a waiting checkpoint
+	// counts from the job's last committed checkpoint of any run, or from
+	// the start of its current run when it has none
+	// (SimOrderedIOCoop::heuristic, src/Simulation.C lines 513–521:
+	// date − last_succesfull_ckpt, else date − start_date; a restart
+	// inherits last_succesfull_ckpt, App::App(App*), src/App.C line 272),
+	// instead of from the end of its last checkpoint or read in this run.
+	InheritedCheckpointDate bool `json:"inherited_checkpoint_date,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -114,7 +122,7 @@ const AuthorsWindow = 31 * Day
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
 		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow,
-		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true}
+		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true, InheritedCheckpointDate: true}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -327,6 +335,8 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.Drain = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "stale-output", Help: "the final output is the size their code last held: none after a read, a checkpoint after a dropped Least-Waste request",
 		Value: func(m *AuthorsModel) { m.StaleOutput = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "inherited-checkpoint-date", Help: "Least-Waste's d counts from the last commit of any run, else the run's start",
+		Value: func(m *AuthorsModel) { m.InheritedCheckpointDate = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
 )
@@ -358,7 +368,7 @@ func (m AuthorsModel) String() string {
 	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
 		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO},
 		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain},
-		{"stale-output", m.StaleOutput}} {
+		{"stale-output", m.StaleOutput}, {"inherited-checkpoint-date", m.InheritedCheckpointDate}} {
 		if sw.on {
 			on = append(on, sw.name)
 		}
@@ -400,4 +410,17 @@ func (s *simulator) removeShareStale(tr *transfer) {
 	}
 	s.shareNext = next
 	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
+}
+
+// lastCheckpoint is the date Least-Waste counts a waiting checkpoint's d
+// from: the end of j's last checkpoint or read in this run, or under
+// InheritedCheckpointDate its last commit of any run, else its run's start.
+func (s *simulator) lastCheckpoint(j *job) float64 {
+	switch {
+	case !s.opt.Authors.InheritedCheckpointDate:
+		return j.lastCkpt
+	case j.hasCkpt:
+		return j.commitDate
+	}
+	return j.startDate
 }

@@ -275,3 +275,54 @@ func TestStaleOutputHand(t *testing.T) {
 		}
 	}
 }
+
+// recorder is a token Arbiter that grants in arrival order and keeps the
+// LastCheckpoint of every checkpoint request it grants.
+type recorder struct{ last *[]float64 }
+
+func (r recorder) Pick(now float64, w []Request, env Env) int {
+	if w[0].Kind == Checkpoint {
+		*r.last = append(*r.last, w[0].LastCheckpoint)
+	}
+	return 0
+}
+
+// InheritedCheckpointDate, by hand (one node, bytes are seconds, a 10 s
+// input, 5 s checkpoints, P = 20 so 15 s of work between them, non-
+// blocking token, span 70 s): the input ends at 10, checkpoints are
+// requested at 25 and 45 (committed at 30), node 0 fails at 47 and the
+// restart reads its checkpoint [47, 52] and requests one at 67. The date
+// d counts from: 10, 30, 52 in the paper's model (the last checkpoint or
+// read of the run); 0 (the run's start, no commit yet), 30, 30 (the
+// commit of the failed run) under InheritedCheckpointDate.
+func TestInheritedCheckpointDateHand(t *testing.T) {
+	c := oneNode(1, 5, 0)
+	c.Classes[0].Input = 10
+	for _, tc := range []struct {
+		m    AuthorsModel
+		want []float64
+	}{
+		{AuthorsModel{}, []float64{10, 30, 52}},
+		{AuthorsModel{InheritedCheckpointDate: true}, []float64{0, 30, 30}},
+	} {
+		st, err := Lookup("least-waste-fixed", 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		st.Arbiter = recorder{&got}
+		if _, err := Simulate(&c, st, Options{Span: 70, Jobs: []Job{{Class: 0, Work: 100}},
+			Failures: []NodeFailure{{Time: 47, Node: 0}}, Authors: tc.m}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(tc.want) {
+			t.Fatalf("%+v: checkpoint requests counted from %v, want %v", tc.m, got, tc.want)
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-9 {
+				t.Errorf("%+v: checkpoint requests counted from %v, want %v", tc.m, got, tc.want)
+				break
+			}
+		}
+	}
+}

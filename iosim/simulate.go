@@ -250,6 +250,8 @@ type job struct {
 	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
 	afterRead    bool    // no checkpoint committed since j's input or recovery read (AuthorsModel.StaleOutput)
 	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
+	commitDate   float64 // when j's last checkpoint (of any run) committed (AuthorsModel.InheritedCheckpointDate)
+	startDate    float64 // when this run of j started (AuthorsModel.InheritedCheckpointDate)
 	snapshot     float64 // progress at the start of the current checkpoint
 	ioDone       float64 // progress up to which regular I/O is done
 	ioPerWork    float64 // regular I/O bytes per compute second
@@ -754,6 +756,7 @@ func (s *simulator) start(j *job) {
 	s.running = append(s.running, j)
 	s.res.JobsStarted++
 	j.since = s.sim.Now()
+	j.startDate = j.since
 	j.state = sWait
 	j.kind = j.inKind
 	s.request(j, j.inKind, j.inBytes)
@@ -815,7 +818,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 // requestOf is the waiting request p as an Arbiter sees it.
 func (s *simulator) requestOf(p pending) Request {
 	return Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
-		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: p.j.lastCkpt,
+		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: s.lastCheckpoint(p.j),
 		Recovery: p.j.ckptTime, Seq: p.seq}
 }
 
@@ -940,6 +943,7 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 		s.compute(j)
 	case Checkpoint:
 		j.committed = j.snapshot
+		j.commitDate = now
 		j.hasCkpt = true
 		j.afterRead = false
 		j.unWork, j.unIO = 0, 0
@@ -1069,6 +1073,7 @@ func (s *simulator) fail(j *job) {
 	r := s.newJob(j.class, j.work-from)
 	r.ioPerWork = j.ioPerWork
 	r.hasCkpt = j.hasCkpt
+	r.commitDate = j.commitDate
 	if j.hasCkpt {
 		r.inKind, r.inBytes = Recovery, j.ckptBytes
 	}

@@ -79,6 +79,7 @@ var authorsModes = func() []authorsMode {
 		{"stale_rates", iosim.AuthorsModel{StaleRates: true}},
 		{"drain", iosim.AuthorsModel{Drain: true}},
 		{"stale_output", iosim.AuthorsModel{StaleOutput: true}},
+		{"inherited_checkpoint_date", iosim.AuthorsModel{InheritedCheckpointDate: true}},
 		{"authors_model", all},
 	} {
 		ms = append(ms, authorsMode{name: sw.name, acc: a, renorm: true, fullPeriod: true, model: sw.m})
