@@ -112,6 +112,14 @@ type AuthorsModel struct {
 	// inherits last_succesfull_ckpt, App::App(App*), src/App.C line 272),
 	// instead of from the end of its last checkpoint or read in this run.
 	InheritedCheckpointDate bool `json:"inherited_checkpoint_date,omitempty"`
+	// IntegerRisk: Least-Waste ranks with the authors' heuristic as their
+	// code computes it (implies SwappedLeastWaste; see
+	// arbiter.LeastWaste.IntegerRisk): the risk term of a waiting input,
+	// output or recovery read is 0 (an integer division,
+	// SimOrderedIOCoop::heuristic, src/Simulation.C line 533), and ties,
+	// such as every candidate when no checkpoint waits, go to the job
+	// earliest in the list.
+	IntegerRisk bool `json:"integer_risk,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -122,7 +130,8 @@ const AuthorsWindow = 31 * Day
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
 		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow,
-		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true, InheritedCheckpointDate: true}
+		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true, InheritedCheckpointDate: true,
+		IntegerRisk: true}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -162,10 +171,11 @@ func (m AuthorsModel) window(opt Options) (w0, w1 float64) {
 }
 
 // strategy is st with the authors' Least-Waste heuristic when
-// SwappedLeastWaste is on.
+// SwappedLeastWaste or IntegerRisk is on.
 func (m AuthorsModel) strategy(st Strategy) Strategy {
-	if lw, ok := st.Arbiter.(LeastWaste); ok && m.SwappedLeastWaste {
+	if lw, ok := st.Arbiter.(LeastWaste); ok && (m.SwappedLeastWaste || m.IntegerRisk) {
 		lw.Swapped = true
+		lw.IntegerRisk = m.IntegerRisk
 		st.Arbiter = lw
 	}
 	return st
@@ -337,6 +347,8 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.StaleOutput = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "inherited-checkpoint-date", Help: "Least-Waste's d counts from the last commit of any run, else the run's start",
 		Value: func(m *AuthorsModel) { m.InheritedCheckpointDate = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "integer-risk", Help: "Least-Waste as their code computes it: no risk term for waiting I/O, ties to the job earliest in the list",
+		Value: func(m *AuthorsModel) { m.IntegerRisk = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
 )
@@ -368,7 +380,8 @@ func (m AuthorsModel) String() string {
 	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
 		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO},
 		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain},
-		{"stale-output", m.StaleOutput}, {"inherited-checkpoint-date", m.InheritedCheckpointDate}} {
+		{"stale-output", m.StaleOutput}, {"inherited-checkpoint-date", m.InheritedCheckpointDate},
+		{"integer-risk", m.IntegerRisk}} {
 		if sw.on {
 			on = append(on, sw.name)
 		}

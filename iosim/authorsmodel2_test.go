@@ -326,3 +326,52 @@ func TestInheritedCheckpointDateHand(t *testing.T) {
 		}
 	}
 }
+
+// orders is a token Arbiter that grants in arrival order and keeps the
+// Order of every request it grants.
+type orders struct{ got *[]uint64 }
+
+func (o orders) Pick(now float64, w []Request, env Env) int {
+	*o.got = append(*o.got, w[0].Order)
+	return 0
+}
+
+// IntegerRisk turns the authors' integer heuristic on (the ranking itself
+// is TestLeastWasteIntegerRiskHand in arbiter), and requests carry the
+// authors' set order. Two one-node jobs of InheritedCheckpointDate's hand
+// case on two nodes; node 1 (the second job's) fails at 47: the first
+// job's requests have Order 0, the second's 1<<20 (index 1, run 0), its
+// restart's 1<<20 | 1 (run 1).
+func TestIntegerRiskWiring(t *testing.T) {
+	st, err := Lookup("least-waste", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := AuthorsModel{IntegerRisk: true}.strategy(st).Arbiter.(LeastWaste)
+	if !lw.Swapped || !lw.IntegerRisk {
+		t.Errorf("IntegerRisk gives %+v, want the swapped heuristic with integer risk", lw)
+	}
+	c := oneNode(2, 5, 0)
+	c.Classes[0].Input = 10
+	st, err = Lookup("least-waste-fixed", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	st.Arbiter = orders{&got}
+	if _, err := Simulate(&c, st, Options{Span: 70, Jobs: []Job{{Class: 0, Work: 100}, {ID: 1, Class: 0, Work: 100}},
+		Failures: []NodeFailure{{Time: 47, Node: 1}}}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[uint64]bool{0: true, 1 << 20: true, 1<<20 | 1: true}
+	seen := map[uint64]bool{}
+	for _, o := range got {
+		if !want[o] {
+			t.Fatalf("request orders %v: %d is neither job 0, job 1 nor job 1's restart", got, o)
+		}
+		seen[o] = true
+	}
+	if len(seen) != 3 {
+		t.Errorf("request orders %v, want job 0's (0), job 1's (1<<20) and its restart's (1<<20|1)", got)
+	}
+}

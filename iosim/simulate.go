@@ -252,6 +252,7 @@ type job struct {
 	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
 	commitDate   float64 // when j's last checkpoint (of any run) committed (AuthorsModel.InheritedCheckpointDate)
 	startDate    float64 // when this run of j started (AuthorsModel.InheritedCheckpointDate)
+	listIdx, run int     // j's index in the job list and its run (0, then 1 per restart): AuthorsModel.IntegerRisk's order
 	snapshot     float64 // progress at the start of the current checkpoint
 	ioDone       float64 // progress up to which regular I/O is done
 	ioPerWork    float64 // regular I/O bytes per compute second
@@ -558,7 +559,7 @@ func (s *simulator) newJob(class int, work float64) *job {
 	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
-		runIdx: -1, slot: -1}
+		runIdx: -1, slot: -1, listIdx: s.nextID}
 	s.nextID++
 	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
 	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
@@ -819,7 +820,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 func (s *simulator) requestOf(p pending) Request {
 	return Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
 		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: s.lastCheckpoint(p.j),
-		Recovery: p.j.ckptTime, Seq: p.seq}
+		Recovery: p.j.ckptTime, Seq: p.seq, Order: uint64(p.j.listIdx)<<20 | uint64(p.j.run)}
 }
 
 func (s *simulator) grant() {
@@ -1074,6 +1075,7 @@ func (s *simulator) fail(j *job) {
 	r.ioPerWork = j.ioPerWork
 	r.hasCkpt = j.hasCkpt
 	r.commitDate = j.commitDate
+	r.listIdx, r.run = j.listIdx, j.run+1
 	if j.hasCkpt {
 		r.inKind, r.inBytes = Recovery, j.ckptBytes
 	}

@@ -80,6 +80,7 @@ var authorsModes = func() []authorsMode {
 		{"drain", iosim.AuthorsModel{Drain: true}},
 		{"stale_output", iosim.AuthorsModel{StaleOutput: true}},
 		{"inherited_checkpoint_date", iosim.AuthorsModel{InheritedCheckpointDate: true}},
+		{"integer_risk", iosim.AuthorsModel{IntegerRisk: true}},
 		{"authors_model", all},
 	} {
 		ms = append(ms, authorsMode{name: sw.name, acc: a, renorm: true, fullPeriod: true, model: sw.m})
