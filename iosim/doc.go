@@ -84,9 +84,9 @@
 // their finite job list run until it drains (Drain), the output size their
 // code writes, their heuristic's dates, and its integer division (no risk
 // term for waiting I/O, ties to the job earliest in the list). Only Drain
-// changes
-// the cost: a run is simulated twice (to find its end, then to book the
-// window), each up to 20 × (1.2 × window + 48.9 h) of simulated time.
+// changes the cost: a run is simulated twice (to find its end, then to
+// book the window), each up to 20 × (1.2 × window + 48.9 h) of simulated
+// time.
 //
 // # Lower bound (Section IV)
 //
