@@ -3,6 +3,7 @@ package iosim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/des"
@@ -55,6 +56,70 @@ type AuthorsModel struct {
 	// measure 31 days (segment_size, src/celio.C line 84) at a random
 	// offset of the run (StatTrace::getStat, src/Trace.C lines 209–220).
 	Window float64 `json:"window,omitempty"`
+	// RestartFromStop: a failed job's restart does the work that remained
+	// at the job's last stop (the start of its last transfer or blocking
+	// wait), not at its last committed checkpoint. The authors' restart
+	// copies App::remaining_work (App::App(App*), src/App.C lines 267–293,
+	// called from AppFailureTask::vstep, src/Task.C lines 64–77), which
+	// only App::stop_working updates: for a job that fails while writing
+	// a checkpoint that is the start of the unfinished checkpoint, for a
+	// job that fails during its output it is 0, and the restart then ends
+	// after its recovery read without writing its output
+	// (IOEndTask::vstep, src/Task.C lines 169–181). The booking is
+	// unchanged: the work since the last commit is Lost (Trace.C).
+	RestartFromStop bool `json:"restart_from_stop,omitempty"`
+	// StaleRates (Oblivious): a failed job's transfer leaves the file
+	// system without the others' shares being recomputed; they keep their
+	// slowed rates until the next transfer starts or ends. The authors'
+	// SimSimpleInterference has no clear_app, and the base
+	// Simulation::clear_app (src/Simulation.C lines 53–63) only erases
+	// the failed job's entry: reschedule_end_ios (lines 101–128) runs in
+	// start_remaining_io and end_io only.
+	StaleRates bool `json:"stale_rates,omitempty"`
+	// Drain: the authors' finite workload. The job list is drawn as
+	// System::finalize does (src/System.C lines 110–196): classes picked
+	// with probability ∝ share among the classes still under their share,
+	// until the jobs' node-walltime (walltime ⌈1.1 × work⌉, App::clear,
+	// src/App.C line 259, without checkpoints as in the baseline that
+	// draws the list) reaches N × (1.2 × window + 24 h + 24.9 h)
+	// (min_run, src/celio.C lines 82–86) and every class's share is
+	// within 1 % (the list is drawn again when it exceeds twice that).
+	// The run goes on until the last job ends at L, so the platform
+	// drains; the measured window (Window, 31 days when 0) is at a random
+	// offset in [L·24h/min_run, L·(min_run − 24.9h)/min_run]
+	// (StatTrace::getStat, src/Trace.C lines 201–220, with isr and ier of
+	// src/celio.C lines 87–88); a run that has not drained by 20 × min_run
+	// stops there, and L is that time (celio.C's "converged = false").
+	// Span and Skip are then not used.
+	Drain bool `json:"drain,omitempty"`
+	// StaleOutput: a job's final output is the size App::remaining_io
+	// last held (src/Task.C): IOStartTask::vstep sets it to the output
+	// only when remaining_work is already 0, which it is only after a
+	// checkpoint (CkptEndTask::vstep, lines 144–150). A job whose last
+	// computation follows its input or recovery read writes nothing
+	// (IOEndTask::vstep, lines 183–189, after end_io zeroed
+	// remaining_io); one whose checkpoint request was dropped
+	// (SkipLateCheckpoints) writes a checkpoint's size under Least-Waste
+	// (SimOrderedIOCoop::start_ckpt and select_next_io_task set
+	// remaining_io to the checkpoint's) and nothing under Ordered-NB
+	// (SimOrderedIOFCFS::start_ckpt: "app->remaining_io = 0").
+	StaleOutput bool `json:"stale_output,omitempty"`
+	// InheritedCheckpointDate: Least-Waste's d for a waiting checkpoint
+	// counts from the job's last committed checkpoint of any run, or from
+	// the start of its current run when it has none
+	// (SimOrderedIOCoop::heuristic, src/Simulation.C lines 513–521:
+	// date − last_succesfull_ckpt, else date − start_date; a restart
+	// inherits last_succesfull_ckpt, App::App(App*), src/App.C line 272),
+	// instead of from the end of its last checkpoint or read in this run.
+	InheritedCheckpointDate bool `json:"inherited_checkpoint_date,omitempty"`
+	// IntegerRisk: Least-Waste ranks with the authors' heuristic as their
+	// code computes it (implies SwappedLeastWaste; see
+	// arbiter.LeastWaste.IntegerRisk): the risk term of a waiting input,
+	// output or recovery read is 0 (an integer division,
+	// SimOrderedIOCoop::heuristic, src/Simulation.C line 533), and ties,
+	// such as every candidate when no checkpoint waits, go to the job
+	// earliest in the list.
+	IntegerRisk bool `json:"integer_risk,omitempty"`
 }
 
 // AuthorsWindow is the authors' measured interval: 31 days.
@@ -64,7 +129,9 @@ const AuthorsWindow = 31 * Day
 // window.
 func AllAuthors() AuthorsModel {
 	return AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, KeepReservations: true,
-		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow}
+		NarrowWork: true, NoRegularIO: true, Window: AuthorsWindow,
+		RestartFromStop: true, StaleRates: true, Drain: true, StaleOutput: true, InheritedCheckpointDate: true,
+		IntegerRisk: true}
 }
 
 // streamWindow is the des.Stream kind of the window's offset.
@@ -75,6 +142,15 @@ func (m AuthorsModel) check(opt Options) error {
 	if (m.SkipLateCheckpoints || m.KeepReservations) && opt.Remote != nil {
 		return fmt.Errorf("the authors' queue switches need the local arbiter, not a remote one")
 	}
+	if m.Drain {
+		if opt.Remote != nil {
+			return fmt.Errorf("the authors' drain runs a simulation twice and needs the local arbiter, not a remote one")
+		}
+		if m.Window < 0 || math.IsNaN(m.Window) || math.IsInf(m.Window, 0) {
+			return fmt.Errorf("authors' window %gs must be positive", m.Window)
+		}
+		return nil
+	}
 	if m.Window != 0 && (!(m.Window > 0) || m.Window > opt.Span-2*opt.Skip) {
 		return fmt.Errorf("authors' window %gs must be positive and fit in the span minus the skipped time (%gs)", m.Window, opt.Span-2*opt.Skip)
 	}
@@ -83,6 +159,9 @@ func (m AuthorsModel) check(opt Options) error {
 
 // window is the measured interval [w0, w1] of a run with options opt.
 func (m AuthorsModel) window(opt Options) (w0, w1 float64) {
+	if m.Drain {
+		return m.drainWindow(opt)
+	}
 	if m.Window == 0 {
 		return opt.Skip, opt.Span - opt.Skip
 	}
@@ -92,10 +171,11 @@ func (m AuthorsModel) window(opt Options) (w0, w1 float64) {
 }
 
 // strategy is st with the authors' Least-Waste heuristic when
-// SwappedLeastWaste is on.
+// SwappedLeastWaste or IntegerRisk is on.
 func (m AuthorsModel) strategy(st Strategy) Strategy {
-	if lw, ok := st.Arbiter.(LeastWaste); ok && m.SwappedLeastWaste {
+	if lw, ok := st.Arbiter.(LeastWaste); ok && (m.SwappedLeastWaste || m.IntegerRisk) {
 		lw.Swapped = true
+		lw.IntegerRisk = m.IntegerRisk
 		st.Arbiter = lw
 	}
 	return st
@@ -117,6 +197,9 @@ func (m AuthorsModel) config(c *Config) *Config {
 // generateJobs is the job list of a run: GenerateJobs, or the authors'
 // narrower work when NarrowWork is on.
 func generateJobs(c *Config, opt Options) ([]Job, error) {
+	if opt.Authors.Drain {
+		return generateJobsAuthors(c, opt)
+	}
 	if !opt.Authors.NarrowWork {
 		return GenerateJobs(c, opt.Span, opt.Seed)
 	}
@@ -161,6 +244,7 @@ func (s *simulator) skipCheckpoint(j *job) bool {
 	if free < s.workEnd(j) {
 		return false
 	}
+	j.skipped = true
 	j.ckptDue = math.Inf(1)
 	s.planStop(j)
 	return true
@@ -185,9 +269,25 @@ func (s *simulator) dropLateCheckpoints(d float64) {
 		s.flush(j)
 		s.sim.Cancel(j.ev)
 		j.ckptPending = false
+		j.skipped = true
 		j.ckptDue = math.Inf(1)
 		s.planStop(j)
 	}
+}
+
+// outputBytes is j's final output without its regular I/O: its class's,
+// or under StaleOutput what the authors' code writes.
+func (s *simulator) outputBytes(j *job) float64 {
+	if !s.opt.Authors.StaleOutput {
+		return j.outBytes
+	}
+	switch {
+	case j.skipped && !s.fcfsToken():
+		return j.ckptBytes
+	case j.skipped, j.afterRead:
+		return 0
+	}
+	return j.outBytes
 }
 
 // keepReservations applies KeepReservations to j, which fails: its
@@ -237,6 +337,18 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.NoRegularIO = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "window", Help: "a random 31-day measurement window",
 		Value: func(m *AuthorsModel) { m.Window = AuthorsWindow }},
+	registry.Entry[func(*AuthorsModel)]{Name: "restart-from-stop", Help: "a failed job restarts from its last stop (an unfinished checkpoint's start)",
+		Value: func(m *AuthorsModel) { m.RestartFromStop = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "stale-rates", Help: "Oblivious: a failure leaves the other transfers' rates until the next start or end",
+		Value: func(m *AuthorsModel) { m.StaleRates = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "drain", Help: "the authors' finite job list, run until it drains, window relative to its end",
+		Value: func(m *AuthorsModel) { m.Drain = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "stale-output", Help: "the final output is the size their code last held: none after a read, a checkpoint after a dropped Least-Waste request",
+		Value: func(m *AuthorsModel) { m.StaleOutput = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "inherited-checkpoint-date", Help: "Least-Waste's d counts from the last commit of any run, else the run's start",
+		Value: func(m *AuthorsModel) { m.InheritedCheckpointDate = true }},
+	registry.Entry[func(*AuthorsModel)]{Name: "integer-risk", Help: "Least-Waste as their code computes it: no risk term for waiting I/O, ties to the job earliest in the list",
+		Value: func(m *AuthorsModel) { m.IntegerRisk = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},
 )
@@ -266,7 +378,10 @@ func (m AuthorsModel) String() string {
 		name string
 		on   bool
 	}{{"swapped-least-waste", m.SwappedLeastWaste}, {"skip-late-checkpoints", m.SkipLateCheckpoints},
-		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO}} {
+		{"keep-reservations", m.KeepReservations}, {"narrow-work", m.NarrowWork}, {"no-regular-io", m.NoRegularIO},
+		{"restart-from-stop", m.RestartFromStop}, {"stale-rates", m.StaleRates}, {"drain", m.Drain},
+		{"stale-output", m.StaleOutput}, {"inherited-checkpoint-date", m.InheritedCheckpointDate},
+		{"integer-risk", m.IntegerRisk}} {
 		if sw.on {
 			on = append(on, sw.name)
 		}
@@ -281,4 +396,44 @@ func (m AuthorsModel) String() string {
 		return "none"
 	}
 	return strings.Join(on, ",")
+}
+
+// removeShareStale removes tr, whose job failed, from the active
+// transfers without resharing the others (StaleRates): they keep their
+// rates and completion times; the earliest is queued again if it was tr's.
+func (s *simulator) removeShareStale(tr *transfer) {
+	i := slices.Index(s.active, tr)
+	s.active = slices.Delete(s.active, i, i+1)
+	s.sumQ -= tr.j.q
+	if s.naiveShare {
+		return // each transfer keeps its own completion event
+	}
+	if len(s.active) == 0 {
+		s.sim.Cancel(s.shareEv)
+		return
+	}
+	if s.shareNext != tr {
+		return
+	}
+	next := s.active[0]
+	for _, o := range s.active[1:] {
+		if o.end < next.end || (o.end == next.end && o.seq < next.seq) {
+			next = o
+		}
+	}
+	s.shareNext = next
+	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
+}
+
+// lastCheckpoint is the date Least-Waste counts a waiting checkpoint's d
+// from: the end of j's last checkpoint or read in this run, or under
+// InheritedCheckpointDate its last commit of any run, else its run's start.
+func (s *simulator) lastCheckpoint(j *job) float64 {
+	switch {
+	case !s.opt.Authors.InheritedCheckpointDate:
+		return j.lastCkpt
+	case j.hasCkpt:
+		return j.commitDate
+	}
+	return j.startDate
 }

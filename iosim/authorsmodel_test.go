@@ -256,7 +256,7 @@ func TestParseAuthorsModel(t *testing.T) {
 // FuzzParseAuthorsModel: any list either is refused or reads back, through
 // String, as the same model.
 func FuzzParseAuthorsModel(f *testing.F) {
-	for _, s := range []string{"", "none", "all", "window,keep-reservations", "narrow-work,,x", "window,window"} {
+	for _, s := range []string{"", "none", "all", "window,keep-reservations", "narrow-work,,x", "window,window", "drain,stale-rates,restart-from-stop", "all,drain"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, list string) {

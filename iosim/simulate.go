@@ -54,6 +54,10 @@ type Options struct {
 	// Authors switches on the authors' simulator's behaviours (see
 	// AuthorsModel; all off by default).
 	Authors AuthorsModel
+
+	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
+	// job ended (0 in the first pass; see simulateDrain).
+	drainEnd float64
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -243,6 +247,12 @@ type job struct {
 	work         float64 // compute seconds to do in this run
 	progress     float64 // compute seconds done in this run
 	committed    float64 // progress saved by the last checkpoint of this run
+	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
+	afterRead    bool    // no checkpoint committed since j's input or recovery read (AuthorsModel.StaleOutput)
+	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
+	commitDate   float64 // when j's last checkpoint (of any run) committed (AuthorsModel.InheritedCheckpointDate)
+	startDate    float64 // when this run of j started (AuthorsModel.InheritedCheckpointDate)
+	listIdx, run int     // j's index in the job list and its run (0, then 1 per restart): AuthorsModel.IntegerRisk's order
 	snapshot     float64 // progress at the start of the current checkpoint
 	ioDone       float64 // progress up to which regular I/O is done
 	ioPerWork    float64 // regular I/O bytes per compute second
@@ -346,6 +356,7 @@ type simulator struct {
 	lastFree freeMark
 	marks    uint32 // the last mark given (see markNodes)
 
+	lastEnd   float64 // when the last job completed (AuthorsModel.Drain)
 	acc       Split
 	classNS   []float64 // allocated node-seconds per class in the window
 	freeIdle  float64
@@ -383,6 +394,9 @@ func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
 // for T concurrent transfers); O(N + J) memory for N nodes and J jobs in
 // the list, whatever the number of failures and restarts.
 func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
+	if opt.Authors.Drain && opt.drainEnd == 0 {
+		return simulateDrain(ctx, c, st, opt)
+	}
 	s, err := newSimulator(c, st, opt)
 	if err != nil {
 		return Run{}, err
@@ -494,7 +508,7 @@ func (s *simulator) run(ctx context.Context) error {
 		return err
 	}
 	s.schedule()
-	for s.err == nil && s.sim.Peek() <= s.w1 {
+	for s.err == nil && s.sim.Peek() <= s.w1 && !s.drained() {
 		s.sim.Step()
 		n := s.sim.Processed()
 		if n > s.opt.MaxEvents {
@@ -545,7 +559,7 @@ func (s *simulator) newJob(class int, work float64) *job {
 	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
-		runIdx: -1, slot: -1}
+		runIdx: -1, slot: -1, listIdx: s.nextID}
 	s.nextID++
 	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
 	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
@@ -743,6 +757,7 @@ func (s *simulator) start(j *job) {
 	s.running = append(s.running, j)
 	s.res.JobsStarted++
 	j.since = s.sim.Now()
+	j.startDate = j.since
 	j.state = sWait
 	j.kind = j.inKind
 	s.request(j, j.inKind, j.inBytes)
@@ -789,6 +804,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.ckptPending = true
 	} else {
 		s.flush(j)
+		j.stopped = j.progress
 		j.state = sWait
 		j.kind = kind
 	}
@@ -803,8 +819,8 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 // requestOf is the waiting request p as an Arbiter sees it.
 func (s *simulator) requestOf(p pending) Request {
 	return Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
-		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: p.j.lastCkpt,
-		Recovery: p.j.ckptTime, Seq: p.seq}
+		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: s.lastCheckpoint(p.j),
+		Recovery: p.j.ckptTime, Seq: p.seq, Order: uint64(p.j.listIdx)<<20 | uint64(p.j.run)}
 }
 
 func (s *simulator) grant() {
@@ -850,6 +866,7 @@ func (s *simulator) grantAt(i int) {
 func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 	now := s.sim.Now()
 	s.flush(j)
+	j.stopped = j.progress
 	if kind == Checkpoint {
 		j.snapshot = j.progress
 		if s.st.NonBlocking {
@@ -882,6 +899,10 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 	s.sim.Cancel(tr.ev)
 	switch s.st.Sharing {
 	case Proportional:
+		if !ended && s.opt.Authors.StaleRates {
+			s.removeShareStale(tr)
+			break
+		}
 		s.removeShare(tr)
 	case Token:
 		s.holder = nil
@@ -910,15 +931,22 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 	now := s.sim.Now()
 	switch kind {
 	case Input, Recovery:
+		if s.opt.Authors.RestartFromStop && j.work <= 0 {
+			s.complete(j) // restarted after its output began: IOEndTask ends it
+			return
+		}
 		j.lastCkpt = now
 		j.ckptDue = now + j.gap
+		j.afterRead = true
 		s.compute(j)
 	case RegularIO:
 		j.ioDone = j.progress
 		s.compute(j)
 	case Checkpoint:
 		j.committed = j.snapshot
+		j.commitDate = now
 		j.hasCkpt = true
+		j.afterRead = false
 		j.unWork, j.unIO = 0, 0
 		if now >= s.w0 && now <= s.w1 {
 			s.res.Checkpoints++
@@ -929,12 +957,18 @@ func (s *simulator) after(j *job, kind Kind, req float64) {
 		j.ckptDue = now + j.gap
 		s.compute(j)
 	case Output:
-		j.unWork, j.unIO = 0, 0
-		s.res.JobsCompleted++
-		s.remoteDone(j, false)
-		s.release(j)
-		s.schedule()
+		s.complete(j)
 	}
+}
+
+// complete ends j, done.
+func (s *simulator) complete(j *job) {
+	j.unWork, j.unIO = 0, 0
+	s.res.JobsCompleted++
+	s.lastEnd = s.sim.Now()
+	s.remoteDone(j, false)
+	s.release(j)
+	s.schedule()
 }
 
 func (s *simulator) compute(j *job) {
@@ -974,7 +1008,7 @@ func (s *simulator) computeStop(j *job) {
 			s.withdraw(j)
 			j.ckptPending = false
 		}
-		s.request(j, Output, j.outBytes+j.ioPerWork*(j.work-j.ioDone))
+		s.request(j, Output, s.outputBytes(j)+j.ioPerWork*(j.work-j.ioDone))
 	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
 		if s.skipCheckpoint(j) {
 			break
@@ -1033,9 +1067,15 @@ func (s *simulator) fail(j *job) {
 	j.ckptPending = false
 	s.remoteDone(j, true)
 	s.release(j)
-	r := s.newJob(j.class, j.work-j.committed)
+	from := j.committed
+	if s.opt.Authors.RestartFromStop {
+		from = j.stopped
+	}
+	r := s.newJob(j.class, j.work-from)
 	r.ioPerWork = j.ioPerWork
 	r.hasCkpt = j.hasCkpt
+	r.commitDate = j.commitDate
+	r.listIdx, r.run = j.listIdx, j.run+1
 	if j.hasCkpt {
 		r.inKind, r.inBytes = Recovery, j.ckptBytes
 	}

@@ -42,6 +42,10 @@ func SimulateTimeline(ctx context.Context, c *Config, st Strategy, opt Options, 
 	if !(from >= 0 && to > from) || math.IsInf(to, 0) {
 		return Run{}, Timeline{}, fmt.Errorf("timeline window [%g, %g]: want 0 ≤ from < to, finite", from, to)
 	}
+	opt, err := withDrainEnd(ctx, c, st, opt)
+	if err != nil {
+		return Run{}, Timeline{}, err
+	}
 	s, err := newSimulator(c, st, opt)
 	if err != nil {
 		return Run{}, Timeline{}, err

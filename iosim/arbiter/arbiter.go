@@ -49,6 +49,10 @@ type Request struct {
 	Recovery float64
 	// Seq is the arrival order (FCFS key).
 	Seq uint64
+	// Order is the authors' request-set order (the job's index in the
+	// list, then its run): LeastWaste.IntegerRisk's tie-break; 0 when
+	// unused.
+	Order uint64
 }
 
 // Env is what an Arbiter may know about the platform.

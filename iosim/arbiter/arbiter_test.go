@@ -152,3 +152,38 @@ func TestPoliciesAndKinds(t *testing.T) {
 		t.Error("bogus kind accepted")
 	}
 }
+
+// IntegerRisk, by hand (μ_ind = 1000 s, now = 100). Two waiting inputs: A
+// (100 nodes, since 0, v = 10, Order 2) and B (10 nodes, since 50,
+// v = 10, Order 1), recovery 1 s each. The swapped heuristic scores A by
+// B's risk, 10²/1000·(1 + 50 + 5) = 5.6, and B by A's, 100²/1000·(1 + 100
+// + 5) = 1060: A is served. With the integer division both score 0 and
+// the tie goes to the smaller Order: B. With a checkpoint request C (50
+// nodes, last checkpoint at 40, v = 20) also waiting, C scores 0 (the two
+// inputs' risk terms vanish) and A, B score 50·(60 + 10) > 0: C is served.
+func TestLeastWasteIntegerRiskHand(t *testing.T) {
+	a := Request{Job: 1, Kind: Input, Nodes: 100, Duration: 10, Since: 0, Recovery: 1, Seq: 0, Order: 2}
+	b := Request{Job: 2, Kind: Input, Nodes: 10, Duration: 10, Since: 50, Recovery: 1, Seq: 1, Order: 1}
+	c := Request{Job: 3, Kind: Checkpoint, Nodes: 50, Duration: 20, Since: 90, LastCheckpoint: 40, Recovery: 20, Seq: 2, Order: 3}
+	env := Env{NodeMTBF: 1000}
+	sw := LeastWaste{Swapped: true}
+	in := LeastWaste{Swapped: true, IntegerRisk: true}
+	if w := sw.Waste(100, []Request{a, b}, 0, env.NodeMTBF); math.Abs(w-5.6) > 1e-9 {
+		t.Errorf("swapped W_A = %v, want 5.6", w)
+	}
+	if w := sw.Waste(100, []Request{a, b}, 1, env.NodeMTBF); math.Abs(w-1060) > 1e-9 {
+		t.Errorf("swapped W_B = %v, want 1060", w)
+	}
+	if got := sw.Pick(100, []Request{a, b}, env); got != 0 {
+		t.Errorf("swapped picks %d, want 0 (A)", got)
+	}
+	if got := in.Pick(100, []Request{a, b}, env); got != 1 {
+		t.Errorf("integer risk picks %d, want 1 (B, earlier in the list)", got)
+	}
+	if w := in.Waste(100, []Request{a, b, c}, 0, env.NodeMTBF); math.Abs(w-50*70) > 1e-9 {
+		t.Errorf("integer risk W_A = %v, want 3500", w)
+	}
+	if got := in.Pick(100, []Request{a, b, c}, env); got != 2 {
+		t.Errorf("integer risk with a checkpoint picks %d, want 2 (C)", got)
+	}
+}

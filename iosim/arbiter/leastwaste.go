@@ -43,6 +43,17 @@ type LeastWaste struct {
 	// Swapped evaluates the authors' heuristic (see above); it takes
 	// precedence over Printed.
 	Swapped bool
+	// IntegerRisk, with Swapped, computes the heuristic as the authors'
+	// code does: the risk term of a waiting non-checkpoint request is 0,
+	// because q_j·q_j/μ_ind is an integer division there (nb_nodes is an
+	// int and mtbf_ind an int64 in milliseconds, src/Simulation.C line
+	// 533, so the quotient is 0 for any q_j² < μ_ind), and ties go to the
+	// smaller Order, as their strict "<" over a std::set ordered by job
+	// index and run (operator<, line 473; select_next_io_task, lines 545–558)
+	// gives them. With
+	// no checkpoint waiting every candidate scores 0 and the request of
+	// the job earliest in the list is served first.
+	IntegerRisk bool
 }
 
 // Pick returns the index of the request with least expected waste.
@@ -50,7 +61,7 @@ func (lw LeastWaste) Pick(now float64, w []Request, env Env) int {
 	best, bestW := 0, 0.0
 	for i := range w {
 		wi := lw.Waste(now, w, i, env.NodeMTBF)
-		if i == 0 || wi < bestW || (wi == bestW && w[i].Seq < w[best].Seq) {
+		if i == 0 || wi < bestW || (wi == bestW && lw.before(w[i], w[best])) {
 			best, bestW = i, wi
 		}
 	}
@@ -62,7 +73,7 @@ func (lw LeastWaste) Pick(now float64, w []Request, env Env) int {
 func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 {
 	v := w[i].Duration
 	if lw.Swapped {
-		return swappedWaste(now, w, i, v, mu)
+		return swappedWaste(now, w, i, v, mu, lw.IntegerRisk)
 	}
 	var idle, risk float64
 	for j := range w {
@@ -85,7 +96,7 @@ func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 
 }
 
 // swappedWaste is the authors' W_i (LeastWaste.Swapped).
-func swappedWaste(now float64, w []Request, i int, v, mu float64) float64 {
+func swappedWaste(now float64, w []Request, i int, v, mu float64, integerRisk bool) float64 {
 	W := 0.0
 	for j := range w {
 		if j == i {
@@ -94,9 +105,18 @@ func swappedWaste(now float64, w []Request, i int, v, mu float64) float64 {
 		q := float64(w[j].Nodes)
 		if w[j].Kind == Checkpoint {
 			W += q * (now - w[j].LastCheckpoint + v)
-		} else {
+		} else if !integerRisk {
 			W += q * q / mu * (w[j].Recovery + now - w[j].Since + v/2)
 		}
 	}
 	return W
+}
+
+// before is the tie-break: the smaller Order under the authors' integer
+// heuristic, else the earlier request.
+func (lw LeastWaste) before(a, b Request) bool {
+	if lw.Swapped && lw.IntegerRisk {
+		return a.Order < b.Order
+	}
+	return a.Seq < b.Seq
 }

@@ -75,6 +75,12 @@ var authorsModes = func() []authorsMode {
 		{"narrow_work", iosim.AuthorsModel{NarrowWork: true}},
 		{"no_regular_io", iosim.AuthorsModel{NoRegularIO: true}},
 		{"window", iosim.AuthorsModel{Window: all.Window}},
+		{"restart_from_stop", iosim.AuthorsModel{RestartFromStop: true}},
+		{"stale_rates", iosim.AuthorsModel{StaleRates: true}},
+		{"drain", iosim.AuthorsModel{Drain: true}},
+		{"stale_output", iosim.AuthorsModel{StaleOutput: true}},
+		{"inherited_checkpoint_date", iosim.AuthorsModel{InheritedCheckpointDate: true}},
+		{"integer_risk", iosim.AuthorsModel{IntegerRisk: true}},
 		{"authors_model", all},
 	} {
 		ms = append(ms, authorsMode{name: sw.name, acc: a, renorm: true, fullPeriod: true, model: sw.m})
