@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/ckpt-hpc/ckpt/optimize"
 )
 
 // Theorem 1 and what the simulator measures.
@@ -74,21 +76,8 @@ func FractionBound(cs []BoundClass, N, mu float64) (float64, error) {
 	}
 	hi *= 2
 	best := math.Max(dual(0), dual(hi/2))
-	g := (math.Sqrt(5) - 1) / 2
-	a, b := lo, hi
-	x1, x2 := b-g*(b-a), a+g*(b-a)
-	f1, f2 := dual(x1), dual(x2)
-	for range 100 {
-		if f1 < f2 {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + g*(b-a)
-			f2 = dual(x2)
-		} else {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - g*(b-a)
-			f1 = dual(x1)
-		}
-	}
+	r := optimize.Golden{Steps: 100, Ties: optimize.TiesLeft}.Maximize(dual, lo, hi)
+	f1, f2 := r.F1, r.F2
 	return math.Max(0, math.Max(best, math.Max(f1, f2))), nil
 }
 
@@ -124,17 +113,8 @@ func innerMin(c BoundClass, N, mu, l float64) float64 {
 		}
 	}
 	x, y := float64(max(bi-1, 0))/fractionGrid, float64(min(bi+1, fractionGrid))/fractionGrid
-	g := (math.Sqrt(5) - 1) / 2
 	at := func(t float64) float64 { return val(pmin * math.Exp(r*t)) }
-	for range 60 {
-		t1, t2 := y-g*(y-x), x+g*(y-x)
-		v1, v2 := at(t1), at(t2)
-		bv = math.Min(bv, math.Min(v1, v2))
-		if v1 < v2 {
-			y = t2
-		} else {
-			x = t1
-		}
-	}
+	g := optimize.Golden{Steps: 60, Ties: optimize.TiesRight}.Minimize(at, x, y)
+	bv = math.Min(bv, math.Min(g.F1, g.F2))
 	return math.Min(best, bv)
 }
