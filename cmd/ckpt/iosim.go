@@ -70,7 +70,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.Uint64Var(&f.maxEvents, "max-events", iosim.DefaultMaxEvents, "abort a simulated run that fires more events")
 	fl.BoolVar(&f.fullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
 	fl.StringVar(&f.scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
-	fl.StringVar(&f.authorsModel, "authors-model", "", "simulate as the authors' simulator does, switch by switch (comma list; all | "+strings.Join(iosim.AuthorsSwitches.Names(), " | ")+"); default: the paper's model")
+	fl.StringVar(&f.authorsModel, "authors-model", "", "simulate as the authors' simulator does, switch by switch (comma list of "+strings.Join(iosim.AuthorsSwitches.Names(), " | ")+"); default: the paper's model")
 	fl.StringVar(&f.accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
