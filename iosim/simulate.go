@@ -337,6 +337,11 @@ type simulator struct {
 	seq     uint64
 	reqBuf  []Request
 	freed   freed // Remote: the token's end not yet told (see remoteFree)
+	// lastIO is, under Ordered with KeepReservations, the planned end of
+	// the failed slot that ended the schedule, when lastIOSet (see
+	// paidBack).
+	lastIO    float64
+	lastIOSet bool
 
 	// sumQ is the nodes of the active transfers; shareEv, the earliest
 	// of their completions, shareNext's (see reshare). naiveShare
@@ -796,6 +801,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		return
 	}
 	nb := kind == Checkpoint && s.st.NonBlocking
+	s.releaseTail()
 	if s.st.Sharing != Token {
 		s.startTransfer(j, kind, bytes, now)
 		return
@@ -859,7 +865,7 @@ func (s *simulator) grantAt(i int) {
 		p.j.ckptPending = false
 		req = now
 	}
-	s.startTransfer(p.j, p.kind, p.bytes, req)
+	s.startTransfer(p.j, p.kind, s.paidBack(p.bytes), req)
 	s.dropLateCheckpoints(p.bytes / s.beta)
 }
 
