@@ -41,22 +41,22 @@ type AuthorsModel struct {
 	// phantom job, without nodes or booking, holds it). What follows a
 	// failed slot at the end of the schedule differs:
 	//   - Ordered-NB (SimOrderedIOFCFS::start_io and start_ckpt, lines
-	//     353–376 and 395–439) dates a new transfer after the last end
-	//     entry that remains in io_tasks, searched from its end: failed
-	//     slots at the end of the schedule are released, and a new
-	//     request goes after the last transfer still queued (now, when
-	//     there is none).
+	//     353–378 and 396–447, the loops at 364 and 413) dates a new
+	//     transfer after the last end entry that remains in io_tasks,
+	//     searched from its end: failed slots at the end of the schedule
+	//     are released, and a new request goes after the last transfer
+	//     still queued (now, when there is none).
 	//   - Ordered (SimOrderedIOBlockingFCFS::start_io and start_ckpt,
 	//     lines 237–292) dates a new transfer from date_of_last_io, the
 	//     planned end of the last transfer queued, which only that
-	//     transfer's own end_io resets (lines 259–262). A failed slot at
+	//     transfer's own end_io resets (lines 261–262). A failed slot at
 	//     the end is therefore kept until its planned end D; a transfer
 	//     requested at t > D with nothing queued is dated from D
 	//     (start_date = date_of_last_io, lines 246–249), so it ends at
 	//     D + its duration: the idle time since D is paid back. When that
 	//     end is already past, their simulator steps back in time
-	//     (Simulation::step sets curdate to the task's date); here the
-	//     transfer then ends at once.
+	//     (Simulation::step, line 78, sets curdate to the task's date);
+	//     here the transfer then ends at once.
 	KeepReservations bool `json:"keep_reservations,omitempty"`
 	// NarrowWork: a job's work is uniform in [0.9w, 1.1w] minus its input
 	// and output times at the full bandwidth (App::clear, src/App.C lines
