@@ -1008,7 +1008,7 @@ func (s *simulator) computeStop(j *job) {
 	now := s.sim.Now()
 	tol := 1e-9 * math.Max(1, j.work)
 	switch {
-	case j.progress >= j.work-tol:
+	case j.progress >= j.work-tol || unresolved(now, j.work-j.progress):
 		j.progress = j.work
 		if j.ckptPending {
 			s.withdraw(j)
@@ -1023,11 +1023,19 @@ func (s *simulator) computeStop(j *job) {
 		if j.ckptPending && j.state == sCompute {
 			s.planStop(j) // non-blocking: keep computing
 		}
-	case !j.ckptPending && j.ioPerWork > 0 && j.progress >= j.ioDone+s.opt.IOChunk-tol:
+	case !j.ckptPending && j.ioPerWork > 0 && (j.progress >= j.ioDone+s.opt.IOChunk-tol || unresolved(now, j.ioDone+s.opt.IOChunk-j.progress)):
 		s.request(j, RegularIO, j.ioPerWork*(j.progress-j.ioDone))
 	default:
 		s.planStop(j)
 	}
+}
+
+// unresolved reports whether d > 0 seconds of work left at now are below
+// the clock's resolution there: a stop planned d later would fire at now
+// again, for ever (beyond about 97 days, where half a unit in the last
+// place of now exceeds computeStop's relative 1e-9).
+func unresolved(now, d float64) bool {
+	return d > 0 && now+d == now
 }
 
 func (s *simulator) withdraw(j *job) {
