@@ -31,15 +31,32 @@ type AuthorsModel struct {
 	// of jobs whose work ends before the granted transfer does
 	// (select_next_io_task, lines 584–607).
 	SkipLateCheckpoints bool `json:"skip_late_checkpoints,omitempty"`
-	// KeepReservations: under the FCFS token (Ordered, Ordered-NB) a job
-	// that fails keeps its place in the file system's schedule: the
-	// transfer it held, or waited for, still occupies the token for its
-	// full duration, and the transfers behind it start no earlier. The
-	// authors' FCFS simulators fix every transfer's dates when it is
-	// queued (SimOrderedIOBlockingFCFS::start_io/start_ckpt, lines 237–292,
-	// through one date_of_last_io; SimOrderedIOFCFS, lines 353–447, after
-	// the last queued end), and a failure only removes the failed job's
-	// entries (Simulation::clear_app, lines 53–63): nobody moves up.
+	// KeepReservations: under the FCFS token (Ordered, Ordered-NB) a
+	// failed job's place in the file system's schedule is handled as the
+	// authors' FCFS simulators handle it. Both fix a transfer's dates when
+	// it is queued, and a failure only erases the failed job's entries of
+	// io_tasks (Simulation::clear_app, src/Simulation.C lines 53–63):
+	// nobody queued behind them moves up, so the transfer it held, or
+	// waited for, still occupies the token for its full duration (a
+	// phantom job, without nodes or booking, holds it). What follows a
+	// failed slot at the end of the schedule differs:
+	//   - Ordered-NB (SimOrderedIOFCFS::start_io and start_ckpt, lines
+	//     353–378 and 396–447, the loops at 364 and 413) dates a new
+	//     transfer after the last end entry that remains in io_tasks,
+	//     searched from its end: failed slots at the end of the schedule
+	//     are released, and a new request goes after the last transfer
+	//     still queued (now, when there is none).
+	//   - Ordered (SimOrderedIOBlockingFCFS::start_io and start_ckpt,
+	//     lines 237–292) dates a new transfer from date_of_last_io, the
+	//     planned end of the last transfer queued, which only that
+	//     transfer's own end_io resets (lines 261–262). A failed slot at
+	//     the end is therefore kept until its planned end D; a transfer
+	//     requested at t > D with nothing queued is dated from D
+	//     (start_date = date_of_last_io, lines 246–249), so it ends at
+	//     D + its duration: the idle time since D is paid back. When that
+	//     end is already past, their simulator steps back in time
+	//     (Simulation::step, line 78, sets curdate to the task's date);
+	//     here the transfer then ends at once.
 	KeepReservations bool `json:"keep_reservations,omitempty"`
 	// NarrowWork: a job's work is uniform in [0.9w, 1.1w] minus its input
 	// and output times at the full bandwidth (App::clear, src/App.C lines
@@ -235,6 +252,7 @@ func (s *simulator) skipCheckpoint(j *job) bool {
 	if !s.opt.Authors.SkipLateCheckpoints || s.st.Sharing != Token || !s.st.NonBlocking || s.opt.Remote != nil {
 		return false
 	}
+	s.releaseTail()
 	free := s.holderEnd()
 	if s.fcfsToken() {
 		for _, p := range s.waiting {
@@ -294,6 +312,8 @@ func (s *simulator) outputBytes(j *job) float64 {
 // transfer and its queued requests are handed to a phantom job (no nodes,
 // no booking) that keeps them in the token's schedule. The phantom's id is
 // −1 − j's (negative: a phantom; the timeline draws it in j's lane).
+// Under Ordered-NB the phantoms at the end of the schedule are then
+// released (see releaseTail).
 func (s *simulator) keepReservations(j *job) {
 	if !s.opt.Authors.KeepReservations || !s.fcfsToken() {
 		return
@@ -309,17 +329,56 @@ func (s *simulator) keepReservations(j *job) {
 			s.waiting[i].j = ph
 		}
 	}
+	s.releaseTail()
+}
+
+// releaseTail is Ordered-NB's search for the last remaining transfer
+// (see KeepReservations): the phantoms' requests at the end of the
+// waiting list are dropped and, when none remains, a phantom holding the
+// token gives it up now. It does nothing under Ordered, whose
+// date_of_last_io keeps a failed slot at the end.
+func (s *simulator) releaseTail() {
+	if !s.opt.Authors.KeepReservations || !s.fcfsToken() || !s.st.NonBlocking {
+		return
+	}
+	for n := len(s.waiting); n > 0 && s.waiting[n-1].j.id < 0; n = len(s.waiting) {
+		if s.rec != nil {
+			s.recWait(s.waiting[n-1], true)
+		}
+		s.waiting = s.waiting[:n-1]
+	}
+	if tr := s.holder; len(s.waiting) == 0 && tr != nil && tr.j.id < 0 {
+		s.removeTransfer(tr, false)
+	}
 }
 
 // phantomEnd ends a phantom's transfer (see keepReservations): it frees
-// the token and reports true; false for a real job's transfer.
+// the token and reports true; false for a real job's transfer. Under
+// Ordered, a phantom that ends with nothing queued leaves its end as the
+// date the next transfer is counted from (see paidBack).
 func (s *simulator) phantomEnd(tr *transfer) bool {
 	if tr.j.id >= 0 {
 		return false
 	}
 	s.removeTransfer(tr, true)
+	if len(s.waiting) == 0 && !s.st.NonBlocking {
+		s.lastIO, s.lastIOSet = s.sim.Now(), true
+	}
 	s.grant()
 	return true
+}
+
+// paidBack is, under Ordered with KeepReservations, what a transfer of
+// the given bytes granted now on an idle token has left to transfer: its
+// duration counts from the end of the failed slot that ended the
+// schedule (date_of_last_io, see KeepReservations), at least 0. It
+// forgets that date: the transfer is now the last queued.
+func (s *simulator) paidBack(bytes float64) float64 {
+	if !s.lastIOSet {
+		return bytes
+	}
+	s.lastIOSet = false
+	return math.Max(0, bytes-(s.sim.Now()-s.lastIO)*s.beta)
 }
 
 // AuthorsSwitches names AuthorsModel's switches for the command line

@@ -35,8 +35,12 @@ func twoJobQueue() (Config, Options) {
 //     work ends (50), so B never checkpoints; A's restart reads [30, 130]
 //     and commits [159, 160] and [189, 190]: 2.
 //   - KeepReservations (FCFS only): A's input keeps the token until 100
-//     though A failed; B's request is withdrawn when its work ends at 50;
-//     the restart reads [100, 200]: 0.
+//     though A failed, for B's request waits behind it; B's request is
+//     withdrawn when its work ends at 50; the restart reads [100, 200]: 0.
+//   - both: B's request is dropped at 20, so nothing waits behind A's
+//     input when A fails; Ordered-NB releases it (SimOrderedIOFCFS finds
+//     no remaining entry in io_tasks) and the restart reads [30, 130] as
+//     with SkipLateCheckpoints alone: 2.
 func TestAuthorsQueueSwitches(t *testing.T) {
 	c, opt := twoJobQueue()
 	for _, tc := range []struct {
@@ -47,7 +51,7 @@ func TestAuthorsQueueSwitches(t *testing.T) {
 		{"ordered-nb-fixed", AuthorsModel{}, 12},
 		{"ordered-nb-fixed", AuthorsModel{SkipLateCheckpoints: true}, 2},
 		{"ordered-nb-fixed", AuthorsModel{KeepReservations: true}, 0},
-		{"ordered-nb-fixed", AuthorsModel{SkipLateCheckpoints: true, KeepReservations: true}, 0},
+		{"ordered-nb-fixed", AuthorsModel{SkipLateCheckpoints: true, KeepReservations: true}, 2},
 		{"least-waste-fixed", AuthorsModel{}, 12},
 		{"least-waste-fixed", AuthorsModel{SkipLateCheckpoints: true}, 2},
 		{"least-waste-fixed", AuthorsModel{KeepReservations: true}, 12},
@@ -269,4 +273,70 @@ func FuzzParseAuthorsModel(f *testing.F) {
 			t.Fatalf("%q: %+v prints %q, which reads %+v %v", list, m, m.String(), back, err)
 		}
 	})
+}
+
+// KeepReservations at the end of the FCFS schedule, by hand (one node,
+// β = 1 B/s and 1 B of memory per node, so bytes are seconds; P = 30).
+//
+// A job (1000 s of work, 1 s checkpoints, 100 s input) reads [0, 100]
+// and fails at 30 with nothing queued behind its read; span 200:
+//   - Ordered-NB (SimOrderedIOFCFS: a new transfer goes after the last
+//     entry remaining in io_tasks, and none remains) releases the slot:
+//     the restart reads [30, 130], computes 29 s, commits [159, 160],
+//     computes 29 s, commits [189, 190] and computes 10 s;
+//   - Ordered (SimOrderedIOBlockingFCFS: date_of_last_io stays 100)
+//     keeps it: the restart waits [30, 100] and reads [100, 200].
+//
+// A job of 20 s of work with a 25 s output (P = 1000: no checkpoint)
+// writes [20, 45] and fails at 30; its restart computes [30, 50] and asks
+// for its output at 50, when the failed slot has ended (45) and nothing
+// is queued; span 100:
+//   - Ordered dates the output from date_of_last_io = 45: it ends at 70
+//     (20 s of I/O, not 25), the node idles [70, 100];
+//   - Ordered-NB, or Ordered without the switch, writes [50, 75].
+//
+// With 60 s of work the output is [60, 85], the failure at 70, the
+// restart's request at 130: 85 + 25 = 110 is past, and the output ends at
+// once (span 200).
+func TestKeepReservationsTail(t *testing.T) {
+	read := Config{
+		Platform: Platform{Nodes: 1, MemoryPerNode: 1, Bandwidth: 1, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "A", Nodes: 1, Walltime: 1000, Input: 100, Checkpoint: 1, Share: 1}},
+	}
+	out := oneNode(1, 1, 25)
+	keep := AuthorsModel{KeepReservations: true}
+	released := Split{Work: 68, IO: 100, Checkpoint: 2, Lost: 30}
+	for _, tc := range []struct {
+		name     string
+		c        *Config
+		strategy string
+		period   float64
+		work     float64
+		fail     float64
+		span     float64
+		m        AuthorsModel
+		want     Split
+	}{
+		{"read, ordered-nb, keep", &read, "ordered-nb-fixed", 30, 1000, 30, 200, keep, released},
+		{"read, ordered-nb", &read, "ordered-nb-fixed", 30, 1000, 30, 200, AuthorsModel{}, released},
+		{"read, ordered, keep", &read, "ordered-fixed", 30, 1000, 30, 200, keep, Split{IO: 100, Lost: 30, Idle: 70}},
+		{"read, ordered", &read, "ordered-fixed", 30, 1000, 30, 200, AuthorsModel{}, released},
+		{"output, ordered, keep", &out, "ordered-fixed", 1000, 20, 30, 100, keep, Split{Work: 20, IO: 20, Lost: 30, Idle: 30}},
+		{"output, ordered", &out, "ordered-fixed", 1000, 20, 30, 100, AuthorsModel{}, Split{Work: 20, IO: 25, Lost: 30, Idle: 25}},
+		{"output, ordered-nb, keep", &out, "ordered-nb-fixed", 1000, 20, 30, 100, keep, Split{Work: 20, IO: 25, Lost: 30, Idle: 25}},
+		{"late output, ordered, keep", &out, "ordered-fixed", 1000, 60, 70, 200, keep, Split{Work: 60, Lost: 70, Idle: 70}},
+	} {
+		st, err := Lookup(tc.strategy, tc.period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Simulate(tc.c, st, Options{Span: tc.span, Jobs: []Job{{Class: 0, Work: tc.work}},
+			Failures: []NodeFailure{{Time: tc.fail, Node: 0}}, Authors: tc.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !splitNear(r.Split, tc.want) {
+			t.Errorf("%s: split %+v, want %+v", tc.name, r.Split, tc.want)
+		}
+	}
 }

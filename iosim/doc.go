@@ -77,16 +77,16 @@
 // Options.Authors (AuthorsModel, all off by default) switches on, one at a
 // time, the behaviours in which the authors' simulator departs from the
 // paper's model: their Least-Waste heuristic, dropped late checkpoint
-// requests, FCFS reservations kept when their job fails, work in
-// [0.9w, 1.1w] minus the input and output, no regular I/O, a random
-// 31-day measurement window, restarts from the last stop (an unfinished
-// checkpoint's start), slowed rates kept after a failure (Oblivious),
-// their finite job list run until it drains (Drain), the output size their
-// code writes, their heuristic's dates, and its integer division (no risk
-// term for waiting I/O, ties to the job earliest in the list). Only Drain
-// changes the cost: a run is simulated twice (to find its end, then to
-// book the window), each up to 20 × (1.2 × window + 48.9 h) of simulated
-// time.
+// requests, failed jobs' FCFS reservations kept as their queue keeps them,
+// work in [0.9w, 1.1w] minus the input and output, no regular I/O, a
+// random 31-day measurement window, restarts from the last stop (an
+// unfinished checkpoint's start), slowed rates kept after a failure
+// (Oblivious), their finite job list run until it drains (Drain), the
+// output size their code writes, their heuristic's dates, and its integer
+// division (no risk term for waiting I/O, ties to the job earliest in the
+// list). Only Drain changes the cost: a run is simulated twice (to find
+// its end, then to book the window), each up to
+// 20 × (1.2 × window + 48.9 h) of simulated time.
 //
 // # Lower bound (Section IV)
 //

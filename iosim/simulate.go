@@ -337,6 +337,11 @@ type simulator struct {
 	seq     uint64
 	reqBuf  []Request
 	freed   freed // Remote: the token's end not yet told (see remoteFree)
+	// lastIO is, under Ordered with KeepReservations, the planned end of
+	// the failed slot that ended the schedule, when lastIOSet (see
+	// paidBack).
+	lastIO    float64
+	lastIOSet bool
 
 	// sumQ is the nodes of the active transfers; shareEv, the earliest
 	// of their completions, shareNext's (see reshare). naiveShare
@@ -796,6 +801,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		return
 	}
 	nb := kind == Checkpoint && s.st.NonBlocking
+	s.releaseTail()
 	if s.st.Sharing != Token {
 		s.startTransfer(j, kind, bytes, now)
 		return
@@ -859,7 +865,7 @@ func (s *simulator) grantAt(i int) {
 		p.j.ckptPending = false
 		req = now
 	}
-	s.startTransfer(p.j, p.kind, p.bytes, req)
+	s.startTransfer(p.j, p.kind, s.paidBack(p.bytes), req)
 	s.dropLateCheckpoints(p.bytes / s.beta)
 }
 
@@ -1002,7 +1008,7 @@ func (s *simulator) computeStop(j *job) {
 	now := s.sim.Now()
 	tol := 1e-9 * math.Max(1, j.work)
 	switch {
-	case j.progress >= j.work-tol:
+	case j.progress >= j.work-tol || unresolved(now, j.work-j.progress):
 		j.progress = j.work
 		if j.ckptPending {
 			s.withdraw(j)
@@ -1017,11 +1023,19 @@ func (s *simulator) computeStop(j *job) {
 		if j.ckptPending && j.state == sCompute {
 			s.planStop(j) // non-blocking: keep computing
 		}
-	case !j.ckptPending && j.ioPerWork > 0 && j.progress >= j.ioDone+s.opt.IOChunk-tol:
+	case !j.ckptPending && j.ioPerWork > 0 && (j.progress >= j.ioDone+s.opt.IOChunk-tol || unresolved(now, j.ioDone+s.opt.IOChunk-j.progress)):
 		s.request(j, RegularIO, j.ioPerWork*(j.progress-j.ioDone))
 	default:
 		s.planStop(j)
 	}
+}
+
+// unresolved reports whether d > 0 seconds of work left at now are below
+// the clock's resolution there: a stop planned d later would fire at now
+// again, for ever (beyond about 97 days, where half a unit in the last
+// place of now exceeds computeStop's relative 1e-9).
+func unresolved(now, d float64) bool {
+	return d > 0 && now+d == now
 }
 
 func (s *simulator) withdraw(j *job) {

@@ -314,3 +314,30 @@ func TestBandwidthFor(t *testing.T) {
 		t.Fatal("unreachable efficiency accepted")
 	}
 }
+
+// A stop closer than the clock can resolve ends the work. One node, no
+// failures, no I/O: job A computes 5·10⁷ s, then job B 0.3 s. At
+// 5·10⁷ s a unit in the last place is 7.5·10⁻⁹ s, so B's stop, planned
+// 0.3 s after its start, leaves B about 3·10⁻⁹ s short of its work, more
+// than the relative 10⁻⁹ tolerance; a stop planned for that rest fires at
+// the same instant. Both jobs must complete.
+func TestStopBelowClockResolution(t *testing.T) {
+	c := Config{
+		Platform: Platform{Nodes: 1, MemoryPerNode: 1, Bandwidth: 1, NodeMTBF: Seconds(Year)},
+		Classes:  []Class{{Name: "A", Nodes: 1, Walltime: 100, Checkpoint: 1, Share: 1}},
+	}
+	st, err := Lookup("interference-free-fixed", 1e12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []float64{0.3, 0.304, 0.307} {
+		r, err := Simulate(&c, st, Options{Span: 1e8, NoFailures: true, MaxEvents: 1000,
+			Jobs: []Job{{Class: 0, Work: 5e7}, {ID: 1, Class: 0, Work: w}}})
+		if err != nil {
+			t.Fatalf("work %g: %v", w, err)
+		}
+		if r.JobsCompleted != 2 {
+			t.Errorf("work %g: %d jobs completed, want 2", w, r.JobsCompleted)
+		}
+	}
+}
