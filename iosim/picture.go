@@ -30,10 +30,11 @@ var splitParts = []struct {
 	{"idle", func(s Split) float64 { return s.Idle }},
 }
 
-// barValue is v as a bar: NaN and negative values (a run may waste a
-// hair less than its baseline) are drawn as 0.
+// barValue is v as a bar: a negative value (a run may waste a hair less
+// than its baseline) is drawn as 0; NaN and ±Inf pass through, and
+// plot.Bar labels them ("n/a", "+Inf") instead of drawing a 0.
 func barValue(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+	if v < 0 && !math.IsInf(v, -1) {
 		return 0
 	}
 	return v

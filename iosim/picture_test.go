@@ -275,3 +275,19 @@ func TestPlotRunSVGStructure(t *testing.T) {
 		t.Error("a .pdf path was accepted")
 	}
 }
+
+// TestBarValue: a hair below zero is drawn as 0, an undefined value is
+// passed on for plot.Bar to label, never turned into a 0 bar.
+func TestBarValue(t *testing.T) {
+	if got := barValue(-1e-12); got != 0 {
+		t.Errorf("barValue(-1e-12) = %v, want 0", got)
+	}
+	if got := barValue(0.25); got != 0.25 {
+		t.Errorf("barValue(0.25) = %v", got)
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := barValue(v); !(math.IsNaN(v) && math.IsNaN(got)) && got != v {
+			t.Errorf("barValue(%v) = %v, want it unchanged", v, got)
+		}
+	}
+}
