@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/des"
 )
@@ -373,5 +374,30 @@ func TestIntegerRiskWiring(t *testing.T) {
 	}
 	if len(seen) != 3 {
 		t.Errorf("request orders %v, want job 0's (0), job 1's (1<<20) and its restart's (1<<20|1)", got)
+	}
+}
+
+// A Drain job list that cannot meet the class shares (two classes of one
+// half each whose every job holds more than twice the node-time the list
+// needs: each draw overshoots, is drawn again, for ever) is refused, not
+// drawn for ever.
+func TestDrainJobListNeverBalanced(t *testing.T) {
+	c := Config{
+		Platform: Platform{Nodes: 100, MemoryPerNode: 1e9, Bandwidth: 4e10, NodeMTBF: Seconds(Year)},
+		Classes: []Class{{Name: "A", Nodes: 100, Walltime: Seconds(100 * Day), Checkpoint: 0.1, Share: 0.5},
+			{Name: "B", Nodes: 100, Walltime: Seconds(100 * Day), Checkpoint: 0.1, Share: 0.5}},
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := generateJobs(&c, Options{Seed: 1, Authors: AuthorsModel{Drain: true}})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "within 1%") {
+			t.Errorf("unbalanceable job list: %v, want a refusal naming the shares", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("unbalanceable job list: still drawing after 20 s")
 	}
 }

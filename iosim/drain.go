@@ -129,13 +129,16 @@ func generateJobsAuthors(c *Config, opt Options) ([]Job, error) {
 		return true
 	}
 	goals := make([]int, 0, K)
-	for sum < need || !within() {
+	for drawn := 0; sum < need || !within(); drawn++ {
 		if sum > 2*need { // System::finalize's failsafe: draw again
 			jobs, sum = jobs[:0], 0
 			clear(used)
 		}
 		if len(jobs) >= maxJobs {
 			return nil, fmt.Errorf("workload: more than %d jobs needed to fill the span; walltimes too short", maxJobs)
+		}
+		if drawn >= maxJobs { // the redraws never meet the shares (jobs too wide for them)
+			return nil, fmt.Errorf("workload: %d jobs drawn without a list whose class shares are within 1%% of the config's between %.3g and twice that node-seconds", drawn, need)
 		}
 		goals = goals[:0]
 		for k := range K {
