@@ -1032,8 +1032,9 @@ func (s *simulator) computeStop(j *job) {
 
 // unresolved reports whether d > 0 seconds of work left at now are below
 // the clock's resolution there: a stop planned d later would fire at now
-// again, for ever (beyond about 97 days, where half a unit in the last
-// place of now exceeds computeStop's relative 1e-9).
+// again, for ever (from 2²⁴ s, about 194 days, where half a unit in the
+// last place of now first exceeds computeStop's tolerance 1e-9·max(1, work),
+// later for a run of more work).
 func unresolved(now, d float64) bool {
 	return d > 0 && now+d == now
 }
