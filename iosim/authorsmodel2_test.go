@@ -1,6 +1,8 @@
 package iosim
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -399,5 +401,22 @@ func TestDrainJobListNeverBalanced(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("unbalanceable job list: still drawing after 20 s")
+	}
+}
+
+// Under Drain a run stopped by MaxEvents names the time it would have run
+// to (the drain's cap, 20 × min_run, in the first pass), not the unused
+// Span.
+func TestDrainMaxEventsMessage(t *testing.T) {
+	c := oneNode(2, 1, 0)
+	st, err := Lookup("interference-free-fixed", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Simulate(&c, st, Options{Span: 200, NoFailures: true, MaxEvents: 50, Jobs: []Job{{Class: 0, Work: 15 * Day}, {ID: 1, Class: 0, Work: 5 * Day}},
+		Authors: AuthorsModel{Drain: true}})
+	want := fmt.Sprintf("of %.0f s", 20*(1.2*AuthorsWindow+48.9*3600))
+	if !errors.Is(err, ErrTooManyEvents) || !strings.Contains(err.Error(), want) {
+		t.Errorf("drain run over MaxEvents: %v, want %q", err, want)
 	}
 }

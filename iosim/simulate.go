@@ -517,8 +517,12 @@ func (s *simulator) run(ctx context.Context) error {
 		s.sim.Step()
 		n := s.sim.Processed()
 		if n > s.opt.MaxEvents {
+			end := s.opt.Span
+			if s.opt.Authors.Drain {
+				end = s.w1 // Span is not used
+			}
 			return fmt.Errorf("run of %s aborted after %d events at t = %.0f s of %.0f s: %w (raise the limit, MaxEvents or --max-events)",
-				s.st.Name, s.opt.MaxEvents, s.sim.Now(), s.opt.Span, ErrTooManyEvents)
+				s.st.Name, s.opt.MaxEvents, s.sim.Now(), end, ErrTooManyEvents)
 		}
 		if n%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
