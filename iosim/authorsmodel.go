@@ -131,9 +131,10 @@ type AuthorsModel struct {
 	InheritedCheckpointDate bool `json:"inherited_checkpoint_date,omitempty"`
 	// IntegerRisk: Least-Waste ranks with the authors' heuristic as their
 	// code computes it (implies SwappedLeastWaste; see
-	// arbiter.LeastWaste.IntegerRisk): the risk term of a waiting input,
-	// output or recovery read is 0 (an integer division,
-	// SimOrderedIOCoop::heuristic, src/Simulation.C line 533), and ties,
+	// arbiter.LeastWaste.IntegerRisk): the risk coefficient of a waiting
+	// input, output or recovery read is an integer quotient, ⌊q²/μ_ms⌋
+	// (SimOrderedIOCoop::heuristic, src/Simulation.C line 533), 0 on every
+	// platform of the paper, and ties,
 	// such as every candidate when no checkpoint waits, go to the job
 	// earliest in the list.
 	IntegerRisk bool `json:"integer_risk,omitempty"`
@@ -406,7 +407,7 @@ var AuthorsSwitches = registry.New("authors' model switch",
 		Value: func(m *AuthorsModel) { m.StaleOutput = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "inherited-checkpoint-date", Help: "Least-Waste's d counts from the last commit of any run, else the run's start",
 		Value: func(m *AuthorsModel) { m.InheritedCheckpointDate = true }},
-	registry.Entry[func(*AuthorsModel)]{Name: "integer-risk", Help: "Least-Waste as their code computes it: no risk term for waiting I/O, ties to the job earliest in the list",
+	registry.Entry[func(*AuthorsModel)]{Name: "integer-risk", Help: "Least-Waste as their code computes it: an integer risk term for waiting I/O (0 on the paper's platforms), ties to the job earliest in the list",
 		Value: func(m *AuthorsModel) { m.IntegerRisk = true }},
 	registry.Entry[func(*AuthorsModel)]{Name: "all", Help: "every switch",
 		Value: func(m *AuthorsModel) { *m = AllAuthors() }},

@@ -187,3 +187,22 @@ func TestLeastWasteIntegerRiskHand(t *testing.T) {
 		t.Errorf("integer risk with a checkpoint picks %d, want 2 (C)", got)
 	}
 }
+
+// IntegerRisk keeps their integer quotient where it is not 0: with
+// μ_ind = 1 s (1 000 ms), A's 100 nodes give ⌊10⁴/1000⌋ = 10 and B's 10
+// nodes ⌊100/1000⌋ = 0. B is scored by A's risk, 10·(1 + 100 + 5) = 1060,
+// A by B's, 0: A is served (with every term 0 the tie would give B).
+func TestLeastWasteIntegerRiskNonZero(t *testing.T) {
+	a := Request{Job: 1, Kind: Input, Nodes: 100, Duration: 10, Since: 0, Recovery: 1, Seq: 0, Order: 2}
+	b := Request{Job: 2, Kind: Input, Nodes: 10, Duration: 10, Since: 50, Recovery: 1, Seq: 1, Order: 1}
+	in := LeastWaste{Swapped: true, IntegerRisk: true}
+	if w := in.Waste(100, []Request{a, b}, 1, 1); w != 1060 {
+		t.Errorf("integer risk W_B = %v, want 1060", w)
+	}
+	if w := in.Waste(100, []Request{a, b}, 0, 1); w != 0 {
+		t.Errorf("integer risk W_A = %v, want 0", w)
+	}
+	if got := in.Pick(100, []Request{a, b}, Env{NodeMTBF: 1}); got != 0 {
+		t.Errorf("integer risk picks %d, want 0 (A)", got)
+	}
+}

@@ -1,5 +1,7 @@
 package arbiter
 
+import "math"
+
 // LeastWaste is the arbiter of Section III-E: at each token release it
 // grants the token to the request whose selection minimises the expected
 // waste W_i inflicted on the other candidates.
@@ -44,10 +46,11 @@ type LeastWaste struct {
 	// precedence over Printed.
 	Swapped bool
 	// IntegerRisk, with Swapped, computes the heuristic as the authors'
-	// code does: the risk term of a waiting non-checkpoint request is 0,
-	// because q_j·q_j/μ_ind is an integer division there (nb_nodes is an
-	// int and mtbf_ind an int64 in milliseconds, src/Simulation.C line
-	// 533, so the quotient is 0 for any q_j² < μ_ind), and ties go to the
+	// code does: the risk coefficient of a waiting non-checkpoint request
+	// is ⌊q_j²/⌈1000·μ_ind⌉⌋ rather than q_j²/μ_ind, because it is an
+	// integer division there (nb_nodes is an int and mtbf_ind an int64 in
+	// milliseconds, src/Simulation.C line 533), so it is 0 for any
+	// q_j² < μ_ind in ms (every platform of the paper), and ties go to the
 	// smaller Order, as their strict "<" over a std::set ordered by job
 	// index and run (operator<, line 473; select_next_io_task, lines 545–558)
 	// gives them. With
@@ -103,9 +106,17 @@ func swappedWaste(now float64, w []Request, i int, v, mu float64, integerRisk bo
 			continue
 		}
 		q := float64(w[j].Nodes)
-		if w[j].Kind == Checkpoint {
+		switch {
+		case w[j].Kind == Checkpoint:
 			W += q * (now - w[j].LastCheckpoint + v)
-		} else if !integerRisk {
+		case integerRisk:
+			// nb_nodes*nb_nodes / mtbf_ind in their integer milliseconds
+			// (mtbf_ind = ⌈μ·1000⌉, src/System.C line 30): 0 whenever
+			// q² < μ in ms, as on every platform of the paper.
+			if c := math.Floor(q * q / math.Ceil(mu*1000)); c > 0 {
+				W += c * (w[j].Recovery + now - w[j].Since + v/2)
+			}
+		default:
 			W += q * q / mu * (w[j].Recovery + now - w[j].Since + v/2)
 		}
 	}
