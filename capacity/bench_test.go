@@ -90,11 +90,18 @@ func benchStates(b *testing.B, pr Params, spec string) []*State {
 	return out
 }
 
-func benchAlgo(b *testing.B, pr Params, spec string) {
+func benchAlgo(b *testing.B, pr Params, spec string) { benchAlgoPruned(b, pr, spec, true) }
+
+// benchAlgoPruned is benchAlgo, with prune.go's pruning switched off when
+// !prune.
+func benchAlgoPruned(b *testing.B, pr Params, spec string, prune bool) {
 	states := benchStates(b, pr, spec)
 	a, err := New(spec)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if !prune {
+		setNoPrune(a)
 	}
 	i := 0
 	for b.Loop() {
@@ -198,24 +205,7 @@ func BenchmarkPruning(b *testing.B) {
 			if noPrune {
 				name = spec + "/unpruned"
 			}
-			b.Run(name, func(b *testing.B) {
-				states := benchStates(b, DefaultParams(), spec)
-				a, err := New(spec)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if noPrune {
-					setNoPrune(a)
-				}
-				i := 0
-				for b.Loop() {
-					if _, err := a.Plan(states[i%len(states)]); err != nil {
-						b.Fatal(err)
-					}
-					i++
-				}
-				reportCells(b, a, i)
-			})
+			b.Run(name, func(b *testing.B) { benchAlgoPruned(b, DefaultParams(), spec, !noPrune) })
 		}
 	}
 }

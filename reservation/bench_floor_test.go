@@ -26,27 +26,18 @@ func defaultPlanOptions(b *testing.B) (distribution.Distribution, Options) {
 // BenchmarkReserveDefault is `ckpt reserve` with no arguments, in process
 // (n = 16 653: the plan's dynamic program, the lower bound read off it, and
 // the baselines), at GOMAXPROCS 1 and 2.
-func BenchmarkReserveDefault(b *testing.B) {
-	d, o := defaultPlanOptions(b)
-	for _, procs := range []int{1, 2} {
-		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			defer reportProcessCPU(b)()
-			for b.Loop() {
-				if _, err := PlanContext(context.Background(), d, o); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
+func BenchmarkReserveDefault(b *testing.B) { benchReserveDefault(b, false) }
 
 // BenchmarkReserveDefaultBusyCore is BenchmarkReserveDefault while a
 // competing process keeps one core busy: two workers must not be slower
 // than one.
-func BenchmarkReserveDefaultBusyCore(b *testing.B) {
+func BenchmarkReserveDefaultBusyCore(b *testing.B) { benchReserveDefault(b, true) }
+
+func benchReserveDefault(b *testing.B, busy bool) {
 	d, o := defaultPlanOptions(b)
-	defer busyCore(b)()
+	if busy {
+		defer busyCore(b)()
+	}
 	for _, procs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
