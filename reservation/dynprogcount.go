@@ -475,29 +475,11 @@ func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull
 			j := il + 1
 			m, q := slope[j], prev+bS[j]*(v[j]-b)
 			// add: lines[head:top] have strictly decreasing slopes.
-			for top-1 > head {
-				l1, l2 := lines[top-2], lines[top-1]
-				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
-					top--
-					continue
-				}
-				break
-			}
-			lines[top] = line{m: m, q: q, id: int32(j)}
-			top++
-			if head > top-1 {
-				head = top - 1
-			}
+			head, top = pushStrict(lines, head, top, m, q, int32(j))
 			// query at x = S_il, non-decreasing as il decreases.
 			x := S[il]
-			cur := lines[head].m*x + lines[head].q
-			for head+1 < top {
-				next := lines[head+1].m*x + lines[head+1].q
-				if !(next <= cur) {
-					break
-				}
-				head, cur = head+1, next
-			}
+			var cur float64
+			head, cur = advance(lines, head, top, x)
 			best := cur + x*k0
 			// Ties go to the reservation without a checkpoint.
 			if alt := m1[il] + x*k1; alt < best {
@@ -606,28 +588,10 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 		for ; il >= lo; il-- {
 			j := il + 1
 			m, q := slope[j], prev
-			for top-1 > head {
-				l1, l2 := lines[top-2], lines[top-1]
-				if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
-					top--
-					continue
-				}
-				break
-			}
-			lines[top] = line{m: m, q: q, id: int32(j)}
-			top++
-			if head > top-1 {
-				head = top - 1
-			}
+			head, top = pushStrict(lines, head, top, m, q, int32(j))
 			x := S[il]
-			cur := lines[head].m*x + lines[head].q
-			for head+1 < top {
-				next := lines[head+1].m*x + lines[head+1].q
-				if !(next <= cur) {
-					break
-				}
-				head, cur = head+1, next
-			}
+			var cur float64
+			head, cur = advance(lines, head, top, x)
 			best := cur + x*k0
 			if alt := m1[il] + x*k1; alt < best {
 				best = alt
@@ -637,6 +601,42 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 	}
 	h.head, h.top = head, top
 	return row[ic]
+}
+
+// pushStrict adds the line (m, q, id) on top of lines[head:top], whose
+// slopes strictly decrease and are all above m (the fast kernels'
+// precondition): hull.add without its equal-slope path, the same
+// comparisons in the same order. It returns the new head and top.
+func pushStrict(lines []line, head, top int, m, q float64, id int32) (int, int) {
+	for top-1 > head {
+		l1, l2 := lines[top-2], lines[top-1]
+		if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
+			top--
+			continue
+		}
+		break
+	}
+	lines[top] = line{m: m, q: q, id: id}
+	top++
+	if head > top-1 {
+		head = top - 1
+	}
+	return head, top
+}
+
+// advance is hull.query for a non-decreasing x: it moves head while the
+// next line is no higher at x and returns the head and its value there
+// (computed once per line, the same expression as hull.query's).
+func advance(lines []line, head, top int, x float64) (int, float64) {
+	cur := lines[head].m*x + lines[head].q
+	for head+1 < top {
+		next := lines[head+1].m*x + lines[head+1].q
+		if !(next <= cur) {
+			break
+		}
+		head, cur = head+1, next
+	}
+	return head, cur
 }
 
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
