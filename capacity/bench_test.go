@@ -175,7 +175,11 @@ func BenchmarkInstanceLight(b *testing.B) {
 	}
 }
 
-func benchInstance(b *testing.B, pr Params, spec string) {
+func benchInstance(b *testing.B, pr Params, spec string) { benchInstancePruned(b, pr, spec, true) }
+
+// benchInstancePruned is benchInstance, with prune.go's pruning switched
+// off when !prune.
+func benchInstancePruned(b *testing.B, pr Params, spec string, prune bool) {
 	ins := benchInstances(b, pr)
 	i := 0
 	var cells int64
@@ -183,6 +187,9 @@ func benchInstance(b *testing.B, pr Params, spec string) {
 		a, err := New(spec)
 		if err != nil {
 			b.Fatal(err)
+		}
+		if !prune {
+			setNoPrune(a)
 		}
 		if _, err := Simulate(ins[i%len(ins)], a); err != nil {
 			b.Fatal(err)
@@ -219,26 +226,7 @@ func BenchmarkInstancePruning(b *testing.B) {
 			if noPrune {
 				name = spec + "/unpruned"
 			}
-			b.Run(name, func(b *testing.B) {
-				ins := benchInstances(b, DefaultParams())
-				i := 0
-				var cells int64
-				for b.Loop() {
-					a, err := New(spec)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if noPrune {
-						setNoPrune(a)
-					}
-					if _, err := Simulate(ins[i%len(ins)], a); err != nil {
-						b.Fatal(err)
-					}
-					cells += cellsOf(a)
-					i++
-				}
-				b.ReportMetric(float64(cells)/float64(i), "cells/op")
-			})
+			b.Run(name, func(b *testing.B) { benchInstancePruned(b, DefaultParams(), spec, !noPrune) })
 		}
 	}
 }

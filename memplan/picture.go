@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ckpt-hpc/ckpt/reservation"
+
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/report"
@@ -14,8 +16,8 @@ import (
 )
 
 // pictureCutoff is the probability below which a reservation is not
-// drawn (nor listed in the page's table), as in ckpt reserve's table.
-const pictureCutoff = 1e-3
+// drawn (nor listed in the page's table): ckpt reserve's table cutoff.
+const pictureCutoff = reservation.TableCutoff
 
 // picturePoints is the number of times at which the curves are drawn.
 const picturePoints = 400
