@@ -12,13 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/usage"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // usageError marks errors caused by the user's input (flags, specs, input
 // files): they exit with status 2, everything else with 1. Packages mark
 // theirs with usage.Error (a Request's Validate, an input file's loader),
-// which counts the same.
+// which counts the same (imported as inputerr: usage is this file's wrapper).
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -85,7 +85,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fmt.Fprintln(stderr, "ckpt:", err)
 	var ue usageError
-	if errors.As(err, &ue) || usage.Is(err) || isCobraUsage(err) {
+	if errors.As(err, &ue) || inputerr.Is(err) || isCobraUsage(err) {
 		return 2
 	}
 	return 1
