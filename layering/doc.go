@@ -1,0 +1,34 @@
+// Package layering states which of ckpt's packages may import which, and
+// its test holds the rule against every import in the module.
+//
+// Four layers, each importing only from layers below it (and the standard
+// library and the dependencies in go.mod):
+//
+//  1. Shared packages: the mathematics and plumbing that every capability
+//     uses and that implement no paper's system — units, usage, rng,
+//     optimize, output, registry, datadir, distribution, des, runner, plot,
+//     report, and trace. A shared package imports only shared packages,
+//     and trace, the readers of job, failure and cost logs, only the
+//     smallest of them (units, usage, output, rng): a reader reads, it does
+//     not fit laws.
+//  2. Capabilities: one group per paper's system, each with one
+//     Request -> Validate -> Run -> Report entry point — reservation
+//     (stochastic jobs), profiles (profile, memplan), interval (cloud
+//     checkpoint/restart), iosim (cooperative I/O, with iosim/arbiter) and
+//     capacity (variable processor count). A capability imports shared
+//     packages and its own group only. One edge between groups is allowed
+//     and stated: memplan imports reservation, because the profiles paper
+//     plans each memory class with the seed paper's dynamic program
+//     (Section 3 of hpc-application-profiles-and-reservations); the DP has
+//     one home.
+//  3. Services and reproductions built on the capabilities: slurm (the
+//     chain builder, the runner, the cluster interface), coord and its
+//     subpackages (the coordinator), repro and its subpackages. A
+//     reproduction may use a service (repro/slurmexp submits through
+//     slurm); a service uses no reproduction.
+//  4. cmd/ckpt: maps flags to Requests and renders Reports; it may import
+//     anything, and nothing imports it.
+//
+// Complexity: the test parses the import clauses of every Go file once,
+// O(total size of the import blocks).
+package layering

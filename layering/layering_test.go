@@ -1,0 +1,176 @@
+package layering
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/ckpt-hpc/ckpt/"
+
+// layer of every package of the module; a package missing here fails the
+// test, so that a new package is placed on purpose.
+var layer = map[string]int{
+	"units": 1, "usage": 1, "rng": 1, "optimize": 1, "output": 1, "registry": 1,
+	"datadir": 1, "distribution": 1, "des": 1, "runner": 1, "plot": 1,
+	"report": 1, "trace": 1,
+
+	"reservation": 2, "profile": 2, "memplan": 2, "interval": 2, "iosim": 2,
+	"iosim/arbiter": 2, "capacity": 2,
+
+	"slurm": 3, "coord": 3, "coord/api": 3, "coord/client": 3, "coord/loadgen": 3,
+	"coord/server": 3, "coord/store": 3,
+	"repro": 3, "repro/cloudckpt": 3, "repro/coopio": 3, "repro/profiles": 3,
+	"repro/slurmexp": 3, "repro/stochastic": 3, "repro/varproc": 3,
+
+	"cmd/ckpt": 4,
+
+	"layering": 1,
+}
+
+// group of every capability package: a capability imports its own group.
+var group = map[string]string{
+	"reservation": "reservation", "profile": "profiles", "memplan": "profiles",
+	"interval": "interval", "iosim": "iosim", "iosim/arbiter": "iosim",
+	"capacity": "capacity",
+}
+
+// allowed names the edges the layers alone would forbid, each with its
+// reason in doc.go.
+var allowed = map[[2]string]bool{
+	{"memplan", "reservation"}: true,
+}
+
+// traceMay is what the log readers may import.
+var traceMay = map[string]bool{"units": true, "usage": true, "output": true, "rng": true}
+
+// why returns the reason the import from -> to breaks the rule, or "".
+func why(from, to string) string {
+	lf, lt := layer[from], layer[to]
+	switch {
+	case allowed[[2]string{from, to}]:
+		return ""
+	case lt == 4:
+		return "nothing imports cmd/ckpt"
+	case lt > lf:
+		return "a lower layer imports a higher one"
+	case from == "trace" && !traceMay[to]:
+		return "trace reads logs; it imports only units, usage, output and rng"
+	case lf == 2 && lt == 2 && group[from] != group[to]:
+		return "a capability imports another capability"
+	case lf == 3 && lt == 3 && !strings.HasPrefix(from, "repro") && strings.HasPrefix(to, "repro"):
+		return "a service imports a reproduction"
+	}
+	return ""
+}
+
+// imports maps each package of the module below root to the module's
+// packages its non-test files import.
+func imports(t *testing.T, root string) map[string]map[string]bool {
+	t.Helper()
+	out := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(rel)
+		if out[pkg] == nil {
+			out[pkg] = map[string]bool{}
+		}
+		for _, im := range f.Imports {
+			p, err := strconv.Unquote(im.Path.Value)
+			if err != nil {
+				return err
+			}
+			if strings.HasPrefix(p, module) {
+				out[pkg][strings.TrimPrefix(p, module)] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestImportsFollowTheLayers(t *testing.T) {
+	all := imports(t, "..")
+	var pkgs []string
+	for p := range all {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	if len(pkgs) < 30 {
+		t.Fatalf("found %d packages: the walk is broken", len(pkgs))
+	}
+	for _, from := range pkgs {
+		if _, ok := layer[from]; !ok {
+			t.Errorf("package %s has no layer: place it in layering_test.go and doc.go", from)
+			continue
+		}
+		var tos []string
+		for to := range all[from] {
+			tos = append(tos, to)
+		}
+		sort.Strings(tos)
+		for _, to := range tos {
+			if _, ok := layer[to]; !ok {
+				continue // reported as its own package
+			}
+			if r := why(from, to); r != "" {
+				t.Errorf("%s imports %s: %s", from, to, r)
+			}
+		}
+	}
+}
+
+// TestRuleCatchesWhatItForbids checks the rule itself on edges it must
+// refuse and accept, so that a rule loosened by mistake fails here.
+func TestRuleCatchesWhatItForbids(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		bad      bool
+	}{
+		{"trace", "distribution", true},
+		{"reservation", "interval", true},
+		{"memplan", "reservation", false},
+		{"reservation", "memplan", true},
+		{"distribution", "reservation", true},
+		{"slurm", "reservation", false},
+		{"coord", "interval", false},
+		{"coord", "repro", true},
+		{"repro/slurmexp", "slurm", false},
+		{"repro", "cmd/ckpt", true},
+		{"iosim", "iosim/arbiter", false},
+		{"cmd/ckpt", "coord/server", false},
+	} {
+		if got := why(c.from, c.to) != ""; got != c.bad {
+			t.Errorf("%s -> %s: forbidden=%v, want %v", c.from, c.to, got, c.bad)
+		}
+	}
+}
