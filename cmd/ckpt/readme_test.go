@@ -69,6 +69,36 @@ func TestREADMEExamples(t *testing.T) {
 	runExamples(t, "README.md", 6)
 }
 
+// TestDocsExamples does the same for the pages of docs/.
+func TestDocsExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example of docs/*.md (about 30 s)")
+	}
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) < 9 {
+		t.Fatalf("docs pages: %v (%d found, want one per capability)", err, len(pages))
+	}
+	total := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(readmeExamples(string(b)))
+	}
+	if total < 20 {
+		t.Fatalf("found only %d examples with output in docs/*.md", total)
+	}
+	work := exampleLayout(t)
+	for _, p := range pages {
+		rel, _ := filepath.Rel("../..", p)
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			t.Parallel()
+			runExamplesIn(t, work, rel, 0)
+		})
+	}
+}
+
 // runExamples runs the examples of the Markdown file rel (a path from the
 // repository's root), of which there must be at least min.
 func runExamples(t *testing.T, rel string, min int) {
