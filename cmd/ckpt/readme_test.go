@@ -315,3 +315,49 @@ func TestMachinePathPattern(t *testing.T) {
 		t.Errorf("pathAt = %q", got)
 	}
 }
+
+// mdLink matches a relative Markdown link's target (no scheme, no anchor).
+var mdLink = regexp.MustCompile(`\]\(([^)#:\s]+)(#[^)]*)?\)`)
+
+// TestDocsLinked: the README links every page of docs/ and every page it
+// links exists; the pages link only files that exist; the README and
+// BENCHMARKS.md stay short enough to read (issue 21: 350 and 200 lines).
+func TestDocsLinked(t *testing.T) {
+	linked := map[string]bool{}
+	pages, _ := filepath.Glob("../../docs/*.md")
+	for _, f := range append([]string{"../../README.md"}, pages...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.Clean(filepath.Join(filepath.Dir(f), m[1]))
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s links %s: %v", filepath.Base(f), m[1], err)
+			}
+			if filepath.Base(f) == "README.md" {
+				linked[target] = true
+			}
+		}
+	}
+	for _, name := range []string{"reservation", "profiles", "interval", "iosim", "capacity", "slurm", "coordinator", "formats", "reproductions", "architecture"} {
+		p := filepath.Clean("../../docs/" + name + ".md")
+		if !linked[p] {
+			t.Errorf("the README does not link docs/%s.md", name)
+		}
+	}
+	for _, p := range pages {
+		if !linked[filepath.Clean(p)] {
+			t.Errorf("the README does not link %s", p)
+		}
+	}
+	for f, max := range map[string]int{"../../README.md": 350, "../../BENCHMARKS.md": 200} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > max {
+			t.Errorf("%s has %d lines, more than %d: move detail to docs/", filepath.Base(f), n, max)
+		}
+	}
+}
