@@ -37,7 +37,11 @@ func Find(flag string) (string, error) {
 func Path(flag string, rel ...string) (string, error) {
 	dir, err := Find(flag)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(rel...), err)
+		what := filepath.Join(rel...)
+		if what == "" {
+			what = "the data folder (shared/data beside the checkout)"
+		}
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	p := filepath.Join(append([]string{dir}, rel...)...)
 	if _, err := os.Stat(p); err != nil {

@@ -74,3 +74,13 @@ func TestBesideCheckout(t *testing.T) {
 		t.Fatalf("found %q above the checkout's parent", got)
 	}
 }
+
+// A missing folder is named even when no file inside it is asked for.
+func TestPathWithoutFileNamesTheFolder(t *testing.T) {
+	t.Setenv(Env, "")
+	t.Chdir(t.TempDir()) // no shared/data above it
+	_, err := Path("")
+	if !errors.Is(err, ErrNotFound) || !strings.HasPrefix(err.Error(), "the data folder") {
+		t.Fatalf("err = %v", err)
+	}
+}

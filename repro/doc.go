@@ -9,9 +9,8 @@
 // output folder, --quick, --workers, --seed (BaseSeed keeps each
 // reproduction's own seed unless one is given), the log and progress
 // writers. Table writes a CSV row by row (float64 cells with 8 significant
-// digits, Exact cells with all of them), also as a runner.Sink
-// (TableSink) so that a sweep streams its rows into it; a cancelled sweep
-// leaves whole rows only.
+// digits, Exact cells with all of them); a cancelled sweep leaves whole
+// rows only.
 //
 // Complexity: Table and the comparison writers take time linear in what
 // they write and buffer one row (csv.Writer's 4 KB); RunSteps holds every

@@ -114,3 +114,24 @@ func TestBaseSeed(t *testing.T) {
 		t.Errorf("RunnerOptions %+v", o)
 	}
 }
+
+// TableSink (used by this test only) returns a runner.Sink that writes each result runner.Run
+// delivers, in item order, as the row cells(result) of t, so that a sweep
+// streams its rows into a reproduction's table instead of collecting them
+// first. Put reports t's first write error; Flush flushes t (the caller
+// still closes it). Cancelling the sweep leaves whole rows only.
+func TableSink[R any](t *Table, cells func(runner.Result[R]) []any) runner.Sink[R] {
+	return tableSink[R]{t, cells}
+}
+
+type tableSink[R any] struct {
+	t     *Table
+	cells func(runner.Result[R]) []any
+}
+
+func (s tableSink[R]) Put(r runner.Result[R]) error {
+	s.t.Row(s.cells(r)...)
+	return s.t.Err()
+}
+
+func (s tableSink[R]) Flush() error { return s.t.Flush() }

@@ -232,14 +232,7 @@ func TestCapacitySimulatePlot(t *testing.T) {
 // TestReproAllQuick runs every quick reproduction and checks that the
 // report names each of them once, in the summary and as a section.
 func TestReproAllQuick(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every quick reproduction (about 25 s)")
-	}
-	t.Setenv("CKPT_DATA", datadir.ForTest(t))
-	out := t.TempDir()
-	if _, stderr, code := run(t, "", "repro", "all", "--quick", "--out", out); code != 0 {
-		t.Fatalf("repro all: exit %d: %s", code, stderr)
-	}
+	out := quickRepro(t, "all") // gated: see reproOutEnv
 	b, err := os.ReadFile(filepath.Join(out, "report.html"))
 	if err != nil {
 		t.Fatal(err)

@@ -310,3 +310,49 @@ func TestMergeRefusals(t *testing.T) {
 		t.Errorf("merged %q", b)
 	}
 }
+
+// The tests that run the quick reproductions take minutes on 2 cores, and
+// CI's script (.ci/run) runs every quick reproduction once already, with
+// the static binary. So they run only when asked:
+//
+//   - CKPT_REPRO_OUT=DIR names the output of `ckpt repro all --quick --out
+//     DIR`: the tests check that folder instead of reproducing again (what
+//     .ci/run does);
+//   - CKPT_REPRO_TESTS=1 makes them run the reproductions themselves.
+//
+// Otherwise they skip, naming both variables.
+const (
+	reproOutEnv   = "CKPT_REPRO_OUT"
+	reproTestsEnv = "CKPT_REPRO_TESTS"
+)
+
+// quickRepro returns the folder holding the quick outputs of reproduction
+// name ("all": the folder of `ckpt repro all --quick`, with report.html):
+// inside $CKPT_REPRO_OUT, or reproduced here with CKPT_REPRO_TESTS=1.
+func quickRepro(t *testing.T, name string) string {
+	t.Helper()
+	if dir := os.Getenv(reproOutEnv); dir != "" {
+		if name != "all" {
+			dir = filepath.Join(dir, name)
+		}
+		if _, err := os.Stat(dir); err != nil {
+			t.Fatalf("$%s: %v (want the output of ckpt repro all --quick)", reproOutEnv, err)
+		}
+		return dir
+	}
+	if os.Getenv(reproTestsEnv) != "1" {
+		t.Skipf("runs ckpt repro %s --quick (minutes): set %s=1, or %s to the output of ckpt repro all --quick", name, reproTestsEnv, reproOutEnv)
+	}
+	if name == "all" { // cloud and profiles need their data; the rest run without
+		datadir.ForTest(t, "google2011", "gloudsim-task-traces")
+		datadir.ForTest(t, "slant", "drd-tasks")
+	}
+	out := t.TempDir()
+	if _, stderr, code := run(t, "", "repro", name, "--quick", "--out", out); code != 0 {
+		t.Fatalf("repro %s --quick: exit %d: %s", name, code, stderr)
+	}
+	if name != "all" {
+		out = filepath.Join(out, name)
+	}
+	return out
+}

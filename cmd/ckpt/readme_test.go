@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/interval"
 )
 
 // readmeExample is one "$ ckpt ..." block of the README: the command line
@@ -61,38 +62,74 @@ func trimLines(s string) string {
 
 // TestREADMEExamples runs every README example that shows its output and
 // compares the output, so that the README stays true as the code changes.
-// It runs in a scratch copy of the layout (main/ beside ../shared, the
-// repository's entries linked in), so that files an example writes land in a
-// temporary folder.
 func TestREADMEExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every README example (about 15 s)")
 	}
-	text, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	runExamples(t, "README.md", 6)
+}
+
+// TestDocsExamples does the same for the pages of docs/.
+func TestDocsExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example of docs/*.md (about 30 s)")
 	}
-	data, err := filepath.Abs(datadir.ForTest(t))
-	if err != nil {
-		t.Fatal(err)
+	pages, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(pages) < 9 {
+		t.Fatalf("docs pages: %v (%d found, want one per capability)", err, len(pages))
 	}
-	exs := readmeExamples(string(text))
-	if len(exs) < 8 {
-		t.Fatalf("found only %d README examples with output", len(exs))
+	total := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(readmeExamples(string(b)))
 	}
+	if total < 20 {
+		t.Fatalf("found only %d examples with output in docs/*.md", total)
+	}
+	work := exampleLayout(t)
+	for _, p := range pages {
+		rel, _ := filepath.Rel("../..", p)
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			t.Parallel()
+			runExamplesIn(t, work, rel, 0)
+		})
+	}
+}
+
+// runExamples runs the examples of the Markdown file rel (a path from the
+// repository's root), of which there must be at least min.
+func runExamples(t *testing.T, rel string, min int) {
+	runExamplesIn(t, exampleLayout(t), rel, min)
+}
+
+// exampleLayout makes a scratch copy of the layout (main/ beside
+// shared/data, the repository's entries linked in) and returns its main/,
+// so that the files an example writes land in a temporary folder. Without
+// the shared data there is no shared/data: the examples that read it skip
+// (runExamplesIn).
+func exampleLayout(t *testing.T) string {
+	t.Helper()
 	root := t.TempDir()
-	if err := os.Mkdir(filepath.Join(root, "shared"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(data, filepath.Join(root, "shared", "data")); err != nil {
-		t.Fatal(err)
+	if data, err := datadir.Find(""); err == nil {
+		if data, err = filepath.Abs(data); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(root, "shared"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(data, filepath.Join(root, "shared", "data")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	work := filepath.Join(root, "main")
 	if err := os.Mkdir(work, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	// The repository's files are linked in (examples/, testdata), so that
-	// README paths resolve while the files an example writes stay here.
+	// paths resolve while the files an example writes stay here.
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -109,20 +146,55 @@ func TestREADMEExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return work
+}
+
+// dataRef matches a file of the shared data named in an example.
+var dataRef = regexp.MustCompile(`\.\./shared/data/([A-Za-z0-9_./-]+)`)
+
+// dataFiles lists the files of the shared data an example reads: those
+// its command names, and those its command reads without naming them.
+func dataFiles(command string) [][]string {
+	var out [][]string
+	for _, m := range dataRef.FindAllStringSubmatch(command, -1) {
+		out = append(out, strings.Split(strings.TrimRight(m[1], "/."), "/"))
+	}
+	if strings.Contains(command, "ckpt interval") && strings.Contains(command, "--memory") && !strings.Contains(command, "--blcr") {
+		out = append(out, interval.BLCRDir) // the measured checkpoint costs
+	}
+	return out
+}
+
+// runExamplesIn runs the examples of the Markdown file rel in the layout
+// work, each in parallel with the others. An example that reads the
+// shared data skips without it, naming the file (datadir.ForTest).
+func runExamplesIn(t *testing.T, work, rel string, min int) {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join("../..", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := readmeExamples(string(text))
+	if len(exs) < min {
+		t.Fatalf("%s: found only %d examples with output, want %d", rel, len(exs), min)
+	}
 	path := filepath.Dir(ckptBin) + string(os.PathListSeparator) + os.Getenv("PATH")
 	for _, ex := range exs {
 		t.Run(strings.Fields(ex.command)[0]+"_line"+strconv.Itoa(ex.line), func(t *testing.T) {
 			t.Parallel()
+			for _, f := range dataFiles(ex.command) {
+				datadir.ForTest(t, f...)
+			}
 			cmd := exec.Command("bash", "-o", "pipefail", "-c", ex.command)
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "PATH="+path)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
-				t.Fatalf("README line %d: %s: %v\n%s", ex.line, ex.command, err, stderr.String())
+				t.Fatalf("%s line %d: %s: %v\n%s", rel, ex.line, ex.command, err, stderr.String())
 			}
 			if got, want := trimLines(stdout.String()), trimLines(ex.output); !matchLines(strings.Split(want, "\n"), strings.Split(got, "\n")) {
-				t.Errorf("README line %d: %s: output differs\n--- README\n%s\n--- got\n%s", ex.line, ex.command, want, got)
+				t.Errorf("%s line %d: %s: output differs\n--- %s\n%s\n--- got\n%s", rel, ex.line, ex.command, rel, want, got)
 			}
 		})
 	}
@@ -241,5 +313,51 @@ func TestMachinePathPattern(t *testing.T) {
 	}
 	if got := pathAt(`x = "`+root+`/shared/data", y`, 5); got != root+"/shared/data" {
 		t.Errorf("pathAt = %q", got)
+	}
+}
+
+// mdLink matches a relative Markdown link's target (no scheme, no anchor).
+var mdLink = regexp.MustCompile(`\]\(([^)#:\s]+)(#[^)]*)?\)`)
+
+// TestDocsLinked: the README links every page of docs/ and every page it
+// links exists; the pages link only files that exist; the README and
+// BENCHMARKS.md stay short enough to read (issue 21: 350 and 200 lines).
+func TestDocsLinked(t *testing.T) {
+	linked := map[string]bool{}
+	pages, _ := filepath.Glob("../../docs/*.md")
+	for _, f := range append([]string{"../../README.md"}, pages...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.Clean(filepath.Join(filepath.Dir(f), m[1]))
+			if _, err := os.Stat(target); err != nil {
+				t.Errorf("%s links %s: %v", filepath.Base(f), m[1], err)
+			}
+			if filepath.Base(f) == "README.md" {
+				linked[target] = true
+			}
+		}
+	}
+	for _, name := range []string{"reservation", "profiles", "interval", "iosim", "capacity", "slurm", "coordinator", "formats", "reproductions", "architecture"} {
+		p := filepath.Clean("../../docs/" + name + ".md")
+		if !linked[p] {
+			t.Errorf("the README does not link docs/%s.md", name)
+		}
+	}
+	for _, p := range pages {
+		if !linked[filepath.Clean(p)] {
+			t.Errorf("the README does not link %s", p)
+		}
+	}
+	for f, max := range map[string]int{"../../README.md": 350, "../../BENCHMARKS.md": 200} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > max {
+			t.Errorf("%s has %d lines, more than %d: move detail to docs/", filepath.Base(f), n, max)
+		}
 	}
 }

@@ -72,7 +72,7 @@ type reproFlags struct {
 	accounting string
 	data       string
 	json       bool
-	items      reproItems
+	items      repro.Items
 	all        bool // running `repro all`: --seed and --data reach the ones they apply to
 	slurm      slurmReproFlags
 }
@@ -138,6 +138,9 @@ func dispatchRepro(cmd *cobra.Command, name string, names []string, f reproFlags
 	if err := checkWorkers(f.workers); err != nil {
 		return err
 	}
+	if err := f.items.Validate(); err != nil {
+		return err
+	}
 	if err := checkReproData(cmd, f.data); err != nil {
 		return err
 	}
@@ -179,12 +182,16 @@ func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) err
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)
-	if err := f.items.run(cmd, &cfg, r.run); err != nil {
+	if err := f.items.Run(cmd.Context(), cfg, r.run, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
 	if f.json {
-		return writeComparisonsJSON(cmd.OutOrStdout(), cfg.Dir)
+		rows, err := repro.ReadComparisons(cfg.Dir)
+		if err != nil {
+			return err
+		}
+		return writeJSON(cmd.OutOrStdout(), rows)
 	}
 	return nil
 }

@@ -1,9 +1,8 @@
-package main
+package repro
 
 import (
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,9 +11,11 @@ import (
 	"github.com/ckpt-hpc/ckpt/output"
 )
 
-// reproComparisonJSON is one row of a reproduction's comparisons.csv:
-// the paper's value beside ours (null where the paper gives none).
-type reproComparisonJSON struct {
+// ComparisonRow is one row of a reproduction's comparisons.csv as written
+// by WriteComparisons: the numbers with the file's 6 significant digits,
+// null in JSON where the paper gives none. A slice of them is the JSON
+// that `ckpt repro --json` prints.
+type ComparisonRow struct {
 	Experiment string        `json:"experiment"`
 	Quantity   string        `json:"quantity"`
 	Paper      output.Number `json:"paper"`
@@ -24,20 +25,19 @@ type reproComparisonJSON struct {
 	Note       string        `json:"note"`
 }
 
-// writeComparisonsJSON prints dir/comparisons.csv as JSON (ckpt repro
-// --json): the result of a reproduction, the tables having gone to stderr.
-func writeComparisonsJSON(w io.Writer, dir string) error {
+// ReadComparisons reads dir/comparisons.csv, the result of a reproduction
+// run into dir. An empty cell is NaN.
+func ReadComparisons(dir string) ([]ComparisonRow, error) {
 	path := filepath.Join(dir, "comparisons.csv")
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	out := []reproComparisonJSON{}
 	num := func(s string) output.Number {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -45,14 +45,15 @@ func writeComparisonsJSON(w io.Writer, dir string) error {
 		}
 		return output.Number(v)
 	}
+	out := []ComparisonRow{}
 	for i, r := range recs {
 		if i == 0 {
 			continue
 		}
 		if len(r) != 7 {
-			return fmt.Errorf("%s:%d: %d fields, want 7", path, i+1, len(r))
+			return nil, fmt.Errorf("%s:%d: %d fields, want 7", path, i+1, len(r))
 		}
-		out = append(out, reproComparisonJSON{r[0], r[1], num(r[2]), num(r[3]), num(r[4]), num(r[5]), r[6]})
+		out = append(out, ComparisonRow{r[0], r[1], num(r[2]), num(r[3]), num(r[4]), num(r[5]), r[6]})
 	}
-	return writeJSON(w, out)
+	return out, nil
 }
