@@ -23,7 +23,7 @@
 //     (the metrics of Section 4.3.2); ExpectedMetrics prices a plan under a
 //     discrete law.
 //   - Section 4.5 (a plan moved to another machine from phase walltimes
-//     only): PhaseFactors and GlobalFactor estimate the slowdowns,
+//     only): PhaseFactors estimates the per-phase slowdowns,
 //     ScalePlan is the paper's global transfer (every reservation × 1.7,
 //     the first of MEM-ALL-CKPT-V2 × 1.1: PaperGlobalFactor,
 //     PaperFirstFactor), TransferApp and TransferSource the per-phase one
@@ -40,7 +40,7 @@
 // and O(n) memory; EvaluateRun is O(m·r) for a run of m tasks and r
 // reservations; ExpectedMetrics O(n·r). PlanApp adds the Timeline of
 // package profile (O(t·N²) for t tasks on a grid of N steps). PhaseFactors
-// and GlobalFactor are O(m·k) for k runs of m phases, ScalePlan O(r), and
+// is O(m·k) for k runs of m phases, ScalePlan O(r), and
 // TransferApp and TransferSource cost what PlanApp does.
 //
 // ProfilePanels, PlotProfile and ProfilePage draw a plan as Fig. 18 of the

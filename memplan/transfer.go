@@ -50,29 +50,6 @@ func PhaseFactors(source, target [][]float64) ([]float64, error) {
 	return f, nil
 }
 
-// GlobalFactor is the slowdown of the mean total walltime: Σ target means
-// over Σ source means (the paper's 1.7 is this quantity, measured). Same
-// inputs and refusals as PhaseFactors.
-func GlobalFactor(source, target [][]float64) (float64, error) {
-	ms, err := phaseMeans("source", source, -1)
-	if err != nil {
-		return 0, err
-	}
-	mt, err := phaseMeans("target", target, len(ms))
-	if err != nil {
-		return 0, err
-	}
-	var s, t float64
-	for i := range ms {
-		s += ms[i]
-		t += mt[i]
-	}
-	if !(s > 0) || !(t > 0) {
-		return 0, fmt.Errorf("mean walltimes %v s (source) and %v s (target), want both > 0", s, t)
-	}
-	return t / s, nil
-}
-
 // phaseMeans is the mean duration of every phase; n ≥ 0 fixes the phase
 // count.
 func phaseMeans(what string, runs [][]float64, n int) ([]float64, error) {

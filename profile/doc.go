@@ -35,8 +35,8 @@
 // (Timeline.Finished, Timeline.Running), the average memory M̄ and the
 // likely maximum memory M_τ(t) of Eq. (2) (Timeline.LikelyMax), and the
 // latency/bandwidth checkpoint cost C(V) = l + V/b of Section 4.2 fitted to
-// measured CRIU costs (FitCheckpointCost; the table is read by
-// trace.ReadCostTable). The memory-aware planner that uses all this
+// measured CRIU costs (CRIU, CRIURestart; the test refits them from the
+// table). The memory-aware planner that uses all this
 // (Section 4) is package memplan.
 //
 // Glossary (paper symbol: code): f_i: Task.Walltime; M_i: Task.Mem; X = Σ X_i:

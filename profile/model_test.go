@@ -247,3 +247,6 @@ func TestTimelineConservation(t *testing.T) {
 		}
 	}
 }
+
+// Step is the grid step h in seconds.
+func (tl *Timeline) Step() float64 { return tl.h }

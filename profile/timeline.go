@@ -100,9 +100,6 @@ func roundLaw(d distribution.Distribution, h float64, steps int) []float64 {
 	return q[:last+1]
 }
 
-// Step is the grid step h in seconds.
-func (tl *Timeline) Step() float64 { return tl.h }
-
 // Finished is y_i(t) = P(Σ_{j≤i} X_j < t), the probability that task i
 // (1-based) has finished by time t (Figs. 9 and 11). Finished(0, t) is 1
 // for t > 0.

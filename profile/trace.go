@@ -272,15 +272,6 @@ func readRunDir(dir string) (Run, error) {
 	return run, nil
 }
 
-// Concat joins per-phase traces of one run into a whole-run trace.
-func Concat(phases ...[]Sample) []Sample {
-	var out []Sample
-	for _, p := range phases {
-		out = append(out, p...)
-	}
-	return out
-}
-
 func sortIDs(ids []string) {
 	sort.Slice(ids, func(i, j int) bool {
 		a, ea := strconv.Atoi(strings.TrimSuffix(ids[i], ".csv"))
