@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -30,7 +31,7 @@ func TestCheckModelHeavyTail(t *testing.T) {
 	if !errors.Is(err, ErrHeavyTail) || !strings.Contains(err.Error(), "task 2") {
 		t.Fatalf("CheckModel(Pareto α=0.9) = %v, want ErrHeavyTail naming task 2", err)
 	}
-	if _, err := PlanApp(heavy, nil, DefaultAppPlanOptions(heavy)); !errors.Is(err, ErrHeavyTail) {
+	if _, err := PlanApp(context.Background(), heavy, nil, DefaultAppPlanOptions(heavy)); !errors.Is(err, ErrHeavyTail) {
 		t.Fatalf("PlanApp(Pareto α=0.9) = %v, want ErrHeavyTail", err)
 	}
 	light := twoTasks(distribution.Normal{Mu: 900, Sigma: 90}, 3)
@@ -78,7 +79,7 @@ func TestPlanAppRefusesOverflow(t *testing.T) {
 	} {
 		o := DefaultAppPlanOptions(c.app)
 		o.MemMargin = c.margin
-		_, err := PlanApp(c.app, nil, o)
+		_, err := PlanApp(context.Background(), c.app, nil, o)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("margin %v, peak %v: error %v, want one line containing %q", c.margin, c.app.PeakMemory(), err, c.want)
 		}
@@ -87,7 +88,7 @@ func TestPlanAppRefusesOverflow(t *testing.T) {
 	// request is (1 + margin) times a model memory.
 	o := DefaultAppPlanOptions(app)
 	o.MemMargin = MaxMemMargin
-	ps, err := PlanApp(app, nil, o)
+	ps, err := PlanApp(context.Background(), app, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package memplan
 // the walltime of each phase of a few runs, no memory trace.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -131,12 +132,12 @@ func ScalePlan(plan *MemPlan, factor, first float64, scaleCosts bool) (*MemPlan,
 // the source model with task i slowed by factors[i] (profile.App.Scaled,
 // memory unchanged), planned again with PlanApp under o. history (past
 // total walltimes on the target, for NEURO) may be nil.
-func TransferApp(app *profile.App, factors []float64, history []float64, o AppPlanOptions) (*AppPlans, error) {
+func TransferApp(ctx context.Context, app *profile.App, factors []float64, history []float64, o AppPlanOptions) (*AppPlans, error) {
 	scaled, err := app.Scaled(factors)
 	if err != nil {
 		return nil, err
 	}
-	return PlanApp(scaled, history, o)
+	return PlanApp(ctx, scaled, history, o)
 }
 
 // TransferSource moves an application model to another machine from the

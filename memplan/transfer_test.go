@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -100,11 +101,11 @@ func TestTransferPerPhaseExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := TransferApp(sa, fs, nil, o)
+	got, err := TransferApp(context.Background(), sa, fs, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := PlanApp(ta, nil, o)
+	want, err := PlanApp(context.Background(), ta, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +129,11 @@ func TestTransferGlobalExact(t *testing.T) {
 	o.N, o.Steps = 200, 512
 	o.Ckpt = profile.CheckpointCost{Latency: 0, Bandwidth: 1e300}
 	o.Restart = 0
-	sp, err := PlanApp(sa, nil, o)
+	sp, err := PlanApp(context.Background(), sa, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := PlanApp(ta, nil, o)
+	tp, err := PlanApp(context.Background(), ta, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
