@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
 )
@@ -117,6 +120,9 @@ func TestReserveProfileBadInput(t *testing.T) {
 		"unknown.yaml":          "name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n",
 		"huge.yaml":             "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n",
 		"none.yaml":             "tasks: []\n",
+		"overflow.yaml":         "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e308\n",
+		"two.yaml":              "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 3\n---\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 5\n",
+		"many.yaml":             manyTasks(1001),
 	})
 	at := func(rel string) string { return filepath.Join(dir, rel) }
 	bad, missing, back, one, empty, malformed, nan, tie := at("bad.yaml"), at("runs"), at("back"), at("one"), at("empty"), at("malformed"), at("nan"), at("tie")
@@ -139,6 +145,13 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
 		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
 		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
+		// Issue 22: the value named with its file, line and key (it was
+		// "restart cost +Inf s"); a second document was silently ignored.
+		{[]string{"--profile", at("overflow.yaml")}, "overflow.yaml:3: task 1: mem 1e308 GB exceeds the limit of 1e+09 GB"},
+		{[]string{"--profile", at("two.yaml")}, "two.yaml:4: a second YAML document: a profile file holds one"},
+		{[]string{"--profile", at("many.yaml")}, "many.yaml:2: profile too large: 1001 tasks, more than 1000"},
+		{[]string{"--profile", at("nope.yaml")}, "nope.yaml: no such file"},
+		{[]string{"--profile", "slant", "--transfer-runs", at("nope.csv")}, "--transfer-runs: open " + at("nope.csv")},
 	} {
 		checkProfileRefused(t, c.args, c.want)
 	}
@@ -310,5 +323,34 @@ func TestReserveTasksOtherFamily(t *testing.T) {
 	}
 	if !strings.Contains(out, "gamma fit per task") || !strings.Contains(out, "total walltime: sum of the task laws on a grid: mean 7143") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// manyTasks is a profile of n Normal tasks.
+func manyTasks(n int) string {
+	var b strings.Builder
+	b.WriteString("tasks:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - walltime: normal:mu=%d,sigma=%d\n    mem: %d\n", 100+i%50, 10+i%7, 1+i%13)
+	}
+	return b.String()
+}
+
+// TestReserveProfileStopsWhenAsked: a profile of 1000 tasks takes seconds
+// to plan; a context ended after 100 ms (SIGTERM in main) stops it at
+// once, exit 1 (issue 22: a 20 000-phase profile ran 171 s past a
+// SIGTERM). The bound is generous for a loaded machine.
+func TestReserveProfileStopsWhenAsked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "many.yaml")
+	if err := os.WriteFile(p, []byte(manyTasks(1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := execute(ctx, []string{"reserve", "--profile", p}, strings.NewReader(""), &out, &errb)
+	if d := time.Since(start); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "interrupted") || d > 3*time.Second {
+		t.Errorf("exit %d after %v, stdout %q, stderr %q; want exit 1, interrupted, at once", code, d, out.String(), errb.String())
 	}
 }
