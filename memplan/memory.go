@@ -110,9 +110,9 @@ type MemPlan struct {
 // reservation (nothing to restart from) nor the last (the job is certain to
 // finish) pays R or C respectively — the conventions of ALL-CKPT in
 // DynProgCount, with which MemAllCkpt coincides when C_i is constant.
-// O(n²) time, O(n) memory.
-func MemAllCkpt(m MemLaw) (*MemPlan, error) {
-	return memAllCkpt(context.Background(), m, 0, StrategyMemAllCkpt, 0, -1)
+// O(n²) time, O(n) memory; it stops with ctx's error when ctx ends.
+func MemAllCkpt(ctx context.Context, m MemLaw) (*MemPlan, error) {
+	return memAllCkpt(ctx, m, 0, StrategyMemAllCkpt, 0, -1)
 }
 
 // MemAllCkptV2 is MEM-ALL-CKPT-V2 (Section 4.3.3): a first reservation of
@@ -125,13 +125,8 @@ func MemAllCkpt(m MemLaw) (*MemPlan, error) {
 // largest need over [0, v_first]. The expected metrics take the first
 // reservation to end at v_first (a job that reaches the hungry task earlier,
 // probability ε by the choice of v_first, is not modelled: EvaluateRun
-// replays it exactly).
-func MemAllCkptV2(m MemLaw, first int, stopBeforeTask int, firstMem float64) (*MemPlan, error) {
-	return memAllCkptV2(context.Background(), m, first, stopBeforeTask, firstMem)
-}
-
-// memAllCkptV2 is MemAllCkptV2, stopped with ctx's error when ctx ends.
-func memAllCkptV2(ctx context.Context, m MemLaw, first int, stopBeforeTask int, firstMem float64) (*MemPlan, error) {
+// replays it exactly). It stops with ctx's error when ctx ends.
+func MemAllCkptV2(ctx context.Context, m MemLaw, first int, stopBeforeTask int, firstMem float64) (*MemPlan, error) {
 	if first < 0 || first >= len(m.Values)-1 {
 		return nil, fmt.Errorf("first milestone index %d outside [0, %d)", first, len(m.Values)-1)
 	}

@@ -181,7 +181,7 @@ func planAllCkpt(ctx context.Context, in *appInputs) (*MemPlan, error) {
 	for i := range constant.Ckpt {
 		constant.Ckpt[i] = in.o.Ckpt.Cost(in.peak)
 	}
-	p, err := memAllCkpt(ctx, constant, 0, StrategyMemAllCkpt, 0, -1)
+	p, err := MemAllCkpt(ctx, constant)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func planAllCkpt(ctx context.Context, in *appInputs) (*MemPlan, error) {
 
 // planMemAllCkpt is MEM-ALL-CKPT on the memory-aware law.
 func planMemAllCkpt(ctx context.Context, in *appInputs) (*MemPlan, error) {
-	return memAllCkpt(ctx, in.law, 0, StrategyMemAllCkpt, 0, -1)
+	return MemAllCkpt(ctx, in.law)
 }
 
 // neuroPlanner is NEURO (avg false) or NEURO-AVG, priced under the law;
@@ -250,7 +250,7 @@ func planV2(ctx context.Context, in *appInputs) (*MemPlan, error) {
 	for _, t := range app.Tasks[:h-1] {
 		before = math.Max(before, t.Mem)
 	}
-	return memAllCkptV2(ctx, v2, at, h, before*grow)
+	return MemAllCkptV2(ctx, v2, at, h, before*grow)
 }
 
 // MaxChainNegativeMass is the largest probability below 0 that PlanApp
