@@ -156,3 +156,24 @@ func TestRunStopsWithItsContext(t *testing.T) {
 		t.Errorf("stopped after %v", d)
 	}
 }
+
+// TestMemAllCkptStopsWithItsContext: the O(n²) DPs return the context's
+// error once it has ended, and plan with a live one.
+func TestMemAllCkptStopsWithItsContext(t *testing.T) {
+	n := 500
+	m := MemLaw{Values: make([]float64, n), Probs: make([]float64, n), Ckpt: make([]float64, n), Mem: make([]float64, n), Restart: 60}
+	for i := range n {
+		m.Values[i], m.Probs[i], m.Ckpt[i] = float64(i+1), 1/float64(n), 30
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := MemAllCkpt(ctx, m); !errors.Is(err, context.Canceled) {
+		t.Errorf("MemAllCkpt: %v, want context.Canceled", err)
+	}
+	if _, err := MemAllCkptV2(ctx, m, 10, 0, -1); !errors.Is(err, context.Canceled) {
+		t.Errorf("MemAllCkptV2: %v, want context.Canceled", err)
+	}
+	if p, err := MemAllCkpt(context.Background(), m); err != nil || len(p.Reservations) == 0 {
+		t.Errorf("live context: %v", err)
+	}
+}
