@@ -118,10 +118,13 @@ func TestValidateOptions(t *testing.T) {
 		{func(o *AppPlanOptions) { o.MemTau = 1 }, "MemTau", "memory tau 1, want a value in [0, 1)"},
 		{func(o *AppPlanOptions) { o.V2Eps = 0 }, "V2Eps", "mem-all-ckpt-v2 epsilon 0, want a value in (0, 1)"},
 		{func(o *AppPlanOptions) { o.MemMargin = 1e300 }, "MemMargin", "memory margin 1e+300, want a value in [0, 10]"},
-		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "Restart", "restart cost +Inf s, want a finite value >= 0"},
+		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "Restart", "restart cost +Inf s, want a value in [0, 1e+10]"},
 		{func(o *AppPlanOptions) { o.Steps = -1 }, "Steps", "timeline steps -1, want >= 0 (0: the default)"},
-		{func(o *AppPlanOptions) { o.Ckpt.Latency = math.NaN() }, "Ckpt.Latency", "checkpoint latency NaN s, want a finite value >= 0"},
-		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "Ckpt.Bandwidth", "checkpoint bandwidth 0 GB/s, want a finite value > 0"},
+		{func(o *AppPlanOptions) { o.Ckpt.Latency = math.NaN() }, "Ckpt.Latency", "checkpoint latency NaN s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Restart = 2e10 }, "Restart", "restart cost 2e+10 s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Ckpt.Latency = 1e308 }, "Ckpt.Latency", "checkpoint latency 1e+308 s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 5e-324 }, "Ckpt.Bandwidth", "checkpoint bandwidth 5e-324 GB/s, want a finite value >= 1e-09"},
+		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "Ckpt.Bandwidth", "checkpoint bandwidth 0 GB/s, want a finite value >= 1e-09"},
 	} {
 		o := base
 		c.set(&o)

@@ -99,10 +99,14 @@ type AppPlans struct {
 // PlanApp plans ALL-CKPT (constant checkpoint cost C(peak) and the peak
 // memory throughout), MEM-ALL-CKPT and MEM-ALL-CKPT-V2 for app, and NEURO
 // and NEURO-AVG when history (past total walltimes) is given. It refuses
-// options out of range (AppPlanOptions.Validate), a model CheckModel
-// refuses, and memory requests above MaxMemory, so that every plan it
-// returns is finite. It stops with ctx's error when ctx ends.
+// an App profile.App.Validate refuses, options out of range
+// (AppPlanOptions.Validate), a model CheckModel refuses, and memory
+// requests above MaxMemory, so that every plan it returns is finite. It
+// stops with ctx's error when ctx ends.
 func PlanApp(ctx context.Context, app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, error) {
+	if err := app.Validate(); err != nil {
+		return nil, err
+	}
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}

@@ -39,10 +39,10 @@ type Request struct {
 	// Strategy is the plan to report, one of AppStrategies.
 	Strategy string
 	// CkptLatencyS is the latency l of C(V) = l + V/b, in seconds; nil: the
-	// profile's, else CRIU's. Valid range [0, +∞).
+	// profile's, else CRIU's. Valid range [0, MaxWalltime].
 	CkptLatencyS *float64
 	// CkptBandwidthGBps is the bandwidth b of C(V), in GB/s; nil: the
-	// profile's, else CRIU's. Valid range (0, +∞).
+	// profile's, else CRIU's. Valid range [profile.MinBandwidth, +∞).
 	CkptBandwidthGBps *float64
 	// RestartS is the restart cost R in seconds; nil: the profile's, else
 	// CRIU's restart time of the peak memory. Valid range [0, MaxWalltime].
@@ -128,8 +128,10 @@ func (r Request) validateOptions() error {
 		{r.MemMargin >= 0 && r.MemMargin <= MaxMemMargin, "MemMargin", "memory margin", "", fmt.Sprintf("want a value in [0, %d]", MaxMemMargin), r.MemMargin},
 		{opt(r.RestartS, func(x float64) bool { return x >= 0 && x <= reservation.MaxWalltime }), "RestartS", "restart cost", "s",
 			fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), deref(r.RestartS)},
-		{opt(r.CkptLatencyS, func(x float64) bool { return x >= 0 && finite(x) }), "CkptLatencyS", "checkpoint latency", "s", "want a finite value >= 0", deref(r.CkptLatencyS)},
-		{opt(r.CkptBandwidthGBps, func(x float64) bool { return x > 0 && finite(x) }), "CkptBandwidthGBps", "checkpoint bandwidth", "GB/s", "want a finite value > 0", deref(r.CkptBandwidthGBps)},
+		{opt(r.CkptLatencyS, func(x float64) bool { return x >= 0 && x <= reservation.MaxWalltime }), "CkptLatencyS", "checkpoint latency", "s",
+			fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), deref(r.CkptLatencyS)},
+		{opt(r.CkptBandwidthGBps, func(x float64) bool { return x >= profile.MinBandwidth && finite(x) }), "CkptBandwidthGBps", "checkpoint bandwidth", "GB/s",
+			fmt.Sprintf("want a finite value >= %g", profile.MinBandwidth), deref(r.CkptBandwidthGBps)},
 	} {
 		if !c.ok {
 			return &usage.Error{Field: c.field, Err: &OptionError{Field: c.field, Name: c.name, Value: fmt.Sprint(c.value), Unit: c.unit, Want: c.want}}

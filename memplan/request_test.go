@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -175,5 +176,13 @@ func TestMemAllCkptStopsWithItsContext(t *testing.T) {
 	}
 	if p, err := MemAllCkpt(context.Background(), m); err != nil || len(p.Reservations) == 0 {
 		t.Errorf("live context: %v", err)
+	}
+}
+
+// TestProfileBoundsAreThePlanners: profile caps a file's durations with its
+// own constant (it cannot import reservation); it must be the planner's.
+func TestProfileBoundsAreThePlanners(t *testing.T) {
+	if profile.MaxSeconds != reservation.MaxWalltime {
+		t.Errorf("profile.MaxSeconds %g, reservation.MaxWalltime %g", profile.MaxSeconds, reservation.MaxWalltime)
 	}
 }

@@ -14,16 +14,27 @@ type CheckpointCost struct {
 	Bandwidth float64 `json:"bandwidth" yaml:"bandwidth"`
 }
 
+// MaxSeconds is the largest duration a profile may give (a checkpoint
+// latency, a restart cost, a task's walltime at its quantile 1 − 10⁻⁷):
+// reservation.MaxWalltime, 10¹⁰ s (317 years), the bound of every duration
+// of the planner. Larger values come from a unit error.
+const MaxSeconds = 1e10
+
+// MinBandwidth is the smallest checkpoint bandwidth, in GB/s (1 byte/s):
+// below it C(V) of a large V overflows.
+const MinBandwidth = 1e-9
+
 // Cost is C(V) for V GB.
 func (c CheckpointCost) Cost(v float64) float64 { return c.Latency + v/c.Bandwidth }
 
-// Validate reports a latency below 0 or a bandwidth not above 0.
+// Validate reports a latency outside [0, MaxSeconds] or a bandwidth
+// below MinBandwidth or infinite.
 func (c CheckpointCost) Validate() error {
-	if !(c.Latency >= 0) || math.IsInf(c.Latency, 0) {
-		return fmt.Errorf("checkpoint latency %v s, want a finite value >= 0", c.Latency)
+	if !(c.Latency >= 0 && c.Latency <= MaxSeconds) {
+		return fmt.Errorf("checkpoint latency %v s, want a value in [0, %.0e]", c.Latency, float64(MaxSeconds))
 	}
-	if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
-		return fmt.Errorf("checkpoint bandwidth %v GB/s, want a finite value > 0", c.Bandwidth)
+	if !(c.Bandwidth >= MinBandwidth) || math.IsInf(c.Bandwidth, 0) {
+		return fmt.Errorf("checkpoint bandwidth %v GB/s, want a finite value >= %g", c.Bandwidth, MinBandwidth)
 	}
 	return nil
 }

@@ -22,9 +22,9 @@ import (
 //
 //	name: slant                 # optional
 //	checkpoint:                 # optional: C(V) = latency + V/bandwidth
-//	  latency: 4.12             #   a duration (4.12, 5s, 1m, 00:00:05), >= 0 (default 0)
-//	  bandwidth: 0.207          #   GB/s (a plain number) or 207MB/s, > 0 (required)
-//	  restart: 30s              #   optional: the restart cost R, a duration >= 0
+//	  latency: 4.12             #   a duration (4.12, 5s, 1m, 00:00:05) in [0, MaxSeconds] (default 0)
+//	  bandwidth: 0.207          #   GB/s (a plain number) or 207MB/s, >= MinBandwidth (required)
+//	  restart: 30s              #   optional: the restart cost R, a duration in [0, MaxSeconds]
 //	tasks:                      # at least one, in execution order
 //	  - name: preprocessing     # optional
 //	    walltime: normal:mu=255,sigma=96.7   # a distribution.Parse spec (seconds)
@@ -32,7 +32,8 @@ import (
 //
 // Durations follow units.ParseSeconds. A file holds one YAML document of at
 // most MaxFileBytes bytes and MaxTasks tasks (larger ones wrap ErrTooLarge),
-// and mem is at most MaxMem GB. Unknown keys are errors, and so are a
+// mem is at most MaxMem GB, and a task law's quantile 1 − 10⁻⁷ at most
+// MaxSeconds. Unknown keys are errors, and so are a
 // task law of mean <= 0 (with a Normal law, a task of negative mean), a
 // probability outside [0, 1] in a discrete law (discrete:600@0.25,1200@0.75),
 // or probabilities that do not sum to 1. Every error is one line naming the
@@ -264,6 +265,10 @@ func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
 	if m := d.Mean(); !(m > 0) {
 		return Task{}, e.at(w.Line, "task %d: walltime %s has mean %v s, want a law of positive durations", k, w.Value, m)
 	}
+	if q := d.Quantile(1 - lawTail); !(q <= MaxSeconds) {
+		return Task{}, e.at(w.Line, "task %d: walltime %s reaches %.3g s (its quantile 1-%g), beyond the limit of %.0e s; check the units (seconds)",
+			k, w.Value, q, lawTail, float64(MaxSeconds))
+	}
 	m := f["mem"]
 	if m == nil {
 		return Task{}, e.at(n.Line, "task %d has no mem", k)
@@ -291,7 +296,11 @@ func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
 	return Task{Name: name, Walltime: d, Mem: mem}, nil
 }
 
-// durationNode reads a scalar in the grammar of units.ParseSeconds, >= 0.
+// lawTail is the upper tail mass of a task law allowed beyond MaxSeconds.
+const lawTail = 1e-7
+
+// durationNode reads a scalar in the grammar of units.ParseSeconds, in
+// [0, MaxSeconds].
 func durationNode(n *yaml.Node) (float64, error) {
 	if n.Kind != yaml.ScalarNode {
 		return 0, fmt.Errorf("want a duration such as 5, 30s, 1m or 00:01:00, got %s", describe(n))
@@ -300,8 +309,8 @@ func durationNode(n *yaml.Node) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", quote(n.Value), err)
 	}
-	if v < 0 {
-		return 0, fmt.Errorf("%v s, want a finite value >= 0", n.Value)
+	if !(v >= 0 && v <= MaxSeconds) {
+		return 0, fmt.Errorf("%v s, want a value in [0, %.0e]", n.Value, float64(MaxSeconds))
 	}
 	return v, nil
 }
@@ -321,8 +330,8 @@ func bandwidthNode(n *yaml.Node) (float64, error) {
 		}
 		v = bps / 1e9
 	}
-	if !(v > 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s GB/s, want a finite value > 0", n.Value)
+	if !(v >= MinBandwidth) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s GB/s, want a finite value >= %g", n.Value, MinBandwidth)
 	}
 	return v, nil
 }

@@ -182,7 +182,7 @@ func TestReserveProfileBadFlags(t *testing.T) {
 		{[]string{"--profile", "slant", "--mem-tau", "1"}, "--mem-tau 1: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--ckpt-tau", "-0.5"}, "--ckpt-tau -0.5: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--v2-eps", "1"}, "--v2-eps 1: want a value in (0, 1)"},
-		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0"}, "--ckpt-bandwidth 0: want a finite value > 0"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0"}, "--ckpt-bandwidth 0: want a finite value >= 1e-09"},
 		{[]string{"--profile", "slant", "--n", "1"}, "--n 1: want at least 2"},
 		{[]string{"--profile", "slant", "--job-name", "x"}, "applies only with --sbatch"},
 		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
