@@ -44,8 +44,8 @@ func PhaseFactors(source, target [][]float64) ([]float64, error) {
 			return nil, fmt.Errorf("phase %d: mean source duration %v s, want > 0", i+1, ms[i])
 		}
 		f[i] = mt[i] / ms[i]
-		if !(f[i] > 0) {
-			return nil, fmt.Errorf("phase %d: mean target duration %v s, want > 0", i+1, mt[i])
+		if !(f[i] > 0) || math.IsInf(f[i], 1) {
+			return nil, fmt.Errorf("phase %d: mean target duration %v s over mean source duration %v s gives a slowdown of %v, want a finite value > 0", i+1, mt[i], ms[i], f[i])
 		}
 	}
 	return f, nil
