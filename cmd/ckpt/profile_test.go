@@ -123,6 +123,11 @@ func TestReserveProfileBadInput(t *testing.T) {
 		"overflow.yaml":         "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e308\n",
 		"two.yaml":              "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 3\n---\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 5\n",
 		"many.yaml":             manyTasks(1001),
+		"latency.yaml":          "checkpoint:\n  latency: 1e308\n  bandwidth: 1\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 3\n",
+		"long.yaml":             "tasks:\n  - walltime: normal:mu=1e308,sigma=1\n    mem: 3\n",
+		"knl.csv":               "1e308 871 588 459 3050 804 1130\n",
+		"late/1/task1.csv":      "0, 1\n1e308, 2\n",
+		"late/2/task1.csv":      "0, 1\n3, 2\n",
 	})
 	at := func(rel string) string { return filepath.Join(dir, rel) }
 	bad, missing, back, one, empty, malformed, nan, tie := at("bad.yaml"), at("runs"), at("back"), at("one"), at("empty"), at("malformed"), at("nan"), at("tie")
@@ -152,6 +157,15 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", at("many.yaml")}, "many.yaml:2: profile too large: 1001 tasks, more than 1000"},
 		{[]string{"--profile", at("nope.yaml")}, "nope.yaml: no such file"},
 		{[]string{"--profile", "slant", "--transfer-runs", at("nope.csv")}, "--transfer-runs: open " + at("nope.csv")},
+		// Values beyond the planner's bounds, named where they are (they
+		// were accepted, or failed in the planner naming no file).
+		{[]string{"--profile", at("latency.yaml")}, "latency.yaml:2: checkpoint: latency 1e308 s, want a value in [0, 1e+10]"},
+		{[]string{"--profile", at("long.yaml")}, "long.yaml:2: task 1: walltime normal:mu=1e308,sigma=1 reaches 1e+308 s"},
+		{[]string{"--profile", "slant", "--transfer-runs", at("knl.csv")}, "knl.csv: line 1, phase 1: duration 1e+308 s, want a value in [0, 1e+10]"},
+		{[]string{"--tasks", at("late")}, "task1.csv:2: time \"1e308\" is beyond 1e+10 s"},
+		{[]string{"--profile", "slant", "--ckpt-latency", "1e300"}, "--ckpt-latency 1e300: want a value in [0, 1e+10]"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "5e-324"}, "--ckpt-bandwidth 5e-324: want a finite value >= 1e-09"},
+		{[]string{"--profile", "slant", "--restart", "1e11"}, "--restart 1e11: want a value in [0, 1e+10]"},
 	} {
 		checkProfileRefused(t, c.args, c.want)
 	}
