@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -73,13 +74,14 @@ type Request struct {
 }
 
 // DefaultRequest is a Request, without its source, with the defaults of
-// `ckpt reserve --profile`: MEM-ALL-CKPT, memory τ = 0.01, checkpoint
-// τ = 0.1, ε = 0.02, no margin, ν = 10⁻⁷, n = 1000, the other strategies
-// priced.
+// `ckpt reserve --profile` (whose flags take them from here): MEM-ALL-CKPT,
+// memory τ = 0.01, checkpoint τ = 0.1, ε = 0.02, no margin, ν = 10⁻⁷
+// (distribution.DefaultTailMass), n = 1000, the other strategies priced.
+// The paper's memory τ is 0.1 (DefaultAppPlanOptions); 0.01 requests
+// enough memory for all but 1 % of the runs still going.
 func DefaultRequest() Request {
-	o := AppPlanOptions{N: 1000, TailMass: 1e-7, CkptTau: 0.1, V2Eps: 0.02}
-	return Request{Strategy: StrategyMemAllCkpt, MemTau: 0.01, CkptTau: o.CkptTau, V2Eps: o.V2Eps,
-		TailMass: o.TailMass, N: o.N, Others: true}
+	return Request{Strategy: StrategyMemAllCkpt, MemTau: 0.01, CkptTau: 0.1, V2Eps: 0.02,
+		TailMass: distribution.DefaultTailMass, N: 1000, Others: true}
 }
 
 // Validate reports the first field out of range as a usage.Error whose

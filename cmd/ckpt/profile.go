@@ -17,16 +17,16 @@ import (
 )
 
 func addProfileFlags(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.String("mem-strategy", memplan.StrategyMemAllCkpt, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
-	fl.Float64("mem-tau", 0.01, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
-	fl.Float64("ckpt-tau", 0.1, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
+	fl, d := cmd.Flags(), memplan.DefaultRequest()
+	fl.String("mem-strategy", d.Strategy, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
+	fl.Float64("mem-tau", d.MemTau, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
+	fl.Float64("ckpt-tau", d.CkptTau, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
 	fl.String("ckpt-latency", "", "with --profile/--tasks: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
 	fl.Float64("ckpt-bandwidth", 0, "with --profile/--tasks: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
-	fl.Float64("mem-margin", 0, "with --profile/--tasks: add this fraction to every memory request (headroom, e.g. 0.1)")
-	fl.Float64("v2-eps", 0.02, "with --profile/--tasks: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.Float64("mem-margin", d.MemMargin, "with --profile/--tasks: add this fraction to every memory request (headroom, e.g. 0.1)")
+	fl.Float64("v2-eps", d.V2Eps, "with --profile/--tasks: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
 	fl.String("transfer-runs", "", "with --profile/--tasks: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
-	fl.Int("phases", 0, "with --tasks of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
+	fl.Int("phases", d.Phases, "with --tasks of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
 	// The flags above mean nothing without --profile/--tasks: refuse them
 	// there rather than ignore them (chained after any other PreRunE).
 	prev, prevPlain := cmd.PreRunE, cmd.PreRun
@@ -141,18 +141,18 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 		b, _ := fl.GetFloat64("ckpt-bandwidth")
 		req.CkptBandwidthGBps = &b
 	}
-	var err error
 	for _, d := range []struct {
 		flag string
 		to   **float64
 	}{{"ckpt-latency", &req.CkptLatencyS}, {"restart", &req.RestartS}} {
-		if s := fl.Lookup(d.flag).Value.String(); fl.Changed(d.flag) {
-			v := 0.0
-			if v, err = durationFlag(d.flag, s); err != nil {
-				return req, err
-			}
-			*d.to = &v
+		if !fl.Changed(d.flag) {
+			continue
 		}
+		v, err := durationFlag(d.flag, fl.Lookup(d.flag).Value.String())
+		if err != nil {
+			return req, err
+		}
+		*d.to = &v
 	}
 	return req, nil
 }
