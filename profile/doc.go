@@ -46,6 +46,14 @@
 // Units: times are seconds, memory is GB (10⁹ bytes, the paper's unit: its
 // "51 GB" task-5 peak is the traces' 47.9 GiB).
 //
+// Bounds: an App has at most MaxTasks tasks and a profile file at most
+// MaxFileBytes bytes (beyond, errors wrap ErrTooLarge); memory is at most
+// MaxMem GB, durations (a latency, a restart, a trace's timestamps, a
+// task law's quantile 1 − 10⁻⁷) at most MaxSeconds, a bandwidth at least
+// MinBandwidth. Values beyond come from a unit error and would overflow
+// the planner; each is refused naming its file, line and key. NewTimeline
+// and Timeline.Needs stop with their context's error when it ends.
+//
 // # Running time
 //
 // A Timeline discretises every task law on a common grid of N steps and
