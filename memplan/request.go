@@ -173,6 +173,9 @@ func Run(ctx context.Context, r Request) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // reading a folder of traces can take a while
+	}
 	if (r.Strategy == StrategyNeuro || r.Strategy == StrategyNeuroAvg) && src.History == nil {
 		return nil, usage.Fieldf("Strategy", "%s needs past runs, which a folder of traces gives, not a profile", r.Strategy)
 	}
