@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/profile"
@@ -10,7 +11,7 @@ func BenchmarkPlanAppSLANT(b *testing.B) {
 	app, _ := profile.Builtin("slant")
 	o := DefaultAppPlanOptions(app)
 	for b.Loop() {
-		if _, err := PlanApp(app, nil, o); err != nil {
+		if _, err := PlanApp(context.Background(), app, nil, o); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,7 +21,8 @@ const MaxMemMargin = 10
 // MaxMemory is the largest memory request, in GB, a plan may carry (one
 // exabyte): larger requests come from a unit error in a profile (a memory in
 // bytes where GB are meant) and would overflow a scheduler's request in MiB.
-const MaxMemory = 1e9
+// It is profile.MaxMem, the bound of a task's memory.
+const MaxMemory = profile.MaxMem
 
 // CheckModel refuses an application model the planner would turn into a
 // wrong plan: the planner works on the law of the total walltime (total,
@@ -94,7 +95,8 @@ func (e *OptionError) Error() string {
 }
 
 // Validate reports the first option out of range as an *OptionError. The
-// checkpoint cost is checked as profile.CheckpointCost.Validate checks it.
+// checkpoint cost is checked as profile.CheckpointCost.Validate checks it;
+// durations are at most reservation.MaxWalltime.
 func (o AppPlanOptions) Validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	for _, c := range []struct {
@@ -108,10 +110,10 @@ func (o AppPlanOptions) Validate() error {
 		{o.MemTau >= 0 && o.MemTau < 1, "MemTau", "memory tau", "", "want a value in [0, 1)", o.MemTau},
 		{o.V2Eps > 0 && o.V2Eps < 1, "V2Eps", "mem-all-ckpt-v2 epsilon", "", "want a value in (0, 1)", o.V2Eps},
 		{o.MemMargin >= 0 && o.MemMargin <= MaxMemMargin, "MemMargin", "memory margin", "", fmt.Sprintf("want a value in [0, %d]", MaxMemMargin), o.MemMargin},
-		{o.Restart >= 0 && finite(o.Restart), "Restart", "restart cost", "s", "want a finite value >= 0", o.Restart},
+		{o.Restart >= 0 && o.Restart <= reservation.MaxWalltime, "Restart", "restart cost", "s", fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), o.Restart},
 		{o.Steps >= 0, "Steps", "timeline steps", "", "want >= 0 (0: the default)", o.Steps},
-		{o.Ckpt.Latency >= 0 && finite(o.Ckpt.Latency), "Ckpt.Latency", "checkpoint latency", "s", "want a finite value >= 0", o.Ckpt.Latency},
-		{o.Ckpt.Bandwidth > 0 && finite(o.Ckpt.Bandwidth), "Ckpt.Bandwidth", "checkpoint bandwidth", "GB/s", "want a finite value > 0", o.Ckpt.Bandwidth},
+		{o.Ckpt.Latency >= 0 && o.Ckpt.Latency <= reservation.MaxWalltime, "Ckpt.Latency", "checkpoint latency", "s", fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), o.Ckpt.Latency},
+		{o.Ckpt.Bandwidth >= profile.MinBandwidth && finite(o.Ckpt.Bandwidth), "Ckpt.Bandwidth", "checkpoint bandwidth", "GB/s", fmt.Sprintf("want a finite value >= %g", profile.MinBandwidth), o.Ckpt.Bandwidth},
 	} {
 		if !c.ok {
 			return &OptionError{Field: c.field, Name: c.name, Value: fmt.Sprint(c.value), Unit: c.unit, Want: c.want}

@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"errors"
 	"math"
 	"strings"
@@ -30,7 +31,7 @@ func TestCheckModelHeavyTail(t *testing.T) {
 	if !errors.Is(err, ErrHeavyTail) || !strings.Contains(err.Error(), "task 2") {
 		t.Fatalf("CheckModel(Pareto α=0.9) = %v, want ErrHeavyTail naming task 2", err)
 	}
-	if _, err := PlanApp(heavy, nil, DefaultAppPlanOptions(heavy)); !errors.Is(err, ErrHeavyTail) {
+	if _, err := PlanApp(context.Background(), heavy, nil, DefaultAppPlanOptions(heavy)); !errors.Is(err, ErrHeavyTail) {
 		t.Fatalf("PlanApp(Pareto α=0.9) = %v, want ErrHeavyTail", err)
 	}
 	light := twoTasks(distribution.Normal{Mu: 900, Sigma: 90}, 3)
@@ -78,7 +79,7 @@ func TestPlanAppRefusesOverflow(t *testing.T) {
 	} {
 		o := DefaultAppPlanOptions(c.app)
 		o.MemMargin = c.margin
-		_, err := PlanApp(c.app, nil, o)
+		_, err := PlanApp(context.Background(), c.app, nil, o)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("margin %v, peak %v: error %v, want one line containing %q", c.margin, c.app.PeakMemory(), err, c.want)
 		}
@@ -87,7 +88,7 @@ func TestPlanAppRefusesOverflow(t *testing.T) {
 	// request is (1 + margin) times a model memory.
 	o := DefaultAppPlanOptions(app)
 	o.MemMargin = MaxMemMargin
-	ps, err := PlanApp(app, nil, o)
+	ps, err := PlanApp(context.Background(), app, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +118,13 @@ func TestValidateOptions(t *testing.T) {
 		{func(o *AppPlanOptions) { o.MemTau = 1 }, "MemTau", "memory tau 1, want a value in [0, 1)"},
 		{func(o *AppPlanOptions) { o.V2Eps = 0 }, "V2Eps", "mem-all-ckpt-v2 epsilon 0, want a value in (0, 1)"},
 		{func(o *AppPlanOptions) { o.MemMargin = 1e300 }, "MemMargin", "memory margin 1e+300, want a value in [0, 10]"},
-		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "Restart", "restart cost +Inf s, want a finite value >= 0"},
+		{func(o *AppPlanOptions) { o.Restart = math.Inf(1) }, "Restart", "restart cost +Inf s, want a value in [0, 1e+10]"},
 		{func(o *AppPlanOptions) { o.Steps = -1 }, "Steps", "timeline steps -1, want >= 0 (0: the default)"},
-		{func(o *AppPlanOptions) { o.Ckpt.Latency = math.NaN() }, "Ckpt.Latency", "checkpoint latency NaN s, want a finite value >= 0"},
-		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "Ckpt.Bandwidth", "checkpoint bandwidth 0 GB/s, want a finite value > 0"},
+		{func(o *AppPlanOptions) { o.Ckpt.Latency = math.NaN() }, "Ckpt.Latency", "checkpoint latency NaN s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Restart = 2e10 }, "Restart", "restart cost 2e+10 s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Ckpt.Latency = 1e308 }, "Ckpt.Latency", "checkpoint latency 1e+308 s, want a value in [0, 1e+10]"},
+		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 5e-324 }, "Ckpt.Bandwidth", "checkpoint bandwidth 5e-324 GB/s, want a finite value >= 1e-09"},
+		{func(o *AppPlanOptions) { o.Ckpt.Bandwidth = 0 }, "Ckpt.Bandwidth", "checkpoint bandwidth 0 GB/s, want a finite value >= 1e-09"},
 	} {
 		o := base
 		c.set(&o)

@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func FuzzProfilePlan(f *testing.F) {
 		if p.Restart != nil {
 			o.Restart = *p.Restart
 		}
-		ps, err := PlanApp(p.App, nil, o)
+		ps, err := PlanApp(context.Background(), p.App, nil, o)
 		if err != nil {
 			if strings.ContainsAny(err.Error(), "\n\r") {
 				t.Fatalf("plan error on several lines: %q", err)

@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -109,9 +110,9 @@ type MemPlan struct {
 // reservation (nothing to restart from) nor the last (the job is certain to
 // finish) pays R or C respectively — the conventions of ALL-CKPT in
 // DynProgCount, with which MemAllCkpt coincides when C_i is constant.
-// O(n²) time, O(n) memory.
-func MemAllCkpt(m MemLaw) (*MemPlan, error) {
-	return memAllCkpt(m, 0, "mem-all-ckpt", 0, -1)
+// O(n²) time, O(n) memory; it stops with ctx's error when ctx ends.
+func MemAllCkpt(ctx context.Context, m MemLaw) (*MemPlan, error) {
+	return memAllCkpt(ctx, m, 0, StrategyMemAllCkpt, 0, -1)
 }
 
 // MemAllCkptV2 is MEM-ALL-CKPT-V2 (Section 4.3.3): a first reservation of
@@ -124,20 +125,21 @@ func MemAllCkpt(m MemLaw) (*MemPlan, error) {
 // largest need over [0, v_first]. The expected metrics take the first
 // reservation to end at v_first (a job that reaches the hungry task earlier,
 // probability ε by the choice of v_first, is not modelled: EvaluateRun
-// replays it exactly).
-func MemAllCkptV2(m MemLaw, first int, stopBeforeTask int, firstMem float64) (*MemPlan, error) {
+// replays it exactly). It stops with ctx's error when ctx ends.
+func MemAllCkptV2(ctx context.Context, m MemLaw, first int, stopBeforeTask int, firstMem float64) (*MemPlan, error) {
 	if first < 0 || first >= len(m.Values)-1 {
 		return nil, fmt.Errorf("first milestone index %d outside [0, %d)", first, len(m.Values)-1)
 	}
 	if math.IsNaN(firstMem) || math.IsInf(firstMem, 0) {
 		return nil, fmt.Errorf("first reservation memory %v, want finite", firstMem)
 	}
-	return memAllCkpt(m, first+1, "mem-all-ckpt-v2", stopBeforeTask, firstMem)
+	return memAllCkpt(ctx, m, first+1, StrategyMemAllCkptV2, stopBeforeTask, firstMem)
 }
 
 // memAllCkpt solves the DP; forced > 0 makes the first milestone v_forced
 // (1-based in the support layout), with the given stop task and memory.
-func memAllCkpt(m MemLaw, forced int, name string, stop int, firstMem float64) (*MemPlan, error) {
+// It stops with ctx's error when ctx ends (checked every ctxRows rows).
+func memAllCkpt(ctx context.Context, m MemLaw, forced int, name string, stop int, firstMem float64) (*MemPlan, error) {
 	sup, err := m.validate()
 	if err != nil {
 		return nil, err
@@ -153,6 +155,11 @@ func memAllCkpt(m MemLaw, forced int, name string, stop int, firstMem float64) (
 	best := make([]float64, n+1)
 	next := make([]int, n+1)
 	for i := n - 1; i >= 0; i-- {
+		if i%ctxRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		rst := 0.0
 		if i > 0 {
 			rst = m.Restart
@@ -182,6 +189,10 @@ func memAllCkpt(m MemLaw, forced int, name string, stop int, firstMem float64) (
 	}
 	return m.plan(sup, path, name, stop, firstMem), nil
 }
+
+// ctxRows is how many rows of the O(n²) DP run between two checks of the
+// context (64 rows of n = 50 000 points take about 10 ms).
+const ctxRows = 64
 
 // plan turns a path of support indices into a MemPlan and evaluates its
 // expected metrics exactly.

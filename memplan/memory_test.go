@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -43,7 +44,7 @@ func randomMemLaw(t *rapid.T, n int, constC bool) MemLaw {
 func TestMemAllCkptConstantEqualsAllCkpt(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := randomMemLaw(t, rapid.IntRange(1, 40).Draw(t, "n"), true)
-		p, err := MemAllCkpt(m)
+		p, err := MemAllCkpt(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func exhaustiveMem(m MemLaw) float64 {
 func TestMemAllCkptMatchesExhaustiveSearch(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := randomMemLaw(t, rapid.IntRange(1, 11).Draw(t, "n"), false)
-		p, err := MemAllCkpt(m)
+		p, err := MemAllCkpt(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,9 +128,9 @@ func TestExpectedMetricsMatchRuns(t *testing.T) {
 			var p *MemPlan
 			var err error
 			if v2 && len(m.Values) > 1 {
-				p, err = MemAllCkptV2(m, rapid.IntRange(0, len(m.Values)-2).Draw(t, "first"), 0, rapid.Float64Range(0, 64).Draw(t, "m1"))
+				p, err = MemAllCkptV2(context.Background(), m, rapid.IntRange(0, len(m.Values)-2).Draw(t, "first"), 0, rapid.Float64Range(0, 64).Draw(t, "m1"))
 			} else {
-				p, err = MemAllCkpt(m)
+				p, err = MemAllCkpt(context.Background(), m)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -214,7 +215,7 @@ func TestNeuroByHand(t *testing.T) {
 func TestExpectedMetricsAgreesWithPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		m := randomMemLaw(t, rapid.IntRange(1, 30).Draw(t, "n"), false)
-		p, err := MemAllCkpt(m)
+		p, err := MemAllCkpt(context.Background(), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +246,7 @@ func BenchmarkMemAllCkpt1000(b *testing.B) {
 		m.Ckpt[i] = 10 + 200*r.Float64()
 	}
 	for b.Loop() {
-		if _, err := MemAllCkpt(m); err != nil {
+		if _, err := MemAllCkpt(context.Background(), m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -46,7 +47,7 @@ const (
 // total walltime or the last box's end. O(picturePoints × tasks × steps)
 // for the timeline queries (profile.Timeline, DefaultSteps).
 func ProfilePanels(app *profile.App, plan *MemPlan, tau float64) ([]plot.Panel, error) {
-	tl, err := profile.NewTimeline(app, 0)
+	tl, err := profile.NewTimeline(context.Background(), app, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ func slantPlan(t *testing.T, strategy string) (*profile.App, *MemPlan) {
 	if !ok {
 		t.Fatal("no built-in slant")
 	}
-	ps, err := PlanApp(app, nil, DefaultAppPlanOptions(app))
+	ps, err := PlanApp(context.Background(), app, nil, DefaultAppPlanOptions(app))
 	if err != nil {
 		t.Fatal(err)
 	}

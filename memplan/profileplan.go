@@ -7,6 +7,7 @@ package memplan
 // builds every strategy of Section 4.3.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -31,7 +32,7 @@ const (
 // returns a nil plan when the strategy is not defined for the application
 // (MEM-ALL-CKPT-V2 when the memory-hungry task is the first, NEURO without
 // past runs).
-type appPlanner func(in *appInputs) (*MemPlan, error)
+type appPlanner func(ctx context.Context, in *appInputs) (*MemPlan, error)
 
 // appStrategies is the registry of the strategies of Section 4.3, in
 // display order.
@@ -98,10 +99,14 @@ type AppPlans struct {
 // PlanApp plans ALL-CKPT (constant checkpoint cost C(peak) and the peak
 // memory throughout), MEM-ALL-CKPT and MEM-ALL-CKPT-V2 for app, and NEURO
 // and NEURO-AVG when history (past total walltimes) is given. It refuses
-// options out of range (AppPlanOptions.Validate), a model CheckModel
-// refuses, and memory requests above MaxMemory, so that every plan it
-// returns is finite.
-func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, error) {
+// an App profile.App.Validate refuses, options out of range
+// (AppPlanOptions.Validate), a model CheckModel refuses, and memory
+// requests above MaxMemory, so that every plan it returns is finite. It
+// stops with ctx's error when ctx ends.
+func PlanApp(ctx context.Context, app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, error) {
+	if err := app.Validate(); err != nil {
+		return nil, err
+	}
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -128,11 +133,11 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 			return nil, err
 		}
 	}
-	tl, err := profile.NewTimeline(app, o.Steps)
+	tl, err := profile.NewTimeline(ctx, app, o.Steps)
 	if err != nil {
 		return nil, err
 	}
-	ck, mem, mem0, err := tl.Needs(disc.Values, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
+	ck, mem, mem0, err := tl.Needs(ctx, disc.Values, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +154,7 @@ func PlanApp(app *profile.App, history []float64, o AppPlanOptions) (*AppPlans, 
 	in := &appInputs{app: app, tl: tl, law: law, o: o, history: history, peak: peak, request: peak * grow}
 	out := &AppPlans{Total: total, Law: law, Plans: map[string]*MemPlan{}}
 	for _, e := range appStrategies.Entries() {
-		p, err := e.Value(in)
+		p, err := e.Value(ctx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -174,13 +179,13 @@ type appInputs struct {
 
 // planAllCkpt is ALL-CKPT: the DP with a constant checkpoint cost C(peak),
 // then the peak memory (with margin) requested throughout.
-func planAllCkpt(in *appInputs) (*MemPlan, error) {
+func planAllCkpt(ctx context.Context, in *appInputs) (*MemPlan, error) {
 	constant := in.law
 	constant.Ckpt = make([]float64, len(in.law.Ckpt))
 	for i := range constant.Ckpt {
 		constant.Ckpt[i] = in.o.Ckpt.Cost(in.peak)
 	}
-	p, err := MemAllCkpt(constant)
+	p, err := MemAllCkpt(ctx, constant)
 	if err != nil {
 		return nil, err
 	}
@@ -190,12 +195,14 @@ func planAllCkpt(in *appInputs) (*MemPlan, error) {
 }
 
 // planMemAllCkpt is MEM-ALL-CKPT on the memory-aware law.
-func planMemAllCkpt(in *appInputs) (*MemPlan, error) { return MemAllCkpt(in.law) }
+func planMemAllCkpt(ctx context.Context, in *appInputs) (*MemPlan, error) {
+	return MemAllCkpt(ctx, in.law)
+}
 
 // neuroPlanner is NEURO (avg false) or NEURO-AVG, priced under the law;
 // nil without past walltimes.
 func neuroPlanner(avg bool) appPlanner {
-	return func(in *appInputs) (*MemPlan, error) {
+	return func(_ context.Context, in *appInputs) (*MemPlan, error) {
 		if len(in.history) == 0 {
 			return nil, nil
 		}
@@ -213,7 +220,7 @@ func neuroPlanner(avg bool) appPlanner {
 // planV2 is MEM-ALL-CKPT-V2 for app (Section 4.3.3), nil when its
 // memory-hungry task is its first or the safe milestone lies beyond the
 // support.
-func planV2(in *appInputs) (*MemPlan, error) {
+func planV2(ctx context.Context, in *appInputs) (*MemPlan, error) {
 	app, tl, law, o := in.app, in.tl, in.law, in.o
 	h := app.HungryTask()
 	if h <= 1 {
@@ -230,7 +237,7 @@ func planV2(in *appInputs) (*MemPlan, error) {
 	if at < len(law.Values) && law.Values[at] == t0 {
 		t0 = math.Nextafter(t0, 0)
 	}
-	ck0, mem0v, _, err := tl.Needs([]float64{t0}, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
+	ck0, mem0v, _, err := tl.Needs(ctx, []float64{t0}, o.CkptTau, o.MemTau, o.PaperCkpt, o.Ckpt)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +254,7 @@ func planV2(in *appInputs) (*MemPlan, error) {
 	for _, t := range app.Tasks[:h-1] {
 		before = math.Max(before, t.Mem)
 	}
-	return MemAllCkptV2(v2, at, h, before*grow)
+	return MemAllCkptV2(ctx, v2, at, h, before*grow)
 }
 
 // MaxChainNegativeMass is the largest probability below 0 that PlanApp

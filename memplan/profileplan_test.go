@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 func TestPlanSLANTOrdering(t *testing.T) {
 	for _, name := range profile.Builtins {
 		app, _ := profile.Builtin(name)
-		ps, err := PlanApp(app, []float64{7000, 8000, 9000}, DefaultAppPlanOptions(app))
+		ps, err := PlanApp(context.Background(), app, []float64{7000, 8000, 9000}, DefaultAppPlanOptions(app))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,12 +54,12 @@ func TestMemMargin(t *testing.T) {
 	app, _ := profile.Builtin("slant")
 	o := DefaultAppPlanOptions(app)
 	o.N = 200
-	a, err := PlanApp(app, []float64{8000}, o)
+	a, err := PlanApp(context.Background(), app, []float64{8000}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.MemMargin = 0.1
-	b, err := PlanApp(app, []float64{8000}, o)
+	b, err := PlanApp(context.Background(), app, []float64{8000}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestMemMargin(t *testing.T) {
 		}
 	}
 	o.MemMargin = -1
-	if _, err := PlanApp(app, nil, o); err == nil {
+	if _, err := PlanApp(context.Background(), app, nil, o); err == nil {
 		t.Fatal("negative margin accepted")
 	}
 }
@@ -123,7 +124,7 @@ func TestAppStrategies(t *testing.T) {
 		app, _ := profile.Builtin(c.name)
 		o := DefaultAppPlanOptions(app)
 		o.N = 200
-		ps, err := PlanApp(app, c.history, o)
+		ps, err := PlanApp(context.Background(), app, c.history, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ package memplan
 // the walltime of each phase of a few runs, no memory trace.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -43,34 +44,11 @@ func PhaseFactors(source, target [][]float64) ([]float64, error) {
 			return nil, fmt.Errorf("phase %d: mean source duration %v s, want > 0", i+1, ms[i])
 		}
 		f[i] = mt[i] / ms[i]
-		if !(f[i] > 0) {
-			return nil, fmt.Errorf("phase %d: mean target duration %v s, want > 0", i+1, mt[i])
+		if !(f[i] > 0) || math.IsInf(f[i], 1) {
+			return nil, fmt.Errorf("phase %d: mean target duration %v s over mean source duration %v s gives a slowdown of %v, want a finite value > 0", i+1, mt[i], ms[i], f[i])
 		}
 	}
 	return f, nil
-}
-
-// GlobalFactor is the slowdown of the mean total walltime: Σ target means
-// over Σ source means (the paper's 1.7 is this quantity, measured). Same
-// inputs and refusals as PhaseFactors.
-func GlobalFactor(source, target [][]float64) (float64, error) {
-	ms, err := phaseMeans("source", source, -1)
-	if err != nil {
-		return 0, err
-	}
-	mt, err := phaseMeans("target", target, len(ms))
-	if err != nil {
-		return 0, err
-	}
-	var s, t float64
-	for i := range ms {
-		s += ms[i]
-		t += mt[i]
-	}
-	if !(s > 0) || !(t > 0) {
-		return 0, fmt.Errorf("mean walltimes %v s (source) and %v s (target), want both > 0", s, t)
-	}
-	return t / s, nil
 }
 
 // phaseMeans is the mean duration of every phase; n ≥ 0 fixes the phase
@@ -154,12 +132,12 @@ func ScalePlan(plan *MemPlan, factor, first float64, scaleCosts bool) (*MemPlan,
 // the source model with task i slowed by factors[i] (profile.App.Scaled,
 // memory unchanged), planned again with PlanApp under o. history (past
 // total walltimes on the target, for NEURO) may be nil.
-func TransferApp(app *profile.App, factors []float64, history []float64, o AppPlanOptions) (*AppPlans, error) {
+func TransferApp(ctx context.Context, app *profile.App, factors []float64, history []float64, o AppPlanOptions) (*AppPlans, error) {
 	scaled, err := app.Scaled(factors)
 	if err != nil {
 		return nil, err
 	}
-	return PlanApp(scaled, history, o)
+	return PlanApp(ctx, scaled, history, o)
 }
 
 // TransferSource moves an application model to another machine from the

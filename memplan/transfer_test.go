@@ -1,6 +1,7 @@
 package memplan
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -100,11 +101,11 @@ func TestTransferPerPhaseExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := TransferApp(sa, fs, nil, o)
+	got, err := TransferApp(context.Background(), sa, fs, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := PlanApp(ta, nil, o)
+	want, err := PlanApp(context.Background(), ta, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,11 +129,11 @@ func TestTransferGlobalExact(t *testing.T) {
 	o.N, o.Steps = 200, 512
 	o.Ckpt = profile.CheckpointCost{Latency: 0, Bandwidth: 1e300}
 	o.Restart = 0
-	sp, err := PlanApp(sa, nil, o)
+	sp, err := PlanApp(context.Background(), sa, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := PlanApp(ta, nil, o)
+	tp, err := PlanApp(context.Background(), ta, nil, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,4 +245,27 @@ func TestTransferSource(t *testing.T) {
 	if _, _, err := TransferSource(src, [][]float64{{1, 2}}, "knl"); err == nil {
 		t.Error("2 phases for 7 tasks accepted")
 	}
+}
+
+// GlobalFactor is the slowdown of the mean total walltime: Σ target means
+// over Σ source means (the paper's 1.7 is this quantity, measured). Same
+// inputs and refusals as PhaseFactors.
+func GlobalFactor(source, target [][]float64) (float64, error) {
+	ms, err := phaseMeans("source", source, -1)
+	if err != nil {
+		return 0, err
+	}
+	mt, err := phaseMeans("target", target, len(ms))
+	if err != nil {
+		return 0, err
+	}
+	var s, t float64
+	for i := range ms {
+		s += ms[i]
+		t += mt[i]
+	}
+	if !(s > 0) || !(t > 0) {
+		return 0, fmt.Errorf("mean walltimes %v s (source) and %v s (target), want both > 0", s, t)
+	}
+	return t / s, nil
 }

@@ -1,11 +1,14 @@
 package profile
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func BenchmarkNewTimelineSLANT(b *testing.B) {
 	a, _ := Builtin("slant")
 	for b.Loop() {
-		if _, err := NewTimeline(a, 0); err != nil {
+		if _, err := NewTimeline(context.Background(), a, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -13,7 +16,7 @@ func BenchmarkNewTimelineSLANT(b *testing.B) {
 
 func BenchmarkNeedsSLANT1000(b *testing.B) {
 	a, _ := Builtin("slant")
-	tl, err := NewTimeline(a, 1024)
+	tl, err := NewTimeline(context.Background(), a, 1024)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -22,7 +25,7 @@ func BenchmarkNeedsSLANT1000(b *testing.B) {
 		vs[i] = 12000 * float64(i+1) / 1000
 	}
 	for b.Loop() {
-		if _, _, _, err := tl.Needs(vs, 0.1, 0.1, false, CRIU); err != nil {
+		if _, _, _, err := tl.Needs(context.Background(), vs, 0.1, 0.1, false, CRIU); err != nil {
 			b.Fatal(err)
 		}
 	}

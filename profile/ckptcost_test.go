@@ -1,12 +1,15 @@
 package profile
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 func TestFitCheckpointCostExactLine(t *testing.T) {
@@ -90,4 +93,48 @@ func FuzzReadCRIUCosts(f *testing.F) {
 		}
 		FitCheckpointCost(s, c) // must not panic
 	})
+}
+
+// FitCheckpointCost is the ordinary least-squares fit of time = l + V/b to
+// (size GB, seconds) pairs. It needs two distinct sizes and a positive slope.
+func FitCheckpointCost(sizes, times []float64) (CheckpointCost, error) {
+	n := len(sizes)
+	if n != len(times) || n < 2 {
+		return CheckpointCost{}, fmt.Errorf("need at least 2 (size, time) pairs, got %d and %d", len(sizes), len(times))
+	}
+	var sx, sy, sxx, sxy float64
+	for i := range sizes {
+		sx += sizes[i]
+		sy += times[i]
+		sxx += sizes[i] * sizes[i]
+		sxy += sizes[i] * times[i]
+	}
+	fn := float64(n)
+	den := fn*sxx - sx*sx
+	if den <= 0 {
+		return CheckpointCost{}, fmt.Errorf("sizes are all equal: cannot fit a bandwidth")
+	}
+	slope := (fn*sxy - sx*sy) / den
+	if !(slope > 0) {
+		return CheckpointCost{}, fmt.Errorf("checkpoint time does not grow with size (slope %v s/GB)", slope)
+	}
+	l := (sy - slope*sx) / fn
+	return CheckpointCost{Latency: math.Max(l, 0), Bandwidth: 1 / slope}, nil
+}
+
+// CRIUFormat is the layout of the CRIU table
+// (checkpoint-costs/criu-podman-bandwidth.tsv): a header line, then per
+// measurement the size (GB), the checkpoint and restart times (s) and
+// further columns (bandwidths) that are ignored.
+var CRIUFormat = trace.CostFormat{Columns: []string{"size", "checkpoint", "restart"}, MoreColumns: true, Header: true}
+
+// ReadCRIUCosts reads the CRIU table (CRIUFormat, through
+// trace.ReadCostTable) and returns the sizes, checkpoint times and restart
+// times. Errors are *trace.ParseError values naming the line.
+func ReadCRIUCosts(r io.Reader, name string) (sizes, ckpt, restart []float64, err error) {
+	t, err := trace.ReadCostTable(r, name, CRIUFormat)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return t.Column(0), t.Column(1), t.Column(2), nil
 }

@@ -35,8 +35,8 @@
 // (Timeline.Finished, Timeline.Running), the average memory M̄ and the
 // likely maximum memory M_τ(t) of Eq. (2) (Timeline.LikelyMax), and the
 // latency/bandwidth checkpoint cost C(V) = l + V/b of Section 4.2 fitted to
-// measured CRIU costs (FitCheckpointCost; the table is read by
-// trace.ReadCostTable). The memory-aware planner that uses all this
+// measured CRIU costs (CRIU, CRIURestart; the test refits them from the
+// table). The memory-aware planner that uses all this
 // (Section 4) is package memplan.
 //
 // Glossary (paper symbol: code): f_i: Task.Walltime; M_i: Task.Mem; X = Σ X_i:
@@ -45,6 +45,14 @@
 //
 // Units: times are seconds, memory is GB (10⁹ bytes, the paper's unit: its
 // "51 GB" task-5 peak is the traces' 47.9 GiB).
+//
+// Bounds: an App has at most MaxTasks tasks and a profile file at most
+// MaxFileBytes bytes (beyond, errors wrap ErrTooLarge); memory is at most
+// MaxMem GB, durations (a latency, a restart, a trace's timestamps, a
+// task law's quantile 1 − 10⁻⁷) at most MaxSeconds, a bandwidth at least
+// MinBandwidth. Values beyond come from a unit error and would overflow
+// the planner; each is refused naming its file, line and key. NewTimeline
+// and Timeline.Needs stop with their context's error when it ends.
 //
 // # Running time
 //

@@ -1,10 +1,10 @@
 package profile
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -15,21 +15,25 @@ import (
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // A profile file (YAML, or JSON, which YAML reads too) describes an App:
 //
 //	name: slant                 # optional
 //	checkpoint:                 # optional: C(V) = latency + V/bandwidth
-//	  latency: 4.12             #   a duration (4.12, 5s, 1m, 00:00:05), >= 0 (default 0)
-//	  bandwidth: 0.207          #   GB/s (a plain number) or 207MB/s, > 0 (required)
-//	  restart: 30s              #   optional: the restart cost R, a duration >= 0
+//	  latency: 4.12             #   a duration (4.12, 5s, 1m, 00:00:05) in [0, MaxSeconds] (default 0)
+//	  bandwidth: 0.207          #   GB/s (a plain number) or 207MB/s, >= MinBandwidth (required)
+//	  restart: 30s              #   optional: the restart cost R, a duration in [0, MaxSeconds]
 //	tasks:                      # at least one, in execution order
 //	  - name: preprocessing     # optional
 //	    walltime: normal:mu=255,sigma=96.7   # a distribution.Parse spec (seconds)
 //	    mem: 3.5                # peak memory in GB, >= 0
 //
-// Durations follow units.ParseSeconds. Unknown keys are errors, and so are a
+// Durations follow units.ParseSeconds. A file holds one YAML document of at
+// most MaxFileBytes bytes and MaxTasks tasks (larger ones wrap ErrTooLarge),
+// mem is at most MaxMem GB, and a task law's quantile 1 − 10⁻⁷ at most
+// MaxSeconds. Unknown keys are errors, and so are a
 // task law of mean <= 0 (with a Normal law, a task of negative mean), a
 // probability outside [0, 1] in a discrete law (discrete:600@0.25,1200@0.75),
 // or probabilities that do not sum to 1. Every error is one line naming the
@@ -52,6 +56,10 @@ var (
 	taskKeys       = []string{"name", "walltime", "mem"}
 )
 
+// MaxFileBytes is the largest profile file Parse reads (1 MiB: a profile of
+// MaxTasks tasks takes about 70 kB).
+const MaxFileBytes = 1 << 20
+
 // maxMergeDepth bounds the YAML merge keys followed (<<: *a inside *a …).
 const maxMergeDepth = 8
 
@@ -66,24 +74,26 @@ func (name fileErrors) at(line int, format string, a ...any) error {
 	return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, a...))
 }
 
+// tooLarge is the error of a profile beyond a cap: it wraps ErrTooLarge.
+func (name fileErrors) tooLarge(line int, format string, a ...any) error {
+	at := string(name)
+	if line > 0 {
+		at = fmt.Sprintf("%s:%d", name, line)
+	}
+	return fmt.Errorf("%s: %w: %s", at, ErrTooLarge, fmt.Sprintf(format, a...))
+}
+
 // Parse reads a YAML or JSON profile (schema above); name is used in errors.
 // It walks the YAML node tree rather than decoding into Go types, so that
 // every error is made where the problem is found, with its line, in the
 // file's vocabulary. O(size of the input).
 func Parse(r io.Reader, name string) (*Profile, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	e := fileErrors(name)
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlSyntaxError(e, err)
+	root, err := readDocument(r, e)
+	if err != nil {
+		return nil, err
 	}
-	if len(root.Content) == 0 || isNull(root.Content[0]) {
-		return nil, e.at(0, "empty profile")
-	}
-	top, err := e.fields(root.Content[0], "a profile: a mapping of name, checkpoint, tasks", "top-level keys", profileKeys, 0)
+	top, err := e.fields(root, "a profile: a mapping of name, checkpoint, tasks", "top-level keys", profileKeys, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +119,9 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 	if len(tasks.Content) == 0 {
 		return nil, e.at(tasks.Line, "profile has no tasks (want a list of {name, walltime, mem})")
 	}
+	if len(tasks.Content) > MaxTasks {
+		return nil, e.tooLarge(tasks.Line, "%d tasks, more than %d", len(tasks.Content), MaxTasks)
+	}
 	for i, n := range tasks.Content {
 		task, err := e.task(deref(n), i+1)
 		if err != nil {
@@ -117,6 +130,35 @@ func Parse(r io.Reader, name string) (*Profile, error) {
 		p.App.Tasks = append(p.App.Tasks, task)
 	}
 	return p, nil
+}
+
+// readDocument reads the one YAML document of r (at most MaxFileBytes
+// bytes) and returns its top node; an empty document, a larger input and a
+// second document are refused.
+func readDocument(r io.Reader, e fileErrors) (*yaml.Node, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	if err != nil {
+		return nil, e.at(0, "%v", err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, e.tooLarge(0, "more than %d bytes", MaxFileBytes)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil && err != io.EOF {
+		return nil, yamlSyntaxError(e, err)
+	}
+	if len(root.Content) == 0 || isNull(root.Content[0]) {
+		return nil, e.at(0, "empty profile")
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+		return root.Content[0], nil
+	case err != nil:
+		return nil, yamlSyntaxError(e, err)
+	}
+	return nil, e.at(next.Line, "a second YAML document: a profile file holds one")
 }
 
 // fields returns the values of mapping n by key, following aliases and
@@ -223,6 +265,10 @@ func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
 	if m := d.Mean(); !(m > 0) {
 		return Task{}, e.at(w.Line, "task %d: walltime %s has mean %v s, want a law of positive durations", k, w.Value, m)
 	}
+	if q := d.Quantile(1 - lawTail); !(q <= MaxSeconds) {
+		return Task{}, e.at(w.Line, "task %d: walltime %s reaches %.3g s (its quantile 1-%g), beyond the limit of %.0e s; check the units (seconds)",
+			k, w.Value, q, lawTail, float64(MaxSeconds))
+	}
 	m := f["mem"]
 	if m == nil {
 		return Task{}, e.at(n.Line, "task %d has no mem", k)
@@ -237,6 +283,9 @@ func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
 	if math.IsNaN(mem) || math.IsInf(mem, 0) || mem < 0 {
 		return Task{}, e.at(m.Line, "task %d: mem %v GB is negative or not finite", k, m.Value)
 	}
+	if mem > MaxMem {
+		return Task{}, e.at(m.Line, "task %d: mem %v GB exceeds the limit of %.0e GB; check the units of mem (GB)", k, m.Value, float64(MaxMem))
+	}
 	name := fmt.Sprintf("task%d", k)
 	if t := f["name"]; t != nil {
 		if t.Kind != yaml.ScalarNode {
@@ -247,7 +296,11 @@ func (e fileErrors) task(n *yaml.Node, k int) (Task, error) {
 	return Task{Name: name, Walltime: d, Mem: mem}, nil
 }
 
-// durationNode reads a scalar in the grammar of units.ParseSeconds, >= 0.
+// lawTail is the upper tail mass of a task law allowed beyond MaxSeconds.
+const lawTail = 1e-7
+
+// durationNode reads a scalar in the grammar of units.ParseSeconds, in
+// [0, MaxSeconds].
 func durationNode(n *yaml.Node) (float64, error) {
 	if n.Kind != yaml.ScalarNode {
 		return 0, fmt.Errorf("want a duration such as 5, 30s, 1m or 00:01:00, got %s", describe(n))
@@ -256,8 +309,8 @@ func durationNode(n *yaml.Node) (float64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", quote(n.Value), err)
 	}
-	if v < 0 {
-		return 0, fmt.Errorf("%v s, want a finite value >= 0", n.Value)
+	if !(v >= 0 && v <= MaxSeconds) {
+		return 0, fmt.Errorf("%v s, want a value in [0, %.0e]", n.Value, float64(MaxSeconds))
 	}
 	return v, nil
 }
@@ -277,8 +330,8 @@ func bandwidthNode(n *yaml.Node) (float64, error) {
 		}
 		v = bps / 1e9
 	}
-	if !(v > 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%s GB/s, want a finite value > 0", n.Value)
+	if !(v >= MinBandwidth) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s GB/s, want a finite value >= %g", n.Value, MinBandwidth)
 	}
 	return v, nil
 }
@@ -340,9 +393,10 @@ func yamlSyntaxError(e fileErrors, err error) error {
 	return e.at(0, "%s", strings.TrimPrefix(msg, "yaml: "))
 }
 
-// Load reads a profile file.
+// Load reads a profile file; a missing or unreadable file is a usage.Error
+// naming the path.
 func Load(path string) (*Profile, error) {
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package profile
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -25,11 +27,28 @@ type App struct {
 	Tasks []Task
 }
 
-// Validate reports the first task without a law or with a memory outside
-// [0, +∞).
+// MaxTasks is the largest number of tasks (phases) of an App: the planner's
+// Timeline costs O(n·N) per work value for n tasks on a grid of N steps,
+// about 5 s for 1000 tasks; the papers' applications have 3 to 7.
+const MaxTasks = 1000
+
+// MaxMem is the largest peak memory of a task, in GB (one exabyte): larger
+// values come from a unit error (bytes where GB are meant), and their
+// checkpoint and restart costs overflow.
+const MaxMem = 1e9
+
+// ErrTooLarge is wrapped by the errors that refuse an App (or a profile
+// file) beyond MaxTasks tasks or MaxFileBytes bytes.
+var ErrTooLarge = errors.New("profile too large")
+
+// Validate reports more than MaxTasks tasks (wrapping ErrTooLarge), and the
+// first task without a law or with a memory outside [0, MaxMem].
 func (a *App) Validate() error {
 	if len(a.Tasks) == 0 {
 		return fmt.Errorf("application %q has no task", a.Name)
+	}
+	if len(a.Tasks) > MaxTasks {
+		return fmt.Errorf("%w: application %q has %d tasks, more than %d", ErrTooLarge, a.Name, len(a.Tasks), MaxTasks)
 	}
 	for i, t := range a.Tasks {
 		if t.Walltime == nil {
@@ -37,6 +56,9 @@ func (a *App) Validate() error {
 		}
 		if math.IsNaN(t.Mem) || math.IsInf(t.Mem, 0) || t.Mem < 0 {
 			return fmt.Errorf("task %d: memory %v GB, want a finite value >= 0", i+1, t.Mem)
+		}
+		if t.Mem > MaxMem {
+			return fmt.Errorf("task %d: memory %v GB exceeds the limit of %.0e GB; check the units of mem (GB)", i+1, t.Mem, float64(MaxMem))
 		}
 	}
 	return nil
@@ -95,7 +117,7 @@ func (a *App) Total() (distribution.Distribution, error) {
 	if allNormal {
 		return distribution.Normal{Mu: mu, Sigma: math.Sqrt(v)}, nil
 	}
-	tl, err := NewTimeline(a, 0)
+	tl, err := NewTimeline(context.Background(), a, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestTimelineAgreesWithMonteCarlo(t *testing.T) {
 	}}
 	slant, _ := Builtin("slant")
 	for _, a := range []*App{slant, mixed} {
-		tl, err := NewTimeline(a, 0)
+		tl, err := NewTimeline(context.Background(), a, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func TestTimelineAgreesWithMonteCarlo(t *testing.T) {
 // estimates, away from the points where a probability crosses τ.
 func TestLikelyMaxAgreesWithMonteCarlo(t *testing.T) {
 	a, _ := Builtin("slant")
-	tl, err := NewTimeline(a, 0)
+	tl, err := NewTimeline(context.Background(), a, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestMeanMemoryByHand(t *testing.T) {
 
 func TestSafeBeforeAndNeeds(t *testing.T) {
 	a, _ := Builtin("slant")
-	tl, err := NewTimeline(a, 0)
+	tl, err := NewTimeline(context.Background(), a, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,14 +201,14 @@ func TestSafeBeforeAndNeeds(t *testing.T) {
 	}
 	// At 14000 s (≈ 8 σ past the mean) only task 7 can still be running:
 	// its conditional probability is ≈ 1, its unconditional one ≈ 0.
-	ck, mem, mem0, err := tl.Needs([]float64{600, 3600, 14000}, 0.1, 0.1, true, CRIU)
+	ck, mem, mem0, err := tl.Needs(context.Background(), []float64{600, 3600, 14000}, 0.1, 0.1, true, CRIU)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if mem0 != 3.5 || mem[1] != 50 || ck[1] != CRIU.Cost(50) || mem[2] != 10 || ck[2] != CRIU.Latency {
 		t.Fatalf("paper needs %v %v %v", ck, mem, mem0)
 	}
-	ck, _, _, err = tl.Needs([]float64{600, 3600, 14000}, 0.1, 0.1, false, CRIU)
+	ck, _, _, err = tl.Needs(context.Background(), []float64{600, 3600, 14000}, 0.1, 0.1, false, CRIU)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestSafeBeforeAndNeeds(t *testing.T) {
 func TestTimelineConservation(t *testing.T) {
 	for _, name := range Builtins {
 		a, _ := Builtin(name)
-		tl, err := NewTimeline(a, 0)
+		tl, err := NewTimeline(context.Background(), a, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,3 +248,6 @@ func TestTimelineConservation(t *testing.T) {
 		}
 	}
 }
+
+// Step is the grid step h in seconds.
+func (tl *Timeline) Step() float64 { return tl.h }

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -22,8 +23,8 @@ import (
 // taken by a running job) unless paperCkpt is set, which keeps the
 // unconditional M_τ(t) of the paper (Section 4.2), under which a late
 // checkpoint costs the latency alone. O(len(values)·n·N) for n tasks on a
-// grid of N steps.
-func (tl *Timeline) Needs(values []float64, ckptTau, memTau float64, paperCkpt bool, c CheckpointCost) (ckpt, mem []float64, mem0 float64, err error) {
+// grid of N steps; it stops with ctx's error when ctx ends.
+func (tl *Timeline) Needs(ctx context.Context, values []float64, ckptTau, memTau float64, paperCkpt bool, c CheckpointCost) (ckpt, mem []float64, mem0 float64, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, nil, 0, err
 	}
@@ -59,6 +60,9 @@ func (tl *Timeline) Needs(values []float64, ckptTau, memTau float64, paperCkpt b
 		return mc, mm
 	}
 	for k, v := range values {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
 		mc, mm := at(v)
 		ckpt[k] = c.Cost(mc)
 		mem[k] = mm

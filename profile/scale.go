@@ -66,14 +66,17 @@ func ReadPhaseTimes(r io.Reader) ([][]float64, error) {
 		if _, err := units.ParseSeconds(fields[0]); err != nil && first {
 			continue
 		}
+		if len(fields) > MaxTasks {
+			return nil, fmt.Errorf("line %d: %w: %d phases, more than %d", line, ErrTooLarge, len(fields), MaxTasks)
+		}
 		run := make([]float64, 0, len(fields))
 		for i, f := range fields {
 			d, err := units.ParseSeconds(f)
 			if err != nil {
 				return nil, fmt.Errorf("line %d, phase %d: %w", line, i+1, err)
 			}
-			if d < 0 {
-				return nil, fmt.Errorf("line %d, phase %d: duration %v s, want >= 0", line, i+1, d)
+			if !(d >= 0 && d <= MaxSeconds) {
+				return nil, fmt.Errorf("line %d, phase %d: duration %v s, want a value in [0, %.0e]", line, i+1, d, float64(MaxSeconds))
 			}
 			run = append(run, d)
 		}

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -51,6 +52,22 @@ func TestReadPhaseTimes(t *testing.T) {
 		if _, err := ReadPhaseTimes(strings.NewReader(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// TestReadPhaseTimesBounds: a duration beyond MaxSeconds (it used to reach
+// the planner as a slowdown of 4e305 and fail there, naming no line) and a
+// run of more than MaxTasks phases are refused naming the line.
+func TestReadPhaseTimesBounds(t *testing.T) {
+	if _, err := ReadPhaseTimes(strings.NewReader("1,2\n1e308,3\n")); err == nil || err.Error() != "line 2, phase 1: duration 1e+308 s, want a value in [0, 1e+10]" {
+		t.Errorf("1e308: %v", err)
+	}
+	if _, err := ReadPhaseTimes(strings.NewReader("1,1e10\n")); err != nil {
+		t.Errorf("1e10: %v", err)
+	}
+	many := strings.TrimSuffix(strings.Repeat("1,", MaxTasks+1), ",")
+	if _, err := ReadPhaseTimes(strings.NewReader(many)); !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), "line 1: ") {
+		t.Errorf("%d phases: %v", MaxTasks+1, err)
 	}
 }
 

@@ -78,3 +78,12 @@ func TestSegmentRecoversDRDPhases(t *testing.T) {
 		t.Errorf("segmentation missed %d runs", total-good)
 	}
 }
+
+// Concat joins per-phase traces of one run into a whole-run trace.
+func Concat(phases ...[]Sample) []Sample {
+	var out []Sample
+	for _, p := range phases {
+		out = append(out, p...)
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -37,8 +38,9 @@ type Timeline struct {
 }
 
 // NewTimeline builds the timeline of a on a grid of steps points (0 means
-// DefaultSteps).
-func NewTimeline(a *App, steps int) (*Timeline, error) {
+// DefaultSteps). O(n·N·K) for n tasks on N steps, a task law spanning K
+// steps; it stops with ctx's error when ctx ends.
+func NewTimeline(ctx context.Context, a *App, steps int) (*Timeline, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
@@ -64,6 +66,9 @@ func NewTimeline(a *App, steps int) (*Timeline, error) {
 	tl.pmf[0] = make([]float64, steps+1)
 	tl.pmf[0][0] = 1
 	for i, t := range a.Tasks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		q := roundLaw(t.Walltime, h, steps)
 		prev, next := tl.pmf[i], make([]float64, steps+1)
 		for m, p := range prev {
@@ -99,9 +104,6 @@ func roundLaw(d distribution.Distribution, h float64, steps int) []float64 {
 	}
 	return q[:last+1]
 }
-
-// Step is the grid step h in seconds.
-func (tl *Timeline) Step() float64 { return tl.h }
 
 // Finished is y_i(t) = P(Σ_{j≤i} X_j < t), the probability that task i
 // (1-based) has finished by time t (Figs. 9 and 11). Finished(0, t) is 1

@@ -28,7 +28,8 @@ type Sample struct {
 // used memory in KiB, as vmstat samples it; spaces around the comma are
 // allowed, blank lines and lines starting with '#' are skipped, and a first
 // line that is not numeric is taken as a header). Timestamps must increase
-// strictly and memory must be finite and >= 0. Errors are *trace.ParseError
+// strictly and lie within ±MaxSeconds, and memory must be finite, >= 0 and
+// at most MaxMem GB. Errors are *trace.ParseError
 // naming name and the line. An input without samples is an error.
 func ReadTrace(r io.Reader, name string) ([]Sample, error) {
 	sc := bufio.NewScanner(r)
@@ -67,6 +68,12 @@ func ReadTrace(r io.Reader, name string) ([]Sample, error) {
 		}
 		if m < 0 {
 			return nil, fail("memory %q is negative", ms)
+		}
+		if math.Abs(t) > MaxSeconds {
+			return nil, fail("time %q is beyond %.0e s; check the units (seconds)", ts, float64(MaxSeconds))
+		}
+		if m/KiBPerGB > MaxMem {
+			return nil, fail("memory %q KiB is beyond %.0e GB; check the units (KiB)", ms, float64(MaxMem))
 		}
 		if n := len(out); n > 0 && t <= out[n-1].T {
 			return nil, fail("timestamp %v does not follow %v (timestamps must increase)", t, out[n-1].T)
@@ -270,15 +277,6 @@ func readRunDir(dir string) (Run, error) {
 		run.Phases = append(run.Phases, PhaseOf(s))
 	}
 	return run, nil
-}
-
-// Concat joins per-phase traces of one run into a whole-run trace.
-func Concat(phases ...[]Sample) []Sample {
-	var out []Sample
-	for _, p := range phases {
-		out = append(out, p...)
-	}
-	return out
 }
 
 func sortIDs(ids []string) {

@@ -238,6 +238,24 @@ func TestReadTraceHeaderAndQuirks(t *testing.T) {
 	}
 }
 
+// TestReadTraceBounds: a timestamp or a memory beyond the planner's bounds
+// is refused naming the file and line (they reached the planner and failed
+// there, naming neither).
+func TestReadTraceBounds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"0, 1\n1e308, 2\n", "x:2: time \"1e308\" is beyond 1e+10 s"},
+		{"-2e10, 1\n0, 2\n", "x:1: time \"-2e10\" is beyond 1e+10 s"},
+		{"0, 1e308\n2, 2\n", "x:1: memory \"1e308\" KiB is beyond 1e+09 GB"},
+	} {
+		if _, err := ReadTrace(strings.NewReader(c.in), "x"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+	if _, err := ReadTrace(strings.NewReader("0, 1\n1e10, 976562500000000\n"), "x"); err != nil {
+		t.Errorf("at the bounds: %v", err)
+	}
+}
+
 // TestSegmentSyntheticNoise builds traces of known phases (each ramps up to
 // its plateau after 3 samples at the baseline (a process starting, as in
 // the SLANT traces), holds it with ±3 % noise and isolated one-sample

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -8,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
 )
@@ -117,6 +120,14 @@ func TestReserveProfileBadInput(t *testing.T) {
 		"unknown.yaml":          "name: x\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    memory: 3\n",
 		"huge.yaml":             "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e300\n",
 		"none.yaml":             "tasks: []\n",
+		"overflow.yaml":         "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 1e308\n",
+		"two.yaml":              "tasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 3\n---\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 5\n",
+		"many.yaml":             manyTasks(1001),
+		"latency.yaml":          "checkpoint:\n  latency: 1e308\n  bandwidth: 1\ntasks:\n  - walltime: normal:mu=100,sigma=10\n    mem: 3\n",
+		"long.yaml":             "tasks:\n  - walltime: normal:mu=1e308,sigma=1\n    mem: 3\n",
+		"knl.csv":               "1e308 871 588 459 3050 804 1130\n",
+		"late/1/task1.csv":      "0, 1\n1e308, 2\n",
+		"late/2/task1.csv":      "0, 1\n3, 2\n",
 	})
 	at := func(rel string) string { return filepath.Join(dir, rel) }
 	bad, missing, back, one, empty, malformed, nan, tie := at("bad.yaml"), at("runs"), at("back"), at("one"), at("empty"), at("malformed"), at("nan"), at("tie")
@@ -135,10 +146,26 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--tasks", filepath.Join(dir, "nope")}, "no such file"},
 		{[]string{"--tasks", malformed}, "task1.csv:2: want 2 comma-separated fields"},
 		{[]string{"--tasks", nan}, "2.csv:2: memory \"NaN\" is not a finite number"},
-		{[]string{"--tasks", tie}, "no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one with --phases N"},
+		{[]string{"--tasks", tie}, "tie: no number of phases is the most common among the whole-run traces (3 phases: 1 run, 2 phases: 1 run); choose one"},
 		{[]string{"--profile", unknown}, `unknown.yaml:4: unknown key "memory" (task keys are name, walltime, mem)`},
 		{[]string{"--profile", noTasks}, "none.yaml:1: profile has no tasks"},
 		{[]string{"--profile", huge, "--sbatch", "job.sh"}, "exceeds the limit of 1e+09 GB"},
+		// Issue 22: the value named with its file, line and key (it was
+		// "restart cost +Inf s"); a second document was silently ignored.
+		{[]string{"--profile", at("overflow.yaml")}, "overflow.yaml:3: task 1: mem 1e308 GB exceeds the limit of 1e+09 GB"},
+		{[]string{"--profile", at("two.yaml")}, "two.yaml:4: a second YAML document: a profile file holds one"},
+		{[]string{"--profile", at("many.yaml")}, "many.yaml:2: profile too large: 1001 tasks, more than 1000"},
+		{[]string{"--profile", at("nope.yaml")}, "nope.yaml: no such file"},
+		{[]string{"--profile", "slant", "--transfer-runs", at("nope.csv")}, "--transfer-runs: open " + at("nope.csv")},
+		// Values beyond the planner's bounds, named where they are (they
+		// were accepted, or failed in the planner naming no file).
+		{[]string{"--profile", at("latency.yaml")}, "latency.yaml:2: checkpoint: latency 1e308 s, want a value in [0, 1e+10]"},
+		{[]string{"--profile", at("long.yaml")}, "long.yaml:2: task 1: walltime normal:mu=1e308,sigma=1 reaches 1e+308 s"},
+		{[]string{"--profile", "slant", "--transfer-runs", at("knl.csv")}, "knl.csv: line 1, phase 1: duration 1e+308 s, want a value in [0, 1e+10]"},
+		{[]string{"--tasks", at("late")}, "task1.csv:2: time \"1e308\" is beyond 1e+10 s"},
+		{[]string{"--profile", "slant", "--ckpt-latency", "1e300"}, "--ckpt-latency 1e300: want a value in [0, 1e+10]"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "5e-324"}, "--ckpt-bandwidth 5e-324: want a finite value >= 1e-09"},
+		{[]string{"--profile", "slant", "--restart", "1e11"}, "--restart 1e11: want a value in [0, 1e+10]"},
 	} {
 		checkProfileRefused(t, c.args, c.want)
 	}
@@ -160,8 +187,8 @@ func TestReserveProfileBadFlags(t *testing.T) {
 		{[]string{"--profile", "slant", "--epsilon", "0.1"}, "--epsilon does not apply to --profile/--tasks"},
 		{[]string{"--profile", "slant", "--max-n", "50"}, "--max-n does not apply"},
 		{[]string{"--profile", "slant", "--max-tau", "5"}, "--max-tau does not apply"},
-		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit applies to --tasks"},
-		{[]string{"--profile", "slant", "--phases", "7"}, "--phases applies to --tasks"},
+		{[]string{"--profile", "slant", "--fit", "normal"}, "--fit: a profile gives its task laws"},
+		{[]string{"--profile", "slant", "--phases", "7"}, "--phases: applies to a folder of whole-run traces"},
 		{[]string{"--mem-tau", "0.2"}, "--mem-tau applies only with --profile or --tasks"},
 		{[]string{"--phases", "7"}, "--phases applies only with --tasks"},
 		{[]string{"--profile", "slant", "--mem-margin", "1e300", "--sbatch", "job.sh"}, "--mem-margin 1e+300: want a value in [0, 10]"},
@@ -169,12 +196,12 @@ func TestReserveProfileBadFlags(t *testing.T) {
 		{[]string{"--profile", "slant", "--mem-tau", "1"}, "--mem-tau 1: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--ckpt-tau", "-0.5"}, "--ckpt-tau -0.5: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--v2-eps", "1"}, "--v2-eps 1: want a value in (0, 1)"},
-		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0"}, "--ckpt-bandwidth 0: want a finite value > 0"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0"}, "--ckpt-bandwidth 0: want a finite value >= 1e-09"},
 		{[]string{"--profile", "slant", "--n", "1"}, "--n 1: want at least 2"},
 		{[]string{"--profile", "slant", "--job-name", "x"}, "applies only with --sbatch"},
 		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
-		{[]string{"--tasks", missing, "--phases", "0"}, "--phases must be >= 1"},
-		{[]string{"--tasks", missing, "--fit", "auto"}, "--fit auto does not apply to --tasks"},
+		{[]string{"--tasks", missing, "--phases", "-1"}, "--phases: -1, want >= 1"},
+		{[]string{"--tasks", missing, "--fit", "auto"}, "--fit: auto: choosing a family per task by BIC over-fits"},
 		{[]string{"--tasks", missing, "--column", "x"}, "--column does not apply"},
 	} {
 		checkProfileRefused(t, c.args, c.want)
@@ -310,5 +337,34 @@ func TestReserveTasksOtherFamily(t *testing.T) {
 	}
 	if !strings.Contains(out, "gamma fit per task") || !strings.Contains(out, "total walltime: sum of the task laws on a grid: mean 7143") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// manyTasks is a profile of n Normal tasks.
+func manyTasks(n int) string {
+	var b strings.Builder
+	b.WriteString("tasks:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  - walltime: normal:mu=%d,sigma=%d\n    mem: %d\n", 100+i%50, 10+i%7, 1+i%13)
+	}
+	return b.String()
+}
+
+// TestReserveProfileStopsWhenAsked: a profile of 1000 tasks takes seconds
+// to plan; a context ended after 100 ms (SIGTERM in main) stops it at
+// once, exit 1 (issue 22: a 20 000-phase profile ran 171 s past a
+// SIGTERM). The bound is generous for a loaded machine.
+func TestReserveProfileStopsWhenAsked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "many.yaml")
+	if err := os.WriteFile(p, []byte(manyTasks(1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := execute(ctx, []string{"reserve", "--profile", p}, strings.NewReader(""), &out, &errb)
+	if d := time.Since(start); code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "interrupted") || d > 3*time.Second {
+		t.Errorf("exit %d after %v, stdout %q, stderr %q; want exit 1, interrupted, at once", code, d, out.String(), errb.String())
 	}
 }

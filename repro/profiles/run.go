@@ -167,7 +167,7 @@ func experiment(ctx context.Context, cfg repro.Config, st settings, name string,
 			}
 			o := memplan.DefaultAppPlanOptions(app)
 			o.N, o.Steps, o.MemMargin = st.n, st.steps, margin
-			ps, err := memplan.PlanApp(app, profile.Walltimes(train), o)
+			ps, err := memplan.PlanApp(ctx, app, profile.Walltimes(train), o)
 			if err != nil {
 				return nil, fmt.Errorf("k=%d rep %d: %w", k, rep, err)
 			}
@@ -410,7 +410,7 @@ func table2(cfg repro.Config, runs []profile.Run) ([]repro.Comparison, error) {
 		}
 		cs = append(cs, repro.Comparison{Experiment: "Fig. 9", Quantity: q, Paper: paper[k], Ours: running[k] / float64(len(runs))})
 	}
-	tl, err := profile.NewTimeline(app, 0)
+	tl, err := profile.NewTimeline(context.Background(), app, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -95,7 +95,7 @@ func transferExperiment(ctx context.Context, cfg repro.Config, st settings, runs
 			for i := range probe {
 				probe[i] = phaseDurations(tgt[g.IntN(len(tgt))])
 			}
-			rows, err := transferOne(st, runs, tgt, src, dst, probe)
+			rows, err := transferOne(ctx, st, runs, tgt, src, dst, probe)
 			if err != nil {
 				return nil, fmt.Errorf("transfer k=%d rep %d: %w", k, rep, err)
 			}
@@ -110,7 +110,7 @@ func transferExperiment(ctx context.Context, cfg repro.Config, st settings, runs
 }
 
 // transferOne plans and evaluates every transfer of one training set.
-func transferOne(st settings, runs, tgt, src, dst []profile.Run, probe [][]float64) ([]trow, error) {
+func transferOne(ctx context.Context, st settings, runs, tgt, src, dst []profile.Run, probe [][]float64) ([]trow, error) {
 	sd := make([][]float64, len(src))
 	for i, r := range src {
 		sd[i] = phaseDurations(r)
@@ -127,9 +127,9 @@ func transferOne(st settings, runs, tgt, src, dst []profile.Run, probe [][]float
 		o := memplan.DefaultAppPlanOptions(app)
 		o.N, o.Steps = st.n, st.steps
 		if factors != nil {
-			return memplan.TransferApp(app, factors, nil, o)
+			return memplan.TransferApp(ctx, app, factors, nil, o)
 		}
-		return memplan.PlanApp(app, nil, o)
+		return memplan.PlanApp(ctx, app, nil, o)
 	}
 	sp, err := plan(src, nil)
 	if err != nil {
