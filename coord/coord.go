@@ -67,7 +67,8 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// ErrorKind classifies a refused request (the server maps it to a status).
+// ErrorKind classifies a refused request; the server maps each kind to
+// one HTTP status (coord/server).
 type ErrorKind int
 
 // The kinds of refusal.
@@ -78,6 +79,16 @@ const (
 	Fenced                        // the lease token is not held: expired, released or never granted (409)
 	Full                          // too many jobs (503)
 )
+
+var kindNames = [...]string{Invalid: "invalid", NotFound: "not_found", Conflict: "conflict", Fenced: "fenced", Full: "full"}
+
+// String is the kind's name in the API's error answers.
+func (k ErrorKind) String() string {
+	if k > 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
 
 // Error is a refused request: its kind, the request field at fault (if
 // any) and a one-line message naming the bad value.
@@ -98,26 +109,24 @@ func errorf(k ErrorKind, field, format string, a ...any) error {
 	return &Error{Kind: k, Field: field, Msg: fmt.Sprintf(format, a...)}
 }
 
-// KindOf returns the ErrorKind of err (0 if it is not an *Error).
-func KindOf(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return 0
-}
-
 // Meta is the coordinator-wide persistent state: counters and platform
-// statistics.
+// statistics. Its json names are the database's (schema ckpt-coord/1,
+// coord/store), not the API's: the server shows it as api.Counters.
 type Meta struct {
-	Token    uint64  // last fencing token issued
-	Seq      uint64  // last arrival number
-	JobNum   int     // last internal job number
-	Exposure float64 // node-seconds of finished jobs
-	Failures int     // node failures reported
+	Token    uint64  `json:"Token"`    // last fencing token issued
+	Seq      uint64  `json:"Seq"`      // last arrival number
+	JobNum   int     `json:"JobNum"`   // last internal job number
+	Exposure float64 `json:"Exposure"` // node-seconds of finished jobs
+	Failures int     `json:"Failures"` // node failures reported
 	// Counters since the database was created.
-	Grants, Expiries, Releases, Refused uint64
-	BytesGranted                        float64
+	Grants       uint64  `json:"Grants"`
+	Expiries     uint64  `json:"Expiries"`
+	Releases     uint64  `json:"Releases"`
+	Refused      uint64  `json:"Refused"`
+	BytesGranted float64 `json:"BytesGranted"`
+	// Now is the latest time a call carried (seconds on the caller's
+	// clock): with the client's clock, the time of the platform's state.
+	Now float64 `json:"Now,omitempty"`
 }
 
 // Coordinator is the decision core. It is not safe for concurrent use:
@@ -144,9 +153,6 @@ func New(cfg Config) (*Coordinator, error) {
 	}
 	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, dirty: map[string]struct{}{}, nextDue: math.Inf(1)}, nil
 }
-
-// Config returns the coordinator's configuration (with defaults).
-func (c *Coordinator) Config() Config { return c.cfg }
 
 func (c *Coordinator) touch(id string) { c.dirty[id] = struct{}{} }
 

@@ -30,7 +30,8 @@ const (
 	StatusWaiting = "waiting"
 )
 
-// Grant is the answer to Acquire, Renew or Release.
+// Grant is the answer to Acquire, Renew or Release (never stored: its
+// json names are the API's).
 type Grant struct {
 	Job       string `json:"job"`
 	RequestID string `json:"request_id,omitempty"`
@@ -38,8 +39,8 @@ type Grant struct {
 	// (released, expired, dropped).
 	Status  string  `json:"status"`
 	Token   uint64  `json:"token,omitempty"`
-	Expires float64 `json:"expires,omitempty"`
-	Share   float64 `json:"share,omitempty"` // bandwidth granted, bytes/s
+	Expires float64 `json:"expires_s,omitempty"`
+	Share   float64 `json:"share_bps,omitempty"` // bandwidth granted, bytes/s
 	Waiting int     `json:"waiting"`         // requests waiting, this one included if it waits
 	// NonBlocking: keep computing while waiting for a checkpoint grant.
 	NonBlocking bool `json:"non_blocking,omitempty"`
@@ -55,13 +56,16 @@ type Notice struct {
 	Job       string  `json:"job"`
 	RequestID string  `json:"request_id"`
 	Token     uint64  `json:"token"`
-	Expires   float64 `json:"expires"`
+	Expires   float64 `json:"expires_s"`
 }
 
 // begin starts a call at time now: it forgets the previous call's
 // notices and expires what is due.
 func (c *Coordinator) begin(now float64) {
 	c.granted = c.granted[:0]
+	if finite(now) && now > c.meta.Now {
+		c.meta.Now = now
+	}
 	c.expire(now)
 }
 

@@ -107,21 +107,3 @@ func (c *Coordinator) Stats() Stats {
 	}
 	return s
 }
-
-// Jobs returns copies of all jobs, sorted by id.
-func (c *Coordinator) Jobs() []Job {
-	out := make([]Job, 0, len(c.jobs))
-	for _, j := range c.jobs {
-		out = append(out, j.copy())
-	}
-	slices.SortFunc(out, func(a, b Job) int {
-		if a.Spec.ID < b.Spec.ID {
-			return -1
-		}
-		if a.Spec.ID > b.Spec.ID {
-			return 1
-		}
-		return 0
-	})
-	return out
-}

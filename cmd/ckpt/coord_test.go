@@ -234,10 +234,10 @@ func TestServeKill9NothingLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Meta.Token < top || total == 0 {
-		t.Errorf("token counter %d below acknowledged token %d (releases %d)", st.Meta.Token, top, total)
+	if st.Counters.Token < top || total == 0 {
+		t.Errorf("token counter %d below acknowledged token %d (releases %d)", st.Counters.Token, top, total)
 	}
-	t.Logf("%d releases acknowledged before kill -9; token counter %d after restart", total, st.Meta.Token)
+	t.Logf("%d releases acknowledged before kill -9; token counter %d after restart", total, st.Counters.Token)
 }
 
 // A holder that dies is replaced after the TTL, over real HTTP with the

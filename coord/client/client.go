@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,6 +34,7 @@ type Client struct {
 // Error is an error answer of the server.
 type Error struct {
 	Status int
+	Code   api.Code // the server's classification (empty from a server that gives none)
 	Field  string
 	Msg    string
 }
@@ -44,15 +44,6 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("coordinator: %d: %s: %s", e.Status, e.Field, e.Msg)
 	}
 	return fmt.Sprintf("coordinator: %d: %s", e.Status, e.Msg)
-}
-
-// StatusOf returns the HTTP status of an *Error (0 otherwise).
-func StatusOf(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Status
-	}
-	return 0
 }
 
 // NewRequestID returns a random request id.
@@ -121,7 +112,7 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			if eb.Error == "" {
 				eb.Error = strings.TrimSpace(string(b))
 			}
-			last = &Error{Status: resp.StatusCode, Field: eb.Field, Msg: eb.Error}
+			last = &Error{Status: resp.StatusCode, Code: eb.Code, Field: eb.Field, Msg: eb.Error}
 			if resp.StatusCode == 429 || resp.StatusCode == 503 {
 				continue
 			}

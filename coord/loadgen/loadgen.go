@@ -27,13 +27,17 @@ type Options struct {
 
 // Result of a load run.
 type Result struct {
-	Jobs, Workers int
-	Decisions     int     `json:"decisions"`
-	Grants        int     `json:"grants"`
-	Errors        int     `json:"errors"`
-	Seconds       float64 `json:"seconds"`
-	PerSecond     float64 `json:"decisions_per_second"`
-	P50, P99, Max float64 // seconds
+	Jobs      int     `json:"jobs"`
+	Workers   int     `json:"workers"`
+	Decisions int     `json:"decisions"` // requests answered (errors excluded)
+	Grants    int     `json:"grants"`
+	Errors    int     `json:"errors"` // requests that failed
+	Seconds   float64 `json:"duration_s"`
+	PerSecond float64 `json:"decisions_per_second"`
+	// Latency quantiles of the answered requests, seconds.
+	P50 float64 `json:"p50_s"`
+	P99 float64 `json:"p99_s"`
+	Max float64 `json:"max_s"`
 }
 
 type job struct {

@@ -27,8 +27,8 @@ func TestRunLocal(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	st, _ := (&client.Client{Base: url, Token: LocalToken}).Status(context.Background())
-	if int(st.Meta.Grants) < r.Grants || int(st.Meta.Grants) > r.Grants+r.Workers {
-		t.Errorf("server counted %d grants, the clients %d", st.Meta.Grants, r.Grants)
+	if int(st.Counters.Grants) < r.Grants || int(st.Counters.Grants) > r.Grants+r.Workers {
+		t.Errorf("server counted %d grants, the clients %d", st.Counters.Grants, r.Grants)
 	}
 }
 

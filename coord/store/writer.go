@@ -10,7 +10,7 @@ import (
 // Writer commits changes in submission order, grouping those submitted
 // while a transaction is under way into the next one (group commit).
 type Writer struct {
-	s    *Store
+	s    Store
 	mu   sync.Mutex
 	cond *sync.Cond
 	q    []pending
@@ -26,7 +26,7 @@ type pending struct {
 }
 
 // NewWriter starts a writer on s.
-func NewWriter(s *Store) *Writer {
+func NewWriter(s Store) *Writer {
 	w := &Writer{s: s}
 	w.cond = sync.NewCond(&w.mu)
 	w.wg.Add(1)
