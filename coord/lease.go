@@ -41,7 +41,7 @@ type Grant struct {
 	Token   uint64  `json:"token,omitempty"`
 	Expires float64 `json:"expires_s,omitempty"`
 	Share   float64 `json:"share_bps,omitempty"` // bandwidth granted, bytes/s
-	Waiting int     `json:"waiting"`         // requests waiting, this one included if it waits
+	Waiting int     `json:"waiting"`             // requests waiting, this one included if it waits
 	// NonBlocking: keep computing while waiting for a checkpoint grant.
 	NonBlocking bool `json:"non_blocking,omitempty"`
 	// Granted lists every lease granted during this call (this request's
