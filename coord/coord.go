@@ -1,11 +1,11 @@
 package coord
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Config is a coordinator's platform and policy.
@@ -31,6 +31,23 @@ type Config struct {
 	MaxTTL float64
 }
 
+// Bounds of the inputs, so that no product or sum of them overflows: a
+// size times a count, a duration times a bandwidth or a node count stay
+// finite (a non-finite number in the state could not be stored).
+const (
+	MaxDuration  = 1e10 // seconds (317 years), as package reservation caps durations
+	MaxBytes     = 1e24 // a checkpoint size (1 YB)
+	MaxBandwidth = 1e18 // bytes/s (1 EB/s)
+	MaxTime      = 1e15 // a time on any clock, and a TTL (a simulation's may span its whole run)
+)
+
+// Validate checks the configuration with its defaults; the error is a
+// usage error naming the field (as ckpt serve's flag).
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}
+
 func (c Config) withDefaults() (Config, error) {
 	if c.TTL == 0 {
 		c.TTL = 30
@@ -46,23 +63,23 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	switch {
 	case c.Policy.Name == "":
-		return c, errors.New("coord: no policy")
+		return c, usage.Fieldf("policy", "none given")
 	case c.Policy.Token && c.Policy.Arbiter == nil:
-		return c, fmt.Errorf("coord: policy %s has no arbiter", c.Policy.Name)
-	case !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0):
-		return c, fmt.Errorf("coord: bandwidth %v must be positive and finite", c.Bandwidth)
-	case !(c.MaxTTL > 0) || math.IsInf(c.MaxTTL, 0):
-		return c, fmt.Errorf("coord: max TTL %v must be positive and finite", c.MaxTTL)
+		return c, usage.Fieldf("policy", "%s has no arbiter", c.Policy.Name)
+	case !(c.Bandwidth > 0) || c.Bandwidth > MaxBandwidth:
+		return c, usage.Fieldf("bandwidth", "%v B/s must be in (0, %g]", c.Bandwidth, MaxBandwidth)
+	case !(c.MaxTTL > 0) || c.MaxTTL > MaxTime:
+		return c, usage.Fieldf("max-ttl", "%v s must be in (0, %g]", c.MaxTTL, float64(MaxTime))
 	case !(c.TTL > 0) || c.TTL > c.MaxTTL:
-		return c, fmt.Errorf("coord: TTL %v must be in (0, %g]", c.TTL, c.MaxTTL)
-	case !(c.NodeMTBF >= 0) || math.IsInf(c.NodeMTBF, 0):
-		return c, fmt.Errorf("coord: node MTBF %v must be ≥ 0 and finite", c.NodeMTBF)
+		return c, usage.Fieldf("ttl", "%v s must be in (0, %g] (the max TTL)", c.TTL, c.MaxTTL)
+	case !(c.NodeMTBF >= 0) || c.NodeMTBF > MaxDuration:
+		return c, usage.Fieldf("node-mtbf", "%v s must be in [0, %g]", c.NodeMTBF, MaxDuration)
 	case !(c.Alpha > 0 && c.Alpha <= 1):
-		return c, fmt.Errorf("coord: alpha %v must be in (0, 1]", c.Alpha)
+		return c, usage.Fieldf("alpha", "%v must be in (0, 1]", c.Alpha)
 	case c.FixedMTBF && c.NodeMTBF == 0:
-		return c, errors.New("coord: a fixed node MTBF needs its value")
+		return c, usage.Fieldf("fixed-mtbf", "a fixed node MTBF needs its value (node-mtbf)")
 	case c.MaxJobs < 0:
-		return c, fmt.Errorf("coord: max jobs %d must be ≥ 0", c.MaxJobs)
+		return c, usage.Fieldf("max-jobs", "%d must be ≥ 0", c.MaxJobs)
 	}
 	return c, nil
 }

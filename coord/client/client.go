@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Client talks to one coordinator.
@@ -29,6 +31,16 @@ type Client struct {
 	Retries int
 	// PollInterval of WaitGrant (1 s if zero).
 	PollInterval time.Duration
+}
+
+// New returns a client of the coordinator at base, an http(s) URL, with
+// the bearer token; a malformed URL is a usage error.
+func New(base, token string) (*Client, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usage.Fieldf("server", "%q is not an http(s) URL", base)
+	}
+	return &Client{Base: base, Token: token}, nil
 }
 
 // Error is an error answer of the server.
