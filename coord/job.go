@@ -59,9 +59,11 @@ func (s JobSpec) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"bytes", s.Bytes}, {"c", s.C}, {"r", s.R}, {"mtbf", s.MTBF}, {"ey", s.EY}, {"work", s.Work}, {"end", s.End}} {
-		if !(f.v >= 0) || math.IsInf(f.v, 0) || f.v > 1e300 {
-			return errorf(Invalid, f.name, "%v must be finite and ≥ 0", f.v)
+		max  float64
+	}{{"bytes", s.Bytes, MaxBytes}, {"c", s.C, MaxDuration}, {"r", s.R, MaxDuration}, {"mtbf", s.MTBF, MaxDuration},
+		{"ey", s.EY, 1e300}, {"work", s.Work, MaxDuration}, {"end", s.End, MaxTime}} {
+		if !(f.v >= 0 && f.v <= f.max) {
+			return errorf(Invalid, f.name, "%v must be in [0, %g]", f.v, f.max)
 		}
 	}
 	if s.Bytes == 0 && s.C == 0 {
@@ -162,8 +164,8 @@ func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
 	if err := s.Validate(); err != nil {
 		return Job{}, err
 	}
-	if !finite(now) {
-		return Job{}, errorf(Invalid, "now", "%v must be finite", now)
+	if !(math.Abs(now) <= MaxTime) {
+		return Job{}, errorf(Invalid, "now", "%v must be in [-%g, %g]", now, float64(MaxTime), float64(MaxTime))
 	}
 	if j, ok := c.jobs[s.ID]; ok {
 		if j.Spec != s {

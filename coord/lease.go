@@ -113,14 +113,14 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return Grant{}, errorf(Invalid, "request_id", "%q must be 1-%d characters of [A-Za-z0-9._:-]", clip(r.RequestID), MaxIDLen)
 	case r.Kind < arbiter.Input || r.Kind > arbiter.Output:
 		return Grant{}, errorf(Invalid, "kind", "%d is not a transfer kind", int(r.Kind))
-	case !(r.Bytes >= 0) || r.Bytes > 1e300:
-		return Grant{}, errorf(Invalid, "bytes", "%v must be finite and ≥ 0", r.Bytes)
+	case !(r.Bytes >= 0 && r.Bytes <= MaxBytes):
+		return Grant{}, errorf(Invalid, "bytes", "%v must be in [0, %g]", r.Bytes, MaxBytes)
 	case !(r.TTL >= 0) || r.TTL > c.cfg.MaxTTL:
 		return Grant{}, errorf(Invalid, "ttl", "%v must be in [0, %g] seconds", r.TTL, c.cfg.MaxTTL)
-	case !(r.LastCheckpoint >= 0) || math.IsInf(r.LastCheckpoint, 0):
-		return Grant{}, errorf(Invalid, "last_checkpoint", "%v must be finite and ≥ 0", r.LastCheckpoint)
-	case !finite(now):
-		return Grant{}, errorf(Invalid, "now", "%v must be finite", now)
+	case !(r.LastCheckpoint >= 0 && r.LastCheckpoint <= MaxTime):
+		return Grant{}, errorf(Invalid, "last_checkpoint", "%v must be in [0, %g]", r.LastCheckpoint, float64(MaxTime))
+	case !(math.Abs(now) <= MaxTime):
+		return Grant{}, errorf(Invalid, "now", "%v must be in [-%g, %g]", now, float64(MaxTime), float64(MaxTime))
 	}
 	if l := j.Lease; l != nil && l.RequestID == r.RequestID {
 		if !l.Granted {
@@ -198,8 +198,8 @@ func (c *Coordinator) holder(job string, token uint64) (*Job, error) {
 // answer.
 func (c *Coordinator) Release(now float64, job string, token uint64, measured float64) (Grant, error) {
 	c.begin(now)
-	if !(measured >= 0) || math.IsInf(measured, 0) {
-		return Grant{}, errorf(Invalid, "duration", "%v must be finite and ≥ 0", measured)
+	if !(measured >= 0 && measured <= MaxDuration) {
+		return Grant{}, errorf(Invalid, "duration", "%v must be in [0, %g] seconds", measured, float64(MaxDuration))
 	}
 	j, err := c.holder(job, token)
 	if err != nil {

@@ -133,6 +133,10 @@ func TestCoordVerbs(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "X-Job-Token") {
 		t.Errorf("release with another job's token: %d %s", code, errOut)
 	}
+	_, errOut, code = run(t, "", append([]string{"coord", "release", "--id", "b", "--token", "2", "--duration", "1e308", "--job-token", "job-b-token-0123456789"}, base...)...)
+	if code != 2 || !strings.Contains(errOut, "duration_s") {
+		t.Errorf("release --duration 1e308: %d %s", code, errOut)
+	}
 	verb("done", "--id", "a", "--job-token", "job-a-token-0123456789")
 	cancel()
 	select {

@@ -85,11 +85,17 @@ func clip(s string) string {
 // handler answers a request with the body of a 200 or an error.
 type handler func(r *http.Request) (any, error)
 
-// guard applies authentication, the rate limit and the body limit, and
-// writes the answer or the error.
+// guard applies authentication, then the rate limit (so that requests
+// without a token cannot starve the jobs that have one), then the body
+// limit, and writes the answer or the error.
 func (s *Server) guard(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		if !s.authorised(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
+			s.finish(w, r, start, nil, refuse(api.CodeUnauthorized, "Authorization", "missing or unknown bearer token"))
+			return
+		}
 		if s.limiter != nil {
 			host, _, err := net.SplitHostPort(r.RemoteAddr)
 			if err != nil {
@@ -100,11 +106,6 @@ func (s *Server) guard(h handler) http.HandlerFunc {
 				s.finish(w, r, start, nil, refuse(api.CodeRateLimited, "", "rate limit exceeded"))
 				return
 			}
-		}
-		if !s.authorised(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
-			s.finish(w, r, start, nil, refuse(api.CodeUnauthorized, "Authorization", "missing or unknown bearer token"))
-			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
 		body, err := h(r)
@@ -245,7 +246,7 @@ func apply[T any](s *Server, op string, given *float64, f func(now float64) (T, 
 // to 503.
 func (s *Server) settle(ack <-chan error) error {
 	if ack != nil && s.wait(ack) != nil {
-		return refuse(api.CodeUnavailable, "", "the database commit failed; the coordinator is stopping")
+		return refuse(api.CodeUnavailable, "", "the database commit failed; the request was not done (retry)")
 	}
 	return nil
 }

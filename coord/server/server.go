@@ -188,15 +188,42 @@ func (s *Server) submit() <-chan error {
 	return s.writer.Submit(ch)
 }
 
+// wait waits for a commit; a failed one is recovered from (recover)
+// and fails its request.
 func (s *Server) wait(ack <-chan error) error {
 	if err := <-ack; err != nil {
-		s.failMu.Do(func() {
-			s.log.Error("commit failed: stopping", "err", err)
-			s.failed <- err
-		})
+		s.recover()
 		return err
 	}
 	return nil
+}
+
+// recover rebuilds the core from the store after a failed commit: the
+// changes of the failed batch and of every later one were not committed,
+// so the state goes back to the last committed one and the requests that
+// made them fail (503, to be retried). Only a store that cannot be read
+// back stops the server.
+func (s *Server) recover() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.writer.Reset()
+	if err == nil {
+		return // recovered already by another request
+	}
+	s.log.Error("commit failed: the state goes back to the last commit", "err", err)
+	meta, jobs, lerr := s.opt.Store.Load()
+	var core *coord.Coordinator
+	if lerr == nil {
+		core, lerr = coord.Restore(s.opt.Config, meta, jobs)
+	}
+	if lerr != nil {
+		s.failMu.Do(func() {
+			s.log.Error("reloading the state failed: stopping", "err", lerr)
+			s.failed <- lerr
+		})
+		return
+	}
+	s.core = core
 }
 
 func hashToken(t string) string {
