@@ -149,11 +149,14 @@ type Meta struct {
 // Coordinator is the decision core. It is not safe for concurrent use:
 // the server serialises calls.
 type Coordinator struct {
-	cfg     Config
-	meta    Meta
-	jobs    map[string]*Job
-	waiting []*Job // outstanding requests not yet granted, arrival order
-	holders []*Job // outstanding granted leases
+	cfg   Config
+	meta  Meta
+	jobs  map[string]*Job
+	ended map[string]*Job // ended jobs, remembered for MaxTTL (Done's idempotency)
+	// endedOrder lists the ended jobs' ids in the order they ended.
+	endedOrder []string
+	waiting    []*Job // outstanding requests not yet granted, arrival order
+	holders    []*Job // outstanding granted leases
 	// live exposure bookkeeping: Σ q and Σ q·registered over live jobs
 	liveNodes, liveNodeReg float64
 	dirty                  map[string]struct{}
@@ -168,7 +171,7 @@ func New(cfg Config) (*Coordinator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, dirty: map[string]struct{}{}, nextDue: math.Inf(1)}, nil
+	return &Coordinator{cfg: cfg, jobs: map[string]*Job{}, ended: map[string]*Job{}, dirty: map[string]struct{}{}, nextDue: math.Inf(1)}, nil
 }
 
 func (c *Coordinator) touch(id string) { c.dirty[id] = struct{}{} }

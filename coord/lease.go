@@ -67,6 +67,7 @@ func (c *Coordinator) begin(now float64) {
 		c.meta.Now = now
 	}
 	c.expire(now)
+	c.prune(now)
 }
 
 // Granted returns the grants made during the last call (valid until the
@@ -123,6 +124,9 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return Grant{}, errorf(Invalid, "now", "%v must be in [-%g, %g]", now, float64(MaxTime), float64(MaxTime))
 	}
 	if l := j.Lease; l != nil && l.RequestID == r.RequestID {
+		if err := sameRequest(r, l.Kind, l.Asked); err != nil {
+			return Grant{}, err
+		}
 		if !l.Granted {
 			l.Expires = now + l.TTL
 			c.touch(j.Spec.ID)
@@ -130,12 +134,15 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return c.answer(j), nil
 	}
 	if p, ok := j.past(r.RequestID, 0); ok {
+		if err := sameRequest(r, p.Kind, p.Asked); err != nil {
+			return Grant{}, err
+		}
 		return c.pastAnswer(j, p), nil
 	}
 	if j.Lease != nil {
 		return Grant{}, errorf(Conflict, "request_id", "job %q already has request %q outstanding", j.Spec.ID, j.Lease.RequestID)
 	}
-	l := &Lease{RequestID: r.RequestID, Kind: r.Kind, Bytes: r.Bytes, Since: now, TTL: r.TTL}
+	l := &Lease{RequestID: r.RequestID, Kind: r.Kind, Bytes: r.Bytes, Asked: r.Bytes, Since: now, TTL: r.TTL}
 	if l.TTL == 0 {
 		l.TTL = c.cfg.TTL
 	}
@@ -160,6 +167,19 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 	g := c.answer(j)
 	g.Granted = c.notices()
 	return g, nil
+}
+
+// sameRequest refuses a replay of a request id that asks for another
+// transfer than the request did (kind, asked size; a replay without a
+// size asks for the request's).
+func sameRequest(r AcquireRequest, kind arbiter.Kind, asked float64) error {
+	if r.Kind != kind {
+		return errorf(Conflict, "kind", "request %q asked for %s, not %s", clip(r.RequestID), kind, r.Kind)
+	}
+	if r.Bytes != 0 && r.Bytes != asked { // a poll may leave the size out
+		return errorf(Conflict, "bytes", "request %q asked for %g bytes, not %g", clip(r.RequestID), asked, r.Bytes)
+	}
+	return nil
 }
 
 // Renew extends a granted lease by its TTL from now (a heartbeat). The
@@ -257,21 +277,22 @@ func (c *Coordinator) Cancel(now float64, job, requestID string) (Grant, error) 
 func (c *Coordinator) end(j *Job, now float64, outcome string) Grant {
 	l := j.Lease
 	p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome}
-	c.drop(j, outcome)
+	c.drop(j, outcome, now)
 	c.promote(now)
 	g := c.pastAnswer(j, p)
 	g.Granted = c.notices()
 	return g
 }
 
-func (c *Coordinator) drop(j *Job, outcome string) {
+func (c *Coordinator) drop(j *Job, outcome string, now float64) {
 	l := j.Lease
 	if l.Granted {
 		c.holders = slices.DeleteFunc(c.holders, func(h *Job) bool { return h == j })
 	} else {
 		c.waiting = slices.DeleteFunc(c.waiting, func(h *Job) bool { return h == j })
 	}
-	j.remember(Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome})
+	j.remember(Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome, Kind: l.Kind, Asked: l.Asked,
+		Until: now + c.cfg.MaxTTL}, now)
 	j.Lease = nil
 	c.touch(j.Spec.ID)
 }
@@ -299,9 +320,9 @@ func (c *Coordinator) expire(now float64) {
 	for _, j := range gone {
 		if j.Lease.Granted {
 			c.meta.Expiries++
-			c.drop(j, OutExpired)
+			c.drop(j, OutExpired, now)
 		} else {
-			c.drop(j, OutDropped)
+			c.drop(j, OutDropped, now)
 		}
 	}
 	c.promote(now)

@@ -340,7 +340,7 @@ func jobOp[T any](s *Server, name string, op func(r *http.Request, id string, au
 		id := r.PathValue("id")
 		got := hashToken(r.Header.Get("X-Job-Token"))
 		auth := func() error { // s.mu held
-			j, ok := s.core.Job(id)
+			j, ok := s.core.Known(id) // an ended job too: its done is replayed
 			if !ok {
 				return refuse(api.CodeNotFound, "id", "no job %q", clip(id))
 			}

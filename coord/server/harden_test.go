@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -117,5 +118,54 @@ func TestBearerSchemeCaseInsensitive(t *testing.T) {
 		if rec.Code != want {
 			t.Errorf("Authorization %q: %d, want %d", h, rec.Code, want)
 		}
+	}
+}
+
+// Idempotency lasts as long as a lease can: a request id replayed after
+// nine later requests answers as the first did (released, its token), not
+// with a new grant; a replayed id with another size is refused; a
+// replayed done answers as the first did.
+func TestIdempotentReplays(t *testing.T) {
+	s, _ := newTestServer(t, "ordered", true, nil)
+	do(t, s, call{"POST", "/v1/jobs", `{"id":"a","nodes":1,"c_s":10,"job_token":"` + tokA + `","now_s":0}`, "", false})
+	for i := range 10 {
+		now := 10 * float64(i+1)
+		_, g := do(t, s, call{"POST", "/v1/jobs/a/acquire", fmt.Sprintf(`{"request_id":"r%d","kind":"checkpoint","size_bytes":1e9,"now_s":%g}`, i, now), tokA, false})
+		if g["status"] != "granted" || g["token"] != float64(i+1) {
+			t.Fatalf("r%d: %v", i, g)
+		}
+		do(t, s, call{"POST", "/v1/jobs/a/release", fmt.Sprintf(`{"token":%d,"now_s":%g}`, i+1, now+1), tokA, false})
+	}
+	code, g := do(t, s, call{"POST", "/v1/jobs/a/acquire", `{"request_id":"r0","kind":"checkpoint","size_bytes":1e9,"now_s":200}`, tokA, false})
+	if code != 200 || g["status"] != "released" || g["token"] != 1.0 {
+		t.Errorf("r0 replayed after nine later requests: %d %v", code, g)
+	}
+	code, g = do(t, s, call{"POST", "/v1/jobs/a/acquire", `{"request_id":"r0","kind":"checkpoint","size_bytes":2e9,"now_s":201}`, tokA, false})
+	if code != 409 || g["field"] != "size_bytes" {
+		t.Errorf("r0 replayed with another size: %d %v", code, g)
+	}
+	do(t, s, call{"POST", "/v1/jobs", `{"id":"b","nodes":1,"c_s":10,"job_token":"` + tokB + `","now_s":202}`, "", false})
+	do(t, s, call{"POST", "/v1/jobs/b/acquire", `{"request_id":"q","kind":"checkpoint","now_s":203}`, tokB, false})
+	do(t, s, call{"POST", "/v1/jobs/a/acquire", `{"request_id":"w","kind":"checkpoint","size_bytes":1e9,"now_s":204}`, tokA, false})
+	code, g = do(t, s, call{"POST", "/v1/jobs/a/acquire", `{"request_id":"w","kind":"checkpoint","size_bytes":3e9,"now_s":205}`, tokA, false})
+	if code != 409 || g["field"] != "size_bytes" {
+		t.Errorf("a waiting request replayed with another size: %d %v", code, g)
+	}
+	code, first := do(t, s, call{"POST", "/v1/jobs/a/done", `{"failed":true,"now_s":300}`, tokA, false})
+	if code != 200 {
+		t.Fatalf("done: %d %v", code, first)
+	}
+	code, again := do(t, s, call{"POST", "/v1/jobs/a/done", `{"failed":true,"now_s":301}`, tokA, false})
+	if code != 200 || again["status"] != "done" || again["job"] != "a" {
+		t.Errorf("done replayed: %d %v (first %v)", code, again, first)
+	}
+	if code, _ := do(t, s, call{"POST", "/v1/jobs/a/done", `{"failed":true,"now_s":302}`, tokB, false}); code != 403 {
+		t.Errorf("done replayed with another job's token: %d", code)
+	}
+	if code, _ := do(t, s, call{"GET", "/v1/jobs/a", "", "", false}); code != 404 {
+		t.Errorf("an ended job is still shown: %d", code)
+	}
+	if _, st := do(t, s, call{"GET", "/v1/status", "", "", false}); st["jobs"] != 1.0 || st["counters"].(map[string]any)["failures"] != 1.0 {
+		t.Errorf("status after a replayed done: %v", st)
 	}
 }

@@ -79,6 +79,14 @@ func TestRoundTrip(t *testing.T) {
 			holder, tok = j.Spec.ID, j.Lease.Token
 		}
 	}
+	// the ended job is remembered across the restart: done again answers
+	// as the first did
+	if err := r.Done(6.5, "d", true); err != nil {
+		t.Errorf("done replayed after a restart: %v", err)
+	}
+	if err := r.Done(6.5, "d", false); err == nil {
+		t.Error("done replayed with another outcome accepted")
+	}
 	g1, e1 := c.Release(7, holder, tok, 0)
 	g2, e2 := r.Release(7, holder, tok, 0)
 	if !reflect.DeepEqual(g1, g2) || e1 != nil || e2 != nil {
