@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -67,6 +68,7 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
 		return nil, fmt.Errorf("database %s: %w", path, statErr)
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged page may point outside the file
 	defer func() {
 		if r := recover(); r != nil { // bbolt panics on some corrupt pages
 			s, err = nil, fmt.Errorf("database %s is corrupt: %v", path, r)
@@ -114,7 +116,21 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
+	if !opt.Init {
+		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
+			db.Close()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// faulted turns a panic of bbolt on a damaged page (with
+// debug.SetPanicOnFault, also a read outside the mapped file) into err.
+func (s *Bolt) faulted(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("database %s is corrupt: %v", s.path, r)
+	}
 }
 
 func clip(s string) string {
@@ -132,11 +148,8 @@ func (s *Bolt) Name() string { return s.path }
 
 // Load reads the whole state.
 func (s *Bolt) Load() (meta coord.Meta, jobs []coord.Job, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("database %s is corrupt: %v", s.path, r)
-		}
-	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer s.faulted(&err)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		if err := json.Unmarshal(tx.Bucket(bucketMeta).Get(keyState), &meta); err != nil {
 			return fmt.Errorf("meta record: %w", err)
@@ -160,10 +173,12 @@ func (s *Bolt) Load() (meta coord.Meta, jobs []coord.Job, err error) {
 }
 
 // Commit writes a sequence of changes, in order, in one transaction.
-func (s *Bolt) Commit(chs ...coord.Changes) error {
+func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	if len(chs) == 0 {
 		return nil
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer s.faulted(&err)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		jb := tx.Bucket(bucketJobs)
 		for _, ch := range chs {
