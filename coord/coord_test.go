@@ -1,9 +1,12 @@
 package coord
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
@@ -469,4 +472,23 @@ func TestConfigRefusals(t *testing.T) {
 	if _, err := c.Register(0, JobSpec{ID: "b", Nodes: 1, C: 1}); KindOf(err) != Full {
 		t.Errorf("past MaxJobs: %v", err)
 	}
+}
+
+// KindOf returns the ErrorKind of err (0 if it is not an *Error).
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+// Jobs returns copies of all jobs, sorted by id.
+func (c *Coordinator) Jobs() []Job {
+	out := make([]Job, 0, len(c.jobs))
+	for _, j := range c.jobs {
+		out = append(out, j.copy())
+	}
+	slices.SortFunc(out, func(a, b Job) int { return strings.Compare(a.Spec.ID, b.Spec.ID) })
+	return out
 }

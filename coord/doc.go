@@ -22,7 +22,11 @@
 // request is served; a waiting request not polled within its TTL is
 // dropped. Release with a token that is not held (expired, or never
 // granted) is refused. Requests carry a client request id: a retry with
-// the same id returns the first answer and never a second grant. Cancel
+// the same id returns the first answer and never a second grant, for as
+// long as a lease can live (MaxTTL after the request ended; at most a
+// job's last 32 requests), and a retry asking for another transfer (kind,
+// size) is a Conflict. A job that is done is remembered as long: done
+// again answers as the first did. Cancel
 // withdraws a request (waiting or granted) without counting a checkpoint,
 // as a failed job's transfer is aborted.
 //

@@ -2,6 +2,7 @@ package coord
 
 import (
 	"math"
+	"slices"
 
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
@@ -59,9 +60,11 @@ func (s JobSpec) Validate() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"bytes", s.Bytes}, {"c", s.C}, {"r", s.R}, {"mtbf", s.MTBF}, {"ey", s.EY}, {"work", s.Work}, {"end", s.End}} {
-		if !(f.v >= 0) || math.IsInf(f.v, 0) || f.v > 1e300 {
-			return errorf(Invalid, f.name, "%v must be finite and ≥ 0", f.v)
+		max  float64
+	}{{"bytes", s.Bytes, MaxBytes}, {"c", s.C, MaxDuration}, {"r", s.R, MaxDuration}, {"mtbf", s.MTBF, MaxDuration},
+		{"ey", s.EY, 1e300}, {"work", s.Work, MaxDuration}, {"end", s.End, MaxTime}} {
+		if !(f.v >= 0 && f.v <= f.max) {
+			return errorf(Invalid, f.name, "%v must be in [0, %g]", f.v, f.max)
 		}
 	}
 	if s.Bytes == 0 && s.C == 0 {
@@ -98,6 +101,12 @@ type Job struct {
 	Checkpoints    int     `json:"checkpoints"`
 	Lease          *Lease  `json:"lease,omitempty"`  // the outstanding request, if any
 	Recent         []Past  `json:"recent,omitempty"` // outcomes of the last finished requests (idempotency)
+	// Ended: the job is done (at EndedAt, by a node failure if Failed);
+	// its record stays for MaxTTL so that a replayed done gets the same
+	// answer.
+	Ended   bool    `json:"ended,omitempty"`
+	EndedAt float64 `json:"ended_at,omitempty"`
+	Failed  bool    `json:"failed,omitempty"`
 }
 
 // Lease is a job's outstanding request for the file system: waiting, or
@@ -117,6 +126,9 @@ type Lease struct {
 	// β·q/Σq over the holders at grant time under Oblivious.
 	Share   float64 `json:"share,omitempty"`
 	Expires float64 `json:"expires"` // grant expiry, or for a waiting request the poll deadline
+	// Asked is the size the request asked for (0: the job's default): a
+	// replay must ask the same.
+	Asked float64 `json:"asked,omitempty"`
 }
 
 // Outcome of a finished request.
@@ -127,19 +139,25 @@ const (
 )
 
 // Past remembers how a request ended, so that a retry gets the same
-// answer.
+// answer, until Until.
 type Past struct {
-	RequestID string `json:"request_id"`
-	Token     uint64 `json:"token,omitempty"`
-	Outcome   string `json:"outcome"`
+	RequestID string       `json:"request_id"`
+	Token     uint64       `json:"token,omitempty"`
+	Outcome   string       `json:"outcome"`
+	Kind      arbiter.Kind `json:"kind,omitempty"`
+	Asked     float64      `json:"asked,omitempty"`
+	Until     float64      `json:"until,omitempty"`
 }
 
-// maxRecent is how many finished requests a job remembers.
-const maxRecent = 8
+// maxRecent bounds how many finished requests a job remembers: each for
+// MaxTTL after it ended (as long as a lease can live), at most the last
+// maxRecent.
+const maxRecent = 32
 
-func (j *Job) remember(p Past) {
-	if len(j.Recent) == maxRecent {
-		j.Recent = append(j.Recent[:0], j.Recent[1:]...)
+func (j *Job) remember(p Past, now float64) {
+	j.Recent = slices.DeleteFunc(j.Recent, func(q Past) bool { return q.Until < now })
+	if len(j.Recent) >= maxRecent {
+		j.Recent = slices.Delete(j.Recent, 0, len(j.Recent)-maxRecent+1)
 	}
 	j.Recent = append(j.Recent, p)
 }
@@ -162,9 +180,10 @@ func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
 	if err := s.Validate(); err != nil {
 		return Job{}, err
 	}
-	if !finite(now) {
-		return Job{}, errorf(Invalid, "now", "%v must be finite", now)
+	if !(math.Abs(now) <= MaxTime) {
+		return Job{}, errorf(Invalid, "now", "%v must be in [-%g, %g]", now, float64(MaxTime), float64(MaxTime))
 	}
+	c.forget(s.ID) // an ended job's id may be registered again
 	if j, ok := c.jobs[s.ID]; ok {
 		if j.Spec != s {
 			return Job{}, errorf(Conflict, "id", "job %q is already registered with another spec", s.ID)
@@ -194,15 +213,23 @@ func (c *Coordinator) addLive(j *Job, sign float64) {
 
 // Done ends a job at time now: its exposure (nodes × time registered) and
 // its failure (failed: the job ended by a node failure) join the
-// platform's statistics, and its outstanding request is dropped.
+// platform's statistics, and its outstanding request is dropped. The
+// ended job is remembered for MaxTTL: done again answers as the first did
+// (with the other failed, a Conflict).
 func (c *Coordinator) Done(now float64, id string, failed bool) error {
 	c.begin(now)
 	j, ok := c.jobs[id]
 	if !ok {
+		if e, ok := c.ended[id]; ok {
+			if e.Failed != failed {
+				return errorf(Conflict, "failed", "job %q ended already with failed=%v", clip(id), e.Failed)
+			}
+			return nil
+		}
 		return errorf(NotFound, "id", "no job %q", clip(id))
 	}
 	if j.Lease != nil {
-		c.drop(j, OutDropped)
+		c.drop(j, OutDropped, now)
 	}
 	c.addLive(j, -1)
 	if d := now - j.Registered; d > 0 {
@@ -212,9 +239,50 @@ func (c *Coordinator) Done(now float64, id string, failed bool) error {
 		c.meta.Failures++
 	}
 	delete(c.jobs, id)
+	j.Ended, j.EndedAt, j.Failed, j.Recent = true, now, failed, nil
+	c.ended[id] = j
+	c.endedOrder = append(c.endedOrder, id)
 	c.touch(id)
 	c.promote(now)
 	return nil
+}
+
+// forget drops the record of ended job id, if any.
+func (c *Coordinator) forget(id string) {
+	if _, ok := c.ended[id]; ok {
+		delete(c.ended, id)
+		c.touch(id)
+	}
+}
+
+// prune forgets the ended jobs older than MaxTTL, and the oldest beyond
+// MaxJobs.
+func (c *Coordinator) prune(now float64) {
+	n := 0
+	for _, id := range c.endedOrder {
+		e, ok := c.ended[id]
+		if !ok { // registered again: gone already
+			n++
+			continue
+		}
+		if e.EndedAt+c.cfg.MaxTTL >= now && len(c.ended) <= c.cfg.MaxJobs {
+			break
+		}
+		c.forget(id)
+		n++
+	}
+	c.endedOrder = c.endedOrder[n:]
+}
+
+// Known returns a copy of job id, live or ended.
+func (c *Coordinator) Known(id string) (Job, bool) {
+	if j, ok := c.jobs[id]; ok {
+		return j.copy(), true
+	}
+	if j, ok := c.ended[id]; ok {
+		return j.copy(), true
+	}
+	return Job{}, false
 }
 
 // Job returns a copy of job id.

@@ -30,7 +30,8 @@ const (
 	StatusWaiting = "waiting"
 )
 
-// Grant is the answer to Acquire, Renew or Release.
+// Grant is the answer to Acquire, Renew or Release (never stored: its
+// json names are the API's).
 type Grant struct {
 	Job       string `json:"job"`
 	RequestID string `json:"request_id,omitempty"`
@@ -38,9 +39,9 @@ type Grant struct {
 	// (released, expired, dropped).
 	Status  string  `json:"status"`
 	Token   uint64  `json:"token,omitempty"`
-	Expires float64 `json:"expires,omitempty"`
-	Share   float64 `json:"share,omitempty"` // bandwidth granted, bytes/s
-	Waiting int     `json:"waiting"`         // requests waiting, this one included if it waits
+	Expires float64 `json:"expires_s,omitempty"`
+	Share   float64 `json:"share_bps,omitempty"` // bandwidth granted, bytes/s
+	Waiting int     `json:"waiting"`             // requests waiting, this one included if it waits
 	// NonBlocking: keep computing while waiting for a checkpoint grant.
 	NonBlocking bool `json:"non_blocking,omitempty"`
 	// Granted lists every lease granted during this call (this request's
@@ -55,14 +56,18 @@ type Notice struct {
 	Job       string  `json:"job"`
 	RequestID string  `json:"request_id"`
 	Token     uint64  `json:"token"`
-	Expires   float64 `json:"expires"`
+	Expires   float64 `json:"expires_s"`
 }
 
 // begin starts a call at time now: it forgets the previous call's
 // notices and expires what is due.
 func (c *Coordinator) begin(now float64) {
 	c.granted = c.granted[:0]
+	if finite(now) && now > c.meta.Now {
+		c.meta.Now = now
+	}
 	c.expire(now)
+	c.prune(now)
 }
 
 // Granted returns the grants made during the last call (valid until the
@@ -109,16 +114,19 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return Grant{}, errorf(Invalid, "request_id", "%q must be 1-%d characters of [A-Za-z0-9._:-]", clip(r.RequestID), MaxIDLen)
 	case r.Kind < arbiter.Input || r.Kind > arbiter.Output:
 		return Grant{}, errorf(Invalid, "kind", "%d is not a transfer kind", int(r.Kind))
-	case !(r.Bytes >= 0) || r.Bytes > 1e300:
-		return Grant{}, errorf(Invalid, "bytes", "%v must be finite and ≥ 0", r.Bytes)
+	case !(r.Bytes >= 0 && r.Bytes <= MaxBytes):
+		return Grant{}, errorf(Invalid, "bytes", "%v must be in [0, %g]", r.Bytes, MaxBytes)
 	case !(r.TTL >= 0) || r.TTL > c.cfg.MaxTTL:
 		return Grant{}, errorf(Invalid, "ttl", "%v must be in [0, %g] seconds", r.TTL, c.cfg.MaxTTL)
-	case !(r.LastCheckpoint >= 0) || math.IsInf(r.LastCheckpoint, 0):
-		return Grant{}, errorf(Invalid, "last_checkpoint", "%v must be finite and ≥ 0", r.LastCheckpoint)
-	case !finite(now):
-		return Grant{}, errorf(Invalid, "now", "%v must be finite", now)
+	case !(r.LastCheckpoint >= 0 && r.LastCheckpoint <= MaxTime):
+		return Grant{}, errorf(Invalid, "last_checkpoint", "%v must be in [0, %g]", r.LastCheckpoint, float64(MaxTime))
+	case !(math.Abs(now) <= MaxTime):
+		return Grant{}, errorf(Invalid, "now", "%v must be in [-%g, %g]", now, float64(MaxTime), float64(MaxTime))
 	}
 	if l := j.Lease; l != nil && l.RequestID == r.RequestID {
+		if err := sameRequest(r, l.Kind, l.Asked); err != nil {
+			return Grant{}, err
+		}
 		if !l.Granted {
 			l.Expires = now + l.TTL
 			c.touch(j.Spec.ID)
@@ -126,12 +134,15 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 		return c.answer(j), nil
 	}
 	if p, ok := j.past(r.RequestID, 0); ok {
+		if err := sameRequest(r, p.Kind, p.Asked); err != nil {
+			return Grant{}, err
+		}
 		return c.pastAnswer(j, p), nil
 	}
 	if j.Lease != nil {
 		return Grant{}, errorf(Conflict, "request_id", "job %q already has request %q outstanding", j.Spec.ID, j.Lease.RequestID)
 	}
-	l := &Lease{RequestID: r.RequestID, Kind: r.Kind, Bytes: r.Bytes, Since: now, TTL: r.TTL}
+	l := &Lease{RequestID: r.RequestID, Kind: r.Kind, Bytes: r.Bytes, Asked: r.Bytes, Since: now, TTL: r.TTL}
 	if l.TTL == 0 {
 		l.TTL = c.cfg.TTL
 	}
@@ -156,6 +167,19 @@ func (c *Coordinator) Acquire(now float64, r AcquireRequest) (Grant, error) {
 	g := c.answer(j)
 	g.Granted = c.notices()
 	return g, nil
+}
+
+// sameRequest refuses a replay of a request id that asks for another
+// transfer than the request did (kind, asked size; a replay without a
+// size asks for the request's).
+func sameRequest(r AcquireRequest, kind arbiter.Kind, asked float64) error {
+	if r.Kind != kind {
+		return errorf(Conflict, "kind", "request %q asked for %s, not %s", clip(r.RequestID), kind, r.Kind)
+	}
+	if r.Bytes != 0 && r.Bytes != asked { // a poll may leave the size out
+		return errorf(Conflict, "bytes", "request %q asked for %g bytes, not %g", clip(r.RequestID), asked, r.Bytes)
+	}
+	return nil
 }
 
 // Renew extends a granted lease by its TTL from now (a heartbeat). The
@@ -194,8 +218,8 @@ func (c *Coordinator) holder(job string, token uint64) (*Job, error) {
 // answer.
 func (c *Coordinator) Release(now float64, job string, token uint64, measured float64) (Grant, error) {
 	c.begin(now)
-	if !(measured >= 0) || math.IsInf(measured, 0) {
-		return Grant{}, errorf(Invalid, "duration", "%v must be finite and ≥ 0", measured)
+	if !(measured >= 0 && measured <= MaxDuration) {
+		return Grant{}, errorf(Invalid, "duration", "%v must be in [0, %g] seconds", measured, float64(MaxDuration))
 	}
 	j, err := c.holder(job, token)
 	if err != nil {
@@ -253,21 +277,22 @@ func (c *Coordinator) Cancel(now float64, job, requestID string) (Grant, error) 
 func (c *Coordinator) end(j *Job, now float64, outcome string) Grant {
 	l := j.Lease
 	p := Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome}
-	c.drop(j, outcome)
+	c.drop(j, outcome, now)
 	c.promote(now)
 	g := c.pastAnswer(j, p)
 	g.Granted = c.notices()
 	return g
 }
 
-func (c *Coordinator) drop(j *Job, outcome string) {
+func (c *Coordinator) drop(j *Job, outcome string, now float64) {
 	l := j.Lease
 	if l.Granted {
 		c.holders = slices.DeleteFunc(c.holders, func(h *Job) bool { return h == j })
 	} else {
 		c.waiting = slices.DeleteFunc(c.waiting, func(h *Job) bool { return h == j })
 	}
-	j.remember(Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome})
+	j.remember(Past{RequestID: l.RequestID, Token: l.Token, Outcome: outcome, Kind: l.Kind, Asked: l.Asked,
+		Until: now + c.cfg.MaxTTL}, now)
 	j.Lease = nil
 	c.touch(j.Spec.ID)
 }
@@ -295,9 +320,9 @@ func (c *Coordinator) expire(now float64) {
 	for _, j := range gone {
 		if j.Lease.Granted {
 			c.meta.Expiries++
-			c.drop(j, OutExpired)
+			c.drop(j, OutExpired, now)
 		} else {
-			c.drop(j, OutDropped)
+			c.drop(j, OutDropped, now)
 		}
 	}
 	c.promote(now)

@@ -1,6 +1,7 @@
 package coord
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -28,6 +29,8 @@ func (c *Coordinator) TakeChanges() Changes {
 	sort.Strings(ids)
 	for _, id := range ids {
 		if j, ok := c.jobs[id]; ok {
+			ch.Put = append(ch.Put, j.copy())
+		} else if j, ok := c.ended[id]; ok {
 			ch.Put = append(ch.Put, j.copy())
 		} else {
 			ch.Delete = append(ch.Delete, id)
@@ -59,6 +62,14 @@ func Restore(cfg Config, meta Meta, jobs []Job) (*Coordinator, error) {
 		if j.Num > meta.JobNum {
 			return nil, fmt.Errorf("coord: job %q number %d beyond the counter %d", j.Spec.ID, j.Num, meta.JobNum)
 		}
+		if j.Ended {
+			if j.Lease != nil {
+				return nil, fmt.Errorf("coord: ended job %q has a lease", j.Spec.ID)
+			}
+			c.ended[j.Spec.ID] = &j
+			c.endedOrder = append(c.endedOrder, j.Spec.ID)
+			continue
+		}
 		c.jobs[j.Spec.ID] = &j
 		c.addLive(&j, 1)
 		if l := j.Lease; l != nil {
@@ -76,6 +87,7 @@ func Restore(cfg Config, meta Meta, jobs []Job) (*Coordinator, error) {
 	if cfg.Policy.Token && len(c.holders) > 1 {
 		return nil, fmt.Errorf("coord: %d lease holders restored under token policy %s", len(c.holders), cfg.Policy.Name)
 	}
+	slices.SortStableFunc(c.endedOrder, func(a, b string) int { return cmp.Compare(c.ended[a].EndedAt, c.ended[b].EndedAt) })
 	slices.SortFunc(c.waiting, func(a, b *Job) int { return cmpU(a.Lease.Seq, b.Lease.Seq) })
 	slices.SortFunc(c.holders, func(a, b *Job) int { return cmpU(a.Lease.Token, b.Lease.Token) })
 	return c, nil
@@ -106,22 +118,4 @@ func (c *Coordinator) Stats() Stats {
 		s.Bandwidth += h.Lease.Share
 	}
 	return s
-}
-
-// Jobs returns copies of all jobs, sorted by id.
-func (c *Coordinator) Jobs() []Job {
-	out := make([]Job, 0, len(c.jobs))
-	for _, j := range c.jobs {
-		out = append(out, j.copy())
-	}
-	slices.SortFunc(out, func(a, b Job) int {
-		if a.Spec.ID < b.Spec.ID {
-			return -1
-		}
-		if a.Spec.ID > b.Spec.ID {
-			return 1
-		}
-		return 0
-	})
-	return out
 }

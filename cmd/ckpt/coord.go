@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -41,48 +42,60 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
   ckpt coord done --id sim-42`,
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&f.url, "server", envOr("CKPT_COORD_URL", "http://127.0.0.1:7070"), "coordinator URL")
-	pf.StringVar(&f.tokenFile, "token-file", "", "file whose first token is the bearer token (default $CKPT_COORD_TOKEN)")
+	pf.StringVar(&f.url, "server", "", "coordinator URL (if not given: $CKPT_COORD_URL, else "+defaultCoordURL+")")
+	pf.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one per line, whose first is used (if not given: the token in $CKPT_COORD_TOKEN)")
 	pf.StringVar(&f.id, "id", "", "job id (required)")
-	pf.StringVar(&f.jobToken, "job-token", os.Getenv("CKPT_JOB_TOKEN"), "the job's own token")
+	pf.StringVar(&f.jobToken, "job-token", "", "the job's own token (if not given: $CKPT_JOB_TOKEN)")
 	addJSONFlag(pf, &f.json)
 	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
 		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f), newCoordGateCmd(&f))
 	return cmd
 }
 
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
+const defaultCoordURL = "http://127.0.0.1:7070"
+
+func envOr(v, k, def string) string {
+	if v != "" {
 		return v
+	}
+	if e := os.Getenv(k); e != "" {
+		return e
 	}
 	return def
 }
+
+// remote reports whether a coordinator was named (--server or
+// $CKPT_COORD_URL).
+func (f *coordFlags) remote() bool { return f.url != "" || os.Getenv("CKPT_COORD_URL") != "" }
 
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
 	if f.id == "" {
 		return nil, usagef("--id: required")
 	}
+	f.jobToken = envOr(f.jobToken, "CKPT_JOB_TOKEN", "")
 	if needJob && f.jobToken == "" {
 		return nil, usagef("--job-token: required (or $CKPT_JOB_TOKEN)")
 	}
 	tok := os.Getenv("CKPT_COORD_TOKEN")
 	if f.tokenFile != "" {
-		r, err := os.Open(f.tokenFile)
+		toks, err := server.ReadTokenFile(f.tokenFile)
 		if err != nil {
 			return nil, usagef("--token-file: %v", err)
 		}
-		defer r.Close()
-		toks, err := server.ReadTokens(r)
-		if err != nil {
-			return nil, usagef("--token-file %s: %v", f.tokenFile, err)
-		}
 		tok = toks[0]
 	}
-	if !strings.HasPrefix(f.url, "http://") && !strings.HasPrefix(f.url, "https://") {
-		return nil, usagef("--server: %q is not an http(s) URL", f.url)
+	return client.New(envOr(f.url, "CKPT_COORD_URL", defaultCoordURL), tok)
+}
+
+// refused marks the coordinator's refusal of an invalid value as a
+// usage error (exit 2): the value came from the command line.
+func refused(err error) error {
+	var ce *client.Error
+	if errors.As(err, &ce) && ce.Code == api.CodeInvalid {
+		return usage(err)
 	}
-	return &client.Client{Base: f.url, Token: tok}, nil
+	return err
 }
 
 func (f *coordFlags) print(cmd *cobra.Command, v any, text string) error {
@@ -110,9 +123,13 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordRegister(cmd, f, rf) }}
 	fl := cmd.Flags()
 	fl.IntVar(&rf.nodes, "nodes", 1, "nodes of the job")
-	fl.StringVar(&rf.size, "size", "", "checkpoint size, e.g. 2TB (or give --c)")
-	fl.StringVar(&rf.c, "c", "", "measured checkpoint duration")
-	fl.StringVar(&rf.r, "r", "", "recovery duration (default C)")
+	fl.StringVar(&rf.size, "size", "", "checkpoint size, e.g. 2TB (or give --ckpt)")
+	fl.StringVar(&rf.c, "ckpt", "", "measured checkpoint duration C")
+	fl.StringVar(&rf.r, "restart", "", "restart (recovery) duration R (default C)")
+	fl.StringVar(&rf.c, "c", "", "old name of --ckpt")
+	fl.StringVar(&rf.r, "r", "", "old name of --restart")
+	fl.MarkHidden("c")
+	fl.MarkHidden("r")
 	fl.StringVar(&rf.mtbf, "mtbf", "", "the job's MTBF (default: from --ey, else the platform's observed failures)")
 	fl.Float64Var(&rf.ey, "ey", 0, "expected number of failures over --work")
 	fl.StringVar(&rf.work, "work", "", "the job's work Te (for --method ey)")
@@ -139,7 +156,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 	for _, d := range []struct {
 		name, v string
 		p       *float64
-	}{{"c", rf.c, &req.C}, {"r", rf.r, &req.R}, {"mtbf", rf.mtbf, &req.MTBF}, {"work", rf.work, &req.Work}} {
+	}{{"ckpt", rf.c, &req.C}, {"restart", rf.r, &req.R}, {"mtbf", rf.mtbf, &req.MTBF}, {"work", rf.work, &req.Work}} {
 		if d.v != "" {
 			if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
 				return err
@@ -155,7 +172,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 	}
 	res, err := cl.Register(cmd.Context(), req)
 	if err != nil {
-		return err
+		return refused(err)
 	}
 	res.JobToken = req.JobToken
 	text := fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", f.id, rf.nodes, res.Job.C, req.JobToken)
@@ -183,7 +200,7 @@ func newCoordNextCmd(f *coordFlags) *cobra.Command {
 			}
 			a, err := cl.Next(cmd.Context(), f.id, nil)
 			if err != nil {
-				return err
+				return refused(err)
 			}
 			text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", f.id, float64(a.In), float64(a.Period), a.Method, float64(a.C))
 			if a.None || a.Reason != "" {
@@ -228,7 +245,7 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 				g, err = cl.WaitGrant(cmd.Context(), f.id, f.jobToken, req)
 			}
 			if err != nil {
-				return err
+				return refused(err)
 			}
 			return f.print(cmd, g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID))
 		}}
@@ -251,7 +268,7 @@ func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 			}
 			g, err := cl.Renew(cmd.Context(), f.id, f.jobToken, token, nil)
 			if err != nil {
-				return err
+				return refused(err)
 			}
 			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
 		}}
@@ -276,7 +293,7 @@ func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 			}
 			g, err := cl.Release(cmd.Context(), f.id, f.jobToken, token, d, nil)
 			if err != nil {
-				return err
+				return refused(err)
 			}
 			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
 		}}
@@ -295,7 +312,7 @@ func newCoordDoneCmd(f *coordFlags) *cobra.Command {
 			}
 			res, err := cl.Done(cmd.Context(), f.id, f.jobToken, failed, nil)
 			if err != nil {
-				return err
+				return refused(err)
 			}
 			return f.print(cmd, res, "done "+f.id)
 		}}

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 )
 
@@ -44,19 +42,11 @@ withdrawn and the signal forwarded anyway.`,
 }
 
 func runCoordGate(cmd *cobra.Command, f *coordFlags, maxWait time.Duration, args []string) error {
-	if f.id == "" {
-		f.id = os.Getenv("CKPT_CHAIN") + "-r" + os.Getenv("CKPT_RESERVATION")
-	}
+	job := client.GateJob(f.id, os.Getenv)
+	f.id = job.ID
 	cl, err := f.client(false)
 	if err != nil {
 		return err
-	}
-	job := api.RegisterRequest{ID: f.id, Nodes: 1, C: 1}
-	if n, err := strconv.Atoi(os.Getenv("SLURM_JOB_NUM_NODES")); err == nil && n > 0 {
-		job.Nodes = n
-	}
-	if c, err := strconv.ParseFloat(os.Getenv("CKPT_CHECKPOINT_TIME"), 64); err == nil && c > 0 {
-		job.C = c
 	}
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)

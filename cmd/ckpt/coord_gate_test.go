@@ -38,7 +38,7 @@ func TestRunCoordinator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(srv)
 	defer func() { ts.Close(); st.Close() }()
 	ctx := context.Background()
 	cl := &client.Client{Base: ts.URL, Token: "tok"}
@@ -91,7 +91,7 @@ func TestRunCoordinator(t *testing.T) {
 		t.Fatalf("progress written %v, before the other job's release %v (%v)", fi.ModTime(), released, err)
 	}
 	s, err := cl.Status(ctx)
-	if err != nil || s.Meta.Grants != 2 || s.Meta.Releases != 2 || s.Jobs != 1 || s.Holders != 0 {
+	if err != nil || s.Counters.Grants != 2 || s.Counters.Releases != 2 || s.Jobs != 1 || s.Holders != 0 {
 		t.Fatalf("coordinator after the run: %+v %v\n%s", s, err, out)
 	}
 	t.Log(out)

@@ -2,14 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/loadgen"
-	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/iosim"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
@@ -57,20 +54,13 @@ func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strateg
 		f.id = "sim-"
 	}
 	var cl *client.Client
-	if cmd.Flags().Changed("server") || os.Getenv("CKPT_COORD_URL") != "" {
+	if f.remote() {
 		if cl, err = f.client(false); err != nil {
 			return err
 		}
 	} else {
 		pol, _ := arbiter.Policies.Lookup(st.Policy)
-		cfg := coord.Config{Policy: pol, Bandwidth: float64(c.Platform.Bandwidth), TTL: 1e12, MaxTTL: 1e12,
-			NodeMTBF: float64(c.Platform.NodeMTBF), FixedMTBF: true, MaxJobs: 1e7}
-		dir, err := os.MkdirTemp("", "ckpt-simulate")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		url, stop, err := loadgen.StartLocalOptions(cmd.Context(), server.Options{Config: cfg, ClientClock: true}, dir, true)
+		url, stop, err := loadgen.StartSimulation(cmd.Context(), pol, float64(c.Platform.Bandwidth), float64(c.Platform.NodeMTBF))
 		if err != nil {
 			return err
 		}

@@ -110,7 +110,7 @@ func TestCoordVerbs(t *testing.T) {
 	if !strings.Contains(out, "C = 10s") {
 		t.Errorf("register: %s", out)
 	}
-	verb("register", "--id", "b", "--nodes", "8", "--c", "20s", "--mtbf", "12h", "--end-in", "01:00:00", "--job-token", "job-b-token-0123456789")
+	verb("register", "--id", "b", "--nodes", "8", "--ckpt", "20s", "--mtbf", "12h", "--end-in", "01:00:00", "--job-token", "job-b-token-0123456789")
 	var adv api.AdviceView
 	json.Unmarshal([]byte(verb("next", "--id", "b", "--json")), &adv)
 	// Daly for C = 20, M = 43200 is 1293.6 s; with 3600 s left, ⌈3600/1313.6⌉ = 3 segments of 1200 − 20.
@@ -132,6 +132,10 @@ func TestCoordVerbs(t *testing.T) {
 	_, errOut, code := run(t, "", append([]string{"coord", "release", "--id", "a", "--token", "1", "--job-token", "job-b-token-0123456789"}, base...)...)
 	if code != 1 || !strings.Contains(errOut, "X-Job-Token") {
 		t.Errorf("release with another job's token: %d %s", code, errOut)
+	}
+	_, errOut, code = run(t, "", append([]string{"coord", "release", "--id", "b", "--token", "2", "--duration", "1e308", "--job-token", "job-b-token-0123456789"}, base...)...)
+	if code != 2 || !strings.Contains(errOut, "duration_s") {
+		t.Errorf("release --duration 1e308: %d %s", code, errOut)
 	}
 	verb("done", "--id", "a", "--job-token", "job-a-token-0123456789")
 	cancel()
@@ -234,10 +238,10 @@ func TestServeKill9NothingLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Meta.Token < top || total == 0 {
-		t.Errorf("token counter %d below acknowledged token %d (releases %d)", st.Meta.Token, top, total)
+	if st.Counters.Token < top || total == 0 {
+		t.Errorf("token counter %d below acknowledged token %d (releases %d)", st.Counters.Token, top, total)
 	}
-	t.Logf("%d releases acknowledged before kill -9; token counter %d after restart", total, st.Meta.Token)
+	t.Logf("%d releases acknowledged before kill -9; token counter %d after restart", total, st.Counters.Token)
 }
 
 // A holder that dies is replaced after the TTL, over real HTTP with the
@@ -291,5 +295,20 @@ func TestPythonClient(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "granted lease 1") || !strings.Contains(string(out), "released lease 1") {
 		t.Fatalf("python client: %v\n%s", err, out)
+	}
+}
+
+// The help shows no secret and calls $CKPT_COORD_TOKEN a token; the old
+// flag names --c and --r are hidden.
+func TestCoordHelp(t *testing.T) {
+	t.Setenv("CKPT_JOB_TOKEN", "secret-job-token-0123456789")
+	out, _, code := run(t, "", "coord", "register", "--help")
+	if code != 0 || strings.Contains(out, "secret-job-token") || !strings.Contains(out, "the token in $CKPT_COORD_TOKEN") ||
+		strings.Contains(out, "(default $CKPT_COORD_TOKEN)") || !strings.Contains(out, "--ckpt") || !strings.Contains(out, "--restart") ||
+		regexp.MustCompile(`--[cr] `).MatchString(out) {
+		t.Errorf("help:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "coord", "loadgen", "--help"); !strings.Contains(out, "--clients") || strings.Contains(out, "--workers") {
+		t.Errorf("loadgen help:\n%s", out)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -69,14 +68,8 @@ func runServe(cmd *cobra.Command, f serveFlags) error {
 		return usagef("--token-file: required (or --no-auth)")
 	}
 	if f.tokenFile != "" {
-		r, err := os.Open(f.tokenFile)
-		if err != nil {
+		if opt.Tokens, err = server.ReadTokenFile(f.tokenFile); err != nil {
 			return usagef("--token-file: %v", err)
-		}
-		opt.Tokens, err = server.ReadTokens(r)
-		r.Close()
-		if err != nil {
-			return usagef("--token-file %s: %v", f.tokenFile, err)
 		}
 	}
 	switch f.logFormat {
@@ -114,9 +107,6 @@ func serveConfig(f serveFlags) (coord.Config, error) {
 	if cfg.MaxTTL, err = positiveDurationFlag("max-ttl", f.maxTTL); err != nil {
 		return cfg, err
 	}
-	if cfg.TTL > cfg.MaxTTL {
-		return cfg, usagef("--ttl: %s is longer than --max-ttl %s", f.ttl, f.maxTTL)
-	}
 	if cfg.NodeMTBF, err = nonNegDurationFlag("node-mtbf", f.nodeMTBF); err != nil {
 		return cfg, err
 	}
@@ -128,8 +118,9 @@ func serveConfig(f serveFlags) (coord.Config, error) {
 			return cfg, err
 		}
 	}
-	if cfg.FixedMTBF = f.fixedMTBF; f.fixedMTBF && cfg.NodeMTBF == 0 {
-		return cfg, usagef("--fixed-mtbf: needs --node-mtbf")
+	cfg.FixedMTBF = f.fixedMTBF
+	if err := cfg.Validate(); err != nil {
+		return cfg, usagef("--%v", err)
 	}
 	return cfg, nil
 }

@@ -6,15 +6,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Client talks to one coordinator.
@@ -32,9 +33,20 @@ type Client struct {
 	PollInterval time.Duration
 }
 
+// New returns a client of the coordinator at base, an http(s) URL, with
+// the bearer token; a malformed URL is a usage error.
+func New(base, token string) (*Client, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usage.Fieldf("server", "%q is not an http(s) URL", base)
+	}
+	return &Client{Base: base, Token: token}, nil
+}
+
 // Error is an error answer of the server.
 type Error struct {
 	Status int
+	Code   api.Code // the server's classification (empty from a server that gives none)
 	Field  string
 	Msg    string
 }
@@ -44,15 +56,6 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("coordinator: %d: %s: %s", e.Status, e.Field, e.Msg)
 	}
 	return fmt.Sprintf("coordinator: %d: %s", e.Status, e.Msg)
-}
-
-// StatusOf returns the HTTP status of an *Error (0 otherwise).
-func StatusOf(err error) int {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Status
-	}
-	return 0
 }
 
 // NewRequestID returns a random request id.
@@ -121,7 +124,7 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			if eb.Error == "" {
 				eb.Error = strings.TrimSpace(string(b))
 			}
-			last = &Error{Status: resp.StatusCode, Field: eb.Field, Msg: eb.Error}
+			last = &Error{Status: resp.StatusCode, Code: eb.Code, Field: eb.Field, Msg: eb.Error}
 			if resp.StatusCode == 429 || resp.StatusCode == 503 {
 				continue
 			}

@@ -29,7 +29,7 @@ func startServer(t *testing.T, policy string, ttl float64) (*server.Server, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler())
+	ts := httptest.NewServer(s)
 	t.Cleanup(func() { ts.Close(); st.Close() })
 	return s, ts.URL
 }
@@ -65,8 +65,8 @@ func TestRetryNoDoubleGrant(t *testing.T) {
 		t.Fatalf("retried acquire: %+v %v", g, err)
 	}
 	st, _ := c.Status(ctx)
-	if st.Meta.Grants != 1 {
-		t.Fatalf("%d grants for one request", st.Meta.Grants)
+	if st.Counters.Grants != 1 {
+		t.Fatalf("%d grants for one request", st.Counters.Grants)
 	}
 	lossy2 := &Client{Base: url, Token: "tok", HTTP: &http.Client{Transport: &dropFirst{}}}
 	if g, err := lossy2.Release(ctx, "a", jt, 1, 2, nil); err != nil || g.Status != coord.OutReleased {
@@ -100,7 +100,21 @@ func TestHolderDiesServedAfterTTL(t *testing.T) {
 	if waited < 400*time.Millisecond || waited > 3*time.Second {
 		t.Errorf("served after %v, TTL 0.5 s", waited)
 	}
-	if _, err := c.Release(ctx, "a", ja, ga.Token, 0, nil); StatusOf(err) != 409 {
+	if _, err := c.Release(ctx, "a", ja, ga.Token, 0, nil); StatusOf(err) != 409 || !isCode(err, api.CodeFenced) {
 		t.Errorf("late release of the expired lease: %v", err)
 	}
+}
+
+// StatusOf returns the HTTP status of an *Error (0 otherwise).
+func StatusOf(err error) int {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Status
+	}
+	return 0
+}
+
+func isCode(err error, c api.Code) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == c
 }

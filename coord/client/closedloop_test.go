@@ -57,7 +57,7 @@ func simServer(t *testing.T, c iosim.Config, policy string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler()) // 127.0.0.1
+	ts := httptest.NewServer(s) // 127.0.0.1
 	t.Cleanup(func() { ts.Close(); st.Close() })
 	return ts.URL
 }

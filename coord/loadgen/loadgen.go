@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -14,26 +15,55 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Options of a load run.
 type Options struct {
+	// URL and Token of the coordinator; URL empty: Run starts its own on
+	// 127.0.0.1 with configuration Local on a new database in a
+	// temporary folder (fsync on unless NoSync), and stops it at the end.
 	URL, Token string
-	Jobs       int           // simulated jobs (registered first)
-	Workers    int           // concurrent HTTP clients; each drives Jobs/Workers jobs
-	Duration   time.Duration // measured time after registration
+	Local      coord.Config
+	NoSync     bool
+	Jobs       int           // simulated jobs (registered first), 1..1e6
+	Clients    int           // concurrent HTTP clients, 1..1e4; each drives Jobs/Clients jobs
+	Duration   time.Duration // measured time after registration (> 0)
 	Prefix     string        // job id prefix (distinct runs on one server)
 }
 
+// Validate checks the options; the error names the field.
+func (o Options) Validate() error {
+	switch {
+	case o.Jobs < 1 || o.Jobs > 1e6:
+		return usage.Fieldf("jobs", "%d must be in [1, 1e6]", o.Jobs)
+	case o.Clients < 1 || o.Clients > 1e4:
+		return usage.Fieldf("clients", "%d must be in [1, 1e4]", o.Clients)
+	case o.Duration <= 0:
+		return usage.Fieldf("duration", "%v must be > 0", o.Duration)
+	case o.URL == "":
+		return o.Local.Validate()
+	}
+	return nil
+}
+
+// ErrFailed is returned, with the Result, by a run in which a request
+// failed.
+var ErrFailed = errors.New("loadgen: requests failed")
+
 // Result of a load run.
 type Result struct {
-	Jobs, Workers int
-	Decisions     int     `json:"decisions"`
-	Grants        int     `json:"grants"`
-	Errors        int     `json:"errors"`
-	Seconds       float64 `json:"seconds"`
-	PerSecond     float64 `json:"decisions_per_second"`
-	P50, P99, Max float64 // seconds
+	Jobs      int     `json:"jobs"`
+	Clients   int     `json:"clients"`
+	Decisions int     `json:"decisions"` // requests answered (errors excluded)
+	Grants    int     `json:"grants"`
+	Errors    int     `json:"errors"` // requests that failed
+	Seconds   float64 `json:"duration_s"`
+	PerSecond float64 `json:"decisions_per_second"`
+	// Latency quantiles of the answered requests, seconds.
+	P50 float64 `json:"p50_s"`
+	P99 float64 `json:"p99_s"`
+	Max float64 `json:"max_s"`
 }
 
 type job struct {
@@ -43,13 +73,32 @@ type job struct {
 	n         int
 }
 
-// Run registers the jobs and drives them for Duration (or until ctx ends).
+// Run registers the jobs and drives them for Duration (or until ctx
+// ends). A request that fails is an error, not a decision: its latency is
+// not measured, and Run returns the Result with ErrFailed.
 func Run(ctx context.Context, o Options) (Result, error) {
-	if o.Jobs < 1 || o.Workers < 1 || o.Duration <= 0 {
-		return Result{}, errors.New("loadgen: jobs, workers and duration must be positive")
+	if err := o.Validate(); err != nil {
+		return Result{}, err
 	}
-	o.Workers = min(o.Workers, o.Jobs)
-	tr := &http.Transport{MaxIdleConns: o.Workers * 2, MaxIdleConnsPerHost: o.Workers * 2}
+	if o.URL == "" {
+		dir, err := os.MkdirTemp("", "ckpt-loadgen")
+		if err != nil {
+			return Result{}, err
+		}
+		defer os.RemoveAll(dir)
+		url, stop, err := StartLocal(ctx, o.Local, dir, o.NoSync)
+		if err != nil {
+			return Result{}, err
+		}
+		defer stop()
+		o.URL, o.Token = url, LocalToken
+	}
+	return drive(ctx, o)
+}
+
+func drive(ctx context.Context, o Options) (Result, error) {
+	o.Clients = min(o.Clients, o.Jobs)
+	tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
 	defer tr.CloseIdleConnections()
 	cl := &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: -1}
 	jobs := make([]*job, o.Jobs)
@@ -62,16 +111,16 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	runCtx, cancel := context.WithTimeout(ctx, o.Duration)
 	defer cancel()
-	lat := make([][]float32, o.Workers)
-	grants, errs := make([]int, o.Workers), make([]int, o.Workers)
+	lat := make([][]float32, o.Clients)
+	grants, errs := make([]int, o.Clients), make([]int, o.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
-	for w := range o.Workers {
+	for w := range o.Clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var mine []*job // jobs w, w+W, w+2W, …: each job has one driver
-			for i := w; i < o.Jobs; i += o.Workers {
+			for i := w; i < o.Jobs; i += o.Clients {
 				mine = append(mine, jobs[i])
 			}
 			for i := 0; runCtx.Err() == nil; i++ {
@@ -81,10 +130,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 				if runCtx.Err() != nil {
 					return
 				}
-				lat[w] = append(lat[w], float32(time.Since(t0).Seconds()))
 				if err != nil {
 					errs[w]++
+					continue
 				}
+				lat[w] = append(lat[w], float32(time.Since(t0).Seconds()))
 				if granted {
 					grants[w]++
 				}
@@ -92,7 +142,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		}()
 	}
 	wg.Wait()
-	r := Result{Jobs: o.Jobs, Workers: o.Workers, Seconds: time.Since(start).Seconds()}
+	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds()}
 	var all []float64
 	for w := range lat {
 		for _, x := range lat[w] {
@@ -108,7 +158,13 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		r.P50, r.P99 = distribution.SampleQuantile(all, 0.5), distribution.SampleQuantile(all, 0.99)
 		r.Max = all[len(all)-1]
 	}
-	return r, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return r, err
+	}
+	if r.Errors > 0 {
+		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
+	}
+	return r, nil
 }
 
 // step advances job j by one request: next, acquire or poll, release.

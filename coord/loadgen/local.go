@@ -3,11 +3,13 @@ package loadgen
 import (
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 // LocalToken is the bearer token of a server started by StartLocal.
@@ -47,6 +49,32 @@ func StartLocalOptions(ctx context.Context, opt server.Options, dir string, noSy
 		if cerr := st.Close(); err == nil {
 			err = cerr
 		}
+		return err
+	}, nil
+}
+
+// StartSimulation starts a coordinator for a closed-loop simulation
+// (`ckpt coord simulate`): on the simulation's clock, policy pol, the
+// platform's bandwidth (bytes/s) and node MTBF (seconds, used as is),
+// TTLs longer than any wait, on a new database in a temporary folder
+// that stop removes.
+func StartSimulation(ctx context.Context, pol arbiter.Policy, bandwidth, nodeMTBF float64) (url string, stop func() error, err error) {
+	cfg := coord.Config{Policy: pol, Bandwidth: bandwidth, TTL: 1e12, MaxTTL: 1e12, NodeMTBF: nodeMTBF, FixedMTBF: true, MaxJobs: 1e7}
+	if err := cfg.Validate(); err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "ckpt-simulate")
+	if err != nil {
+		return "", nil, err
+	}
+	url, stopServer, err := StartLocalOptions(ctx, server.Options{Config: cfg, ClientClock: true}, dir, true)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", nil, err
+	}
+	return url, func() error {
+		err := stopServer()
+		os.RemoveAll(dir)
 		return err
 	}, nil
 }

@@ -10,7 +10,9 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,17 +21,37 @@ import (
 	"github.com/ckpt-hpc/ckpt/output"
 )
 
-// apiError is an HTTP error answer.
+// apiError is a refusal of the server itself (the core's are
+// *coord.Error): its code, which is its status, and the field at fault.
 type apiError struct {
-	status int
-	field  string
-	msg    string
+	code  api.Code
+	field string
+	msg   string
 }
 
 func (e *apiError) Error() string { return e.msg }
 
+func refuse(code api.Code, field, format string, a ...any) *apiError {
+	return &apiError{code, field, fmt.Sprintf(format, a...)}
+}
+
 func bad(field, format string, a ...any) *apiError {
-	return &apiError{http.StatusBadRequest, field, fmt.Sprintf(format, a...)}
+	return refuse(api.CodeInvalid, field, format, a...)
+}
+
+// errorBody is the answer to err: a server refusal as is, a core
+// refusal by its kind (fields named as the API names them), anything
+// else an internal error.
+func errorBody(err error) api.ErrorBody {
+	var ae *apiError
+	var ce *coord.Error
+	switch {
+	case errors.As(err, &ae):
+		return api.ErrorBody{Error: ae.msg, Code: ae.code, Field: ae.field}
+	case errors.As(err, &ce):
+		return api.ErrorBody{Error: ce.Msg, Code: api.CodeOf(ce.Kind), Field: api.Field(ce.Field)}
+	}
+	return api.ErrorBody{Error: err.Error(), Code: api.CodeInternal}
 }
 
 func (s *Server) routes() {
@@ -42,13 +64,13 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/jobs", s.guard(s.register))
 	m.HandleFunc("GET /v1/jobs/{id}", s.guard(s.getJob))
 	m.HandleFunc("POST /v1/jobs/{id}/next", s.guard(s.next))
-	m.HandleFunc("POST /v1/jobs/{id}/acquire", s.guard(s.jobOp("acquire", s.acquire)))
-	m.HandleFunc("POST /v1/jobs/{id}/renew", s.guard(s.jobOp("renew", s.renew)))
-	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(s.jobOp("release", s.release)))
-	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(s.jobOp("cancel", s.cancel)))
-	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(s.jobOp("done", s.done)))
+	m.HandleFunc("POST /v1/jobs/{id}/acquire", s.guard(jobOp(s, "acquire", s.acquire)))
+	m.HandleFunc("POST /v1/jobs/{id}/renew", s.guard(jobOp(s, "renew", s.renew)))
+	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(jobOp(s, "release", s.release)))
+	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(jobOp(s, "cancel", s.cancel)))
+	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(jobOp(s, "done", s.done)))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeErr(w, &apiError{http.StatusNotFound, "path", fmt.Sprintf("no endpoint %s %s", r.Method, clip(r.URL.Path))})
+		writeErr(w, refuse(api.CodeNotFound, "path", "no endpoint %s %s", r.Method, clip(r.URL.Path)))
 	})
 	s.mux = m
 }
@@ -60,13 +82,20 @@ func clip(s string) string {
 	return s
 }
 
-type handler func(w http.ResponseWriter, r *http.Request) (int, any, error)
+// handler answers a request with the body of a 200 or an error.
+type handler func(r *http.Request) (any, error)
 
-// guard applies the rate limit, authentication and the body limit, and
-// writes the answer or the error.
+// guard applies authentication, then the rate limit (so that requests
+// without a token cannot starve the jobs that have one), then the body
+// limit, and writes the answer or the error.
 func (s *Server) guard(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		if !s.authorised(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
+			s.finish(w, r, start, nil, refuse(api.CodeUnauthorized, "Authorization", "missing or unknown bearer token"))
+			return
+		}
 		if s.limiter != nil {
 			host, _, err := net.SplitHostPort(r.RemoteAddr)
 			if err != nil {
@@ -74,22 +103,18 @@ func (s *Server) guard(h handler) http.HandlerFunc {
 			}
 			if !s.limiter.allow(host, start) {
 				w.Header().Set("Retry-After", "1")
-				s.finish(w, r, start, 0, nil, &apiError{http.StatusTooManyRequests, "", "rate limit exceeded"})
+				s.finish(w, r, start, nil, refuse(api.CodeRateLimited, "", "rate limit exceeded"))
 				return
 			}
 		}
-		if !s.authorised(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
-			s.finish(w, r, start, 0, nil, &apiError{http.StatusUnauthorized, "Authorization", "missing or unknown bearer token"})
-			return
-		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
-		code, body, err := h(w, r)
-		s.finish(w, r, start, code, body, err)
+		body, err := h(r)
+		s.finish(w, r, start, body, err)
 	}
 }
 
-func (s *Server) finish(w http.ResponseWriter, r *http.Request, start time.Time, code int, body any, err error) {
+func (s *Server) finish(w http.ResponseWriter, r *http.Request, start time.Time, body any, err error) {
+	code := http.StatusOK
 	if err != nil {
 		code = writeErr(w, err)
 		s.log.Info("refused", "method", r.Method, "path", clip(r.URL.Path), "status", code, "err", err.Error())
@@ -102,105 +127,109 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, start time.Time,
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		code, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed"}`)
+		code, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed","code":"internal"}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	w.Write(append(b, '\n'))
 }
 
-// writeErr maps err to a status and writes the JSON error; it returns the
-// status.
+// writeErr writes the JSON error answer to err and returns its status.
 func writeErr(w http.ResponseWriter, err error) int {
-	var ae *apiError
-	var ce *coord.Error
-	body := api.ErrorBody{Error: err.Error()}
-	code := http.StatusInternalServerError
-	switch {
-	case errors.As(err, &ae):
-		code, body.Field = ae.status, ae.field
-	case errors.As(err, &ce):
-		body.Error, body.Field = ce.Msg, ce.Field
-		code = map[coord.ErrorKind]int{coord.Invalid: 400, coord.NotFound: 404, coord.Conflict: 409,
-			coord.Fenced: 409, coord.Full: 503}[ce.Kind]
-		if code == 0 {
-			code = 500
-		}
-	}
+	body := errorBody(err)
+	code := body.Code.Status()
 	writeJSON(w, code, body)
 	return code
 }
 
-// decode reads one JSON value of type T, refusing unknown fields,
-// trailing data and oversized bodies with the field named.
+// decode reads one JSON object into the struct *v, refusing unknown
+// fields, values of the wrong type, trailing data and oversized bodies,
+// each with the field named. Each key is decoded on its own into the
+// field whose json name it is, so an error belongs to its key.
 func decode(r *http.Request, v any) error {
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &apiError{http.StatusRequestEntityTooLarge, "body", fmt.Sprintf("body larger than %d bytes", mbe.Limit)}
+			return refuse(api.CodeTooLarge, "body", "body larger than %d bytes", mbe.Limit)
 		}
 		return bad("body", "reading the body: %v", err)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
 	}
+	var obj map[string]json.RawMessage
 	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return jsonError(err)
+	if err := d.Decode(&obj); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return bad("body", "invalid JSON at byte %d: %v", se.Offset, se)
+		}
+		return bad("body", "want a JSON object")
 	}
 	if d.More() {
 		return bad("body", "trailing data after the JSON object")
 	}
+	rv := reflect.ValueOf(v).Elem()
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		i := fieldIndex(rv.Type(), k)
+		if i < 0 {
+			return bad(clip(k), "unknown field")
+		}
+		if err := json.Unmarshal(obj[k], rv.Field(i).Addr().Interface()); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return bad(k, "want %s, got JSON %s", te.Type.Kind(), te.Value)
+			}
+			return bad(k, "%s", clip(err.Error()))
+		}
+	}
 	return nil
 }
 
-func jsonError(err error) error {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		return bad(te.Field, "want %s, got JSON %s", te.Type.Kind(), te.Value)
-	case errors.As(err, &se):
-		return bad("body", "invalid JSON at byte %d: %v", se.Offset, se)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return bad(clip(f), "unknown field")
+// fieldIndex is the index of t's field whose json name is name, -1 if
+// none.
+func fieldIndex(t reflect.Type, name string) int {
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if tag == name && tag != "-" {
+			return i
+		}
 	}
-	msg := err.Error()
-	// UnmarshalText errors (kind) arrive wrapped without a field name.
-	if strings.Contains(msg, "kind") {
-		return bad("kind", "%s", clip(msg))
-	}
-	return bad("body", "%s", clip(msg))
+	return -1
 }
 
 // now resolves the request's time.
 func (s *Server) now(given *float64) (float64, error) {
 	if s.opt.ClientClock {
 		if given == nil {
-			return 0, bad("now", "required: the server runs on the client's clock")
+			return 0, bad("now_s", "required: the server runs on the client's clock")
 		}
 		if math.IsNaN(*given) || math.IsInf(*given, 0) || *given < 0 || *given > 1e15 {
-			return 0, bad("now", "%v must be in [0, 1e15]", *given)
+			return 0, bad("now_s", "%v must be in [0, 1e15]", *given)
 		}
 		return *given, nil
 	}
 	if given != nil {
-		return 0, bad("now", "only in simulation mode (the server runs on its own clock)")
+		return 0, bad("now_s", "only in simulation mode (the server runs on its own clock)")
 	}
 	return s.wallNow(), nil
 }
 
-// apply runs op on the core under the lock, commits its changes and
-// returns its result once committed.
-func (s *Server) apply(op string, given *float64, f func(now float64) (any, error)) (any, error) {
+// apply runs f on the core under the lock at the request's time, commits
+// the changes and returns f's result once they are committed.
+func apply[T any](s *Server, op string, given *float64, f func(now float64) (T, error)) (T, error) {
+	var zero T
 	s.mu.Lock()
 	now, err := s.now(given)
 	if err != nil {
 		s.mu.Unlock()
-		return nil, err
+		return zero, err
 	}
 	t0 := time.Now()
 	res, err := f(now)
@@ -208,7 +237,7 @@ func (s *Server) apply(op string, given *float64, f func(now float64) (any, erro
 	ack := s.submit()
 	s.mu.Unlock()
 	if cerr := s.settle(ack); cerr != nil {
-		return nil, cerr
+		return zero, cerr
 	}
 	return res, err
 }
@@ -217,114 +246,126 @@ func (s *Server) apply(op string, given *float64, f func(now float64) (any, erro
 // to 503.
 func (s *Server) settle(ack <-chan error) error {
 	if ack != nil && s.wait(ack) != nil {
-		return &apiError{http.StatusServiceUnavailable, "", "the database commit failed; the coordinator is stopping"}
+		return refuse(api.CodeUnavailable, "", "the database commit failed; the request was not done (retry)")
 	}
 	return nil
 }
 
-func (s *Server) status(_ http.ResponseWriter, r *http.Request) (int, any, error) {
+// status shows the coordinator at the wall time, or with the client's
+// clock at ?now= or else the latest time a request carried.
+func (s *Server) status(r *http.Request) (any, error) {
+	var given *float64
+	if q := r.URL.Query().Get("now"); q != "" {
+		v, err := strconv.ParseFloat(q, 64)
+		if err != nil {
+			return nil, bad("now", "%q is not a number", clip(q))
+		}
+		given = &v
+	}
 	s.mu.Lock()
-	now := s.wallNow()
 	st := s.core.Stats()
+	now := st.Meta.Now
+	var err error
+	if given != nil || !s.opt.ClientClock {
+		now, err = s.now(given)
+	}
+	if err != nil {
+		s.mu.Unlock()
+		return nil, err
+	}
 	mtbf := s.core.NodeMTBF(now)
 	ack := s.writer.Barrier() // show only committed state
 	s.mu.Unlock()
 	if err := s.settle(ack); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
-	return 200, api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
-		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(mtbf), Meta: st.Meta, Now: now}, nil
+	return api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
+		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(mtbf), Counters: api.ViewCounters(st.Meta), Now: now}, nil
 }
 
-func (s *Server) register(_ http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *Server) register(r *http.Request) (any, error) {
 	var req api.RegisterRequest
 	if err := decode(r, &req); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	tok, issued := req.JobToken, false
 	if tok == "" {
 		tok, issued = newJobToken(), true
 	} else if len(tok) < 16 || len(tok) > 128 {
-		return 0, nil, bad("job_token", "must be 16-128 characters")
+		return nil, bad("job_token", "must be 16-128 characters")
 	}
-	spec := coord.JobSpec{ID: req.ID, Nodes: req.Nodes, Bytes: req.Bytes, C: req.C, R: req.R, MTBF: req.MTBF,
-		EY: req.EY, Work: req.Work, End: req.End, Method: req.Method, AuthHash: hashToken(tok)}
-	res, err := s.apply("register", req.Now, func(now float64) (any, error) { return s.core.Register(now, spec) })
+	spec := req.Spec()
+	spec.AuthHash = hashToken(tok)
+	j, err := apply(s, "register", req.Now, func(now float64) (coord.Job, error) { return s.core.Register(now, spec) })
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
-	j := res.(coord.Job)
 	s.log.Info("registered", "job", j.Spec.ID, "nodes", j.Spec.Nodes)
 	out := api.RegisterResponse{Job: api.ViewJob(j)}
 	if issued {
 		out.JobToken = tok
 	}
-	return 200, out, nil
+	return out, nil
 }
 
-func (s *Server) getJob(_ http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *Server) getJob(r *http.Request) (any, error) {
 	s.mu.Lock()
 	j, ok := s.core.Job(r.PathValue("id"))
 	ack := s.writer.Barrier() // show only committed state
 	s.mu.Unlock()
 	if err := s.settle(ack); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	if !ok {
-		return 0, nil, &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(r.PathValue("id")))}
+		return nil, refuse(api.CodeNotFound, "id", "no job %q", clip(r.PathValue("id")))
 	}
-	return 200, api.ViewJob(j), nil
+	return api.ViewJob(j), nil
 }
 
-func (s *Server) next(_ http.ResponseWriter, r *http.Request) (int, any, error) {
+func (s *Server) next(r *http.Request) (any, error) {
 	var req api.NowRequest
 	if err := decode(r, &req); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
-	var at float64
-	res, err := s.apply("next", req.Now, func(now float64) (any, error) {
-		at = now
-		return s.core.Next(now, r.PathValue("id"))
+	return apply(s, "next", req.Now, func(now float64) (api.AdviceView, error) {
+		a, err := s.core.Next(now, r.PathValue("id"))
+		return api.ViewAdvice(a, now), err
 	})
-	if err != nil {
-		return 0, nil, err
-	}
-	return 200, api.ViewAdvice(res.(coord.Advice), at), nil
 }
 
 // jobOp runs op for job id; op's core call must first run auth (under
 // the core lock, so that the job checked is the job acted on).
-func (s *Server) jobOp(name string, op func(r *http.Request, id string, auth func() error) (any, error)) handler {
-	return func(_ http.ResponseWriter, r *http.Request) (int, any, error) {
+func jobOp[T any](s *Server, name string, op func(r *http.Request, id string, auth func() error) (T, error)) handler {
+	return func(r *http.Request) (any, error) {
 		id := r.PathValue("id")
 		got := hashToken(r.Header.Get("X-Job-Token"))
 		auth := func() error { // s.mu held
-			j, ok := s.core.Job(id)
+			j, ok := s.core.Known(id) // an ended job too: its done is replayed
 			if !ok {
-				return &apiError{http.StatusNotFound, "id", fmt.Sprintf("no job %q", clip(id))}
+				return refuse(api.CodeNotFound, "id", "no job %q", clip(id))
 			}
 			if subtle.ConstantTimeCompare([]byte(got), []byte(j.Spec.AuthHash)) != 1 {
-				return &apiError{http.StatusForbidden, "X-Job-Token", "not this job's token"}
+				return refuse(api.CodeForbidden, "X-Job-Token", "not this job's token")
 			}
 			return nil
 		}
 		res, err := op(r, id, auth)
 		if err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 		s.log.Debug(name, "job", id, "result", res)
-		return 200, res, nil
+		return res, nil
 	}
 }
 
-func (s *Server) acquire(r *http.Request, id string, auth func() error) (any, error) {
+func (s *Server) acquire(r *http.Request, id string, auth func() error) (coord.Grant, error) {
 	var req api.AcquireRequest
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return coord.Grant{}, err
 	}
-	return s.apply("acquire", req.Now, func(now float64) (any, error) {
+	return apply(s, "acquire", req.Now, func(now float64) (coord.Grant, error) {
 		if err := auth(); err != nil {
-			return nil, err
+			return coord.Grant{}, err
 		}
 		g, err := s.core.Acquire(now, coord.AcquireRequest{Job: id, RequestID: req.RequestID, Kind: req.Kind,
 			Bytes: req.Bytes, TTL: req.TTL, LastCheckpoint: req.LastCheckpoint})
@@ -335,56 +376,56 @@ func (s *Server) acquire(r *http.Request, id string, auth func() error) (any, er
 	})
 }
 
-func (s *Server) renew(r *http.Request, id string, auth func() error) (any, error) {
+func (s *Server) renew(r *http.Request, id string, auth func() error) (coord.Grant, error) {
 	var req api.RenewRequest
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return coord.Grant{}, err
 	}
-	return s.apply("renew", req.Now, func(now float64) (any, error) {
+	return apply(s, "renew", req.Now, func(now float64) (coord.Grant, error) {
 		if err := auth(); err != nil {
-			return nil, err
+			return coord.Grant{}, err
 		}
 		return s.core.Renew(now, id, req.Token)
 	})
 }
 
-func (s *Server) release(r *http.Request, id string, auth func() error) (any, error) {
+func (s *Server) release(r *http.Request, id string, auth func() error) (coord.Grant, error) {
 	var req api.ReleaseRequest
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return coord.Grant{}, err
 	}
-	return s.apply("release", req.Now, func(now float64) (any, error) {
+	return apply(s, "release", req.Now, func(now float64) (coord.Grant, error) {
 		if err := auth(); err != nil {
-			return nil, err
+			return coord.Grant{}, err
 		}
 		return s.core.Release(now, id, req.Token, req.Duration)
 	})
 }
 
-func (s *Server) cancel(r *http.Request, id string, auth func() error) (any, error) {
+func (s *Server) cancel(r *http.Request, id string, auth func() error) (coord.Grant, error) {
 	var req api.CancelRequest
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return coord.Grant{}, err
 	}
-	return s.apply("cancel", req.Now, func(now float64) (any, error) {
+	return apply(s, "cancel", req.Now, func(now float64) (coord.Grant, error) {
 		if err := auth(); err != nil {
-			return nil, err
+			return coord.Grant{}, err
 		}
 		return s.core.Cancel(now, id, req.RequestID)
 	})
 }
 
-func (s *Server) done(r *http.Request, id string, auth func() error) (any, error) {
+func (s *Server) done(r *http.Request, id string, auth func() error) (api.DoneResponse, error) {
 	var req api.DoneRequest
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return api.DoneResponse{}, err
 	}
-	return s.apply("done", req.Now, func(now float64) (any, error) {
+	return apply(s, "done", req.Now, func(now float64) (api.DoneResponse, error) {
 		if err := auth(); err != nil {
-			return nil, err
+			return api.DoneResponse{}, err
 		}
 		if err := s.core.Done(now, id, req.Failed); err != nil {
-			return nil, err
+			return api.DoneResponse{}, err
 		}
 		return api.DoneResponse{Job: id, Status: "done", Granted: slices.Clone(s.core.Granted())}, nil
 	})

@@ -2,9 +2,14 @@ package server
 
 import (
 	"os"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -38,9 +43,63 @@ func TestOpenAPIListsRoutes(t *testing.T) {
 	s, _ := newTestServer(t, "ordered", true, nil)
 	for _, r := range want {
 		m, p, _ := strings.Cut(r, " ")
-		code, _ := do(t, s.Handler(), call{m, strings.ReplaceAll(p, "{id}", "nojob"), `{"now":1}`, "", false})
+		code, _ := do(t, s, call{m, strings.ReplaceAll(p, "{id}", "nojob"), `{"now_s":1}`, "", false})
 		if code == 404 && !strings.Contains(p, "{id}") {
 			t.Errorf("%s: 404", r)
+		}
+	}
+}
+
+// Each schema of the OpenAPI file lists exactly the json names of the Go
+// type the server reads or writes for it, and every name served follows
+// the one style: snake_case, the unit as suffix.
+func TestOpenAPISchemasAreTheTypes(t *testing.T) {
+	b, err := os.ReadFile("../../api/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]any `yaml:"properties"`
+			} `yaml:"schemas"`
+		} `yaml:"components"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]any{"Error": api.ErrorBody{}, "Now": api.NowRequest{}, "RegisterRequest": api.RegisterRequest{},
+		"Spec": api.SpecView{}, "Lease": api.LeaseView{}, "Job": api.JobView{}, "RegisterResponse": api.RegisterResponse{},
+		"Advice": api.AdviceView{}, "AcquireRequest": api.AcquireRequest{}, "Grant": coord.Grant{}, "Notice": coord.Notice{},
+		"CancelRequest": api.CancelRequest{}, "TokenRequest": api.ReleaseRequest{}, "DoneRequest": api.DoneRequest{},
+		"DoneResponse": api.DoneResponse{}, "Counters": api.Counters{}, "Status": api.StatusView{}}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	for name, v := range types {
+		sc, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Errorf("schema %s missing", name)
+			continue
+		}
+		var documented, tags []string
+		for p := range sc.Properties {
+			documented = append(documented, p)
+		}
+		rt := reflect.TypeOf(v)
+		for i := range rt.NumField() {
+			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			if tag == "" || tag == "-" {
+				t.Errorf("%s.%s has no json name", rt.Name(), rt.Field(i).Name)
+				continue
+			}
+			if !snake.MatchString(tag) {
+				t.Errorf("%s.%s: %q is not snake_case", rt.Name(), rt.Field(i).Name, tag)
+			}
+			tags = append(tags, tag)
+		}
+		slices.Sort(documented)
+		slices.Sort(tags)
+		if !slices.Equal(documented, tags) {
+			t.Errorf("schema %s documents %v, type %s has %v", name, documented, rt.Name(), tags)
 		}
 	}
 }

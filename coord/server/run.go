@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // MinTokenLen is the shortest bearer token accepted in a token file.
@@ -36,6 +38,21 @@ func ReadTokens(r io.Reader) ([]string, error) {
 		return nil, errors.New("no token in the file")
 	}
 	return out, nil
+}
+
+// ReadTokenFile reads the token file at path (see ReadTokens); a missing
+// or malformed file is a usage error naming it.
+func ReadTokenFile(path string) ([]string, error) {
+	f, err := usage.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	toks, err := ReadTokens(f)
+	if err != nil {
+		return nil, usage.Fieldf(path, "%v", err)
+	}
+	return toks, nil
 }
 
 // CheckListen refuses an address that is not loopback unless allowRemote.

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 // Options configure a Server.
 type Options struct {
 	Config coord.Config
-	Store  *store.Store
+	Store  store.Store
 	// Tokens are the accepted bearer tokens; none: no authentication
 	// (NoAuth must then be set, to say so).
 	Tokens []string
@@ -83,7 +84,7 @@ func New(opt Options) (*Server, error) {
 	}
 	core, err := coord.Restore(opt.Config, meta, jobs)
 	if err != nil {
-		return nil, fmt.Errorf("database %s: %w", opt.Store.Path(), err)
+		return nil, fmt.Errorf("database %s: %w", opt.Store.Name(), err)
 	}
 	s := &Server{opt: opt, core: core, writer: store.NewWriter(opt.Store), log: opt.Logger,
 		failed: make(chan error, 1)}
@@ -97,7 +98,7 @@ func New(opt Options) (*Server, error) {
 	s.metrics = newMetrics(s.reg, s.stats)
 	s.routes()
 	st := core.Stats()
-	s.log.Info("coordinator restored", "db", opt.Store.Path(), "policy", opt.Config.Policy.Name,
+	s.log.Info("coordinator restored", "db", opt.Store.Name(), "policy", opt.Config.Policy.Name,
 		"jobs", st.Jobs, "waiting", st.Waiting, "holders", st.Holders, "token", st.Meta.Token)
 	return s, nil
 }
@@ -108,14 +109,15 @@ func (s *Server) stats() coord.Stats {
 	return s.core.Stats()
 }
 
-// Handler is the server's HTTP handler.
-func (s *Server) Handler() http.Handler { return s.mux }
+// ServeHTTP answers one request: a Server is the coordinator's
+// http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 // Serve answers on ln until ctx is done (then shuts down gracefully,
 // letting requests in flight finish for up to 5 s) or a commit fails.
 // It closes the writer; the caller closes the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 16 << 10,
 		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
@@ -186,15 +188,42 @@ func (s *Server) submit() <-chan error {
 	return s.writer.Submit(ch)
 }
 
+// wait waits for a commit; a failed one is recovered from (recover)
+// and fails its request.
 func (s *Server) wait(ack <-chan error) error {
 	if err := <-ack; err != nil {
-		s.failMu.Do(func() {
-			s.log.Error("commit failed: stopping", "err", err)
-			s.failed <- err
-		})
+		s.recover()
 		return err
 	}
 	return nil
+}
+
+// recover rebuilds the core from the store after a failed commit: the
+// changes of the failed batch and of every later one were not committed,
+// so the state goes back to the last committed one and the requests that
+// made them fail (503, to be retried). Only a store that cannot be read
+// back stops the server.
+func (s *Server) recover() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.writer.Reset()
+	if err == nil {
+		return // recovered already by another request
+	}
+	s.log.Error("commit failed: the state goes back to the last commit", "err", err)
+	meta, jobs, lerr := s.opt.Store.Load()
+	var core *coord.Coordinator
+	if lerr == nil {
+		core, lerr = coord.Restore(s.opt.Config, meta, jobs)
+	}
+	if lerr != nil {
+		s.failMu.Do(func() {
+			s.log.Error("reloading the state failed: stopping", "err", lerr)
+			s.failed <- lerr
+		})
+		return
+	}
+	s.core = core
 }
 
 func hashToken(t string) string {
@@ -212,12 +241,11 @@ func (s *Server) authorised(r *http.Request) bool {
 	if s.opt.NoAuth {
 		return true
 	}
-	const p = "Bearer "
-	h := r.Header.Get("Authorization")
-	if len(h) <= len(p) || h[:len(p)] != p {
+	scheme, tok, found := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") || tok == "" { // the scheme is case-insensitive (RFC 9110 11.1)
 		return false
 	}
-	got := sha256.Sum256([]byte(h[len(p):]))
+	got := sha256.Sum256([]byte(tok))
 	ok := 0
 	for _, t := range s.tokens {
 		ok |= subtle.ConstantTimeCompare(got[:], t[:])

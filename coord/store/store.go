@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -31,15 +32,33 @@ type Options struct {
 	NoSync bool
 }
 
-// Store is an open coordinator database.
-type Store struct {
+// Store is what the coordinator needs of its persistence: the state at
+// start and a durable commit of each batch of changes, in order. The
+// server and the Writer depend on this interface only, so another store
+// (a replicated one, say) can replace the bbolt file without touching
+// them.
+type Store interface {
+	// Load reads the whole committed state.
+	Load() (coord.Meta, []coord.Job, error)
+	// Commit makes a sequence of changes durable, in order, all or none;
+	// the meta record of the last one is the new meta record.
+	Commit(chs ...coord.Changes) error
+	// Name names the store in messages (a file's path).
+	Name() string
+}
+
+// Bolt is an open coordinator database in a bbolt file; it implements
+// Store.
+type Bolt struct {
 	db   *bolt.DB
 	path string
 }
 
+var _ Store = (*Bolt)(nil)
+
 // Open opens the database at path (see the package comment for the
 // rules on missing and corrupt files).
-func Open(path string, opt Options) (s *Store, err error) {
+func Open(path string, opt Options) (s *Bolt, err error) {
 	_, statErr := os.Stat(path)
 	switch {
 	case opt.Init && statErr == nil:
@@ -49,6 +68,7 @@ func Open(path string, opt Options) (s *Store, err error) {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
 		return nil, fmt.Errorf("database %s: %w", path, statErr)
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged page may point outside the file
 	defer func() {
 		if r := recover(); r != nil { // bbolt panics on some corrupt pages
 			s, err = nil, fmt.Errorf("database %s is corrupt: %v", path, r)
@@ -61,7 +81,7 @@ func Open(path string, opt Options) (s *Store, err error) {
 		}
 		return nil, fmt.Errorf("database %s is not a usable bbolt file: %w", path, err)
 	}
-	s = &Store{db: db, path: path}
+	s = &Bolt{db: db, path: path}
 	if opt.Init {
 		err = db.Update(func(tx *bolt.Tx) error {
 			m, err := tx.CreateBucket(bucketMeta)
@@ -74,7 +94,10 @@ func Open(path string, opt Options) (s *Store, err error) {
 			if err := m.Put(keyVersion, []byte(Version)); err != nil {
 				return err
 			}
-			b, _ := json.Marshal(coord.Meta{})
+			b, err := json.Marshal(coord.Meta{})
+			if err != nil {
+				return err
+			}
 			return m.Put(keyState, b)
 		})
 	} else {
@@ -93,7 +116,21 @@ func Open(path string, opt Options) (s *Store, err error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
+	if !opt.Init {
+		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
+			db.Close()
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// faulted turns a panic of bbolt on a damaged page (with
+// debug.SetPanicOnFault, also a read outside the mapped file) into err.
+func (s *Bolt) faulted(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("database %s is corrupt: %v", s.path, r)
+	}
 }
 
 func clip(s string) string {
@@ -104,18 +141,15 @@ func clip(s string) string {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Bolt) Close() error { return s.db.Close() }
 
-// Path is the database file.
-func (s *Store) Path() string { return s.path }
+// Name is the database file.
+func (s *Bolt) Name() string { return s.path }
 
 // Load reads the whole state.
-func (s *Store) Load() (meta coord.Meta, jobs []coord.Job, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("database %s is corrupt: %v", s.path, r)
-		}
-	}()
+func (s *Bolt) Load() (meta coord.Meta, jobs []coord.Job, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer s.faulted(&err)
 	err = s.db.View(func(tx *bolt.Tx) error {
 		if err := json.Unmarshal(tx.Bucket(bucketMeta).Get(keyState), &meta); err != nil {
 			return fmt.Errorf("meta record: %w", err)
@@ -139,10 +173,12 @@ func (s *Store) Load() (meta coord.Meta, jobs []coord.Job, err error) {
 }
 
 // Commit writes a sequence of changes, in order, in one transaction.
-func (s *Store) Commit(chs ...coord.Changes) error {
+func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	if len(chs) == 0 {
 		return nil
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer s.faulted(&err)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		jb := tx.Bucket(bucketJobs)
 		for _, ch := range chs {
@@ -161,7 +197,10 @@ func (s *Store) Commit(chs ...coord.Changes) error {
 				}
 			}
 		}
-		b, _ := json.Marshal(chs[len(chs)-1].Meta)
+		b, err := json.Marshal(chs[len(chs)-1].Meta)
+		if err != nil {
+			return fmt.Errorf("meta record: %w", err)
+		}
 		return tx.Bucket(bucketMeta).Put(keyState, b)
 	})
 }

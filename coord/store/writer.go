@@ -10,7 +10,7 @@ import (
 // Writer commits changes in submission order, grouping those submitted
 // while a transaction is under way into the next one (group commit).
 type Writer struct {
-	s    *Store
+	s    Store
 	mu   sync.Mutex
 	cond *sync.Cond
 	q    []pending
@@ -26,7 +26,7 @@ type pending struct {
 }
 
 // NewWriter starts a writer on s.
-func NewWriter(s *Store) *Writer {
+func NewWriter(s Store) *Writer {
 	w := &Writer{s: s}
 	w.cond = sync.NewCond(&w.mu)
 	w.wg.Add(1)
@@ -46,7 +46,7 @@ func (w *Writer) Submit(ch coord.Changes) <-chan error {
 		return ack
 	}
 	w.q = append(w.q, pending{ch, ack})
-	w.cond.Signal()
+	w.cond.Broadcast()
 	w.mu.Unlock()
 	return ack
 }
@@ -69,7 +69,7 @@ func (w *Writer) Barrier() <-chan error {
 		return ack
 	}
 	w.q = append(w.q, pending{ack: ack})
-	w.cond.Signal()
+	w.cond.Broadcast()
 	return ack
 }
 
@@ -102,20 +102,37 @@ func (w *Writer) loop() {
 		if err == nil {
 			err = w.s.Commit(chs...)
 		}
-		w.mu.Lock()
-		w.err, w.busy = err, false
-		w.mu.Unlock()
 		for _, p := range batch {
 			p.ack <- err
 		}
+		w.mu.Lock()
+		w.err, w.busy = err, false
+		w.cond.Broadcast()
+		w.mu.Unlock()
 	}
+}
+
+// Reset waits until every change submitted so far has been answered,
+// then forgets a failed commit so that later changes are committed again,
+// and returns the failure it forgot (nil if none). The failed changes and
+// every change submitted after them were not committed: the caller, which
+// must not submit meanwhile, rebuilds its state from the store.
+func (w *Writer) Reset() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for (len(w.q) > 0 || w.busy) && !w.done {
+		w.cond.Wait()
+	}
+	err := w.err
+	w.err = nil
+	return err
 }
 
 // Close commits what is queued and stops the writer.
 func (w *Writer) Close() {
 	w.mu.Lock()
 	w.done = true
-	w.cond.Signal()
+	w.cond.Broadcast()
 	w.mu.Unlock()
 	w.wg.Wait()
 }
