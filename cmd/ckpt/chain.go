@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -67,6 +66,23 @@ func parseAhead(s string) (int, error) {
 
 // writeSbatchChain prints the submission script of plan r.
 func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
+	rs := make([]reservation.Reservation, len(r.Reservations))
+	for k, rv := range r.Reservations {
+		rs[k] = rv.Reservation
+	}
+	steps, err := slurm.StepsOf(rs, nil)
+	if err != nil {
+		return usage(err)
+	}
+	return writeChain(cmd, w, steps, job, name)
+}
+
+// writeChain is the one path from a plan's steps to a submission script,
+// for ckpt reserve --sbatch with or without --profile: the --sbatch
+// options (--ahead, --sbatch-arg, the options after --) mapped to
+// slurm.ChainOf, the chain checked against the cluster's limits
+// (slurm.CheckCluster), the script printed.
+func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name string) error {
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
 	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
@@ -74,13 +90,16 @@ func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, jo
 	if err != nil {
 		return usage(err)
 	}
-	ch := slurm.Chain{Job: job, Name: name, Extra: extra, Ahead: ahead}
-	for _, rv := range r.Reservations {
-		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
-			Restart: rv.Restart > 0, RestartTime: rv.Restart, Milestone: rv.Milestone})
+	ch, err := slurm.ChainOf(steps, slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra})
+	if err != nil {
+		return usage(err)
 	}
-	if err := checkSlurmLimits(cmd, ch); err != nil {
-		return err
+	warning, err := slurm.CheckCluster(cmd.Context(), slurm.Exec{}, ch)
+	if err != nil {
+		return usage(err)
+	}
+	if warning != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s\n", warning)
 	}
 	script, err := ch.Script()
 	if err != nil {
@@ -88,24 +107,6 @@ func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, jo
 	}
 	_, err = io.WriteString(w, script)
 	return err
-}
-
-// checkSlurmLimits checks the chain against the partition's MaxTime and
-// the nodes' memory when sinfo is on PATH; a Slurm that does not answer
-// is a warning (the plan may be meant for another machine).
-func checkSlurmLimits(cmd *cobra.Command, ch slurm.Chain) error {
-	if _, err := exec.LookPath("sinfo"); err != nil {
-		return nil
-	}
-	parts, err := slurm.Exec{}.Limits(cmd.Context())
-	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: cannot check the plan against Slurm's limits: %v\n", err)
-		return nil
-	}
-	if err := slurm.CheckLimits(ch, parts); err != nil {
-		return usage(err)
-	}
-	return nil
 }
 
 func newChainCmd() *cobra.Command {

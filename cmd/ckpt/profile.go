@@ -125,9 +125,7 @@ type profileOther struct {
 // sbatchMem renders GB as an sbatch --mem value in MiB, rounded up
 // (memplan.PlanApp bounds every request by memplan.MaxMemory, so that it
 // fits an int64).
-func sbatchMem(gb float64) string {
-	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
-}
+func sbatchMem(gb float64) string { return slurm.MemArg(gb) }
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	strategy, err := checkProfileFlags(cmd, f)
@@ -162,7 +160,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
-		return writeProfileSbatch(out, f, plan)
+		return writeProfileSbatch(cmd, out, f, plan)
 	}
 	res := newProfileReport(src, ps, plan, o, !f.noBaselines)
 	res.TransferFactors = factors
@@ -301,19 +299,19 @@ func optionFlagError(fl *pflag.FlagSet, err error) error {
 	return usage(err)
 }
 
-// writeProfileSbatch prints the plan as a chain of sbatch jobs.
-func writeProfileSbatch(w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
-	ch := slurm.Chain{Job: f.sbatch, Name: f.jobName}
-	for _, r := range plan.Reservations {
-		ch.Steps = append(ch.Steps, slurm.Step{Time: r.Length, Mem: sbatchMem(r.Mem), Checkpoint: r.Checkpoint,
-			CheckpointTime: r.CheckpointTime, Restart: r.Restart > 0, Milestone: r.Milestone})
+// writeProfileSbatch prints the plan as a chain of sbatch jobs, each
+// asking for its reservation's memory (writeChain, as without --profile).
+func writeProfileSbatch(cmd *cobra.Command, w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
+	rs := make([]reservation.Reservation, len(plan.Reservations))
+	mem := make([]float64, len(plan.Reservations))
+	for k, r := range plan.Reservations {
+		rs[k], mem[k] = r.Reservation, r.Mem
 	}
-	script, err := ch.Script()
+	steps, err := slurm.StepsOf(rs, mem)
 	if err != nil {
 		return usage(err)
 	}
-	_, err = io.WriteString(w, script)
-	return err
+	return writeChain(cmd, w, steps, f.sbatch, f.jobName)
 }
 
 // newProfileReport assembles the report of plan, with the other strategies'

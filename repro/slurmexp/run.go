@@ -201,9 +201,10 @@ func submit(ctx context.Context, cfg Config, root string, j Job, n int) (flight,
 	if err := os.WriteFile(script, []byte(jobScript(cfg, j)), 0o755); err != nil {
 		return flight{}, err
 	}
-	name := strings.NewReplacer(" ", "", ".", "", "=", "", "%", "").Replace(fmt.Sprintf("sx-%s-%s", j.App.Name, j.Strategy))
-	c := slurm.Chain{Job: script, Name: name, Ahead: slurm.DefaultAhead, Scale: cfg.Scale, Steps: j.Steps,
-		Extra: []string{"--output=" + filepath.Join(root, id, "slurm-%j.out")}}
+	c, err := chainOf(cfg, root, id, script, j)
+	if err != nil {
+		return flight{}, err
+	}
 	sub, err := c.Script()
 	if err != nil {
 		return flight{}, err
@@ -215,6 +216,14 @@ func submit(ctx context.Context, cfg Config, root string, j Job, n int) (flight,
 		return f, fmt.Errorf("submitting job %d (%s): %v: %s", n, j.Cell(), err, strings.TrimSpace(string(out)))
 	}
 	return f, nil
+}
+
+// chainOf is job j's chain (slurm.ChainOf, the builder of ckpt reserve
+// --sbatch), its script at script and its folder root/id.
+func chainOf(cfg Config, root, id, script string, j Job) (slurm.Chain, error) {
+	name := strings.NewReplacer(" ", "", ".", "", "=", "", "%", "").Replace(fmt.Sprintf("sx-%s-%s", j.App.Name, j.Strategy))
+	return slurm.ChainOf(j.Steps, slurm.ChainOptions{Job: script, Name: name, Ahead: slurm.DefaultAhead, Scale: cfg.Scale,
+		Extra: []string{"--output=" + filepath.Join(root, id, "slurm-%j.out")}})
 }
 
 type heldLine struct {
