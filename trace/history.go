@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -315,72 +314,10 @@ func positiveWalltime(ls *lineScanner, s string) (float64, error) {
 	return v, nil
 }
 
-// parseWalltime reads seconds, a units.ParseSeconds duration or a Slurm
-// clock; the result is finite but may be ≤ 0.
-func parseWalltime(s string) (float64, error) {
-	v, err := units.ParseSeconds(s)
-	if err == nil {
-		return v, nil
-	}
-	if strings.Contains(s, ":") {
-		if c, ok := parseClock(s); ok {
-			return c, nil
-		}
-	}
-	return 0, err
-}
-
-// parseClock reads the Slurm time forms [D-]HH:MM:SS and MM:SS (seconds
-// may carry a fraction: "01:02.345") and, after "D-", also D-HH and
-// D-HH:MM. Components after the first must be below 60.
-func parseClock(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	days := 0.0
-	hasDays := false
-	if d, rest, ok := strings.Cut(s, "-"); ok {
-		n, err := strconv.ParseUint(d, 10, 32)
-		if err != nil {
-			return 0, false
-		}
-		days, hasDays, s = float64(n), true, rest
-	}
-	parts := strings.Split(s, ":")
-	var unit []float64 // seconds per part
-	switch {
-	case hasDays && len(parts) == 1:
-		unit = []float64{3600}
-	case hasDays && len(parts) == 2:
-		unit = []float64{3600, 60}
-	case len(parts) == 2:
-		unit = []float64{60, 1}
-	case len(parts) == 3:
-		unit = []float64{3600, 60, 1}
-	default:
-		return 0, false
-	}
-	total := days * 86400
-	for i, p := range parts {
-		var v float64
-		if unit[i] == 1 {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || strings.ContainsAny(p, "eExXpP_+-") {
-				return 0, false
-			}
-			v = f
-		} else {
-			n, err := strconv.ParseUint(p, 10, 32)
-			if err != nil {
-				return 0, false
-			}
-			v = float64(n)
-		}
-		if i > 0 && v >= 60 {
-			return 0, false
-		}
-		total += v * unit[i]
-	}
-	return total, true
-}
+// parseWalltime reads seconds, a duration or a Slurm clock (sacct's
+// Elapsed, with a fraction of a second in TotalCPU's style): the one
+// grammar of units.ParseSeconds; the result is finite but may be ≤ 0.
+func parseWalltime(s string) (float64, error) { return units.ParseSeconds(s) }
 
 // separatorLine reports whether s is made of dashes and blanks only, with
 // at least three dashes: the rule under the header of sacct's default,

@@ -177,22 +177,6 @@ func TestHistoryBinaryShortError(t *testing.T) {
 	}
 }
 
-func TestParseClock(t *testing.T) {
-	good := map[string]float64{"02:05:13": 7513, "1-01:02:03": 90123, "05:06": 306, "00:00:01.5": 1.5,
-		"2-00": 172800, "1-02:30": 95400, "00:59:59": 3599, "100:00:00": 360000}
-	for s, want := range good {
-		if got, ok := parseClock(s); !ok || got != want {
-			t.Errorf("parseClock(%q) = %v, %v; want %v", s, got, ok, want)
-		}
-	}
-	for _, s := range []string{"", "1", "1:2:3:4", "00:60:00", "00:00:60", "-1:00:00", "a:00", "1-", "x-01:00:00",
-		"01:1e3", "00:-5", "1:+5", "01:02:0x1p3", "1-2-03:00:00", "INVALID", "UNLIMITED"} {
-		if v, ok := parseClock(s); ok {
-			t.Errorf("parseClock(%q) accepted: %v", s, v)
-		}
-	}
-}
-
 func TestHistoryOrderIsFileOrder(t *testing.T) {
 	// The last five runs are the last five values, whatever their size.
 	in := "50\n10\n40\n20\n30\n60\n5\n"
