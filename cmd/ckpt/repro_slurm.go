@@ -52,7 +52,7 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if f.slurm.resummarize {
 		return resummarizeSlurm(cmd, f)
 	}
-	cpus, err := slurmexp.Available(ctx)
+	cpus, err := slurmexp.Available(ctx, slurm.Exec{})
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
 	}
 	d.RunScale = f.slurm.scale
-	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, d)
+	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`
