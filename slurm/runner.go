@@ -75,14 +75,8 @@ const KillAfter = time.Second
 // kills it).
 const StartGrace = 2 * time.Second
 
-// SignalTime is when the runner sends the checkpoint signal: end − C −
-// margin, to the second, but not before start + StartGrace (when the
-// checkpoint no longer fits, the app is told as soon as it can listen).
-func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time {
-	return signalTime(start, end, c, margin, StartGrace, true)
-}
-
-// signalTime is end − c − margin, truncated to the second if asked, not
+// signalTime is when the runner sends the checkpoint signal: end − c −
+// margin, truncated to the second if asked, not
 // before start + grace.
 func signalTime(start, end time.Time, c float64, margin, grace time.Duration, truncate bool) time.Time {
 	at := end.Add(-time.Duration(c*float64(time.Second)) - margin)
@@ -149,7 +143,7 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 // up the rolling window, starts the app (unless a reservation recorded
 // that the work is done: an earlier one, or this or a later one when Slurm
 // requeued this reservation) from the point startingPoint gives, signals
-// it at SignalTime, records the Outcome and returns it with the exit
+// it at signalTime, records the Outcome and returns it with the exit
 // status for the dependencies. Cluster errors
 // while topping up or cancelling are reported on Stderr, not fatal: the
 // dependencies are the safety net.

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,7 +196,7 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := SignalTime(start, cfg.End, 1, time.Second)
+	want := signalTimeDefault(start, cfg.End, 1, time.Second)
 	if d := o.SignalAt.Sub(want); d < -time.Second || d > time.Second {
 		t.Errorf("signal at %v, want %v", o.SignalAt, want)
 	}
@@ -211,15 +212,15 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 func TestSignalTime(t *testing.T) {
 	start := t0
 	end := t0.Add(120 * time.Second)
-	if got := SignalTime(start, end, 10, 5*time.Second); !got.Equal(t0.Add(105 * time.Second)) {
+	if got := signalTimeDefault(start, end, 10, 5*time.Second); !got.Equal(t0.Add(105 * time.Second)) {
 		t.Errorf("lead: %v", got.Sub(t0))
 	}
 	// C = 10.5 s: to the second, never later than end − C − margin.
-	if got := SignalTime(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
+	if got := signalTimeDefault(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
 		t.Errorf("fractional C: %v", got.Sub(t0))
 	}
 	// A checkpoint that no longer fits: as soon as the app can listen.
-	if got := SignalTime(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
+	if got := signalTimeDefault(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
 		t.Errorf("short: %v", got.Sub(t0))
 	}
 }
@@ -384,4 +385,20 @@ func TestRunRequeuedMidRunRestartsFromCheckpoint(t *testing.T) {
 			t.Errorf("first run: app said %q, outcome %+v; want a start from 0", said, o)
 		}
 	}
+}
+
+// signalTimeDefault is the runner's signal time with its default grace:
+// end − C − margin, to the second, but not before start + StartGrace (when
+// the checkpoint no longer fits, the app is told as soon as it can listen).
+func signalTimeDefault(start, end time.Time, c float64, margin time.Duration) time.Time {
+	return signalTime(start, end, c, margin, StartGrace, true)
+}
+
+// writePlan writes the chain's plan (chain.json) in its folder.
+func writePlan(st *State) error {
+	b, err := json.MarshalIndent(st.Chain, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(st.Dir, "chain.json"), append(b, '\n'), 0o644)
 }

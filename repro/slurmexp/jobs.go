@@ -214,7 +214,7 @@ func Interleave(jobs []Job) []Job {
 // and, if it must checkpoint, starts at L − max(C, C·f_k) (the runner's
 // signal at L − C, or the app's own time for a larger checkpoint) and
 // exits when the checkpoint is written; a reservation without checkpoint
-// that does not finish is held in full. With v = 0 it is Held. +Inf when
+// that does not finish is held in full. With v = 0 it is reservation.CostFor with β = 1. +Inf when
 // the chain does not finish the job.
 func SimHeld(j Job) float64 {
 	h, _ := simRun(j)
