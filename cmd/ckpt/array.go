@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -23,10 +24,10 @@ type arrayFlags struct {
 func newArrayCmd() *cobra.Command {
 	var f arrayFlags
 	cmd := &cobra.Command{
-		Use:   "array --tasks N [flags] -- COMMAND [ARGS...]",
+		Use:   "array --shards N [flags] -- COMMAND [ARGS...]",
 		Short: "Print an sbatch job-array script that runs a sweep or a reproduction in N shards, then merges them",
 		Long: `array prints a bash script that submits COMMAND (a ckpt sweep, or ckpt repro NAME)
-as a Slurm job array of --tasks shards, at most --throttle at once, each task
+as a Slurm job array of --shards tasks, at most --throttle at once, each task
 running "--shard auto/N" into its own files (FILE.part-<task>.csv for --csv FILE,
 --jsonl FILE likewise; for a reproduction, OUT/NAME-items.part-<task>.jsonl),
 and a merge job that runs after every task succeeded (afterok) and writes the
@@ -34,11 +35,11 @@ files the unsplit command would have written (for a reproduction: merges the
 item logs, then ckpt repro NAME --finish). With --resubmit, array reads the
 tasks' files and submits only the shards still missing (no file, or no end line:
 interrupted), with the same merge job; it prints the --array= list on stderr.`,
-		Example: `  ckpt array --tasks 8 --throttle 4 --time 2h -- reserve sweep --ckpt 1m,5m,30m --csv costs.csv > costs.sh
+		Example: `  ckpt array --shards 8 --throttle 4 --time 2h -- reserve sweep --ckpt 1m,5m,30m --csv costs.csv > costs.sh
   bash costs.sh
-  ckpt array --tasks 16 --throttle 8 --time 1h -- repro capacity --out results | bash
+  ckpt array --shards 16 --throttle 8 --time 1h -- repro capacity --out results | bash
   # after a failure: only the missing shards, then the merge
-  ckpt array --tasks 16 --throttle 8 --time 1h --resubmit -- repro capacity --out results | bash`,
+  ckpt array --shards 16 --throttle 8 --time 1h --resubmit -- repro capacity --out results | bash`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, probe, err := f.plan(args)
@@ -60,21 +61,33 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.tasks, "tasks", 0, "number of array tasks, one shard each (required)")
+	fl.IntVar(&f.tasks, "shards", 0, "number of shards, one array task each (required)")
 	fl.IntVar(&f.throttle, "throttle", 0, "tasks running at once (--array=...%k; 0: no bound)")
-	fl.StringVar(&f.name, "name", "ckpt-array", "job name (the merge job is NAME.merge)")
-	fl.StringVar(&f.bin, "ckpt", "ckpt", "the ckpt program the jobs run")
+	fl.StringVar(&f.name, "job-name", "ckpt-array", "job name (the merge job is NAME.merge)")
+	fl.StringVar(&f.bin, "ckpt-bin", "ckpt", "the ckpt program the jobs run")
+	// The names of the previous release, hidden: --tasks is a folder in
+	// reserve, --ckpt a checkpoint cost everywhere else.
+	hiddenAlias(fl, "tasks", "shards")
+	hiddenAlias(fl, "name", "job-name")
+	hiddenAlias(fl, "ckpt", "ckpt-bin")
 	fl.StringVar(&f.time, "time", "0", "time limit of each task and of the merge job, e.g. 2h or 02:00:00 (0: the partition default)")
 	fl.StringArrayVar(&f.extra, "sbatch-arg", nil, "further sbatch option for both jobs, e.g. --partition=cpu (repeatable)")
 	fl.BoolVar(&f.resubmit, "resubmit", false, "submit only the shards whose files are missing or interrupted, then the merge job")
 	return cmd
 }
 
+// hiddenAlias makes --old a hidden name of flag --name, for one release.
+func hiddenAlias(fl *pflag.FlagSet, old, name string) {
+	f := fl.Lookup(name)
+	fl.Var(f.Value, old, "old name of --"+name)
+	_ = fl.MarkHidden(old)
+}
+
 // plan builds the array of command args and the per-task files whose end
 // lines say which shards are done (TaskID marks the task).
 func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if f.tasks < 1 {
-		return slurm.Array{}, nil, usagef("--tasks %d: want the number of shards, at least 1", f.tasks)
+		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.tasks)
 	}
 	if args[0] == "ckpt" || filepath.Base(args[0]) == "ckpt" {
 		args = args[1:]

@@ -194,7 +194,7 @@ func Resummarize(ctx context.Context, rc repro.Config, cl slurm.Cluster, d Desig
 		rr := row{rec: rec, col: col}
 		j, ok := byKey[rr.str("cell")+"/"+rr.str("app")+"/"+rr.str("index")]
 		if !ok {
-			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, rr.str("cell"), rr.str("index"))
+			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs-per-cell and --mix-runs)", p, rr.str("cell"), rr.str("index"))
 		}
 		r := Result{Job: j, Done: rr.str("done") == "true", SimHeld: SimHeld(j)}
 		r.Reservations = int(rr.num("reservations"))
