@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -321,6 +322,41 @@ func TestRunScaledEndEnforced(t *testing.T) {
 	}
 	if o.Outcome != OutcomeOut || status != ExitMore || !strings.Contains(o.Note, "scaled end") {
 		t.Errorf("outcome %s (%q), status %d", o.Outcome, o.Note, status)
+	}
+}
+
+// The app runs under package supervise: killed at the scaled end, its
+// exit status is 128 + SIGKILL (the one rule, as the gate's), and what it
+// started dies with it.
+func TestRunKillsTheAppsGroup(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	c := Chain{Job: "job.sh", Scale: 60, Steps: []Step{{Time: 60, Milestone: 60}}}
+	st := chainDir(t, c, 1)
+	pidFile := filepath.Join(t.TempDir(), "helper")
+	cfg := runCfg(st, 1, []string{"bash", "-c", `sleep 60 & echo $! > ` + pidFile + `; trap "" TERM; while :; do sleep 0.1; done`}, "0")
+	cfg.End = time.Now().Add(time.Minute)
+	o, _, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Exit != 128+int(syscall.SIGKILL) || o.Outcome != OutcomeOut {
+		t.Errorf("exit %d, outcome %s; want %d, %s", o.Exit, o.Outcome, 128+int(syscall.SIGKILL), OutcomeOut)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("helper pid %q", b)
+	}
+	gone := false
+	for end := time.Now().Add(5 * time.Second); !gone && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		gone = syscall.Kill(pid, 0) == syscall.ESRCH || err == nil && strings.Contains(string(stat), ") Z ")
+	}
+	if !gone {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the app's helper %d outlived the reservation", pid)
 	}
 }
 
