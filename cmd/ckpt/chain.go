@@ -3,20 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
-	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // addSbatchFlags defines the flags of ckpt reserve --sbatch beyond --sbatch
@@ -52,18 +47,6 @@ func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	return nil
 }
 
-// parseAhead reads --ahead: a number >= 1, or all (0).
-func parseAhead(s string) (int, error) {
-	if s == "all" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("--ahead %q: want a number >= 1 or all", s)
-	}
-	return n, nil
-}
-
 // writeSbatchChain prints the submission script of plan r.
 func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
 	rs := make([]reservation.Reservation, len(r.Reservations))
@@ -86,9 +69,9 @@ func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name s
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
 	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
-	ahead, err := parseAhead(aheadFlag)
+	ahead, err := slurm.ParseAhead(aheadFlag)
 	if err != nil {
-		return usage(err)
+		return usagef("--ahead %s", err)
 	}
 	ch, err := slurm.ChainOf(steps, slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra})
 	if err != nil {
@@ -140,7 +123,7 @@ func newChainCmd() *cobra.Command {
 			if js {
 				return writeJSON(cmd.OutOrStdout(), cs)
 			}
-			return writeChainStatus(cmd.OutOrStdout(), cs)
+			return cs.WriteText(cmd.OutOrStdout())
 		},
 	}
 	addJSONFlag(status.Flags(), &js)
@@ -209,67 +192,18 @@ func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error
 	if err != nil {
 		return usage(fmt.Errorf("%s: %w", name, err))
 	}
+	rep := slurm.HistoryReport{Name: name, History: h, Learned: learned}
 	if f.json {
-		return writeJSON(cmd.OutOrStdout(), struct {
-			slurm.Runs
-			slurm.Learned
-			Mean output.Number `json:"mean"`
-		}{h.Runs, learned, output.Number(learned.Law.Mean())})
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	w := output.NewWriter(cmd.OutOrStdout())
-	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, h.Complete, h.Censored)
-	for _, why := range slices.Sorted(maps.Keys(h.Skipped)) {
-		fmt.Fprintf(w, ", %d skipped (%s)", h.Skipped[why], why)
-	}
-	fmt.Fprintf(w, "\nlaw (%s): ", learned.Fit)
-	switch {
-	case learned.Spec != "":
-		fmt.Fprintf(w, "%s\nmean %s; plan with: ckpt reserve --dist %s\n", learned.Spec, units.FormatSeconds(learned.Law.Mean()), learned.Spec)
-	case h.Censored > 0:
-		fmt.Fprintf(w, "Kaplan-Meier estimate, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
-	default:
-		fmt.Fprintf(w, "empirical, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
-	}
-	return w.Err()
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
-// loadChain finds chain id (or a chain folder path) under slurm.Root.
+// loadChain finds chain id (or a chain folder path) with slurm.Find.
 func loadChain(id string) (*slurm.State, error) {
-	dir := id
-	if !strings.ContainsRune(id, filepath.Separator) {
-		root, err := slurm.Root()
-		if err != nil {
-			return nil, usage(err)
-		}
-		dir = filepath.Join(root, id)
-	}
-	st, err := slurm.Load(dir)
+	st, err := slurm.Find(id)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return st, nil
-}
-
-func writeChainStatus(out io.Writer, cs slurm.ChainStatus) error {
-	w := output.NewWriter(out)
-	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
-	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
-	for _, j := range cs.Jobs {
-		progress := "-"
-		if j.Outcome != "" {
-			progress = units.FormatSeconds(j.Progress)
-		}
-		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), progress)
-	}
-	for _, m := range cs.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", m)
-	}
-	return w.Err()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
