@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,9 +46,7 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 				return err
 			}
 			if f.resubmit {
-				if a.IDs, err = missingTasks(probe, f.tasks); err != nil {
-					return err
-				}
+				a.IDs = slurm.MissingShards(probe, f.tasks)
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d shards missing: --array=%s\n", len(a.IDs), f.tasks, runner.ArrayList(a.IDs))
 			}
 			s, err := a.Script()
@@ -106,90 +103,16 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 		return slurm.Array{}, nil, err
 	}
 	a := slurm.Array{Name: f.name, Tasks: f.tasks, Throttle: f.throttle, Time: limit, Extra: f.extra}
-	shard := []string{"--shard", "auto/" + strconv.Itoa(f.tasks)}
-	var probe []string
 	if sub.Name() == "repro" && sub.Parent() != nil && !sub.Parent().HasParent() {
-		probe, err = f.reproArray(&a, args, shard)
-	} else {
-		probe, err = f.sweepArray(&a, args, shard)
-	}
-	return a, probe, err
-}
-
-// reproArray: each task records its shard's item log; the merge job merges
-// the logs and finishes the reproduction from them.
-func (f arrayFlags) reproArray(a *slurm.Array, args, shard []string) ([]string, error) {
-	name, out := "", "repro-out"
-	for i := 1; i < len(args); i++ {
-		switch v := args[i]; {
-		case v == "--out" && i+1 < len(args):
-			out, i = args[i+1], i+1
-		case strings.HasPrefix(v, "--out="):
-			out = strings.TrimPrefix(v, "--out=")
-		case !strings.HasPrefix(v, "-") && name == "" && (i == 1 || args[i-1] != "--workers" && args[i-1] != "--seed" && args[i-1] != "--accounting"):
-			name = v
+		name, out := slurm.ReproTarget(args)
+		if _, ok := reproductions[name]; !ok {
+			return a, nil, usagef("repro: name the reproduction before its flags (ckpt array ... -- repro NAME --out DIR)")
 		}
+		return a, a.Repro(f.bin, name, out, args), nil
 	}
-	if _, ok := reproductions[name]; !ok {
-		return nil, usagef("repro: name the reproduction before its flags (ckpt array ... -- repro NAME --out DIR)")
+	probe, err := a.Sweep(f.bin, args)
+	if err != nil {
+		return a, nil, usage(err)
 	}
-	stem := filepath.Join(out, name+"-items")
-	cmd := append([]string{f.bin}, args...)
-	a.Task = append(append(slices.Clone(cmd), shard...), "--items", stem+".part-"+slurm.TaskID+".jsonl")
-	a.Merge = [][]string{
-		{f.bin, "merge", "--out", stem + ".jsonl", stem + ".part-" + slurm.Any + ".jsonl"},
-		append(slices.Clone(cmd), "--finish", stem+".jsonl"),
-	}
-	return []string{stem + ".part-" + slurm.TaskID + ".jsonl"}, nil
-}
-
-// sweepArray: each task writes FILE.part-<task>.EXT for each --csv or
-// --jsonl FILE; the merge job merges each format.
-func (f arrayFlags) sweepArray(a *slurm.Array, args, shard []string) ([]string, error) {
-	task := []string{f.bin}
-	var probe []string
-	for i := 0; i < len(args); i++ {
-		v := args[i]
-		flag, file, eq := strings.Cut(v, "=")
-		if flag != "--csv" && flag != "--jsonl" {
-			task = append(task, v)
-			continue
-		}
-		if !eq {
-			if i+1 >= len(args) {
-				return nil, usagef("%s needs a file", flag)
-			}
-			file, i = args[i+1], i+1
-		}
-		if file == "" || file == "-" {
-			return nil, usagef("%s %q: each task needs its own file", flag, file)
-		}
-		ext := filepath.Ext(file)
-		stem := strings.TrimSuffix(file, ext)
-		task = append(task, flag, stem+".part-"+slurm.TaskID+ext)
-		a.Merge = append(a.Merge, []string{f.bin, "merge", "--out", file, stem + ".part-" + slurm.Any + ext})
-		probe = append(probe, stem+".part-"+slurm.TaskID+ext)
-	}
-	if len(probe) == 0 {
-		return nil, usagef("give the sweep --csv FILE or --jsonl FILE: each task writes its own part of it")
-	}
-	a.Task = append(task, shard...)
-	return probe, nil
-}
-
-// missingTasks returns the tasks of n whose files (probe, TaskID replaced)
-// are absent or have no end line of shard i/n.
-func missingTasks(probe []string, n int) ([]int, error) {
-	missing := []int{}
-	for i := range n {
-		for _, p := range probe {
-			path := strings.ReplaceAll(p, slurm.TaskID, strconv.Itoa(i))
-			t, ok, err := runner.ReadTrailer(path)
-			if err != nil || !ok || t.Shard != (runner.Shard{Index: i, Count: n}) {
-				missing = append(missing, i)
-				break
-			}
-		}
-	}
-	return missing, nil
+	return a, probe, nil
 }
