@@ -63,9 +63,6 @@ func Start(argv, env []string, stdout, stderr io.Writer) (*Process, error) {
 	return p, nil
 }
 
-// Pid is the application's process ID, also its process group's.
-func (p *Process) Pid() int { return p.cmd.Process.Pid }
-
 // Signal sends sig to the application (not to its group). A signal to an
 // application that has exited is ignored.
 func (p *Process) Signal(sig os.Signal) { _ = p.cmd.Process.Signal(sig) }

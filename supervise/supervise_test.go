@@ -65,8 +65,8 @@ func TestGroupDiesWithTheApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pg, err := syscall.Getpgid(p.Pid()); err == nil && pg != p.Pid() {
-		t.Errorf("process group %d, want the app's own %d", pg, p.Pid())
+	if pg, err := syscall.Getpgid(p.cmd.Process.Pid); err == nil && pg != p.cmd.Process.Pid {
+		t.Errorf("process group %d, want the app's own %d", pg, p.cmd.Process.Pid)
 	}
 	start := time.Now()
 	if st, err := p.Status(); st != 0 || err != nil {
@@ -117,7 +117,7 @@ func TestAppDiesWithTheSupervisor(t *testing.T) {
 		if err != nil {
 			os.Exit(3)
 		}
-		os.Stdout.WriteString(strconv.Itoa(p.Pid()) + "\n")
+		os.Stdout.WriteString(strconv.Itoa(p.cmd.Process.Pid) + "\n")
 		time.Sleep(time.Minute)
 		os.Exit(0)
 	}
