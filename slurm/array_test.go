@@ -178,3 +178,39 @@ func compareTrees(t *testing.T, want, got string) {
 		t.Fatalf("no output in %s", want)
 	}
 }
+
+// ReproTarget finds the name past flags' values and the --out folder.
+func TestReproTarget(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		name, out string
+	}{
+		{[]string{"repro", "capacity"}, "capacity", "repro-out"},
+		{[]string{"repro", "--workers", "2", "cloud", "--out=r"}, "cloud", "r"},
+		{[]string{"repro", "--seed", "7", "--out", "x", "coop"}, "coop", "x"},
+		{[]string{"repro", "--out", "x"}, "", "x"},
+	} {
+		if n, o := ReproTarget(c.args); n != c.name || o != c.out {
+			t.Errorf("%v: %q %q, want %q %q", c.args, n, o, c.name, c.out)
+		}
+	}
+}
+
+// Sweep gives each task its own part of every --csv/--jsonl file and
+// merges each; a sweep without one, or writing to stdout, is refused.
+func TestArraySweep(t *testing.T) {
+	a := Array{Tasks: 3}
+	probe, err := a.Sweep("ck", []string{"reserve", "sweep", "--csv", "a.csv", "--jsonl=b.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(probe) != 2 || probe[0] != "a.part-"+TaskID+".csv" || len(a.Merge) != 2 || a.Merge[1][3] != "b.jsonl" ||
+		strings.Join(a.Task[len(a.Task)-2:], " ") != "--shard auto/3" {
+		t.Errorf("probe %q, task %q, merge %q", probe, a.Task, a.Merge)
+	}
+	for _, args := range [][]string{{"reserve", "sweep"}, {"reserve", "sweep", "--csv", "-"}, {"reserve", "sweep", "--csv"}} {
+		if _, err := (&Array{Tasks: 2}).Sweep("ck", args); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}

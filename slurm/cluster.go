@@ -27,6 +27,10 @@ type Cluster interface {
 	EndTime(ctx context.Context, id string) (time.Time, error)
 	// SetComment replaces the comment of job id (scontrol update).
 	SetComment(ctx context.Context, id, comment string) error
+	// Limits returns the partitions and their limits (sinfo).
+	Limits(ctx context.Context) ([]Partition, error)
+	// CPUs returns the number of CPUs of the cluster's nodes (sinfo).
+	CPUs(ctx context.Context) (int, error)
 }
 
 // Record is one job of sacct's output.
@@ -36,6 +40,9 @@ type Record struct {
 	Elapsed float64
 	// ExitCode is sacct's "status:signal".
 	ExitCode string
+	// Start and End are when the job started and ended (local time);
+	// zero when sacct gives none (Unknown, None) or was not asked.
+	Start, End time.Time
 }
 
 // liveStates are the job states of a job that may still run.
@@ -100,12 +107,36 @@ func (Exec) Accounting(ctx context.Context, ids []string) ([]Record, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	out, err := run(ctx, "sacct", "-X", "--parsable2", "-j", strings.Join(ids, ","), "--format", sacctFormat)
+	out, err := run(ctx, "sacct", "-X", "--parsable2", "-j", strings.Join(ids, ","), "--format", sacctFormat+",Start,End")
 	if err != nil {
 		return nil, err
 	}
 	h, err := ReadSacct(strings.NewReader(out), "sacct")
 	return h, err
+}
+
+// CPUs runs sinfo and returns the total of its CPU count
+// (allocated/idle/other/total). It returns ErrNoSlurm when sinfo is not on
+// PATH.
+func (Exec) CPUs(ctx context.Context) (int, error) {
+	if _, err := exec.LookPath("sinfo"); err != nil {
+		return 0, fmt.Errorf("sinfo: %w", ErrNoSlurm)
+	}
+	out, err := run(ctx, "sinfo", "-h", "-o", "%C")
+	if err != nil {
+		return 0, err
+	}
+	return parseCPUs(out)
+}
+
+// parseCPUs reads sinfo -h -o %C: "allocated/idle/other/total".
+func parseCPUs(out string) (int, error) {
+	f := strings.Split(strings.TrimSpace(out), "/")
+	n, err := strconv.Atoi(f[len(f)-1])
+	if len(f) != 4 || err != nil || n < 1 {
+		return 0, fmt.Errorf("sinfo reports no CPUs (%q)", strings.TrimSpace(out))
+	}
+	return n, nil
 }
 
 // Cancel runs scancel.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -22,9 +23,9 @@ const SacctCommand = "sacct -X --parsable2 --format " + sacctFormat
 // ReadSacct reads the output of sacct --parsable2 (or --parsable, whose
 // lines end with "|"): a header line naming the columns, then one job per
 // line, fields separated by |. It needs JobID, State and ElapsedRaw or
-// Elapsed ([D-]HH:MM:SS); JobName, Comment and ExitCode are used when
-// present. Blank lines, "#" comments and repeats of the header (outputs
-// concatenated) are skipped, as are job steps (123.batch) and
+// Elapsed ([D-]HH:MM:SS); JobName, Comment, ExitCode, Start and End are
+// used when present. Blank lines, "#" comments and repeats of the header
+// (outputs concatenated) are skipped, as are job steps (123.batch) and
 // heterogeneous-job components other than +0. It is the one reader of
 // sacct output in ckpt. Errors are one line naming the file and line;
 // sacct's fixed-width layout is refused with a pointer to --parsable2.
@@ -118,6 +119,7 @@ func sacctRecord(text string, ncol int, col map[string]int) (Record, bool, error
 	case rec.State == "":
 		return rec, false, fmt.Errorf("job %s: empty State", rec.JobID)
 	}
+	rec.Start, rec.End = sacctTime(get("start")), sacctTime(get("end"))
 	var err error
 	if _, raw := col["elapsedraw"]; raw {
 		rec.Elapsed, err = strconv.ParseFloat(get("elapsedraw"), 64)
@@ -132,6 +134,16 @@ func sacctRecord(text string, ncol int, col map[string]int) (Record, bool, error
 		return rec, false, fmt.Errorf("job %s: elapsed time %q is not a number of seconds >= 0", rec.JobID, v)
 	}
 	return rec, true, nil
+}
+
+// sacctTime reads a Start or End field (local time); zero for Unknown,
+// None or anything else that is not a time.
+func sacctTime(v string) time.Time {
+	t, err := time.ParseInLocation("2006-01-02T15:04:05", v, time.Local)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // HistoryRun is one run of a job: a lone sacct job, or a chain of reservations.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
@@ -152,5 +153,21 @@ func TestLearnRecoversTheLaw(t *testing.T) {
 	km, err := Learn(runs, "empirical")
 	if err != nil || math.Abs(km.Law.CDF(truth.Quantile(0.5))-0.5) > 0.04 {
 		t.Errorf("Kaplan-Meier median: %v %v", km.Law.CDF(truth.Quantile(0.5)), err)
+	}
+}
+
+// Start and End are read when sacct gives them (local time), zero for
+// Unknown and None.
+func TestReadSacctStartEnd(t *testing.T) {
+	in := "JobID|State|ElapsedRaw|Start|End\n1|COMPLETED|60|2026-01-02T03:04:05|2026-01-02T03:05:05\n2|PENDING|0|Unknown|None\n"
+	recs, err := ReadSacct(strings.NewReader(in), "s")
+	if err != nil || len(recs) != 2 {
+		t.Fatal(recs, err)
+	}
+	if recs[0].Start.Hour() != 3 || recs[0].End.Sub(recs[0].Start).Seconds() != 60 || recs[0].Start.Location() != time.Local {
+		t.Errorf("%+v", recs[0])
+	}
+	if !recs[1].Start.IsZero() || !recs[1].End.IsZero() {
+		t.Errorf("%+v", recs[1])
 	}
 }

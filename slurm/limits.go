@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,11 @@ type Partition struct {
 }
 
 // Limits runs sinfo and returns the partitions.
+// It returns ErrNoSlurm when sinfo is not on PATH.
 func (Exec) Limits(ctx context.Context) ([]Partition, error) {
+	if _, err := exec.LookPath("sinfo"); err != nil {
+		return nil, fmt.Errorf("sinfo: %w", ErrNoSlurm)
+	}
 	out, err := run(ctx, "sinfo", "-h", "-o", "%P|%l|%m")
 	if err != nil {
 		return nil, err
@@ -80,8 +85,8 @@ func memMB(s string) (float64, bool) {
 
 // CheckLimits reports the first reservation of c that the partition it is
 // submitted to (--partition in c.Extra, else the default one) cannot
-// take: a --time beyond the partition's MaxTime, or a --mem beyond its
-// nodes' memory.
+// take: a --time beyond the partition's MaxTime (the scaled time that
+// sbatch gets, Args), or a --mem beyond its nodes' memory.
 func CheckLimits(c Chain, parts []Partition) error {
 	name := ""
 	for i, e := range c.Extra {
@@ -107,10 +112,11 @@ func CheckLimits(c Chain, parts []Partition) error {
 		return fmt.Errorf("partition %q is not one of sinfo's", name)
 	}
 	for k, s := range c.Steps {
-		limit := math.Ceil(s.Time/60-1e-9) * 60
+		t := s.Time / c.TimeScale()
+		limit := math.Ceil(t/60-1e-9) * 60
 		if limit > p.MaxTime {
 			return fmt.Errorf("reservation %d needs --time=%s but partition %s allows at most %s; plan with shorter reservations or another partition",
-				k+1, units.SlurmTime(s.Time), p.Name, units.SlurmTime(p.MaxTime))
+				k+1, units.SlurmTime(t), p.Name, units.SlurmTime(p.MaxTime))
 		}
 		if s.Mem != "" && p.MemMB > 0 {
 			if mb, ok := memMB(s.Mem); ok && mb > p.MemMB {

@@ -34,3 +34,14 @@ func TestCheckLimits(t *testing.T) {
 		t.Error("garbage accepted")
 	}
 }
+
+func TestParseCPUs(t *testing.T) {
+	if n, err := parseCPUs("3/5/0/8\n"); n != 8 || err != nil {
+		t.Errorf("%d, %v", n, err)
+	}
+	for _, bad := range []string{"", "8", "1/2/3/x", "0/0/0/0"} {
+		if n, err := parseCPUs(bad); err == nil {
+			t.Errorf("%q: %d", bad, n)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package slurm
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -102,6 +103,16 @@ func (f *fakeSlurm) SetComment(_ context.Context, id, c string) error {
 		j.comment = c
 	}
 	return nil
+}
+
+func (f *fakeSlurm) Limits(context.Context) ([]Partition, error) {
+	f.calls = append(f.calls, "sinfo")
+	return []Partition{{Name: "debug", Default: true, MaxTime: math.Inf(1)}}, nil
+}
+
+func (f *fakeSlurm) CPUs(context.Context) (int, error) {
+	f.calls = append(f.calls, "sinfo %C")
+	return 4, nil
 }
 
 // schedule applies Slurm's dependency rules and starts the first eligible

@@ -2,7 +2,6 @@ package slurm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/supervise"
 )
 
 // Exit statuses of the runner: what the dependencies read.
@@ -75,14 +76,8 @@ const KillAfter = time.Second
 // kills it).
 const StartGrace = 2 * time.Second
 
-// SignalTime is when the runner sends the checkpoint signal: end − C −
-// margin, to the second, but not before start + StartGrace (when the
-// checkpoint no longer fits, the app is told as soon as it can listen).
-func SignalTime(start, end time.Time, c float64, margin time.Duration) time.Time {
-	return signalTime(start, end, c, margin, StartGrace, true)
-}
-
-// signalTime is end − c − margin, truncated to the second if asked, not
+// signalTime is when the runner sends the checkpoint signal: end − c −
+// margin, truncated to the second if asked, not
 // before start + grace.
 func signalTime(start, end time.Time, c float64, margin, grace time.Duration, truncate bool) time.Time {
 	at := end.Add(-time.Duration(c*float64(time.Second)) - margin)
@@ -128,7 +123,8 @@ func deadline(ctx context.Context, cfg RunConfig, cl Cluster, step Step, start t
 }
 
 // Classify returns the outcome of a reservation from how the app ended:
-// its exit status, whether it wrote its progress file (a checkpoint),
+// its exit status (supervise's rule: 128 + N when signal N killed it),
+// whether it wrote its progress file (a checkpoint),
 // whether it was signalled (checkpoint or termination), and whether
 // the reservation is the chain's last.
 func Classify(exit int, progressed, signalled, last bool) (string, int) {
@@ -139,7 +135,7 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 		return OutcomeOut, ExitMore
 	case progressed:
 		return OutcomeCheckpointed, ExitMore
-	case signalled || exit < 0:
+	case signalled || supervise.Signalled(exit):
 		return OutcomeKilled, ExitMore
 	}
 	return OutcomeFailed, ExitMore
@@ -149,7 +145,7 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 // up the rolling window, starts the app (unless a reservation recorded
 // that the work is done: an earlier one, or this or a later one when Slurm
 // requeued this reservation) from the point startingPoint gives, signals
-// it at SignalTime, records the Outcome and returns it with the exit
+// it at signalTime, records the Outcome and returns it with the exit
 // status for the dependencies. Cluster errors
 // while topping up or cancelling are reported on Stderr, not fatal: the
 // dependencies are the safety net.
@@ -323,19 +319,18 @@ func appEnv(cfg RunConfig, st *State, step Step, end time.Time, scale float64) [
 		"CKPT_END="+strconv.FormatFloat(float64(end.UnixNano())/1e9, 'f', 3, 64), "CKPT_SCALE="+strconv.FormatFloat(scale, 'f', -1, 64))
 }
 
-// runApp starts the app and waits for it, sending SIGUSR1 at the signal
-// time, forwarding cfg.Signals and SIGTERM when ctx ends, and, with a
-// scale other than 1, stopping it at the deadline (SIGTERM, then SIGKILL
-// after KillAfter). It returns the exit status (−1 when killed by a
-// signal) and whether a signal was sent.
+// runApp starts the app under the supervisor (package supervise: its own
+// process group, killed with the runner) and waits for it, sending
+// SIGUSR1 at the signal time, forwarding cfg.Signals and SIGTERM when ctx
+// ends, and, with a scale other than 1, stopping it at the deadline
+// (SIGTERM, then SIGKILL to its group after KillAfter). It returns the
+// exit status (supervise's rule: 128 + N when signal N killed it) and
+// whether a signal was sent.
 func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64) (int, bool, error) {
-	c := exec.Command(cfg.App[0], cfg.App[1:]...)
-	c.Env, c.Stdout, c.Stderr = appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr
-	if err := c.Start(); err != nil {
-		return 0, false, fmt.Errorf("starting %s: %w", cfg.App[0], err)
+	app, err := supervise.Start(cfg.App, appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr)
+	if err != nil {
+		return 0, false, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
 	var timer, stop, kill <-chan time.Time
 	if step.Checkpoint {
 		grace := cfg.Grace
@@ -353,30 +348,24 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 		select {
 		case <-timer:
 			timer, signalled = nil, true
-			c.Process.Signal(syscall.SIGUSR1)
+			app.Signal(syscall.SIGUSR1)
 		case <-stop: // the scaled end: the runner enforces the reservation
 			stop, kill, signalled = nil, clock.After(KillAfter), true
 			o.Note = "stopped at the scaled end"
-			c.Process.Signal(syscall.SIGTERM)
+			app.Signal(syscall.SIGTERM)
 		case <-kill:
 			kill = nil
-			c.Process.Kill()
+			app.Kill()
 		case s := <-cfg.Signals:
 			signalled = true
-			c.Process.Signal(s)
+			app.Signal(s)
 		case <-ctx.Done():
 			signalled = true
-			c.Process.Signal(syscall.SIGTERM)
+			app.Signal(syscall.SIGTERM)
 			ctx = context.Background()
-		case err := <-done:
-			var ee *exec.ExitError
-			switch {
-			case err == nil:
-				return 0, signalled, nil
-			case errors.As(err, &ee):
-				return ee.ExitCode(), signalled, nil
-			}
-			return 0, signalled, err
+		case <-app.Done():
+			exit, err := app.Status()
+			return exit, signalled, err
 		}
 	}
 }

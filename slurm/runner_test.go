@@ -2,9 +2,11 @@ package slurm
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -195,7 +197,7 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := SignalTime(start, cfg.End, 1, time.Second)
+	want := signalTimeDefault(start, cfg.End, 1, time.Second)
 	if d := o.SignalAt.Sub(want); d < -time.Second || d > time.Second {
 		t.Errorf("signal at %v, want %v", o.SignalAt, want)
 	}
@@ -211,15 +213,15 @@ func TestRunSignalTimingRealClock(t *testing.T) {
 func TestSignalTime(t *testing.T) {
 	start := t0
 	end := t0.Add(120 * time.Second)
-	if got := SignalTime(start, end, 10, 5*time.Second); !got.Equal(t0.Add(105 * time.Second)) {
+	if got := signalTimeDefault(start, end, 10, 5*time.Second); !got.Equal(t0.Add(105 * time.Second)) {
 		t.Errorf("lead: %v", got.Sub(t0))
 	}
 	// C = 10.5 s: to the second, never later than end − C − margin.
-	if got := SignalTime(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
+	if got := signalTimeDefault(start, end, 10.5, 5*time.Second); got.Sub(t0) != 104*time.Second {
 		t.Errorf("fractional C: %v", got.Sub(t0))
 	}
 	// A checkpoint that no longer fits: as soon as the app can listen.
-	if got := SignalTime(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
+	if got := signalTimeDefault(start, t0.Add(5*time.Second), 10, 5*time.Second); !got.Equal(start.Add(StartGrace)) {
 		t.Errorf("short: %v", got.Sub(t0))
 	}
 }
@@ -323,6 +325,41 @@ func TestRunScaledEndEnforced(t *testing.T) {
 	}
 }
 
+// The app runs under package supervise: killed at the scaled end, its
+// exit status is 128 + SIGKILL (the one rule, as the gate's), and what it
+// started dies with it.
+func TestRunKillsTheAppsGroup(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	c := Chain{Job: "job.sh", Scale: 60, Steps: []Step{{Time: 60, Milestone: 60}}}
+	st := chainDir(t, c, 1)
+	pidFile := filepath.Join(t.TempDir(), "helper")
+	cfg := runCfg(st, 1, []string{"bash", "-c", `sleep 60 & echo $! > ` + pidFile + `; trap "" TERM; while :; do sleep 0.1; done`}, "0")
+	cfg.End = time.Now().Add(time.Minute)
+	o, _, err := Run(context.Background(), cfg, &fakeSlurm{}, RealClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Exit != 128+int(syscall.SIGKILL) || o.Outcome != OutcomeOut {
+		t.Errorf("exit %d, outcome %s; want %d, %s", o.Exit, o.Outcome, 128+int(syscall.SIGKILL), OutcomeOut)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("helper pid %q", b)
+	}
+	gone := false
+	for end := time.Now().Add(5 * time.Second); !gone && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		gone = syscall.Kill(pid, 0) == syscall.ESRCH || err == nil && strings.Contains(string(stat), ") Z ")
+	}
+	if !gone {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the app's helper %d outlived the reservation", pid)
+	}
+}
+
 // captureReady records what the app prints and closes ready at the first
 // write (the app has installed its handlers).
 type captureReady struct {
@@ -384,4 +421,20 @@ func TestRunRequeuedMidRunRestartsFromCheckpoint(t *testing.T) {
 			t.Errorf("first run: app said %q, outcome %+v; want a start from 0", said, o)
 		}
 	}
+}
+
+// signalTimeDefault is the runner's signal time with its default grace:
+// end − C − margin, to the second, but not before start + StartGrace (when
+// the checkpoint no longer fits, the app is told as soon as it can listen).
+func signalTimeDefault(start, end time.Time, c float64, margin time.Duration) time.Time {
+	return signalTime(start, end, c, margin, StartGrace, true)
+}
+
+// writePlan writes the chain's plan (chain.json) in its folder.
+func writePlan(st *State) error {
+	b, err := json.MarshalIndent(st.Chain, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(st.Dir, "chain.json"), append(b, '\n'), 0o644)
 }

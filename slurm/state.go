@@ -168,12 +168,3 @@ func readProgress(path string) (float64, error) {
 	}
 	return p, nil
 }
-
-// writePlan writes the chain's plan (chain.json) in its folder.
-func writePlan(st *State) error {
-	b, err := json.MarshalIndent(st.Chain, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(st.Dir, "chain.json"), append(b, '\n'), 0o644)
-}

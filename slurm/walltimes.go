@@ -16,9 +16,9 @@ type HistoryOptions struct {
 	// Format forces a layout (trace.HistoryPlain, trace.HistoryCSV or
 	// trace.HistorySacct); empty detects it: a first line (neither blank
 	// nor a "#" comment) with a "|" is sacct output, anything else is read
-	// by trace.ReadHistory.
+	// by trace.ReadWalltimes.
 	Format trace.HistoryFormat
-	// Column selects the CSV column (see trace.HistoryOptions). It does not
+	// Column selects the CSV column (see trace.WalltimesOptions). It does not
 	// apply to sacct output, where ElapsedRaw (else Elapsed) and the
 	// comments that ckpt run leaves are read.
 	Column string
@@ -41,7 +41,7 @@ type History struct {
 // knows: sacct --parsable2 output (ReadSacct, then GroupRuns: a chain of
 // reservations is one run, runs that never finished are censored, jobs in
 // other states are skipped and counted), or a plain list or CSV column of
-// walltimes (trace.ReadHistory), all complete runs in file order. A
+// walltimes (trace.ReadWalltimes), all complete runs in file order. A
 // history without a run is an error that says what was skipped. The name
 // is used in errors only. The input is read into memory once: O(bytes).
 func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) {
@@ -54,7 +54,7 @@ func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) 
 		format = trace.HistorySacct
 	}
 	if format != trace.HistorySacct {
-		h, err := trace.ReadHistory(bytes.NewReader(data), name, trace.HistoryOptions{Format: format, Column: opt.Column})
+		h, err := trace.ReadWalltimes(bytes.NewReader(data), name, trace.WalltimesOptions{Format: format, Column: opt.Column})
 		if err != nil {
 			return History{}, err
 		}

@@ -5,7 +5,7 @@
 //     "ckpt reserve --history FILE". Two layouts are auto-detected: one
 //     value per line, and CSV with a header. Skipped: blank lines, "#"
 //     comments, repeated header lines, each counted by reason in
-//     History.Skipped. Slurm "sacct --parsable2" output is recognised (by
+//     Walltimes.Skipped. Slurm "sacct --parsable2" output is recognised (by
 //     its "|") and refused: it is read by slurm.ReadSacct, the one sacct
 //     reader, through slurm.ReadHistory, which also reads the two layouts
 //     here (a chain of reservations is one run there, and runs that never

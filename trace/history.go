@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,9 +14,9 @@ import (
 // HistoryFormat names a layout of walltime history file.
 type HistoryFormat string
 
-// The layouts ReadHistory understands.
+// The layouts ReadWalltimes understands.
 const (
-	// HistoryAuto asks ReadHistory to detect the layout (the default).
+	// HistoryAuto asks ReadWalltimes to detect the layout (the default).
 	HistoryAuto HistoryFormat = ""
 	// HistoryPlain is one value per line: seconds ("7013",
 	// "3.5492e+04"), a duration accepted by units.ParseSeconds ("2h",
@@ -33,19 +32,19 @@ const (
 	// "|" of its header. It is read by slurm.ReadSacct (the one sacct
 	// reader: it groups the reservations of a chain into one run and keeps
 	// runs that never finished as censored ones), through
-	// slurm.ReadHistory; ReadHistory refuses it with that pointer.
+	// slurm.ReadHistory; ReadWalltimes refuses it with that pointer.
 	HistorySacct HistoryFormat = "sacct"
 )
 
-// Reasons under which History.Skipped counts the lines it did not use.
+// Reasons under which Walltimes.Skipped counts the lines it did not use.
 const (
 	SkipBlank   = "blank"   // empty or all-blank line
 	SkipComment = "comment" // line starting with "#"
 	SkipHeader  = "header"  // a repeat of the header line (concatenated outputs)
 )
 
-// HistoryOptions tunes ReadHistory. The zero value auto-detects everything.
-type HistoryOptions struct {
+// WalltimesOptions tunes ReadWalltimes. The zero value auto-detects everything.
+type WalltimesOptions struct {
 	// Format forces a layout; HistoryAuto (empty) detects it from the first
 	// line that is neither blank nor a comment: a line containing "|" is
 	// sacct output (refused: see HistorySacct), a line holding one valid
@@ -60,8 +59,8 @@ type HistoryOptions struct {
 	Column string
 }
 
-// History is a job's past walltimes, as read by ReadHistory.
-type History struct {
+// Walltimes is a job's past walltimes, as read by ReadWalltimes.
+type Walltimes struct {
 	// Values are the walltimes in seconds, each finite and > 0, in file
 	// order: the last runs of the file are the last values.
 	Values []float64
@@ -74,26 +73,21 @@ type History struct {
 	Skipped map[string]int
 }
 
-// SkippedTotal is the number of lines skipped for any reason.
-func (h History) SkippedTotal() int {
-	n := 0
-	for _, c := range h.Skipped {
-		n += c
-	}
-	return n
-}
-
-// ReadHistory reads the past walltimes of a job from r. The name is used in
-// error messages only ("history.csv:12: invalid walltime \"abc\"").
+// ReadWalltimes reads the past walltimes of a job from a plain list or a
+// CSV column: the generic part of a walltime history. slurm.ReadHistory is
+// the one history reader of ckpt (it also reads sacct output, with its
+// censored runs) and calls this one for the other layouts. The name is
+// used in error messages only ("history.csv:12: invalid walltime \"abc\"").
 //
-// See HistoryFormat for the layouts and HistoryOptions for the choice of
-// column; sacct output is refused (slurm.ReadHistory reads it). Every value must be finite and > 0: a zero,
+// See HistoryFormat for the layouts and WalltimesOptions for the choice of
+// column; sacct output is refused (slurm.ReadHistory reads it). Every
+// value must be finite and > 0: a zero,
 // negative or unparsable value is an error naming its line, as is a line
 // with the wrong number of fields; a history with no value is an error that
 // lists what was skipped. The input is read once, line by line; memory is
 // one float64 per value.
-func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) {
-	h := History{Skipped: map[string]int{}}
+func ReadWalltimes(r io.Reader, name string, opt WalltimesOptions) (Walltimes, error) {
+	h := Walltimes{Skipped: map[string]int{}}
 	ls := newLineScanner(r, name)
 	// Find the first meaningful line, counting what is skipped before it.
 	var first string
@@ -150,7 +144,7 @@ func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) 
 }
 
 // detectHistory picks the layout from the first meaningful line.
-func detectHistory(ls *lineScanner, first string, opt HistoryOptions) (HistoryFormat, error) {
+func detectHistory(ls *lineScanner, first string, opt WalltimesOptions) (HistoryFormat, error) {
 	if strings.Contains(first, "|") {
 		return HistorySacct, nil
 	}
@@ -172,7 +166,7 @@ func detectHistory(ls *lineScanner, first string, opt HistoryOptions) (HistoryFo
 	return "", ls.errorf("invalid walltime %s", quote(first))
 }
 
-func readPlain(ls *lineScanner, first string, h *History) error {
+func readPlain(ls *lineScanner, first string, h *Walltimes) error {
 	line := first
 	for {
 		t := strings.TrimSpace(line)
@@ -195,7 +189,7 @@ func readPlain(ls *lineScanner, first string, h *History) error {
 	}
 }
 
-func readCSV(ls *lineScanner, header string, opt HistoryOptions, h *History) error {
+func readCSV(ls *lineScanner, header string, opt WalltimesOptions, h *Walltimes) error {
 	sep := ","
 	for _, c := range ",\t;" {
 		if strings.ContainsRune(header, c) {
@@ -315,72 +309,10 @@ func positiveWalltime(ls *lineScanner, s string) (float64, error) {
 	return v, nil
 }
 
-// parseWalltime reads seconds, a units.ParseSeconds duration or a Slurm
-// clock; the result is finite but may be ≤ 0.
-func parseWalltime(s string) (float64, error) {
-	v, err := units.ParseSeconds(s)
-	if err == nil {
-		return v, nil
-	}
-	if strings.Contains(s, ":") {
-		if c, ok := parseClock(s); ok {
-			return c, nil
-		}
-	}
-	return 0, err
-}
-
-// parseClock reads the Slurm time forms [D-]HH:MM:SS and MM:SS (seconds
-// may carry a fraction: "01:02.345") and, after "D-", also D-HH and
-// D-HH:MM. Components after the first must be below 60.
-func parseClock(s string) (float64, bool) {
-	s = strings.TrimSpace(s)
-	days := 0.0
-	hasDays := false
-	if d, rest, ok := strings.Cut(s, "-"); ok {
-		n, err := strconv.ParseUint(d, 10, 32)
-		if err != nil {
-			return 0, false
-		}
-		days, hasDays, s = float64(n), true, rest
-	}
-	parts := strings.Split(s, ":")
-	var unit []float64 // seconds per part
-	switch {
-	case hasDays && len(parts) == 1:
-		unit = []float64{3600}
-	case hasDays && len(parts) == 2:
-		unit = []float64{3600, 60}
-	case len(parts) == 2:
-		unit = []float64{60, 1}
-	case len(parts) == 3:
-		unit = []float64{3600, 60, 1}
-	default:
-		return 0, false
-	}
-	total := days * 86400
-	for i, p := range parts {
-		var v float64
-		if unit[i] == 1 {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || strings.ContainsAny(p, "eExXpP_+-") {
-				return 0, false
-			}
-			v = f
-		} else {
-			n, err := strconv.ParseUint(p, 10, 32)
-			if err != nil {
-				return 0, false
-			}
-			v = float64(n)
-		}
-		if i > 0 && v >= 60 {
-			return 0, false
-		}
-		total += v * unit[i]
-	}
-	return total, true
-}
+// parseWalltime reads seconds, a duration or a Slurm clock (sacct's
+// Elapsed, with a fraction of a second in TotalCPU's style): the one
+// grammar of units.ParseSeconds; the result is finite but may be ≤ 0.
+func parseWalltime(s string) (float64, error) { return units.ParseSeconds(s) }
 
 // separatorLine reports whether s is made of dashes and blanks only, with
 // at least three dashes: the rule under the header of sacct's default,
@@ -554,7 +486,7 @@ func firstWord(s string) string {
 
 // emptyHistory is the error for a history without values; it says what was
 // skipped, which is usually the explanation.
-func emptyHistory(name string, h History) error {
+func emptyHistory(name string, h Walltimes) error {
 	if len(h.Skipped) == 0 {
 		return errorf(name, 0, "%s: input is empty", "no walltimes")
 	}

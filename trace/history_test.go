@@ -53,26 +53,26 @@ const sacctSample = `JobID|JobName|State|Elapsed|ElapsedRaw
 4172909.batch|batch|RUNNING|00:40:00|2400
 `
 
-func readHist(t *testing.T, in string, opt HistoryOptions) History {
+func readHist(t *testing.T, in string, opt WalltimesOptions) Walltimes {
 	t.Helper()
-	h, err := ReadHistory(strings.NewReader(in), "h", opt)
+	h, err := ReadWalltimes(strings.NewReader(in), "h", opt)
 	if err != nil {
-		t.Fatalf("ReadHistory: %v", err)
+		t.Fatalf("ReadWalltimes: %v", err)
 	}
 	return h
 }
 
 func TestHistoryPlain(t *testing.T) {
-	h := readHist(t, plainSLANT, HistoryOptions{})
-	if h.Format != HistoryPlain || !reflect.DeepEqual(h.Values, []float64{7013, 7399, 7433, 7574, 8824}) || h.SkippedTotal() != 0 {
+	h := readHist(t, plainSLANT, WalltimesOptions{})
+	if h.Format != HistoryPlain || !reflect.DeepEqual(h.Values, []float64{7013, 7399, 7433, 7574, 8824}) || skippedTotal(h) != 0 {
 		t.Errorf("got %+v", h)
 	}
-	h = readHist(t, plainCTEye, HistoryOptions{})
+	h = readHist(t, plainCTEye, WalltimesOptions{})
 	if !reflect.DeepEqual(h.Values, []float64{35492, 56058, 35225}) {
 		t.Errorf("got %v", h.Values)
 	}
 	in := "# walltimes of my job\n\n2h\n  90m  \n1.5d # long one\n\n1-00:00:00\n01:30:00\n05:00.5\n# end\n"
-	h = readHist(t, in, HistoryOptions{})
+	h = readHist(t, in, WalltimesOptions{})
 	want := []float64{7200, 5400, 129600, 86400, 5400, 300.5}
 	if !reflect.DeepEqual(h.Values, want) {
 		t.Errorf("got %v, want %v", h.Values, want)
@@ -81,14 +81,14 @@ func TestHistoryPlain(t *testing.T) {
 		t.Errorf("skipped %v", h.Skipped)
 	}
 	// CRLF line ends and a byte-order mark.
-	h = readHist(t, "\uFEFF10\r\n20\r\n", HistoryOptions{})
+	h = readHist(t, "\uFEFF10\r\n20\r\n", WalltimesOptions{})
 	if !reflect.DeepEqual(h.Values, []float64{10, 20}) {
 		t.Errorf("CRLF: got %v", h.Values)
 	}
 }
 
 func TestHistoryCSV(t *testing.T) {
-	h := readHist(t, csvSLANT, HistoryOptions{})
+	h := readHist(t, csvSLANT, WalltimesOptions{})
 	if h.Format != HistoryCSV || h.Column != "makespan" || !reflect.DeepEqual(h.Values, []float64{4041, 4338, 3804, 3735}) {
 		t.Errorf("got %+v", h)
 	}
@@ -106,12 +106,12 @@ func TestHistoryCSV(t *testing.T) {
 		{"run,makespan\n1,1h\n2,00:30:00\n", "", "makespan", []float64{3600, 1800}},
 	}
 	for _, c := range cases {
-		h := readHist(t, c.in, HistoryOptions{Column: c.col})
+		h := readHist(t, c.in, WalltimesOptions{Column: c.col})
 		if h.Format != HistoryCSV || h.Column != c.want || !reflect.DeepEqual(h.Values, c.vals) {
 			t.Errorf("%q: got %+v", c.in, h)
 		}
 	}
-	h = readHist(t, "makespan\n300\n# note\n\n400\nmakespan\n500\n", HistoryOptions{})
+	h = readHist(t, "makespan\n300\n# note\n\n400\nmakespan\n500\n", WalltimesOptions{})
 	if h.Skipped[SkipHeader] != 1 || h.Skipped[SkipComment] != 1 || h.Skipped[SkipBlank] != 1 {
 		t.Errorf("skipped %v", h.Skipped)
 	}
@@ -120,8 +120,8 @@ func TestHistoryCSV(t *testing.T) {
 // sacct output is recognised and refused with a pointer to slurm's reader,
 // forced or detected.
 func TestHistorySacctRefused(t *testing.T) {
-	for _, opt := range []HistoryOptions{{}, {Format: HistorySacct}} {
-		_, err := ReadHistory(strings.NewReader(sacctSample), "h.txt", opt)
+	for _, opt := range []WalltimesOptions{{}, {Format: HistorySacct}} {
+		_, err := ReadWalltimes(strings.NewReader(sacctSample), "h.txt", opt)
 		wantErr(t, "h.txt", err, 1, "slurm.ReadHistory")
 	}
 }
@@ -129,40 +129,40 @@ func TestHistorySacctRefused(t *testing.T) {
 func TestHistoryErrors(t *testing.T) {
 	cases := []struct {
 		in   string
-		opt  HistoryOptions
+		opt  WalltimesOptions
 		line int
 		frag []string
 	}{
-		{"10\n20\nabc\n", HistoryOptions{}, 3, []string{`invalid walltime "abc"`}},
-		{"abc\n10\n", HistoryOptions{}, 1, []string{`invalid walltime "abc"`}},
-		{"# c\n10\n0\n", HistoryOptions{}, 3, []string{"must be > 0", `"0"`}},
-		{"10\n-5\n", HistoryOptions{}, 2, []string{"must be > 0", `"-5"`}},
-		{"10\nNaN\n", HistoryOptions{}, 2, []string{`"NaN"`}},
-		{"10\n1e999\n", HistoryOptions{}, 2, []string{`"1e999"`}},
-		{"10 20\n", HistoryOptions{}, 1, []string{`"10 20"`}},
-		{"run,makespan\n1,4041\n2,abc\n", HistoryOptions{}, 3, []string{`invalid walltime "abc"`}},
-		{"run,makespan\n1,4041\n2\n", HistoryOptions{}, 3, []string{"1 fields", "header (line 1) has 2"}},
-		{"run,makespan\n1,0\n", HistoryOptions{}, 2, []string{"must be > 0"}},
-		{"run,makespan\n1,\n", HistoryOptions{}, 2, []string{`invalid walltime ""`}},
-		{"a,b\n1,2\n", HistoryOptions{}, 2, []string{"ambiguous", `"a", "b"`}},
-		{"walltime,elapsed\n1,2\n", HistoryOptions{}, 1, []string{"ambiguous", `"walltime", "elapsed"`}},
-		{"id,user\n1,bob\n", HistoryOptions{}, 2, []string{"no numeric walltime column"}},
-		{"run,makespan\n1,2\n", HistoryOptions{Column: "x"}, 1, []string{`no column "x"`, `"run", "makespan"`}},
-		{"a,\"b\n1,2\n", HistoryOptions{}, 1, []string{"unterminated quote"}},
-		{"1,4041\n2,4338\n", HistoryOptions{}, 1, []string{"CSV header expected", `"1,4041"`}},
-		{"JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
-		{"------------ ----------\n1 COMPLETED 100\n", HistoryOptions{}, 1, []string{"--parsable2"}},
-		{"100\n------------ ----------\n", HistoryOptions{}, 2, []string{"--parsable2"}},
-		{"abc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfe\n", HistoryOptions{}, 1, []string{"binary data"}},
-		{"100\n\xff\xfe\x00garbage\n", HistoryOptions{}, 2, []string{"binary data"}},
-		{"JobID    JobName  State\n------------ ---------- ----------\n", HistoryOptions{}, 1, []string{"--parsable2"}},
-		{"10\n", HistoryOptions{Format: "xml"}, 0, []string{`unknown history format "xml"`}},
-		{"", HistoryOptions{}, 0, []string{"no walltimes", "empty"}},
-		{"\n# nothing\n", HistoryOptions{}, 0, []string{"no walltimes", "1 blank", "1 comment"}},
-		{"run,makespan\n", HistoryOptions{}, 0, []string{"no walltimes"}},
+		{"10\n20\nabc\n", WalltimesOptions{}, 3, []string{`invalid walltime "abc"`}},
+		{"abc\n10\n", WalltimesOptions{}, 1, []string{`invalid walltime "abc"`}},
+		{"# c\n10\n0\n", WalltimesOptions{}, 3, []string{"must be > 0", `"0"`}},
+		{"10\n-5\n", WalltimesOptions{}, 2, []string{"must be > 0", `"-5"`}},
+		{"10\nNaN\n", WalltimesOptions{}, 2, []string{`"NaN"`}},
+		{"10\n1e999\n", WalltimesOptions{}, 2, []string{`"1e999"`}},
+		{"10 20\n", WalltimesOptions{}, 1, []string{`"10 20"`}},
+		{"run,makespan\n1,4041\n2,abc\n", WalltimesOptions{}, 3, []string{`invalid walltime "abc"`}},
+		{"run,makespan\n1,4041\n2\n", WalltimesOptions{}, 3, []string{"1 fields", "header (line 1) has 2"}},
+		{"run,makespan\n1,0\n", WalltimesOptions{}, 2, []string{"must be > 0"}},
+		{"run,makespan\n1,\n", WalltimesOptions{}, 2, []string{`invalid walltime ""`}},
+		{"a,b\n1,2\n", WalltimesOptions{}, 2, []string{"ambiguous", `"a", "b"`}},
+		{"walltime,elapsed\n1,2\n", WalltimesOptions{}, 1, []string{"ambiguous", `"walltime", "elapsed"`}},
+		{"id,user\n1,bob\n", WalltimesOptions{}, 2, []string{"no numeric walltime column"}},
+		{"run,makespan\n1,2\n", WalltimesOptions{Column: "x"}, 1, []string{`no column "x"`, `"run", "makespan"`}},
+		{"a,\"b\n1,2\n", WalltimesOptions{}, 1, []string{"unterminated quote"}},
+		{"1,4041\n2,4338\n", WalltimesOptions{}, 1, []string{"CSV header expected", `"1,4041"`}},
+		{"JobID      State      ElapsedRaw\n------------ ---------- ----------\n1 COMPLETED 100\n", WalltimesOptions{}, 1, []string{"--parsable2"}},
+		{"------------ ----------\n1 COMPLETED 100\n", WalltimesOptions{}, 1, []string{"--parsable2"}},
+		{"100\n------------ ----------\n", WalltimesOptions{}, 2, []string{"--parsable2"}},
+		{"abc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfeabc\x00\x01\xff\xfe\n", WalltimesOptions{}, 1, []string{"binary data"}},
+		{"100\n\xff\xfe\x00garbage\n", WalltimesOptions{}, 2, []string{"binary data"}},
+		{"JobID    JobName  State\n------------ ---------- ----------\n", WalltimesOptions{}, 1, []string{"--parsable2"}},
+		{"10\n", WalltimesOptions{Format: "xml"}, 0, []string{`unknown history format "xml"`}},
+		{"", WalltimesOptions{}, 0, []string{"no walltimes", "empty"}},
+		{"\n# nothing\n", WalltimesOptions{}, 0, []string{"no walltimes", "1 blank", "1 comment"}},
+		{"run,makespan\n", WalltimesOptions{}, 0, []string{"no walltimes"}},
 	}
 	for _, c := range cases {
-		_, err := ReadHistory(strings.NewReader(c.in), "h.txt", c.opt)
+		_, err := ReadWalltimes(strings.NewReader(c.in), "h.txt", c.opt)
 		t.Run(fmt.Sprintf("%.20q", c.in), func(t *testing.T) { wantErr(t, "h.txt", err, c.line, c.frag...) })
 	}
 }
@@ -171,32 +171,16 @@ func TestHistoryErrors(t *testing.T) {
 // a 16-byte quoted prefix.
 func TestHistoryBinaryShortError(t *testing.T) {
 	in := strings.Repeat("abc\x00\x01\xff\xfe", 60)
-	_, err := ReadHistory(strings.NewReader(in), "h.bin", HistoryOptions{})
+	_, err := ReadWalltimes(strings.NewReader(in), "h.bin", WalltimesOptions{})
 	if err == nil || len(err.Error()) > 120 || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "h.bin:1:") {
 		t.Errorf("error %q", err)
-	}
-}
-
-func TestParseClock(t *testing.T) {
-	good := map[string]float64{"02:05:13": 7513, "1-01:02:03": 90123, "05:06": 306, "00:00:01.5": 1.5,
-		"2-00": 172800, "1-02:30": 95400, "00:59:59": 3599, "100:00:00": 360000}
-	for s, want := range good {
-		if got, ok := parseClock(s); !ok || got != want {
-			t.Errorf("parseClock(%q) = %v, %v; want %v", s, got, ok, want)
-		}
-	}
-	for _, s := range []string{"", "1", "1:2:3:4", "00:60:00", "00:00:60", "-1:00:00", "a:00", "1-", "x-01:00:00",
-		"01:1e3", "00:-5", "1:+5", "01:02:0x1p3", "1-2-03:00:00", "INVALID", "UNLIMITED"} {
-		if v, ok := parseClock(s); ok {
-			t.Errorf("parseClock(%q) accepted: %v", s, v)
-		}
 	}
 }
 
 func TestHistoryOrderIsFileOrder(t *testing.T) {
 	// The last five runs are the last five values, whatever their size.
 	in := "50\n10\n40\n20\n30\n60\n5\n"
-	h := readHist(t, in, HistoryOptions{})
+	h := readHist(t, in, WalltimesOptions{})
 	last := h.Values[len(h.Values)-5:]
 	if !reflect.DeepEqual(last, []float64{40, 20, 30, 60, 5}) {
 		t.Errorf("last five %v", last)
@@ -226,7 +210,7 @@ func TestHistoryRoundTrip(t *testing.T) {
 			format HistoryFormat
 			want   []float64
 		}{{plain.String(), HistoryPlain, vals}, {csv.String(), HistoryCSV, vals}} {
-			h, err := ReadHistory(strings.NewReader(c.in), "rt", HistoryOptions{})
+			h, err := ReadWalltimes(strings.NewReader(c.in), "rt", WalltimesOptions{})
 			if err != nil {
 				t.Fatalf("%s: %v", c.format, err)
 			}
@@ -251,7 +235,7 @@ func TestHistoryRealFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.rel, func(t *testing.T) {
-			h, err := ReadHistory(openReal(t, c.rel), c.rel, HistoryOptions{})
+			h, err := ReadWalltimes(openReal(t, c.rel), c.rel, WalltimesOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +264,7 @@ func FuzzReadHistory(f *testing.F) {
 	f.Add(csvSLANT, "run")
 	f.Add(sacctSample, "Elapsed")
 	f.Fuzz(func(t *testing.T, in, col string) {
-		h, err := ReadHistory(strings.NewReader(in), "fz", HistoryOptions{Column: col})
+		h, err := ReadWalltimes(strings.NewReader(in), "fz", WalltimesOptions{Column: col})
 		if err != nil {
 			checkErrShape(t, "fz", err)
 			return
@@ -294,4 +278,13 @@ func FuzzReadHistory(f *testing.F) {
 			}
 		}
 	})
+}
+
+// skippedTotal is the number of lines h skipped for any reason.
+func skippedTotal(h Walltimes) int {
+	n := 0
+	for _, c := range h.Skipped {
+		n += c
+	}
+	return n
 }

@@ -88,6 +88,6 @@ func TestParseErrorFormat(t *testing.T) {
 
 func TestLineTooLong(t *testing.T) {
 	in := "1\n2\n" + strings.Repeat("9", maxLine+10) + "\n"
-	_, err := ReadHistory(strings.NewReader(in), "long", HistoryOptions{})
+	_, err := ReadWalltimes(strings.NewReader(in), "long", WalltimesOptions{})
 	wantErr(t, "long", err, 3, "longer than")
 }

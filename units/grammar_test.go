@@ -43,6 +43,25 @@ func TestParseSecondsSlurmForms(t *testing.T) {
 	}
 }
 
+// The Slurm clock forms the history readers met (trace.ReadHistory's
+// former parseClock): the seconds may carry a fraction, as sacct's
+// TotalCPU prints them; everything else stays refused.
+func TestParseSecondsHistoryClockForms(t *testing.T) {
+	for in, want := range map[string]float64{"02:05:13": 7513, "1-01:02:03": 90123, "05:06": 306, "00:00:01.5": 1.5,
+		"2-00": 172800, "1-02:30": 95400, "00:59:59": 3599, "100:00:00": 360000, "05:00.5": 300.5, "1-00:00:59.250": 86459.25} {
+		if got, err := ParseSeconds(in); err != nil || got != want {
+			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1:2:3:4", "00:60:00", "00:00:60", "00:00:60.5", "-1:00:00", "a:00", "1-", "x-01:00:00", "01:1e3",
+		"00:-5", "1:+5", "01:02:0x1p3", "1-2-03:00:00", "INVALID", "UNLIMITED", "05:00.", "05:.5", "05:00.5.5", "1.5:00",
+		"1-02.5", "05:00.-5", "05:00.1e3", "05:00.1234567890", "1-24:00:00"} {
+		if v, err := ParseSeconds(in); err == nil {
+			t.Errorf("ParseSeconds(%q) = %v, want an error", in, v)
+		}
+	}
+}
+
 // SlurmTime's output reads back as its whole minutes: the plan's --time
 // and ckpt's own input agree.
 func TestSlurmTimeRoundTrip(t *testing.T) {

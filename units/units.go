@@ -103,47 +103,50 @@ func parseDaysAnd(t string) (v float64, ok bool, err error) {
 	return v, true, nil
 }
 
-// parseSlurm reads [D-]HH:MM:SS, D-HH[:MM], MM:SS. Every field is a
-// non-negative integer; minutes and seconds are below 60 and hours below
-// 24 when a day count is given (Slurm's own reading is more lenient, ours
-// refuses what is likely a typo).
+// parseSlurm reads Slurm's clock forms, as sbatch --time takes them and
+// sacct prints them: [D-]HH:MM:SS, D-HH[:MM], MM:SS. Every field is a
+// non-negative integer of at most 9 digits, except the seconds, which may
+// carry a decimal fraction (sacct's "05:00.500"; no sign, exponent or hex
+// form); minutes and seconds are below 60, and hours below 24 when a day
+// count is given (Slurm's own reading is more lenient, ours refuses what
+// is likely a typo). This is the one Slurm clock parser of ckpt: the CLI's
+// durations and the history readers both use it through ParseSeconds.
 func parseSlurm(t string) (float64, error) {
-	days := int64(0)
-	rest := t
-	if d, r, ok := strings.Cut(t, "-"); ok {
+	var days int64
+	var limits, mult []int64
+	d, rest, hasDays := strings.Cut(t, "-")
+	if hasDays {
 		n, err := slurmField(d, -1)
 		if err != nil {
 			return 0, err
 		}
-		days, rest = n, r
-		parts := strings.Split(rest, ":")
+		days = n
+		limits, mult = []int64{24, 60, 60}, []int64{3600, 60, 1}
+	} else {
+		rest = t
+	}
+	parts := strings.Split(rest, ":")
+	switch {
+	case hasDays:
 		if len(parts) > 3 {
 			return 0, fmt.Errorf("too many fields")
 		}
-		limits := []int64{24, 60, 60}
-		mult := []int64{3600, 60, 1}
-		sec := days * 86400
-		for i, p := range parts {
-			n, err := slurmField(p, limits[i])
-			if err != nil {
-				return 0, err
-			}
-			sec += n * mult[i]
-		}
-		return float64(sec), nil
-	}
-	parts := strings.Split(rest, ":")
-	var limits, mult []int64
-	switch len(parts) {
-	case 2: // MM:SS
+	case len(parts) == 2: // MM:SS
 		limits, mult = []int64{-1, 60}, []int64{60, 1}
-	case 3: // HH:MM:SS
+	case len(parts) == 3: // HH:MM:SS
 		limits, mult = []int64{-1, 60, 60}, []int64{3600, 60, 1}
 	default:
 		return 0, fmt.Errorf("want MM:SS or HH:MM:SS")
 	}
-	var sec int64
+	sec, frac := days*86400, 0.0
 	for i, p := range parts {
+		if whole, f, ok := strings.Cut(p, "."); ok && mult[i] == 1 {
+			if f == "" || len(f) > 9 || strings.Trim(f, "0123456789") != "" {
+				return 0, fmt.Errorf("bad fraction %q", f)
+			}
+			frac, _ = strconv.ParseFloat("0."+f, 64)
+			p = whole
+		}
 		n, err := slurmField(p, limits[i])
 		if err != nil {
 			return 0, err
@@ -153,7 +156,7 @@ func parseSlurm(t string) (float64, error) {
 		}
 		sec += n * mult[i]
 	}
-	return float64(sec), nil
+	return float64(sec) + frac, nil
 }
 
 // slurmField reads a non-negative integer field of at most 9 digits, below

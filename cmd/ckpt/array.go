@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -23,10 +23,10 @@ type arrayFlags struct {
 func newArrayCmd() *cobra.Command {
 	var f arrayFlags
 	cmd := &cobra.Command{
-		Use:   "array --tasks N [flags] -- COMMAND [ARGS...]",
+		Use:   "array --shards N [flags] -- COMMAND [ARGS...]",
 		Short: "Print an sbatch job-array script that runs a sweep or a reproduction in N shards, then merges them",
 		Long: `array prints a bash script that submits COMMAND (a ckpt sweep, or ckpt repro NAME)
-as a Slurm job array of --tasks shards, at most --throttle at once, each task
+as a Slurm job array of --shards tasks, at most --throttle at once, each task
 running "--shard auto/N" into its own files (FILE.part-<task>.csv for --csv FILE,
 --jsonl FILE likewise; for a reproduction, OUT/NAME-items.part-<task>.jsonl),
 and a merge job that runs after every task succeeded (afterok) and writes the
@@ -34,11 +34,11 @@ files the unsplit command would have written (for a reproduction: merges the
 item logs, then ckpt repro NAME --finish). With --resubmit, array reads the
 tasks' files and submits only the shards still missing (no file, or no end line:
 interrupted), with the same merge job; it prints the --array= list on stderr.`,
-		Example: `  ckpt array --tasks 8 --throttle 4 --time 2h -- reserve sweep --ckpt 1m,5m,30m --csv costs.csv > costs.sh
+		Example: `  ckpt array --shards 8 --throttle 4 --time 2h -- reserve sweep --ckpt 1m,5m,30m --csv costs.csv > costs.sh
   bash costs.sh
-  ckpt array --tasks 16 --throttle 8 --time 1h -- repro capacity --out results | bash
+  ckpt array --shards 16 --throttle 8 --time 1h -- repro capacity --out results | bash
   # after a failure: only the missing shards, then the merge
-  ckpt array --tasks 16 --throttle 8 --time 1h --resubmit -- repro capacity --out results | bash`,
+  ckpt array --shards 16 --throttle 8 --time 1h --resubmit -- repro capacity --out results | bash`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, probe, err := f.plan(args)
@@ -46,9 +46,7 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 				return err
 			}
 			if f.resubmit {
-				if a.IDs, err = missingTasks(probe, f.tasks); err != nil {
-					return err
-				}
+				a.IDs = slurm.MissingShards(probe, f.tasks)
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d shards missing: --array=%s\n", len(a.IDs), f.tasks, runner.ArrayList(a.IDs))
 			}
 			s, err := a.Script()
@@ -60,21 +58,33 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.tasks, "tasks", 0, "number of array tasks, one shard each (required)")
+	fl.IntVar(&f.tasks, "shards", 0, "number of shards, one array task each (required)")
 	fl.IntVar(&f.throttle, "throttle", 0, "tasks running at once (--array=...%k; 0: no bound)")
-	fl.StringVar(&f.name, "name", "ckpt-array", "job name (the merge job is NAME.merge)")
-	fl.StringVar(&f.bin, "ckpt", "ckpt", "the ckpt program the jobs run")
+	fl.StringVar(&f.name, "job-name", "ckpt-array", "job name (the merge job is NAME.merge)")
+	fl.StringVar(&f.bin, "ckpt-bin", "ckpt", "the ckpt program the jobs run")
+	// The names of the previous release, hidden: --tasks is a folder in
+	// reserve, --ckpt a checkpoint cost everywhere else.
+	hiddenAlias(fl, "tasks", "shards")
+	hiddenAlias(fl, "name", "job-name")
+	hiddenAlias(fl, "ckpt", "ckpt-bin")
 	fl.StringVar(&f.time, "time", "0", "time limit of each task and of the merge job, e.g. 2h or 02:00:00 (0: the partition default)")
 	fl.StringArrayVar(&f.extra, "sbatch-arg", nil, "further sbatch option for both jobs, e.g. --partition=cpu (repeatable)")
 	fl.BoolVar(&f.resubmit, "resubmit", false, "submit only the shards whose files are missing or interrupted, then the merge job")
 	return cmd
 }
 
+// hiddenAlias makes --old a hidden name of flag --name, for one release.
+func hiddenAlias(fl *pflag.FlagSet, old, name string) {
+	f := fl.Lookup(name)
+	fl.Var(f.Value, old, "old name of --"+name)
+	_ = fl.MarkHidden(old)
+}
+
 // plan builds the array of command args and the per-task files whose end
 // lines say which shards are done (TaskID marks the task).
 func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if f.tasks < 1 {
-		return slurm.Array{}, nil, usagef("--tasks %d: want the number of shards, at least 1", f.tasks)
+		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.tasks)
 	}
 	if args[0] == "ckpt" || filepath.Base(args[0]) == "ckpt" {
 		args = args[1:]
@@ -93,90 +103,16 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 		return slurm.Array{}, nil, err
 	}
 	a := slurm.Array{Name: f.name, Tasks: f.tasks, Throttle: f.throttle, Time: limit, Extra: f.extra}
-	shard := []string{"--shard", "auto/" + strconv.Itoa(f.tasks)}
-	var probe []string
 	if sub.Name() == "repro" && sub.Parent() != nil && !sub.Parent().HasParent() {
-		probe, err = f.reproArray(&a, args, shard)
-	} else {
-		probe, err = f.sweepArray(&a, args, shard)
-	}
-	return a, probe, err
-}
-
-// reproArray: each task records its shard's item log; the merge job merges
-// the logs and finishes the reproduction from them.
-func (f arrayFlags) reproArray(a *slurm.Array, args, shard []string) ([]string, error) {
-	name, out := "", "repro-out"
-	for i := 1; i < len(args); i++ {
-		switch v := args[i]; {
-		case v == "--out" && i+1 < len(args):
-			out, i = args[i+1], i+1
-		case strings.HasPrefix(v, "--out="):
-			out = strings.TrimPrefix(v, "--out=")
-		case !strings.HasPrefix(v, "-") && name == "" && (i == 1 || args[i-1] != "--workers" && args[i-1] != "--seed" && args[i-1] != "--accounting"):
-			name = v
+		name, out := slurm.ReproTarget(args)
+		if _, ok := reproductions[name]; !ok {
+			return a, nil, usagef("repro: name the reproduction before its flags (ckpt array ... -- repro NAME --out DIR)")
 		}
+		return a, a.Repro(f.bin, name, out, args), nil
 	}
-	if _, ok := reproductions[name]; !ok {
-		return nil, usagef("repro: name the reproduction before its flags (ckpt array ... -- repro NAME --out DIR)")
+	probe, err := a.Sweep(f.bin, args)
+	if err != nil {
+		return a, nil, usage(err)
 	}
-	stem := filepath.Join(out, name+"-items")
-	cmd := append([]string{f.bin}, args...)
-	a.Task = append(append(slices.Clone(cmd), shard...), "--items", stem+".part-"+slurm.TaskID+".jsonl")
-	a.Merge = [][]string{
-		{f.bin, "merge", "--out", stem + ".jsonl", stem + ".part-" + slurm.Any + ".jsonl"},
-		append(slices.Clone(cmd), "--finish", stem+".jsonl"),
-	}
-	return []string{stem + ".part-" + slurm.TaskID + ".jsonl"}, nil
-}
-
-// sweepArray: each task writes FILE.part-<task>.EXT for each --csv or
-// --jsonl FILE; the merge job merges each format.
-func (f arrayFlags) sweepArray(a *slurm.Array, args, shard []string) ([]string, error) {
-	task := []string{f.bin}
-	var probe []string
-	for i := 0; i < len(args); i++ {
-		v := args[i]
-		flag, file, eq := strings.Cut(v, "=")
-		if flag != "--csv" && flag != "--jsonl" {
-			task = append(task, v)
-			continue
-		}
-		if !eq {
-			if i+1 >= len(args) {
-				return nil, usagef("%s needs a file", flag)
-			}
-			file, i = args[i+1], i+1
-		}
-		if file == "" || file == "-" {
-			return nil, usagef("%s %q: each task needs its own file", flag, file)
-		}
-		ext := filepath.Ext(file)
-		stem := strings.TrimSuffix(file, ext)
-		task = append(task, flag, stem+".part-"+slurm.TaskID+ext)
-		a.Merge = append(a.Merge, []string{f.bin, "merge", "--out", file, stem + ".part-" + slurm.Any + ext})
-		probe = append(probe, stem+".part-"+slurm.TaskID+ext)
-	}
-	if len(probe) == 0 {
-		return nil, usagef("give the sweep --csv FILE or --jsonl FILE: each task writes its own part of it")
-	}
-	a.Task = append(task, shard...)
-	return probe, nil
-}
-
-// missingTasks returns the tasks of n whose files (probe, TaskID replaced)
-// are absent or have no end line of shard i/n.
-func missingTasks(probe []string, n int) ([]int, error) {
-	missing := []int{}
-	for i := range n {
-		for _, p := range probe {
-			path := strings.ReplaceAll(p, slurm.TaskID, strconv.Itoa(i))
-			t, ok, err := runner.ReadTrailer(path)
-			if err != nil || !ok || t.Shard != (runner.Shard{Index: i, Count: n}) {
-				missing = append(missing, i)
-				break
-			}
-		}
-	}
-	return missing, nil
+	return a, probe, nil
 }

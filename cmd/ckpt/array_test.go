@@ -137,7 +137,7 @@ func TestArrayScriptAndResubmit(t *testing.T) {
 	dir := t.TempDir()
 	stem := filepath.Join(dir, "costs")
 	sweep := []string{"reserve", "sweep", "--ckpt", "1m,6m,30m", "--csv", stem + ".csv"}
-	out, errOut, code := run(t, "", append([]string{"array", "--tasks", "4", "--throttle", "2", "--time", "1h", "--"}, sweep...)...)
+	out, errOut, code := run(t, "", append([]string{"array", "--shards", "4", "--throttle", "2", "--time", "1h", "--"}, sweep...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -165,7 +165,7 @@ func TestArrayScriptAndResubmit(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"array", "--", "reserve", "sweep", "--csv", "a.csv"}, "--tasks"},
+		{[]string{"array", "--", "reserve", "sweep", "--csv", "a.csv"}, "--shards"},
 		{[]string{"array", "--tasks", "2", "--", "reserve", "plan"}, "not a ckpt command with --shard"},
 		{[]string{"array", "--tasks", "2", "--", "reserve", "sweep"}, "--csv FILE"},
 		{[]string{"array", "--tasks", "2", "--", "reserve", "sweep", "--csv", "-"}, "its own file"},
@@ -177,6 +177,28 @@ func TestArrayScriptAndResubmit(t *testing.T) {
 		_, errOut, code := run(t, "", tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+	}
+}
+
+// The flags renamed for one vocabulary (--shards, --job-name, --ckpt-bin)
+// keep their old names hidden for one release: the same script, and the
+// old names absent from --help.
+func TestArrayOldFlagNames(t *testing.T) {
+	sweep := []string{"--", "reserve", "sweep", "--ckpt", "1m,6m", "--csv", "c.csv"}
+	newOut, errOut, code := run(t, "", append([]string{"array", "--shards", "2", "--job-name", "x", "--ckpt-bin", "/opt/ckpt"}, sweep...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	oldOut, errOut, code := run(t, "", append([]string{"array", "--tasks", "2", "--name", "x", "--ckpt", "/opt/ckpt"}, sweep...)...)
+	if code != 0 || oldOut != newOut || !strings.Contains(newOut, "/opt/ckpt merge") || !strings.Contains(newOut, "x.merge") {
+		t.Errorf("exit %d %s; old names:\n%s\nnew names:\n%s", code, errOut, oldOut, newOut)
+	}
+	help, _, _ := run(t, "", "array", "--help")
+	help = help[strings.Index(help, "Flags:"):]
+	for _, old := range []string{"--tasks", "--name ", "--ckpt "} {
+		if strings.Contains(help, old) {
+			t.Errorf("--help shows %s:\n%s", old, help)
 		}
 	}
 }

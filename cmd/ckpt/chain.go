@@ -3,21 +3,15 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
-	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // addSbatchFlags defines the flags of ckpt reserve --sbatch beyond --sbatch
@@ -53,34 +47,42 @@ func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	return nil
 }
 
-// parseAhead reads --ahead: a number >= 1, or all (0).
-func parseAhead(s string) (int, error) {
-	if s == "all" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("--ahead %q: want a number >= 1 or all", s)
-	}
-	return n, nil
-}
-
 // writeSbatchChain prints the submission script of plan r.
 func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
-	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
-	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
-	aheadFlag, _ := cmd.Flags().GetString("ahead")
-	ahead, err := parseAhead(aheadFlag)
+	rs := make([]reservation.Reservation, len(r.Reservations))
+	for k, rv := range r.Reservations {
+		rs[k] = rv.Reservation
+	}
+	steps, err := slurm.StepsOf(rs, nil)
 	if err != nil {
 		return usage(err)
 	}
-	ch := slurm.Chain{Job: job, Name: name, Extra: extra, Ahead: ahead}
-	for _, rv := range r.Reservations {
-		ch.Steps = append(ch.Steps, slurm.Step{Time: rv.Length, Checkpoint: rv.Checkpoint, CheckpointTime: rv.CheckpointTime,
-			Restart: rv.Restart > 0, RestartTime: rv.Restart, Milestone: rv.Milestone})
+	return writeChain(cmd, w, steps, job, name)
+}
+
+// writeChain is the one path from a plan's steps to a submission script,
+// for ckpt reserve --sbatch with or without --profile: the --sbatch
+// options (--ahead, --sbatch-arg, the options after --) mapped to
+// slurm.ChainOf, the chain checked against the cluster's limits
+// (slurm.CheckCluster), the script printed.
+func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name string) error {
+	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
+	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
+	aheadFlag, _ := cmd.Flags().GetString("ahead")
+	ahead, err := slurm.ParseAhead(aheadFlag)
+	if err != nil {
+		return usagef("--ahead %s", err)
 	}
-	if err := checkSlurmLimits(cmd, ch); err != nil {
-		return err
+	ch, err := slurm.ChainOf(steps, slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra})
+	if err != nil {
+		return usage(err)
+	}
+	warning, err := slurm.CheckCluster(cmd.Context(), slurm.Exec{}, ch)
+	if err != nil {
+		return usage(err)
+	}
+	if warning != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s\n", warning)
 	}
 	script, err := ch.Script()
 	if err != nil {
@@ -88,24 +90,6 @@ func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, jo
 	}
 	_, err = io.WriteString(w, script)
 	return err
-}
-
-// checkSlurmLimits checks the chain against the partition's MaxTime and
-// the nodes' memory when sinfo is on PATH; a Slurm that does not answer
-// is a warning (the plan may be meant for another machine).
-func checkSlurmLimits(cmd *cobra.Command, ch slurm.Chain) error {
-	if _, err := exec.LookPath("sinfo"); err != nil {
-		return nil
-	}
-	parts, err := slurm.Exec{}.Limits(cmd.Context())
-	if err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: cannot check the plan against Slurm's limits: %v\n", err)
-		return nil
-	}
-	if err := slurm.CheckLimits(ch, parts); err != nil {
-		return usage(err)
-	}
-	return nil
 }
 
 func newChainCmd() *cobra.Command {
@@ -139,7 +123,7 @@ func newChainCmd() *cobra.Command {
 			if js {
 				return writeJSON(cmd.OutOrStdout(), cs)
 			}
-			return writeChainStatus(cmd.OutOrStdout(), cs)
+			return cs.WriteText(cmd.OutOrStdout())
 		},
 	}
 	addJSONFlag(status.Flags(), &js)
@@ -208,67 +192,18 @@ func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error
 	if err != nil {
 		return usage(fmt.Errorf("%s: %w", name, err))
 	}
+	rep := slurm.HistoryReport{Name: name, History: h, Learned: learned}
 	if f.json {
-		return writeJSON(cmd.OutOrStdout(), struct {
-			slurm.Runs
-			slurm.Learned
-			Mean output.Number `json:"mean"`
-		}{h.Runs, learned, output.Number(learned.Law.Mean())})
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	w := output.NewWriter(cmd.OutOrStdout())
-	fmt.Fprintf(w, "%s: %d runs complete, %d censored", name, h.Complete, h.Censored)
-	for _, why := range slices.Sorted(maps.Keys(h.Skipped)) {
-		fmt.Fprintf(w, ", %d skipped (%s)", h.Skipped[why], why)
-	}
-	fmt.Fprintf(w, "\nlaw (%s): ", learned.Fit)
-	switch {
-	case learned.Spec != "":
-		fmt.Fprintf(w, "%s\nmean %s; plan with: ckpt reserve --dist %s\n", learned.Spec, units.FormatSeconds(learned.Law.Mean()), learned.Spec)
-	case h.Censored > 0:
-		fmt.Fprintf(w, "Kaplan-Meier estimate, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
-	default:
-		fmt.Fprintf(w, "empirical, median %s, 90%% quantile %s\n", units.FormatSeconds(learned.Law.Quantile(0.5)), units.FormatSeconds(learned.Law.Quantile(0.9)))
-	}
-	return w.Err()
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
-// loadChain finds chain id (or a chain folder path) under slurm.Root.
+// loadChain finds chain id (or a chain folder path) with slurm.Find.
 func loadChain(id string) (*slurm.State, error) {
-	dir := id
-	if !strings.ContainsRune(id, filepath.Separator) {
-		root, err := slurm.Root()
-		if err != nil {
-			return nil, usage(err)
-		}
-		dir = filepath.Join(root, id)
-	}
-	st, err := slurm.Load(dir)
+	st, err := slurm.Find(id)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return st, nil
-}
-
-func writeChainStatus(out io.Writer, cs slurm.ChainStatus) error {
-	w := output.NewWriter(out)
-	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
-	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
-	for _, j := range cs.Jobs {
-		progress := "-"
-		if j.Outcome != "" {
-			progress = units.FormatSeconds(j.Progress)
-		}
-		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), progress)
-	}
-	for _, m := range cs.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", m)
-	}
-	return w.Err()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -186,6 +186,55 @@ func TestSbatchChecksSlurmLimits(t *testing.T) {
 	}
 }
 
+// ckpt reserve --profile --sbatch builds its chain as ckpt reserve
+// --sbatch does (issue 21): --ahead, --sbatch-arg and the options after --
+// reach the chain, every restart carries its time, and the plan is
+// checked against the partition's limits.
+func TestProfileSbatchIsTheSameChain(t *testing.T) {
+	dir := fakeSinfo(t, "echo 'debug*|infinite|100000'")
+	args := []string{"reserve", "--profile", "slant", "--sbatch", "job.sh", "--ahead", "1", "--sbatch-arg=--qos=long", "--", "--account=lab"}
+	out, errOut, code := run(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	plan := out[strings.Index(out, "<<'CKPT_PLAN'\n")+len("<<'CKPT_PLAN'\n") : strings.Index(out, "\nCKPT_PLAN\n")]
+	var ch struct {
+		Extra []string `json:"sbatch_args"`
+		Ahead int      `json:"ahead"`
+		Steps []struct {
+			Restart     bool    `json:"restart"`
+			RestartTime float64 `json:"restart_time"`
+			Mem         string  `json:"mem"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(plan), &ch); err != nil {
+		t.Fatalf("%v: %s", err, plan)
+	}
+	if ch.Ahead != 1 || strings.Join(ch.Extra, " ") != "--qos=long --account=lab" || strings.Count(out, "\nsubmit ") != 2 {
+		t.Errorf("ahead %d, sbatch args %q, %d submissions", ch.Ahead, ch.Extra, strings.Count(out, "\nsubmit "))
+	}
+	restarts := 0
+	for k, s := range ch.Steps {
+		if s.Restart {
+			restarts++
+			if !(s.RestartTime > 0) {
+				t.Errorf("reservation %d restarts in no time", k+1)
+			}
+		}
+		if s.Mem == "" {
+			t.Errorf("reservation %d asks no memory", k+1)
+		}
+	}
+	if restarts == 0 || !strings.Contains(out, "--qos=long --account=lab --export=") {
+		t.Errorf("%d restarts; script:\n%s", restarts, out)
+	}
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'debug*|30:00|100000'\n"), 0o755)
+	out, errOut, code = run(t, "", args...)
+	if code != 2 || out != "" || !strings.Contains(errOut, "partition debug allows at most 00:30:00") {
+		t.Errorf("limits: exit %d, %q, %q", code, out, errOut)
+	}
+}
+
 // ckpt reserve --history on sacct output learns as ckpt chain history
 // does (the same law, the same counts), and its report says how many runs
 // were complete, censored and skipped.
@@ -241,7 +290,7 @@ func TestSbatchPassThrough(t *testing.T) {
 		{append(base, "--", "--partition", "gpu"), `"gpu" is not an option: join values to their options`},
 		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "stray"}, `unexpected argument "stray" (sbatch options go after --)`},
 		{[]string{"reserve", "--dist", "uniform:a=1h,b=3h", "--", "--partition=gpu"}, `sbatch options after -- ("--partition=gpu") apply only with --sbatch`},
-		{[]string{"reserve", "--profile", "slant", "--sbatch", "j.sh", "--", "--partition=gpu"}, "not to --profile or --tasks"},
+		{[]string{"reserve", "--profile", "slant", "--sbatch", "j.sh", "--", "--time=1"}, "the chain sets --time itself"},
 	} {
 		out, errOut, code := run(t, "", c.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -82,9 +81,7 @@ var singleJobFlags = []struct{ name, why string }{
 // sbatchMem renders GB as an sbatch --mem value in MiB, rounded up
 // (memplan.PlanApp bounds every request by memplan.MaxMemory, so that it
 // fits an int64).
-func sbatchMem(gb float64) string {
-	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
-}
+func sbatchMem(gb float64) string { return slurm.MemArg(gb) }
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	req, err := profileRequest(cmd, f)
@@ -100,7 +97,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
-		return writeProfileSbatch(out, f, rep.Plan)
+		return writeProfileSbatch(cmd, out, f, rep.Plan)
 	}
 	if f.json {
 		return rep.WriteJSON(out)
@@ -157,19 +154,19 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 	return req, nil
 }
 
-// writeProfileSbatch prints the plan as a chain of sbatch jobs.
-func writeProfileSbatch(w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
-	ch := slurm.Chain{Job: f.sbatch, Name: f.jobName}
-	for _, r := range plan.Reservations {
-		ch.Steps = append(ch.Steps, slurm.Step{Time: r.Length, Mem: sbatchMem(r.Mem), Checkpoint: r.Checkpoint,
-			CheckpointTime: r.CheckpointTime, Restart: r.Restart > 0, Milestone: r.Milestone})
+// writeProfileSbatch prints the plan as a chain of sbatch jobs, each
+// asking for its reservation's memory (writeChain, as without --profile).
+func writeProfileSbatch(cmd *cobra.Command, w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
+	rs := make([]reservation.Reservation, len(plan.Reservations))
+	mem := make([]float64, len(plan.Reservations))
+	for k, r := range plan.Reservations {
+		rs[k], mem[k] = r.Reservation, r.Mem
 	}
-	script, err := ch.Script()
+	steps, err := slurm.StepsOf(rs, mem)
 	if err != nil {
 		return usage(err)
 	}
-	_, err = io.WriteString(w, script)
-	return err
+	return writeChain(cmd, w, steps, f.sbatch, f.jobName)
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to

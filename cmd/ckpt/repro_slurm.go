@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/repro/slurmexp"
@@ -24,25 +25,19 @@ type slurmReproFlags struct {
 	resummarize      bool
 }
 
-func addSlurmReproFlags(fl interface {
-	Float64Var(*float64, string, float64, string)
-	IntVar(*int, string, int, string)
-	StringVar(*string, string, string, string)
-}, f *slurmReproFlags) {
+func addSlurmReproFlags(fl *pflag.FlagSet, f *slurmReproFlags) {
 	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
 	fl.IntVar(&f.slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
-	fl.IntVar(&f.jobs, "jobs", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
+	fl.IntVar(&f.jobs, "jobs-per-cell", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
 	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
 	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
 	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
+	hiddenAlias(fl, "jobs", "jobs-per-cell") // the previous name: --jobs is a file elsewhere
 }
 
-// addResummarizeFlag defines --resummarize (a bool, apart: the interface
-// above has no BoolVar).
-func addResummarizeFlag(fl interface {
-	BoolVar(*bool, string, bool, string)
-}, f *slurmReproFlags) {
-	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
+// addResummarizeFlag defines --resummarize.
+func addResummarizeFlag(fl *pflag.FlagSet, f *slurmReproFlags) {
+	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs-per-cell, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
 }
 
 // runSlurmRepro runs `ckpt repro slurm`: Section 5 on the cluster that
@@ -52,7 +47,7 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if f.slurm.resummarize {
 		return resummarizeSlurm(cmd, f)
 	}
-	cpus, err := slurmexp.Available(ctx)
+	cpus, err := slurmexp.Available(ctx, slurm.Exec{})
 	if err != nil {
 		return err
 	}
@@ -87,7 +82,7 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 		cfg.Scale = 30
 	}
 	if cfg.Slots < 1 || cfg.Slots > cpus || !slurm.ValidScale(cfg.Scale) || sf.jobs < 1 || sf.mix < 0 {
-		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs %d, --mix-runs %d: want 1..CPUs slots, a scale of 0 (automatic) or in [1e-3, 1e6], jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
+		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs-per-cell %d, --mix-runs %d: want 1..CPUs slots, a scale of 0 (automatic) or in [1e-3, 1e6], jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
 	}
 	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
 	start := time.Now()
@@ -114,7 +109,7 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
 	}
 	d.RunScale = f.slurm.scale
-	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, d)
+	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`

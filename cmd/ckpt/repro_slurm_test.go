@@ -28,3 +28,19 @@ func TestRunScaleFlags(t *testing.T) {
 		}
 	}
 }
+
+// --jobs-per-cell is the count of jobs per cell; its previous name, --jobs
+// (a file in other commands), stays hidden for one release.
+func TestReproSlurmJobsPerCell(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, flag := range []string{"--jobs-per-cell", "--jobs"} {
+		_, stderr, code := run(t, "", "repro", "slurm", flag, "5", "--out", t.TempDir())
+		if code != 1 || !strings.Contains(stderr, "no Slurm cluster") {
+			t.Errorf("%s: exit %d, %q", flag, code, stderr)
+		}
+	}
+	help, _, _ := run(t, "", "repro", "--help")
+	if !strings.Contains(help, "--jobs-per-cell") || strings.Contains(help, "--jobs ") {
+		t.Errorf("help:\n%s", help)
+	}
+}

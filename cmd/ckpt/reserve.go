@@ -111,9 +111,6 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		return err
 	}
 	if f.profile != "" || f.tasks != "" {
-		if len(cmd.Flags().Args()) > 0 {
-			return usagef("sbatch options after -- apply to a plan's chain, not to --profile or --tasks")
-		}
 		if err := checkPictureFlags(f.plotPath); err != nil {
 			return err
 		}

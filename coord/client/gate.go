@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"syscall"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/supervise"
 )
 
 // GateConfig configures Gate.
@@ -56,20 +56,19 @@ type GateConfig struct {
 // (done). A coordinator that cannot be reached does not cost the job its
 // checkpoint: the signal is forwarded and the failure logged.
 //
-// Gate returns the app's exit status (128 + the signal if a signal killed
-// it). Complexity: O(1) memory; one request per heartbeat.
+// The app runs under package supervise (its own process group, killed
+// with the gate), and Gate returns its exit status under supervise's one
+// rule: the exit code, or 128 + N when signal N killed it. Complexity:
+// O(1) memory; one request per heartbeat.
 func Gate(ctx context.Context, cfg GateConfig) (int, error) {
 	if len(cfg.App) == 0 {
 		return 0, errors.New("gate: no app")
 	}
-	c := exec.Command(cfg.App[0], cfg.App[1:]...)
-	c.Env, c.Stdout, c.Stderr = cfg.Env, cfg.Stdout, cfg.Stderr
-	if err := c.Start(); err != nil {
-		return 0, fmt.Errorf("starting %s: %w", cfg.App[0], err)
+	app, err := supervise.Start(cfg.App, cfg.Env, cfg.Stdout, cfg.Stderr)
+	if err != nil {
+		return 0, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
-	g := &gate{cfg: cfg, app: c.Process, poll: cfg.Poll}
+	g := &gate{cfg: cfg, app: app, poll: cfg.Poll}
 	if g.poll == 0 {
 		g.poll = 200 * time.Millisecond
 	}
@@ -91,7 +90,7 @@ func Gate(ctx context.Context, cfg GateConfig) (int, error) {
 				g.checkpoint(ctx)
 			} else {
 				g.abandon(ctx)
-				c.Process.Signal(s)
+				app.Signal(s)
 			}
 		case gr := <-g.grant:
 			g.granted(gr)
@@ -99,21 +98,11 @@ func Gate(ctx context.Context, cfg GateConfig) (int, error) {
 			g.heartbeat(ctx)
 		case <-ctx.Done():
 			g.abandon(context.Background())
-			c.Process.Signal(syscall.SIGTERM)
+			app.Signal(syscall.SIGTERM)
 			ctx = context.Background()
-		case err := <-done:
+		case <-app.Done():
 			g.finish(context.Background())
-			var ee *exec.ExitError
-			switch {
-			case err == nil:
-				return 0, nil
-			case errors.As(err, &ee):
-				if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-					return 128 + int(ws.Signal()), nil
-				}
-				return ee.ExitCode(), nil
-			}
-			return 0, err
+			return app.Status()
 		}
 	}
 }
@@ -125,7 +114,7 @@ type grantResult struct {
 
 type gate struct {
 	cfg        GateConfig
-	app        *os.Process
+	app        *supervise.Process
 	poll       time.Duration
 	registered bool
 	request    string

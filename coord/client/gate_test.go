@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -79,5 +80,42 @@ func TestGateMaxWait(t *testing.T) {
 	}
 	if st, _ := c.Status(ctx); st.Waiting != 0 || st.Holders != 1 {
 		t.Errorf("after the gate gave up: %d waiting, %d holders", st.Waiting, st.Holders)
+	}
+}
+
+// The gate supervises the app as the Slurm runner does (package
+// supervise): ended by the gate's context, the app's status is 128 +
+// SIGTERM, what it started dies with it, and an app that cannot start is
+// an error.
+func TestGateSupervisesTheApp(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pidFile := t.TempDir() + "/helper"
+	w := &readyWriter{ready: make(chan struct{})}
+	go func() { <-w.ready; cancel() }()
+	code, err := Gate(ctx, GateConfig{Client: &Client{Base: "http://127.0.0.1:1", Retries: -1}, Job: api.RegisterRequest{ID: "j", Nodes: 1, C: 1},
+		App:    []string{"bash", "-c", `sleep 60 & echo $! > ` + pidFile + `; echo ready; while :; do sleep 0.05; done`},
+		Stdout: w, Stderr: os.Stderr})
+	if err != nil || code != 128+int(syscall.SIGTERM) {
+		t.Errorf("code %d, err %v; want %d", code, err, 128+int(syscall.SIGTERM))
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("helper pid %q", b)
+	}
+	gone := false
+	for end := time.Now().Add(5 * time.Second); !gone && time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		gone = syscall.Kill(pid, 0) == syscall.ESRCH || err == nil && strings.Contains(string(stat), ") Z ")
+	}
+	if !gone {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the app's helper %d outlived it", pid)
+	}
+	if _, err := Gate(context.Background(), GateConfig{App: []string{"/nonexistent/app"}}); err == nil {
+		t.Error("a missing app started")
 	}
 }

@@ -9,12 +9,12 @@
 //
 // # What is here
 //
-// Apps holds Table 3 and Mix Table 4's workload. Simulate is ckpt's own
+// Apps holds Table 3 and Mix Table 4's workload. SimHeld is ckpt's own
 // simulation of the same jobs, the column the real run is to be set
-// beside: for each application it draws the walltimes, plans
+// beside: for each application Design.Make draws the walltimes, plans
 // DYN-PROG-COUNT and ALL-CKPT under RESERVATION-ONLY (α = 1, β = γ = 0,
 // Section 5.1) and builds the HPC strategy of each job from the five
-// walltimes before it, and computes the paper's two measures on the time
+// walltimes before it; Summarize computes the paper's two measures on the time
 // each job holds a node (failed reservations in full, then restart plus
 // the remaining work of the last): utilisation Σ walltime / Σ time held,
 // and the mean over jobs of stretch = time held / walltime; and the same
@@ -64,7 +64,8 @@
 //
 // Summarize gives, per cell, the utilisation Σ walltime / Σ held and the
 // mean stretch held / walltime, on the cluster and in simulation (SimHeld:
-// ckpt's model of the stand-in, equal to Held when v = 0), and the same
+// ckpt's model of the stand-in, equal to package reservation's cost with
+// β = 1 when v = 0), and the same
 // with the waits; Comparisons puts Table 4's published means beside them
 // (Fig. 8 and 9 are figures: their numbers are not in the text, the rows
 // carry the paper's claim). The figures are fig8 (utilisation, held and
@@ -78,8 +79,8 @@
 // Apps reads it as k = 1.043811, λ = 1174.322466 s placed at a = 46 min, the
 // way Qball's and FCA's Gamma laws are placed at their a.
 //
-// Complexity: Simulate and Design.Make plan each application once (the
-// dynamic program, O(N²) on Algorithm 1's grid of N points) and then cost
+// Complexity: Design.Make plans each application once (the dynamic
+// program, O(N²) on Algorithm 1's grid of N points) and then costs
 // O(jobs · reservations) time and O(jobs) memory; Execute holds O(Slots)
 // chains and reads each one's small files once per poll; its real time is
 // about Σ held / (S · Slots) plus the waits.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // DefaultSeed is the base seed of ckpt repro slurm.
@@ -86,19 +87,19 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 		return runErr
 	}
 	fmt.Fprintf(rc.Log, "%d of %d jobs finished in %v of real time\n", len(results), len(jobs), time.Since(start).Round(time.Second))
-	if err := writeSummaries(ctx, rc, results); err != nil {
+	if err := writeSummaries(ctx, rc, cfg.cluster(), results); err != nil {
 		return err
 	}
 	return runErr
 }
 
 // writeSummaries writes cells.csv, comparisons.csv and states.txt.
-func writeSummaries(ctx context.Context, rc repro.Config, results []Result) error {
+func writeSummaries(ctx context.Context, rc repro.Config, cl slurm.Cluster, results []Result) error {
 	var ids []string
 	for _, r := range results {
 		ids = append(ids, r.JobIDs...)
 	}
-	acct, aerr := Accounting(context.WithoutCancel(ctx), ids)
+	acct, aerr := Accounting(context.WithoutCancel(ctx), cl, ids)
 	if aerr != nil {
 		fmt.Fprintf(rc.Log, "%v (the measures on Slurm's allocation are left empty)\n", aerr)
 	}
@@ -155,8 +156,9 @@ func writeSummaries(ctx context.Context, rc repro.Config, results []Result) erro
 // Resummarize rebuilds the results of a run from its jobs.csv (the jobs
 // themselves are redrawn from the design, which the seed fixes) and writes
 // cells.csv, comparisons.csv and states.txt again, without submitting
-// anything: for a run that was interrupted, or made by an older ckpt.
-func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
+// anything: for a run that was interrupted, or made by an older ckpt. The
+// accounting comes from cl.
+func Resummarize(ctx context.Context, rc repro.Config, cl slurm.Cluster, d Design) error {
 	jobs, err := d.Make(ctx)
 	if err != nil {
 		return err
@@ -192,7 +194,7 @@ func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
 		rr := row{rec: rec, col: col}
 		j, ok := byKey[rr.str("cell")+"/"+rr.str("app")+"/"+rr.str("index")]
 		if !ok {
-			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs and --mix-runs)", p, rr.str("cell"), rr.str("index"))
+			return fmt.Errorf("%s: job %s %s of another design (give the run's --seed, --jobs-per-cell and --mix-runs)", p, rr.str("cell"), rr.str("index"))
 		}
 		r := Result{Job: j, Done: rr.str("done") == "true", SimHeld: SimHeld(j)}
 		r.Reservations = int(rr.num("reservations"))
@@ -212,7 +214,7 @@ func Resummarize(ctx context.Context, rc repro.Config, d Design) error {
 		results = append(results, r)
 	}
 	fmt.Fprintf(rc.Log, "%d jobs read back from %s\n", len(results), p)
-	return writeSummaries(ctx, rc, results)
+	return writeSummaries(ctx, rc, cl, results)
 }
 
 // row reads the columns of one jobs.csv record, remembering the first

@@ -43,14 +43,10 @@ func (j Job) Cell() string {
 	return fmt.Sprintf("%s %s %s", j.Experiment, j.App.Name, j.Strategy)
 }
 
-// Steps turns a strategy into the chain's reservations.
-func Steps(s reservation.Strategy, app App) []slurm.Step {
-	var out []slurm.Step
-	for _, r := range reservation.Reservations(s, reservation.Costs{C: app.C, R: app.R}) {
-		out = append(out, slurm.Step{Time: r.Length, Checkpoint: r.Checkpoint, CheckpointTime: r.CheckpointTime,
-			Restart: r.Restart > 0, RestartTime: r.Restart, Milestone: r.Milestone})
-	}
-	return out
+// steps turns a strategy into the chain's reservations (slurm.StepsOf,
+// as ckpt reserve --sbatch does).
+func steps(s reservation.Strategy, app App) ([]slurm.Step, error) {
+	return slurm.StepsOf(reservation.Reservations(s, reservation.Costs{C: app.C, R: app.R}), nil)
 }
 
 // Design is the size of the real run.
@@ -128,8 +124,12 @@ func cellJobs(ctx context.Context, p planner, exp string, app App, name string, 
 		if t > s.Last() {
 			return nil, fmt.Errorf("%s %s: walltime %v not covered", app.Name, name, t)
 		}
+		st, err := steps(s, app)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, Job{Experiment: exp, App: app, Strategy: name, Variation: v, Run: run, Index: i, Walltime: t,
-			Seed: rng.Derive(seed, uint64(i)), Steps: Steps(s, app)})
+			Seed: rng.Derive(seed, uint64(i)), Steps: st})
 	}
 	return out, nil
 }
@@ -214,7 +214,7 @@ func Interleave(jobs []Job) []Job {
 // and, if it must checkpoint, starts at L − max(C, C·f_k) (the runner's
 // signal at L − C, or the app's own time for a larger checkpoint) and
 // exits when the checkpoint is written; a reservation without checkpoint
-// that does not finish is held in full. With v = 0 it is Held. +Inf when
+// that does not finish is held in full. With v = 0 it is reservation.CostFor with β = 1. +Inf when
 // the chain does not finish the job.
 func SimHeld(j Job) float64 {
 	h, _ := simRun(j)

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os/exec"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // Summary is one cell's measures: on the cluster (the time held, and with
@@ -198,37 +198,19 @@ type Acct struct {
 	State      string
 }
 
-// Accounting reads the sacct records of the jobs (one sacct per 200 IDs).
-func Accounting(ctx context.Context, ids []string) (map[string]Acct, error) {
+// Accounting reads the accounting of the jobs from cl (one sacct per 200
+// IDs): each job's start, end and state (its first word: "CANCELLED by
+// 1000" is CANCELLED).
+func Accounting(ctx context.Context, cl slurm.Cluster, ids []string) (map[string]Acct, error) {
 	out := map[string]Acct{}
 	for i := 0; i < len(ids); i += 200 {
-		b, err := exec.CommandContext(ctx, "sacct", "-X", "-n", "-P", "--noconvert", "-o", "JobID,Start,End,State", "-j", strings.Join(ids[i:min(i+200, len(ids))], ",")).Output()
+		recs, err := cl.Accounting(ctx, ids[i:min(i+200, len(ids))])
 		if err != nil {
-			return nil, fmt.Errorf("sacct: %v", err)
+			return nil, err
 		}
-		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			f := strings.Split(l, "|")
-			if len(f) != 4 {
-				continue
-			}
-			a := Acct{State: strings.Fields(f[3] + " ")[0]}
-			a.Start, _ = time.ParseInLocation("2006-01-02T15:04:05", f[1], time.Local)
-			a.End, _ = time.ParseInLocation("2006-01-02T15:04:05", f[2], time.Local)
-			out[f[0]] = a
+		for _, r := range recs {
+			out[r.JobID] = Acct{Start: r.Start, End: r.End, State: strings.Fields(r.State + " ")[0]}
 		}
-	}
-	return out, nil
-}
-
-// States counts the sacct states of the jobs.
-func States(ctx context.Context, ids []string) (map[string]int, error) {
-	acct, err := Accounting(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]int{}
-	for _, a := range acct {
-		out[a.State]++
 	}
 	return out, nil
 }

@@ -36,6 +36,16 @@ type Config struct {
 	Poll time.Duration
 	// Progress receives one line per finished batch of jobs (may be nil).
 	Progress io.Writer
+	// Cluster is the Slurm the jobs run on; nil is slurm.Exec (the
+	// commands on PATH).
+	Cluster slurm.Cluster
+}
+
+func (c Config) cluster() slurm.Cluster {
+	if c.Cluster == nil {
+		return slurm.Exec{}
+	}
+	return c.Cluster
 }
 
 // Result is what one job did on the cluster, in paper seconds.
@@ -59,16 +69,11 @@ type Result struct {
 	JobIDs   []string
 }
 
-// Available says whether a Slurm cluster answers (sinfo), with its CPUs.
-func Available(ctx context.Context) (int, error) {
-	out, err := exec.CommandContext(ctx, "sinfo", "-h", "-o", "%C").Output() // allocated/idle/other/total
+// Available says whether the Slurm cluster cl answers, with its CPUs.
+func Available(ctx context.Context, cl slurm.Cluster) (int, error) {
+	n, err := cl.CPUs(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("no Slurm cluster answers (sinfo: %v); ckpt repro slurm submits real jobs: start one with scripts/slurm-localhost.sh", err)
-	}
-	f := strings.Split(strings.TrimSpace(string(out)), "/")
-	n, err := strconv.Atoi(f[len(f)-1])
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("sinfo reports no CPUs (%q)", strings.TrimSpace(string(out)))
+		return 0, fmt.Errorf("no Slurm cluster answers (%v); ckpt repro slurm submits real jobs: start one with scripts/slurm-localhost.sh", err)
 	}
 	return n, nil
 }
@@ -96,12 +101,15 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}
+	if err := checkLimits(ctx, cfg, root, jobs); err != nil {
+		return err
+	}
 	var inflight []flight
 	next, finished, reported := 0, 0, 0
 	defer func() { // on error or interruption, nothing is left queued
 		for _, f := range inflight {
 			if st, err := slurm.Load(f.dir); err == nil {
-				slurm.Exec{}.Cancel(context.WithoutCancel(ctx), slurm.Later(st.Jobs, 0))
+				cfg.cluster().Cancel(context.WithoutCancel(ctx), slurm.Later(st.Jobs, 0))
 			}
 		}
 	}()
@@ -124,7 +132,7 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		if time.Since(lastLive) > time.Minute {
 			lastLive = time.Now()
 			var err error
-			if live, err = queued(ctx, inflight); err != nil {
+			if live, err = queued(ctx, cfg.cluster(), inflight); err != nil {
 				return err
 			}
 		}
@@ -152,6 +160,46 @@ func Execute(ctx context.Context, cfg Config, jobs []Job, put func(Result) error
 		inflight, reported = kept, finished
 	}
 	return nil
+}
+
+// checkLimits checks every job's chain against the cluster's limits
+// (slurm.CheckCluster, as ckpt reserve --sbatch does; sinfo asked once)
+// before anything is submitted.
+func checkLimits(ctx context.Context, cfg Config, root string, jobs []Job) error {
+	lim := &onceLimits{cl: cfg.cluster()}
+	for n, j := range jobs {
+		c, err := chainOf(cfg, root, fmt.Sprintf("j%05d", n), filepath.Join(root, "job.sh"), j)
+		if err != nil {
+			return err
+		}
+		warning, err := slurm.CheckCluster(ctx, lim, c)
+		if err != nil {
+			return fmt.Errorf("job %d (%s): %w", n, j.Cell(), err)
+		}
+		if warning != "" {
+			if cfg.Progress != nil {
+				fmt.Fprintf(cfg.Progress, "slurm: warning: %s\n", warning)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// onceLimits asks cl for its limits once.
+type onceLimits struct {
+	cl    slurm.Limiter
+	done  bool
+	parts []slurm.Partition
+	err   error
+}
+
+func (o *onceLimits) Limits(ctx context.Context) ([]slurm.Partition, error) {
+	if !o.done {
+		o.parts, o.err = o.cl.Limits(ctx)
+		o.done = true
+	}
+	return o.parts, o.err
 }
 
 // submitAll submits jobs[next:next+n] at once (each chain's submission
@@ -201,9 +249,10 @@ func submit(ctx context.Context, cfg Config, root string, j Job, n int) (flight,
 	if err := os.WriteFile(script, []byte(jobScript(cfg, j)), 0o755); err != nil {
 		return flight{}, err
 	}
-	name := strings.NewReplacer(" ", "", ".", "", "=", "", "%", "").Replace(fmt.Sprintf("sx-%s-%s", j.App.Name, j.Strategy))
-	c := slurm.Chain{Job: script, Name: name, Ahead: slurm.DefaultAhead, Scale: cfg.Scale, Steps: j.Steps,
-		Extra: []string{"--output=" + filepath.Join(root, id, "slurm-%j.out")}}
+	c, err := chainOf(cfg, root, id, script, j)
+	if err != nil {
+		return flight{}, err
+	}
 	sub, err := c.Script()
 	if err != nil {
 		return flight{}, err
@@ -215,6 +264,14 @@ func submit(ctx context.Context, cfg Config, root string, j Job, n int) (flight,
 		return f, fmt.Errorf("submitting job %d (%s): %v: %s", n, j.Cell(), err, strings.TrimSpace(string(out)))
 	}
 	return f, nil
+}
+
+// chainOf is job j's chain (slurm.ChainOf, the builder of ckpt reserve
+// --sbatch), its script at script and its folder root/id.
+func chainOf(cfg Config, root, id, script string, j Job) (slurm.Chain, error) {
+	name := strings.NewReplacer(" ", "", ".", "", "=", "", "%", "").Replace(fmt.Sprintf("sx-%s-%s", j.App.Name, j.Strategy))
+	return slurm.ChainOf(j.Steps, slurm.ChainOptions{Job: script, Name: name, Ahead: slurm.DefaultAhead, Scale: cfg.Scale,
+		Extra: []string{"--output=" + filepath.Join(root, id, "slurm-%j.out")}})
 }
 
 type heldLine struct {
@@ -252,14 +309,14 @@ func readHeld(dir string) ([]heldLine, error) {
 
 // queued returns the queue states of the jobs of the chains in flight
 // (one squeue).
-func queued(ctx context.Context, inflight []flight) (map[string]string, error) {
+func queued(ctx context.Context, cl slurm.Cluster, inflight []flight) (map[string]string, error) {
 	var ids []string
 	for _, f := range inflight {
 		if st, err := slurm.Load(f.dir); err == nil {
 			ids = append(ids, slurm.Later(st.Jobs, 0)...)
 		}
 	}
-	return slurm.Exec{}.Queue(ctx, ids)
+	return cl.Queue(ctx, ids)
 }
 
 // finishedJob reports whether the chain of f is over (its work done, its

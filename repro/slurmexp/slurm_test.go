@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
 // TestOnSlurm runs a few Qball jobs under DYN-PROG-COUNT and HPC through
@@ -22,7 +24,7 @@ func TestOnSlurm(t *testing.T) {
 	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
 		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo (scripts/slurm-localhost.sh starts one)")
 	}
-	if _, err := Available(context.Background()); err != nil {
+	if _, err := Available(context.Background(), slurm.Exec{}); err != nil {
 		t.Fatalf("CKPT_SLURM_TESTS=1 but %v", err)
 	}
 	dir := t.TempDir()
@@ -57,7 +59,7 @@ func TestOnSlurm(t *testing.T) {
 		ids = append(ids, r.JobIDs[len(r.JobIDs)-1])
 		t.Logf("%s job %d: walltime %.0f, %d reservations, held %.0f (simulated %.0f), response %.0f", r.Cell(), r.Index, r.Walltime, r.Reservations, r.Held, r.SimHeld, r.Response)
 	}
-	states, err := States(context.Background(), ids)
+	states, err := sacctStates(context.Background(), ids)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,4 +95,17 @@ func nearTie(j Job, w float64) float64 {
 // on a near tie.
 func heldMatches(held, slack, sim, alt float64) bool {
 	return math.Abs(held-sim) <= slack || math.Abs(held-alt) <= slack
+}
+
+// sacctStates counts the sacct states of the jobs.
+func sacctStates(ctx context.Context, ids []string) (map[string]int, error) {
+	acct, err := Accounting(ctx, slurm.Exec{}, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, a := range acct {
+		out[a.State]++
+	}
+	return out, nil
 }

@@ -1,0 +1,102 @@
+package slurm
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/runner"
+)
+
+// shardArgs is the --shard option of task TaskID among a.Tasks.
+func (a Array) shardArgs() []string { return []string{"--shard", "auto/" + strconv.Itoa(a.Tasks)} }
+
+// Sweep makes a the array of sweep command args (run by the ckpt program
+// bin): each task writes FILE.part-<task>.EXT for each --csv or --jsonl
+// FILE of args, and the merge job merges each. It returns the files whose
+// end lines say which shards are done (TaskID marks the task).
+func (a *Array) Sweep(bin string, args []string) ([]string, error) {
+	task := []string{bin}
+	var probe []string
+	for i := 0; i < len(args); i++ {
+		v := args[i]
+		flag, file, eq := strings.Cut(v, "=")
+		if flag != "--csv" && flag != "--jsonl" {
+			task = append(task, v)
+			continue
+		}
+		if !eq {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("%s needs a file", flag)
+			}
+			file, i = args[i+1], i+1
+		}
+		if file == "" || file == "-" {
+			return nil, fmt.Errorf("%s %q: each task needs its own file", flag, file)
+		}
+		ext := filepath.Ext(file)
+		stem := strings.TrimSuffix(file, ext)
+		task = append(task, flag, stem+".part-"+TaskID+ext)
+		a.Merge = append(a.Merge, []string{bin, "merge", "--out", file, stem + ".part-" + Any + ext})
+		probe = append(probe, stem+".part-"+TaskID+ext)
+	}
+	if len(probe) == 0 {
+		return nil, fmt.Errorf("give the sweep --csv FILE or --jsonl FILE: each task writes its own part of it")
+	}
+	a.Task = append(task, a.shardArgs()...)
+	return probe, nil
+}
+
+// ReproTarget reads the reproduction's name and output folder from the
+// arguments of ckpt repro (args[0] is "repro"): the first word that is not
+// a flag or a flag's value, and --out (default repro-out).
+func ReproTarget(args []string) (name, out string) {
+	out = "repro-out"
+	for i := 1; i < len(args); i++ {
+		switch v := args[i]; {
+		case v == "--out" && i+1 < len(args):
+			out, i = args[i+1], i+1
+		case strings.HasPrefix(v, "--out="):
+			out = strings.TrimPrefix(v, "--out=")
+		case !strings.HasPrefix(v, "-") && name == "" && (i == 1 || args[i-1] != "--workers" && args[i-1] != "--seed" && args[i-1] != "--accounting"):
+			name = v
+		}
+	}
+	return name, out
+}
+
+// Repro makes a the array of reproduction name (args: ckpt repro's
+// arguments, run by the ckpt program bin, output folder out): each task
+// records its shard's item log; the merge job merges the logs and
+// finishes the reproduction from them. It returns the item log whose end
+// line says whether a shard is done (TaskID marks the task).
+func (a *Array) Repro(bin, name, out string, args []string) []string {
+	stem := filepath.Join(out, name+"-items")
+	cmd := append([]string{bin}, args...)
+	a.Task = append(append(slices.Clone(cmd), a.shardArgs()...), "--items", stem+".part-"+TaskID+".jsonl")
+	a.Merge = [][]string{
+		{bin, "merge", "--out", stem + ".jsonl", stem + ".part-" + Any + ".jsonl"},
+		append(slices.Clone(cmd), "--finish", stem+".jsonl"),
+	}
+	return []string{stem + ".part-" + TaskID + ".jsonl"}
+}
+
+// MissingShards returns the shards of n whose files (probe, TaskID
+// replaced by the shard's index) are absent, unreadable, or have no end
+// line of shard i/n (interrupted): those a resubmission runs.
+func MissingShards(probe []string, n int) []int {
+	missing := []int{}
+	for i := range n {
+		for _, p := range probe {
+			path := strings.ReplaceAll(p, TaskID, strconv.Itoa(i))
+			t, ok, err := runner.ReadTrailer(path)
+			if err != nil || !ok || t.Shard != (runner.Shard{Index: i, Count: n}) {
+				missing = append(missing, i)
+				break
+			}
+		}
+	}
+	return missing
+}
