@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -48,20 +47,4 @@ func readHistoryFlags(cmd *cobra.Command, file string, format trace.HistoryForma
 		}
 	}
 	return h, name, nil
-}
-
-// fitInfos turns FitHistory's ranked candidates into the report's rows.
-func fitInfos(cands []distribution.Candidate) []fitInfo {
-	var infos []fitInfo
-	for _, c := range cands {
-		info := fitInfo{Family: c.Family, AIC: c.AIC, BIC: c.BIC, KS: finite(c.KS)}
-		if c.Dist != nil {
-			info.Spec = c.Dist.String()
-		}
-		if c.Skipped != "" {
-			info = fitInfo{Family: c.Family, Note: "skipped: " + c.Skipped}
-		}
-		infos = append(infos, info)
-	}
-	return infos
 }

@@ -11,7 +11,13 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/reservation"
 )
+
+// lawSource is the "law" object of the plan's JSON (main_test.go's
+// planOut decodes it).
+type lawSource = reservation.LawSource
 
 // shellWords splits a command line into words the way a shell does for the
 // simple lines of a help text: blanks separate words, and single or double
@@ -366,8 +372,8 @@ func TestReserveRefusesHugeLaws(t *testing.T) {
 		{[]string{"reserve", "--dist", "uniform:a=0,b=1e11"}, []string{"b=1e+11"}},
 		{[]string{"reserve", "--history", huge}, []string{"huge.txt", "1e+300"}},
 		{[]string{"reserve", "--tail-mass", "1e-300"}, []string{"Q(1 - 1e-300)"}},
-		{[]string{"reserve", "--ckpt", "1e300"}, []string{"--ckpt 1e300"}},
-		{[]string{"reserve", "--restart", "400y"}, []string{"--restart 400y"}},
+		{[]string{"reserve", "--ckpt", "1e300"}, []string{"--ckpt 1e300", "1e+10 s"}},
+		{[]string{"reserve", "--restart", "400y"}, []string{"--restart 400y", "1e+10 s"}},
 	} {
 		out, errOut, code := run(t, "", tc.args...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
