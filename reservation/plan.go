@@ -289,11 +289,6 @@ func checkTop(d distribution.Distribution, hi, tailMass float64) error {
 // cuts off silently.
 const MaxNegativeMass = 1e-6
 
-// Plan is PlanContext without cancellation.
-func Plan(d distribution.Distribution, o Options) (*Result, error) {
-	return PlanContext(context.Background(), d, o)
-}
-
 // PlanContext computes the reservation plan for law d with the chosen
 // algorithm, prices it exactly (Theorem 1 on d, truncated if unbounded)
 // and, on request, prices the other strategies beside it. The dynamic
@@ -393,11 +388,6 @@ func planNormalized(ctx context.Context, d distribution.Distribution, o Options)
 		res.Baselines = append(res.Baselines, practitioners(x, o)...)
 	}
 	return res, nil
-}
-
-// Evaluate is EvaluateContext without cancellation.
-func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, error) {
-	return EvaluateContext(context.Background(), d, s, o)
 }
 
 // EvaluateContext prices a given strategy on d (truncated like Plan does)

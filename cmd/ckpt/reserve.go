@@ -63,9 +63,10 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	}
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
-	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
-	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
-	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
+	def := reservation.DefaultRequest()
+	fl.StringVar(&f.ckpt, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)")
+	fl.StringVar(&f.restart, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)")
+	fl.Float64Var(&f.epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
 	fl.IntVar(&f.n, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
 	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
@@ -102,12 +103,13 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves; Kaplan-Meier when runs are censored), or one of "+strings.Join(distribution.FitFamilies(), ", "))
 	fl.StringVar(&f.states, "states", "COMPLETED", "sacct --history: states of lone jobs that are complete runs")
 	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct --history: states of lone jobs that are censored runs (still running at their elapsed time)")
-	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
-	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
-	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
-	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
-	fl.IntVar(&f.maxTau, "max-tau", reservation.DefaultMaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
-	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+	def := reservation.DefaultRequest()
+	fl.Float64Var(&f.alpha, "alpha", def.Costs.Alpha, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.beta, "beta", def.Costs.Beta, "cost per second used (>= 0)")
+	fl.Float64Var(&f.gamma, "gamma", def.Costs.Gamma, "fixed cost per reservation (>= 0)")
+	fl.IntVar(&f.maxN, "max-n", def.MaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
+	fl.IntVar(&f.maxTau, "max-tau", def.MaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
+	fl.Float64Var(&f.tailMass, "tail-mass", def.TailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
@@ -295,8 +297,8 @@ var requestFlags = map[string]string{
 }
 
 // fieldError renders a usage error that names a Request field with the
-// flag's name ("--epsilon must be > 0, got NaN"), and its value as typed
-// when the message does not show it; the walltime source's
+// flag's name ("--epsilon must be > 0, got NaN"; a duration with its value
+// as typed); the walltime source's
 // errors are prefixed by --dist or --history. Other errors are returned as
 // they are.
 func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
@@ -315,10 +317,9 @@ func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
 	if !ok {
 		return err
 	}
-	if fl != nil && fl.Changed(name) {
-		if v := fl.Lookup(name).Value.String(); !strings.Contains(ue.Err.Error(), v) {
-			return usagef("--%s %s: %v", name, v, ue.Err) // the value as typed: "--ckpt 400y: 1.26e+10 s is …"
-		}
+	if (name == "ckpt" || name == "restart") && fl != nil && fl.Changed(name) {
+		// the duration as typed, the message has seconds: "--ckpt 400y: 1.26e+10 s is …"
+		return usagef("--%s %s: %v", name, fl.Lookup(name).Value, ue.Err)
 	}
 	return usagef("--%s %v", name, ue.Err)
 }
