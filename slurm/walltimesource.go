@@ -51,7 +51,7 @@ type HistorySource struct {
 	// complete, and right-censored, runs; nil means DefaultRunsOptions'
 	// (COMPLETED, TIMEOUT). Given for another layout they are refused.
 	States, Censored []string
-	// Fit is how the law is learnt: auto (least BIC), empirical
+	// Fit is how the law is learnt: auto (least BIC; also ""), empirical
 	// (Kaplan-Meier when runs are censored) or a family.
 	Fit string
 }
@@ -61,10 +61,18 @@ func (s HistorySource) Validate() error {
 	if s.Path == "" {
 		return usage.Fieldf("Path", "empty history file name")
 	}
-	if err := distribution.CheckFitMethod(s.Fit); err != nil {
+	if err := distribution.CheckFitMethod(s.fit()); err != nil {
 		return usage.Wrap(err)
 	}
 	return s.states().Validate()
+}
+
+// fit is the fit method, auto when none is given.
+func (s HistorySource) fit() string {
+	if s.Fit == "" {
+		return distribution.MethodAuto
+	}
+	return s.Fit
 }
 
 // states are the RunsOptions asked for, defaults filled in.
@@ -115,7 +123,7 @@ func (s HistorySource) Learn() (History, Learned, error) {
 	if err != nil {
 		return h, Learned{}, err
 	}
-	l, err := Learn(h.Runs, s.Fit)
+	l, err := Learn(h.Runs, s.fit())
 	if err != nil {
 		return h, l, usage.Wrap(fmt.Errorf("%s: %w", name, err))
 	}
@@ -134,11 +142,11 @@ func (s HistorySource) LoadWalltime(context.Context) (reservation.Walltime, erro
 	if err := reservation.CheckWalltimes(name, t); err != nil {
 		return reservation.Walltime{}, err
 	}
-	l, err := Learn(h.Runs, s.Fit)
+	l, err := Learn(h.Runs, s.fit())
 	if err != nil {
 		return reservation.Walltime{}, usage.Wrap(fmt.Errorf("%s: %w", name, err))
 	}
-	lh := reservation.LearnedHistory{Name: name, Walltimes: t, Censored: censored, Fit: l.Result, Method: s.Fit}
+	lh := reservation.LearnedHistory{Name: name, Walltimes: t, Censored: censored, Fit: l.Result, Method: s.fit()}
 	if h.Format == trace.HistorySacct {
 		lh.Sacct = &reservation.SacctCounts{Complete: h.Complete, Censored: h.Censored, Skipped: h.Skipped}
 	}

@@ -172,12 +172,13 @@ func TestReserveSacctHistory(t *testing.T) {
 }
 
 // A sacct state that does not exist is refused (it used to skip every
-// COMPLETED run silently).
+// COMPLETED run silently), in reserve and in chain history alike.
 func TestReserveRefusesUnknownSacctState(t *testing.T) {
 	in := "JobID|State|ElapsedRaw\n1|COMPLETED|3600\n2|COMPLETED|7200\n3|TIMEOUT|9000\n"
 	for _, args := range [][]string{
 		{"reserve", "--history", "-", "--states", "BOGUS"},
 		{"reserve", "--history", "-", "--censored", "TIMEOUT,NOPE"},
+		{"chain", "history", "-", "--states", "BOGUS"},
 	} {
 		out, errOut, code := run(t, in, args...)
 		bad := args[len(args)-1]
