@@ -87,20 +87,27 @@ func (s HistorySource) states() RunsOptions {
 	return o
 }
 
-// Read validates the source and reads the history; it returns the name
-// errors use ("stdin" for -).
+// Name is how reports and errors name the history: its path, or "stdin".
+func (s HistorySource) Name() string {
+	if s.Path == "-" {
+		return "stdin"
+	}
+	return s.Path
+}
+
+// Read validates the source and reads the history; it returns its Name.
 func (s HistorySource) Read() (History, string, error) {
 	if err := s.Validate(); err != nil {
 		return History{}, "", err
 	}
-	in, name := s.Stdin, "stdin"
+	in, name := s.Stdin, s.Name()
 	if s.Path != "-" {
 		f, err := usage.Open(s.Path)
 		if err != nil {
 			return History{}, "", err
 		}
 		defer f.Close()
-		in, name = f, s.Path
+		in = f
 	}
 	h, err := ReadHistory(in, name, HistoryOptions{Format: s.Format, Column: s.Column, States: s.states()})
 	if err != nil {
