@@ -3,7 +3,6 @@ package reservation
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sort"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
@@ -93,33 +92,6 @@ func CostFor(s Strategy, c Costs, t float64) float64 {
 	r := rs[k]
 	start := r.Milestone - r.Work // progress at the start of reservation k
 	return cost + c.Alpha*r.Length + c.Beta*(r.Restart+t-start) + c.Gamma
-}
-
-// SampleCost is the mean of Eq. (5) over observed walltimes: the cost the
-// strategy would have had on those runs. +Inf if any run is not covered.
-func SampleCost(s Strategy, c Costs, walltimes []float64) float64 {
-	if len(walltimes) == 0 {
-		return math.NaN()
-	}
-	sum := 0.0
-	for _, t := range walltimes {
-		sum += CostFor(s, c, t)
-	}
-	return sum / float64(len(walltimes))
-}
-
-// MonteCarlo estimates E(S(X)) from n draws of d and returns the sample mean
-// and its standard error.
-func MonteCarlo(s Strategy, c Costs, d distribution.Distribution, n int, rng *rand.Rand) (mean, stderr float64) {
-	var sum, sumSq float64
-	for range n {
-		v := CostFor(s, c, d.Rand(rng))
-		sum += v
-		sumSq += v * v
-	}
-	mean = sum / float64(n)
-	variance := (sumSq/float64(n) - mean*mean) * float64(n) / float64(n-1)
-	return mean, math.Sqrt(math.Max(variance, 0) / float64(n))
 }
 
 // Omniscient is the cost of a scheduler that knows each job's walltime and

@@ -9,9 +9,8 @@
 // progress instead of from scratch. A reservation of length W in which the
 // job runs w costs αW + βmin(W, w) + γ (Section 2.2). The package computes:
 //
-//   - the expected cost of any strategy: Theorem 1 (ExpectedCost), Eq. (5)
-//     for one walltime (CostFor) or averaged over observed runs
-//     (SampleCost), and Monte Carlo (MonteCarlo);
+//   - the expected cost of any strategy: Theorem 1 (ExpectedCost) and
+//     Eq. (5) for one walltime (CostFor);
 //   - optimal strategies for discrete laws (DynProgCount, Theorem 2) in the
 //     classes DYN-PROG-COUNT (Mixed), ALL-CKPT and NO-CKPT;
 //   - DYN-PROG-COUNT(X, ε) for bounded continuous laws (GridSize and
@@ -21,14 +20,21 @@
 //   - ALL-CKPT-PER and NO-CKPT-PER (Periodic, BestPeriodic, Algorithm 2);
 //   - the practitioners' baselines (MaxReservation, Escalating with
 //     NeuroFirst or MaxOfLastFirst) and the omniscient bound (Omniscient);
-//   - Plan and Evaluate (PlanContext, EvaluateContext), which tie these
-//     together for the CLI.
+//   - PlanContext and EvaluateContext, which tie these together;
+//   - the application layer, which Go programs and `ckpt reserve` call: a
+//     Request (the walltime law's WalltimeSource, the costs, ε, n, the
+//     strategy, the limits), its Validate (errors name the field), Run,
+//     and the Report it returns, which is the plan's JSON schema, with its
+//     text (WriteText) and picture (Plot, Page) renderers. A law comes from
+//     a LawSpec or, from past runs, slurm.HistorySource (which ends in
+//     FromHistory). SweepRequest and NewSweep price a grid of (C, R, ε).
 //
 // # Running time
 //
 // Theorem 2 as printed has O(n²) states and O(n) transitions each: O(n³)
-// time, O(n²) memory (DynProgCountTheorem2 keeps that form, parallelised
-// over the states of each i_l, as the test oracle and benchmark baseline).
+// time, O(n²) memory (DynProgCountTheorem2, in the tests, keeps that form,
+// parallelised over the states of each i_l, as the test oracle and
+// benchmark baseline).
 // DynProgCount computes the same optimum in O(n²) time and O(n) memory:
 // for fixed (i_c, δ) each transition is a line in S = P(Y > v_{i_l}) with
 // slope αv_j, lines arrive in decreasing slope as i_l decreases while S

@@ -122,13 +122,7 @@ func DynProgCount(values, probs []float64, c Costs, class Class) (Strategy, floa
 	return dynProgCount(context.Background(), values, probs, c, class, nil, 0)
 }
 
-// DynProgCountContext is DynProgCount that checks ctx before each row of
-// the dynamic program and returns ctx.Err() once it is cancelled.
-func DynProgCountContext(ctx context.Context, values, probs []float64, c Costs, class Class) (Strategy, float64, error) {
-	return dynProgCount(ctx, values, probs, c, class, nil, 0)
-}
-
-// dynProgCount is DynProgCountContext that reports its rows to progress
+// dynProgCount is DynProgCount under ctx (checked before each row), that reports its rows to progress
 // (when not nil) and uses at most workers goroutines (0: GOMAXPROCS).
 func dynProgCount(ctx context.Context, values, probs []float64, c Costs, class Class, progress func(done, total int), workers int) (Strategy, float64, error) {
 	sol, cost, err := solveLaw(ctx, values, probs, c, class, progress, workers)

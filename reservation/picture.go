@@ -65,6 +65,13 @@ func PlanPanels(d distribution.Distribution, r *Result) []plot.Panel {
 		Points: []plot.Series{{Name: "P(needed) at its start", X: startX, Y: needY}},
 		Marks:  marks,
 	}
+	cost := costPanel(r, unit, secs)
+	return []plot.Panel{density, survival, cost}
+}
+
+// costPanel is the bar chart of the plan's expected cost beside the
+// baselines' and the omniscient cost, in unit (secs seconds each).
+func costPanel(r *Result, unit string, secs float64) plot.Panel {
 	bars := []plot.Bar{{Label: r.Algorithm + " (this plan)", Value: r.ExpectedCost / secs, Highlight: true}}
 	for _, b := range r.Baselines {
 		if b.Name != r.Algorithm && !math.IsNaN(b.ExpectedCost) && !math.IsInf(b.ExpectedCost, 0) {
@@ -84,7 +91,7 @@ func PlanPanels(d distribution.Distribution, r *Result) []plot.Panel {
 	if limit := 4 * bars[0].Value; top > limit && limit > 0 { // keep the close ones apart
 		cost.XRange = [2]float64{0, limit * 1.1}
 	}
-	return []plot.Panel{density, survival, cost}
+	return cost
 }
 
 // PlotPlan writes PlanPanels to path (.svg or .png).

@@ -289,11 +289,6 @@ func checkTop(d distribution.Distribution, hi, tailMass float64) error {
 // cuts off silently.
 const MaxNegativeMass = 1e-6
 
-// Plan is PlanContext without cancellation.
-func Plan(d distribution.Distribution, o Options) (*Result, error) {
-	return PlanContext(context.Background(), d, o)
-}
-
 // PlanContext computes the reservation plan for law d with the chosen
 // algorithm, prices it exactly (Theorem 1 on d, truncated if unbounded)
 // and, on request, prices the other strategies beside it. The dynamic
@@ -334,25 +329,9 @@ func planNormalized(ctx context.Context, d distribution.Distribution, o Options)
 	if o.MaxTau < 0 || o.MaxTau > MaxTauLimit {
 		return nil, fmt.Errorf("the largest number of periodic chunks must be in [1, %d] (the search takes O(tau²) time), got %d", MaxTauLimit, o.MaxTau)
 	}
-	x, cut, err := Law(d, o.TailMass)
+	x, disc, res, err := prepare(d, o)
 	if err != nil {
 		return nil, err
-	}
-	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN()}
-	res.Lo, res.Hi = x.Support()
-	res.Omniscient = Omniscient(x, o.Costs)
-	if err := res.checkFinite(o.Costs); err != nil { // before any work
-		return nil, err
-	}
-	disc, isDiscrete := x.(*distribution.Discrete)
-	if isDiscrete && len(disc.Values) > MaxDistinctValues {
-		return nil, fmt.Errorf("the law has %d distinct values, more than the %d the exact O(n²) planner accepts; fit a family to the runs, or round them (to the minute, say) so that fewer values remain", len(disc.Values), MaxDistinctValues)
-	}
-	if !isDiscrete {
-		disc = nil
-		if err := res.sizeGrid(x, o); err != nil {
-			return nil, err
-		}
 	}
 	all := map[string]Priced{}
 	run := func(name string) (Strategy, error) {
@@ -395,9 +374,30 @@ func planNormalized(ctx context.Context, d distribution.Distribution, o Options)
 	return res, nil
 }
 
-// Evaluate is EvaluateContext without cancellation.
-func Evaluate(d distribution.Distribution, s Strategy, o Options) (*Result, error) {
-	return EvaluateContext(context.Background(), d, s, o)
+// prepare truncates d (Law), starts the result and sizes the grid of a
+// continuous law; disc is the truncated law when it is discrete, else nil.
+func prepare(d distribution.Distribution, o Options) (distribution.Distribution, *distribution.Discrete, *Result, error) {
+	x, cut, err := Law(d, o.TailMass)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN()}
+	res.Lo, res.Hi = x.Support()
+	res.Omniscient = Omniscient(x, o.Costs)
+	if err := res.checkFinite(o.Costs); err != nil { // before any work
+		return nil, nil, nil, err
+	}
+	disc, isDiscrete := x.(*distribution.Discrete)
+	if isDiscrete && len(disc.Values) > MaxDistinctValues {
+		return nil, nil, nil, fmt.Errorf("the law has %d distinct values, more than the %d the exact O(n²) planner accepts; fit a family to the runs, or round them (to the minute, say) so that fewer values remain", len(disc.Values), MaxDistinctValues)
+	}
+	if !isDiscrete {
+		disc = nil
+		if err := res.sizeGrid(x, o); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return x, disc, res, nil
 }
 
 // EvaluateContext prices a given strategy on d (truncated like Plan does)

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -187,3 +188,191 @@ func yesNo(b bool) string {
 	}
 	return "no"
 }
+
+// Report is the answer to a Request and the plan's JSON schema (`ckpt
+// reserve --json`): the law, the cost model, the reservations to request
+// and their expected cost beside the other strategies'. Times are in
+// seconds ("unit"). WriteText renders it as text, Plot and Page as a
+// picture.
+type Report struct {
+	Unit      string     `json:"unit"`
+	Law       LawSource  `json:"law"`
+	Support   [2]float64 `json:"support"`
+	TailMass  float64    `json:"tail_mass"`
+	Costs     Costs      `json:"costs"`
+	Algorithm string     `json:"algorithm"`
+	N         int        `json:"n,omitempty"`
+	// Epsilon is the guarantee the grid achieves (DP classes only).
+	Epsilon        *float64            `json:"epsilon,omitempty"`
+	Capped         bool                `json:"n_capped,omitempty"`
+	Tau            int                 `json:"tau,omitempty"`
+	ExpectedCost   float64             `json:"expected_cost"`
+	OmniscientCost float64             `json:"omniscient_cost"`
+	LowerBound     *float64            `json:"lower_bound,omitempty"`
+	Reservations   []ReportReservation `json:"reservations"`
+	// Baselines maps each strategy priced beside the plan to its expected
+	// cost (null when infinite); BaselineDetails lists them in order.
+	Baselines       map[string]*float64 `json:"baselines,omitempty"`
+	BaselineDetails []ReportBaseline    `json:"baseline_details,omitempty"`
+	Warnings        []string            `json:"warnings,omitempty"`
+
+	// Result is the plan itself and Dist the law as loaded (before
+	// truncation), for the picture; neither is part of the JSON.
+	Result *Result                   `json:"-"`
+	Dist   distribution.Distribution `json:"-"`
+}
+
+// ReportReservation is one reservation of the plan, in seconds: its length
+// (with the sbatch --time that covers it), the milestone of work reached at
+// its end, whether it checkpoints, its restart, work and checkpoint times,
+// the progress saved and the probability that it is needed at all.
+type ReportReservation struct {
+	Index          int     `json:"index"`
+	Length         float64 `json:"length"`
+	Slurm          string  `json:"slurm_time"`
+	Milestone      float64 `json:"milestone"`
+	Checkpoint     bool    `json:"checkpoint"`
+	Restart        float64 `json:"restart"`
+	Work           float64 `json:"work"`
+	CheckpointTime float64 `json:"checkpoint_time"`
+	Saved          float64 `json:"saved"`
+	ProbNeeded     float64 `json:"prob_needed"`
+}
+
+// ReportBaseline is a strategy priced beside the plan.
+type ReportBaseline struct {
+	Name         string   `json:"name"`
+	ExpectedCost *float64 `json:"expected_cost"`
+	Reservations int      `json:"reservations"`
+	Tau          int      `json:"tau,omitempty"`
+}
+
+// NewReport is the report of result r for the law w planned with options
+// o (its warnings are left to the caller).
+func NewReport(r *Result, w Walltime, o Options) *Report {
+	out := &Report{
+		Unit: "seconds", Law: w.Source, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
+		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau,
+		ExpectedCost: r.ExpectedCost, OmniscientCost: r.Omniscient, LowerBound: finite(r.LowerBound),
+		Result: r, Dist: w.Law,
+	}
+	if r.N > 0 && HasGuarantee(r.Algorithm) {
+		out.Epsilon = finite(r.Epsilon)
+	}
+	for i, rv := range r.Reservations {
+		out.Reservations = append(out.Reservations, ReportReservation{
+			Index: i + 1, Length: rv.Length, Slurm: units.SlurmTime(rv.Length), Milestone: rv.Milestone,
+			Checkpoint: rv.Checkpoint, Restart: rv.Restart, Work: rv.Work, CheckpointTime: rv.CheckpointTime,
+			Saved: rv.Saved, ProbNeeded: rv.ProbNeeded,
+		})
+	}
+	if len(r.Baselines) > 0 {
+		out.Baselines = map[string]*float64{}
+		for _, b := range r.Baselines {
+			out.Baselines[b.Name] = finite(b.ExpectedCost)
+			out.BaselineDetails = append(out.BaselineDetails, ReportBaseline{Name: b.Name, ExpectedCost: finite(b.ExpectedCost), Reservations: b.Reservations, Tau: b.Tau})
+		}
+	}
+	return out
+}
+
+// WriteText writes the report as `ckpt reserve` prints it: the law, the
+// support, the cost model, the guarantee, the table of reservations (all of
+// them when all, else up to P(needed) < TableCutoff), the expected cost
+// with its certificate, and the baselines. It needs Result.
+func (rep *Report) WriteText(w io.Writer, all bool) error {
+	r := rep.Result
+	var b strings.Builder
+	writeLawText(&b, rep.Law)
+	fmt.Fprintf(&b, "support: [%s, %s]", units.FormatSeconds(r.Lo), units.FormatSeconds(r.Hi))
+	if r.TailMass > 0 {
+		fmt.Fprintf(&b, " (the law is truncated to it: probability %.3g outside is dropped; a job longer than %s needs a new plan)", r.TailMass, units.FormatSeconds(r.Hi))
+	}
+	b.WriteString("\n")
+	c := rep.Costs
+	fmt.Fprintf(&b, "cost model: %g x reserved + %g x used + %g per reservation; checkpoint C = %s, restart R = %s\n",
+		c.Alpha, c.Beta, c.Gamma, units.FormatSeconds(c.C), units.FormatSeconds(c.R))
+	b.WriteString(GuaranteeText(r))
+	b.WriteString("\n\n")
+	if err := WriteTable(&b, nil, r.Rows(), all, "--all"); err != nil {
+		return err
+	}
+	writeCostText(&b, r, c)
+	writeBaselinesText(&b, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeLawText prints where the law came from and the fitted candidates.
+func writeLawText(b *strings.Builder, src LawSource) {
+	fmt.Fprintf(b, "walltime law: %s (mean %s, median %s)\n", src.Spec, fmtPtrSeconds(src.Mean), fmtPtrSeconds(src.Median))
+	if src.History == "" {
+		return
+	}
+	fmt.Fprintf(b, "  from %d runs in %s (--fit %s)", src.Runs, src.History, src.Fit)
+	if s := src.Sacct; s != nil {
+		fmt.Fprintf(b, ": %d complete, %d censored; skipped %s", s.Complete, s.Censored, s.skippedSummary())
+	}
+	b.WriteString("\n")
+	for _, f := range src.Fits {
+		switch {
+		case f.Note != "":
+			fmt.Fprintf(b, "    %-12s %s\n", f.Family, f.Note)
+		case f.KS == nil:
+			fmt.Fprintf(b, "    %-12s BIC %9.1f  AIC %9.1f  %s\n", f.Family, f.BIC, f.AIC, f.Spec)
+		default:
+			fmt.Fprintf(b, "    %-12s BIC %9.1f  AIC %9.1f  KS %.3f  %s\n", f.Family, f.BIC, f.AIC, *f.KS, f.Spec)
+		}
+	}
+}
+
+// writeCostText prints the expected cost and its certificate.
+func writeCostText(b *strings.Builder, r *Result, c Costs) {
+	fmt.Fprintf(b, "\nexpected cost: %.6g", r.ExpectedCost)
+	if c.Alpha == 1 && c.Beta == 0 && c.Gamma == 0 {
+		fmt.Fprintf(b, " s of reservation per job (%s)", units.FormatSeconds(r.ExpectedCost))
+	} else {
+		b.WriteString(" (alpha x seconds reserved + beta x seconds used + gamma per reservation)")
+	}
+	fmt.Fprintf(b, "; omniscient %.6g, ratio %.4f\n", r.Omniscient, r.ExpectedCost/r.Omniscient)
+	if !math.IsNaN(r.LowerBound) && r.LowerBound > 0 {
+		gap := (r.ExpectedCost - r.LowerBound) / r.LowerBound
+		fmt.Fprintf(b, "certified: the optimum of this class costs at least %.6g, so this plan is within %.3g%% of it\n", r.LowerBound, 100*gap)
+		if gap > 0.01 && r.N > 0 {
+			fmt.Fprintf(b, "hint: the %d-point grid is coarse for this law; a larger --max-n or --n, or a smaller support (--tail-mass), tightens the plan\n", r.N)
+		}
+	}
+}
+
+// writeBaselinesText prints the other strategies priced beside the plan.
+func writeBaselinesText(b *strings.Builder, r *Result) {
+	if len(r.Baselines) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "strategy\texpected cost\tvs plan\treservations\t")
+	for _, bl := range r.Baselines {
+		name := bl.Name
+		if bl.Tau > 0 {
+			name += fmt.Sprintf(" (tau=%d)", bl.Tau)
+		}
+		fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%d\t\n", name, bl.ExpectedCost, bl.ExpectedCost/r.ExpectedCost, bl.Reservations)
+	}
+	fmt.Fprintf(tw, "omniscient\t%.6g\t%.4f\t-\t\n", r.Omniscient, r.Omniscient/r.ExpectedCost)
+	tw.Flush()
+}
+
+func fmtPtrSeconds(v *float64) string {
+	if v == nil {
+		return "infinite"
+	}
+	return units.FormatSeconds(*v)
+}
+
+// Plot draws the report's picture to path (.svg or .png): the walltime
+// law with the reservation ends, P(needed) and the costs (PlotPlan).
+func (rep *Report) Plot(path string) error { return PlotPlan(path, rep.Dist, rep.Result) }
+
+// Page is the report's self-contained HTML page (PlanPage).
+func (rep *Report) Page() (report.Page, error) { return PlanPage(rep.Dist, rep.Result) }

@@ -1,67 +1,30 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
-// readHistoryFlags reads a walltime history (- for stdin) with
-// slurm.ReadHistory, the one reader of every layout (format "" detects
-// it): --states and
-// --censored (comma lists of sacct states of lone jobs: complete,
-// censored) apply to sacct output only, --column to CSV only.
+// readHistoryFlags reads a walltime history (- for stdin) through
+// slurm.HistorySource, the one path from a history file to its runs
+// (format "" detects the layout): --states and --censored (comma lists of
+// sacct states of lone jobs: complete, censored) apply to sacct output
+// only, and must be states sacct reports; --column applies to CSV only.
 func readHistoryFlags(cmd *cobra.Command, file string, format trace.HistoryFormat, column, states, censored string) (slurm.History, string, error) {
-	complete, err := listFlag("--states", states)
-	if err != nil {
+	src := slurm.HistorySource{Path: file, Stdin: cmd.InOrStdin(), Format: format, Column: column}
+	var err error
+	if src.States, err = listFlag("states", states); err != nil {
 		return slurm.History{}, "", err
 	}
-	cens, err := listFlag("--censored", censored)
-	if err != nil {
+	if src.Censored, err = listFlag("censored", censored); err != nil {
 		return slurm.History{}, "", err
 	}
-	var in io.Reader = cmd.InOrStdin()
-	name := "stdin"
-	if file != "-" {
-		fh, err := os.Open(file)
-		if err != nil {
-			return slurm.History{}, "", fmt.Errorf("--history: %w", err)
-		}
-		defer fh.Close()
-		in, name = fh, file
+	fl := cmd.Flags()
+	if !fl.Changed("states") && !fl.Changed("censored") {
+		src.States, src.Censored = nil, nil // the defaults, which any layout takes
 	}
-	h, err := slurm.ReadHistory(in, name, slurm.HistoryOptions{Format: format, Column: column, States: slurm.RunsOptions{Complete: complete, Censored: cens}})
-	if err != nil {
-		return h, name, err
-	}
-	if h.Format != trace.HistorySacct {
-		for _, fl := range []string{"states", "censored"} {
-			if cmd.Flags().Changed(fl) {
-				return h, name, fmt.Errorf("--%s applies to sacct output; %s is a %s history", fl, name, h.Format)
-			}
-		}
-	}
-	return h, name, nil
-}
-
-// fitInfos turns FitHistory's ranked candidates into the report's rows.
-func fitInfos(cands []distribution.Candidate) []fitInfo {
-	var infos []fitInfo
-	for _, c := range cands {
-		info := fitInfo{Family: c.Family, AIC: c.AIC, BIC: c.BIC, KS: finite(c.KS)}
-		if c.Dist != nil {
-			info.Spec = c.Dist.String()
-		}
-		if c.Skipped != "" {
-			info = fitInfo{Family: c.Family, Note: "skipped: " + c.Skipped}
-		}
-		infos = append(infos, info)
-	}
-	return infos
+	h, name, err := src.Read()
+	return h, name, reserveFlags{history: file}.fieldError(fl, err)
 }

@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
@@ -41,16 +40,17 @@ func checkPictureFlags(plotPath string) error {
 	return usagef("--plot %q: want a .svg or .png file", plotPath)
 }
 
-func writePlanPictures(plotPath, htmlPath string, law distribution.Distribution, res *reservation.Result) error {
+// writePlanPictures draws the plan of `ckpt reserve` (its report's picture).
+func writePlanPictures(plotPath, htmlPath string, rep *reservation.Report) error {
 	if plotPath != "" {
-		if err := reservation.PlotPlan(plotPath, law, res); err != nil {
+		if err := rep.Plot(plotPath); err != nil {
 			return err
 		}
 	}
 	if htmlPath == "" {
 		return nil
 	}
-	page, err := reservation.PlanPage(law, res)
+	page, err := rep.Page()
 	if err != nil {
 		return err
 	}

@@ -17,16 +17,16 @@ import (
 
 func addProfileFlags(cmd *cobra.Command) {
 	fl, d := cmd.Flags(), memplan.DefaultRequest()
-	fl.String("mem-strategy", d.Strategy, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
-	fl.Float64("mem-tau", d.MemTau, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
-	fl.Float64("ckpt-tau", d.CkptTau, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.String("ckpt-latency", "", "with --profile/--tasks: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
-	fl.Float64("ckpt-bandwidth", 0, "with --profile/--tasks: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
-	fl.Float64("mem-margin", d.MemMargin, "with --profile/--tasks: add this fraction to every memory request (headroom, e.g. 0.1)")
-	fl.Float64("v2-eps", d.V2Eps, "with --profile/--tasks: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
-	fl.String("transfer-runs", "", "with --profile/--tasks: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
-	fl.Int("phases", d.Phases, "with --tasks of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
-	// The flags above mean nothing without --profile/--tasks: refuse them
+	fl.String("mem-strategy", d.Strategy, "with --profile/--task-dir: "+strings.Join(memplan.AppStrategies, "|"))
+	fl.Float64("mem-tau", d.MemTau, "with --profile/--task-dir: request the largest memory of the tasks running with probability > tau (given the job still runs)")
+	fl.Float64("ckpt-tau", d.CkptTau, "with --profile/--task-dir: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
+	fl.String("ckpt-latency", "", "with --profile/--task-dir: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	fl.Float64("ckpt-bandwidth", 0, "with --profile/--task-dir: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
+	fl.Float64("mem-margin", d.MemMargin, "with --profile/--task-dir: add this fraction to every memory request (headroom, e.g. 0.1)")
+	fl.Float64("v2-eps", d.V2Eps, "with --profile/--task-dir: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.String("transfer-runs", "", "with --profile/--task-dir: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
+	fl.Int("phases", d.Phases, "with --task-dir of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
+	// The flags above mean nothing without --profile/--task-dir: refuse them
 	// there rather than ignore them (chained after any other PreRunE).
 	prev, prevPlain := cmd.PreRunE, cmd.PreRun
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
@@ -42,26 +42,26 @@ func addProfileFlags(cmd *cobra.Command) {
 	cmd.Example += `
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
-  ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
+  ckpt reserve --task-dir runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
   ckpt reserve --profile slant --transfer-runs knl-phase-times.csv`
 }
 
 // profileOnlyFlags are the flags addProfileFlags defines.
 var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases", "transfer-runs"}
 
-// checkProfileOnlyFlags refuses the flags of --profile/--tasks without them.
+// checkProfileOnlyFlags refuses the flags of --profile/--task-dir without them.
 func checkProfileOnlyFlags(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	p, _ := fl.GetString("profile")
-	t, _ := fl.GetString("tasks")
+	t, _ := fl.GetString("task-dir")
 	if p != "" || t != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
 		if fl.Changed(name) {
-			with := "--profile or --tasks"
+			with := "--profile or --task-dir"
 			if name == "phases" {
-				with = "--tasks"
+				with = "--task-dir"
 			}
 			return usagef("--%s applies only with %s", name, with)
 		}
@@ -70,7 +70,7 @@ func checkProfileOnlyFlags(cmd *cobra.Command) error {
 }
 
 // singleJobFlags are the flags of ckpt reserve that only the single-job
-// planner reads, with the reason they do not apply to --profile/--tasks.
+// planner reads, with the reason they do not apply to --profile/--task-dir.
 var singleJobFlags = []struct{ name, why string }{
 	{"epsilon", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
@@ -105,7 +105,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	return rep.WriteText(out, f.all)
 }
 
-// profileRequest maps the flags of ckpt reserve --profile/--tasks to a
+// profileRequest maps the flags of ckpt reserve --profile/--task-dir to a
 // memplan.Request, after refusing the flags that do not apply.
 func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error) {
 	fl := cmd.Flags()
@@ -170,37 +170,37 @@ func writeProfileSbatch(cmd *cobra.Command, w io.Writer, f reserveFlags, plan *m
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to
-// --profile/--tasks (the Request's own fields are validated by
+// --profile/--task-dir (the Request's own fields are validated by
 // memplan.Request.Validate).
 func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 	fl := cmd.Flags()
 	switch {
 	case f.distSpec != "" || f.history != "":
-		return usagef("--dist and --history do not apply to --profile/--tasks: the walltime law is the sum of the tasks'")
+		return usagef("--dist and --history do not apply to --profile/--task-dir: the walltime law is the sum of the tasks'")
 	case f.evaluate != "" || fl.Changed("evaluate"):
-		return usagef("--evaluate does not apply to --profile/--tasks")
+		return usagef("--evaluate does not apply to --profile/--task-dir")
 	case fl.Changed("ckpt"):
-		return usagef("--ckpt does not apply to --profile/--tasks: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
+		return usagef("--ckpt does not apply to --profile/--task-dir: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
 		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.strategy != reservation.AlgoAllCkpt:
-		return usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
+		return usagef("--strategy %s does not apply to --profile/--task-dir; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
 	}
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		if fl.Changed(name) {
-			return usagef("--%s does not apply to --profile/--tasks: they minimise the reservation time (alpha=1, beta=gamma=0)", name)
+			return usagef("--%s does not apply to --profile/--task-dir: they minimise the reservation time (alpha=1, beta=gamma=0)", name)
 		}
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
-			return usagef("--%s does not apply to --profile/--tasks: %s", sf.name, sf.why)
+			return usagef("--%s does not apply to --profile/--task-dir: %s", sf.name, sf.why)
 		}
 	}
 	return nil
 }
 
-// requestFlags names the flag of each memplan.Request field.
-var requestFlags = map[string]string{"Profile": "profile", "Tasks": "tasks", "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
+// profileRequestFlags names the flag of each memplan.Request field.
+var profileRequestFlags = map[string]string{"Profile": "profile", "Tasks": "task-dir", "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
 	"Strategy": "mem-strategy", "CkptLatencyS": "ckpt-latency", "CkptBandwidthGBps": "ckpt-bandwidth", "RestartS": "restart",
 	"MemTau": "mem-tau", "CkptTau": "ckpt-tau", "V2Eps": "v2-eps", "MemMargin": "mem-margin", "TailMass": "tail-mass", "N": "n"}
 
@@ -212,7 +212,7 @@ func profileFlagError(fl *pflag.FlagSet, err error) error {
 	if !errors.As(err, &ue) || ue.Field == "" {
 		return err
 	}
-	name, ok := requestFlags[ue.Field]
+	name, ok := profileRequestFlags[ue.Field]
 	if !ok {
 		return err
 	}

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"sync"
@@ -18,12 +17,8 @@ import (
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	"github.com/ckpt-hpc/ckpt/trace"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
-
-// The paper's neuroscience example (Section 4.4, Fig. 7): a LogNormal with
-// mean 21.4 h and standard deviation 19.7 h, C = R = 600 s.
-const defaultDist = "lognormal:mean=21.4h,sd=19.7h"
 
 type reserveFlags struct {
 	distSpec, history, column, fit string
@@ -68,16 +63,17 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	}
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
-	fl.StringVar(&f.ckpt, "ckpt", "600", "checkpoint cost C (seconds or duration)")
-	fl.StringVar(&f.restart, "restart", "600", "restart cost R (seconds or duration)")
-	fl.Float64Var(&f.epsilon, "epsilon", 1, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
+	def := reservation.DefaultRequest()
+	fl.StringVar(&f.ckpt, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)")
+	fl.StringVar(&f.restart, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)")
+	fl.Float64Var(&f.epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
 	fl.IntVar(&f.n, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
 	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
 	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
-	fl.StringVar(&f.tasks, "tasks", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
+	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	cmd.AddCommand(newReserveSweepCmd())
@@ -85,7 +81,17 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	addSbatchFlags(cmd)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs (with --profile/--tasks: memory over time with each reservation as a time × memory box)")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
+	fl.SetNormalizeFunc(reserveAliases)
 	return cmd
+}
+
+// reserveAliases maps the old name --tasks (a count in ckpt array) to
+// --task-dir, a hidden alias kept for one release.
+func reserveAliases(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	if name == "tasks" {
+		name = "task-dir"
+	}
+	return pflag.NormalizedName(name)
 }
 
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
@@ -97,12 +103,13 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&f.fit, "fit", "auto", "how to turn --history into a law: auto (the family of least BIC), empirical (the runs themselves; Kaplan-Meier when runs are censored), or one of "+strings.Join(distribution.FitFamilies(), ", "))
 	fl.StringVar(&f.states, "states", "COMPLETED", "sacct --history: states of lone jobs that are complete runs")
 	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct --history: states of lone jobs that are censored runs (still running at their elapsed time)")
-	fl.Float64Var(&f.alpha, "alpha", 1, "cost per second reserved (> 0)")
-	fl.Float64Var(&f.beta, "beta", 0, "cost per second used (>= 0)")
-	fl.Float64Var(&f.gamma, "gamma", 0, "fixed cost per reservation (>= 0)")
-	fl.IntVar(&f.maxN, "max-n", reservation.DefaultMaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
-	fl.IntVar(&f.maxTau, "max-tau", reservation.DefaultMaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
-	fl.Float64Var(&f.tailMass, "tail-mass", distribution.DefaultTailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+	def := reservation.DefaultRequest()
+	fl.Float64Var(&f.alpha, "alpha", def.Costs.Alpha, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.beta, "beta", def.Costs.Beta, "cost per second used (>= 0)")
+	fl.Float64Var(&f.gamma, "gamma", def.Costs.Gamma, "fixed cost per reservation (>= 0)")
+	fl.IntVar(&f.maxN, "max-n", def.MaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
+	fl.IntVar(&f.maxTau, "max-tau", def.MaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
+	fl.Float64Var(&f.tailMass, "tail-mass", def.TailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
@@ -122,60 +129,29 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err := checkPictureFlags(f.plotPath); err != nil {
 		return err
 	}
-	opts, err := f.options()
-	if err != nil {
-		return usage(err)
-	}
-	law, source, err := f.law(cmd, &opts)
-	if err != nil {
-		return usage(err)
-	}
-	opts.Progress = planProgress(cmd.ErrOrStderr())
-	res, err := f.planOrEvaluate(cmd, law, opts)
+	req, err := f.request(cmd)
 	if err != nil {
 		return err
 	}
-	warnings := append(source.Warnings, reservation.Warnings(res, law, opts)...)
-	for _, w := range warnings {
+	req.Progress = planProgress(cmd.ErrOrStderr())
+	rep, err := reservation.Run(cmd.Context(), req)
+	if err != nil {
+		return f.fieldError(cmd.Flags(), err)
+	}
+	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
-	if err := writePlanPictures(f.plotPath, f.htmlPath, law, res); err != nil {
+	if err := writePlanPictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
-	if f.sbatch != "" {
-		return writeSbatchChain(cmd, out, res, f.sbatch, f.jobName)
+	switch {
+	case f.sbatch != "":
+		return writeSbatchChain(cmd, out, rep.Result, f.sbatch, f.jobName)
+	case f.json:
+		return writeJSON(out, rep)
 	}
-	if f.json {
-		js := reserveJSON(res, source, opts)
-		js.Warnings = warnings
-		return writeJSON(out, js)
-	}
-	return writeReserveText(out, res, source, opts, f.all)
-}
-
-// planOrEvaluate plans (or prices the --evaluate plan) under the command's
-// context: Ctrl-C stops it within a row of the dynamic program.
-func (f reserveFlags) planOrEvaluate(cmd *cobra.Command, law distribution.Distribution, opts reservation.Options) (*reservation.Result, error) {
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	var res *reservation.Result
-	var err error
-	if cmd.Flags().Changed("evaluate") {
-		s, perr := reservation.ParseStrategy(f.evaluate)
-		if perr != nil {
-			return nil, usage(fmt.Errorf("--evaluate: %w", perr))
-		}
-		res, err = reservation.EvaluateContext(ctx, law, s, opts)
-	} else {
-		res, err = reservation.PlanContext(ctx, law, opts)
-	}
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return res, usage(err)
+	return rep.WriteText(out, f.all)
 }
 
 // checkApplicable refuses flags that would be ignored.
@@ -230,160 +206,117 @@ func planProgress(w io.Writer) func(step string, done, total int) {
 // longPlanRows is the grid size from which reserve draws a progress bar.
 const longPlanRows = 20000
 
-func (f reserveFlags) options() (reservation.Options, error) {
+// request maps the flags to a reservation.Request (checked by its
+// Validate, in reservation.Run).
+func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
+	switch {
+	case f.sbatch != "" && f.json:
+		return reservation.Request{}, usagef("give --sbatch or --json, not both")
+	case f.distSpec != "" && f.history != "":
+		return reservation.Request{}, usagef("give --dist or --history, not both")
+	case f.nSet && f.n == 0:
+		return reservation.Request{}, usagef("--n must be >= 1, got 0 (leave it out to size the grid by --epsilon)")
+	}
+	req, err := f.costRequest()
+	if err != nil {
+		return req, err
+	}
+	if cmd.Flags().Changed("evaluate") {
+		if req.Evaluate, err = reservation.ParseStrategy(f.evaluate); err != nil {
+			return req, usage(fmt.Errorf("--evaluate: %w", err))
+		}
+		req.Algorithm = ""
+	}
+	req.Walltime, err = f.walltime(cmd)
+	return req, err
+}
+
+// costRequest maps the cost model, the grid and the search limits.
+func (f reserveFlags) costRequest() (reservation.Request, error) {
 	c, err := nonNegDurationFlag("ckpt", f.ckpt)
 	if err != nil {
-		return reservation.Options{}, err
+		return reservation.Request{}, err
 	}
 	r, err := nonNegDurationFlag("restart", f.restart)
 	if err != nil {
-		return reservation.Options{}, err
+		return reservation.Request{}, err
 	}
-	for _, v := range []struct {
-		flag, in string
-		sec      float64
-	}{{"--ckpt", f.ckpt, c}, {"--restart", f.restart, r}} {
-		if v.sec > reservation.MaxWalltime {
-			return reservation.Options{}, fmt.Errorf("%s %s: %.3g s is beyond the limit of %.0e s on durations", v.flag, v.in, v.sec, reservation.MaxWalltime)
-		}
-	}
-	costs := reservation.Costs{Alpha: f.alpha, Beta: f.beta, Gamma: f.gamma, C: c, R: r}
-	if err := costs.Validate(); err != nil {
-		return reservation.Options{}, fmt.Errorf("--%w", err)
-	}
-	if err := f.checkLimits(); err != nil {
-		return reservation.Options{}, err
-	}
-	if err := distribution.CheckFitMethod(f.fit); err != nil {
-		return reservation.Options{}, err
-	}
-	if err := reservation.CheckAlgorithm(f.strategy); err != nil {
-		return reservation.Options{}, fmt.Errorf("--strategy: %w", err)
-	}
-	return reservation.Options{
-		Costs: costs, Algorithm: f.strategy, Epsilon: f.epsilon, N: f.n, MaxN: f.maxN,
-		TailMass: f.tailMass, MaxTau: f.maxTau, Baselines: !f.noBaselines, LowerBound: true,
+	return reservation.Request{
+		Costs:     reservation.Costs{Alpha: f.alpha, Beta: f.beta, Gamma: f.gamma, C: c, R: r},
+		Algorithm: f.strategy, Epsilon: f.epsilon, N: f.n, MaxN: f.maxN, MaxTau: f.maxTau, TailMass: f.tailMass,
+		NoBaselines: f.noBaselines,
 	}, nil
 }
 
-// checkLimits checks the numeric flags against their ranges and caps.
-func (f reserveFlags) checkLimits() error {
-	switch {
-	case !(f.epsilon > 0) || math.IsInf(f.epsilon, 0):
-		return fmt.Errorf("--epsilon must be > 0, got %v", f.epsilon)
-	case f.n < 0 || f.nSet && f.n < 1:
-		return fmt.Errorf("--n must be >= 1, got %d", f.n)
-	case f.n > reservation.MaxGridPoints:
-		return fmt.Errorf("--n must be <= %d (the planner takes O(n²) time), got %d", reservation.MaxGridPoints, f.n)
-	case f.maxN < 1 || f.maxN > reservation.MaxGridPoints:
-		return fmt.Errorf("--max-n must be in [1, %d], got %d", reservation.MaxGridPoints, f.maxN)
-	case f.maxTau < 1 || f.maxTau > reservation.MaxTauLimit:
-		return fmt.Errorf("--max-tau must be in [1, %d] (the periodic search takes O(tau²) time), got %d", reservation.MaxTauLimit, f.maxTau)
-	case !(f.tailMass > 0 && f.tailMass < 1):
-		return fmt.Errorf("--tail-mass must be in (0, 1), got %v", f.tailMass)
-	}
-	return nil
-}
-
-// lawSource describes where the walltime law came from, for the report.
-type lawSource struct {
-	Spec    string   `json:"spec"`
-	Mean    *float64 `json:"mean"` // nil when infinite (Pareto, alpha <= 1)
-	Median  *float64 `json:"median"`
-	History string   `json:"history,omitempty"`
-	Runs    int      `json:"runs,omitempty"`
-	// Sacct counts, for a sacct history, the complete, censored and
-	// skipped runs.
-	Sacct *sacctCounts `json:"sacct,omitempty"`
-	Fit   string       `json:"fit,omitempty"`
-	Fits  []fitInfo    `json:"fits,omitempty"`
-	// KS is the Kolmogorov-Smirnov statistic of the fitted law against the
-	// runs and KSCritical its 1% critical value 1.63/sqrt(runs) (absent
-	// for --fit empirical).
-	KS         *float64 `json:"ks,omitempty"`
-	KSCritical *float64 `json:"ks_critical,omitempty"`
-	// Warnings about the law, printed on stderr.
-	Warnings []string `json:"-"`
-}
-
-type fitInfo struct {
-	Family string   `json:"family"`
-	Spec   string   `json:"spec,omitempty"`
-	AIC    float64  `json:"aic,omitempty"`
-	BIC    float64  `json:"bic,omitempty"`
-	KS     *float64 `json:"ks,omitempty"` // nil when runs are censored
-	Note   string   `json:"note,omitempty"`
-}
-
-type sacctCounts struct {
-	Complete int            `json:"complete"`
-	Censored int            `json:"censored"`
-	Skipped  map[string]int `json:"skipped"`
-}
-
-func (f reserveFlags) law(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
-	if f.sbatch != "" && f.json {
-		return nil, lawSource{}, fmt.Errorf("give --sbatch or --json, not both")
-	}
-	if f.distSpec != "" && f.history != "" {
-		return nil, lawSource{}, fmt.Errorf("give --dist or --history, not both")
-	}
+// walltime maps --dist or --history (with --column, --fit, --states and
+// --censored) to the walltime source.
+func (f reserveFlags) walltime(cmd *cobra.Command) (reservation.WalltimeSource, error) {
 	if f.history == "" {
-		spec := f.distSpec
-		if spec == "" {
-			spec = defaultDist
+		if f.distSpec == "" {
+			return nil, nil // reservation.DefaultLaw
 		}
-		d, err := distribution.Parse(spec)
-		if err != nil {
-			return nil, lawSource{}, fmt.Errorf("--dist: %w", err)
-		}
-		return d, lawSource{Spec: d.String(), Mean: finite(d.Mean()), Median: finite(d.Quantile(0.5))}, nil
+		return reservation.LawSpec(f.distSpec), nil
 	}
-	return f.historyLaw(cmd, opts)
+	src := slurm.HistorySource{Path: f.history, Stdin: cmd.InOrStdin(), Column: f.column, Fit: f.fit}
+	var err error
+	if cmd.Flags().Changed("states") {
+		if src.States, err = listFlag("states", f.states); err != nil {
+			return nil, err
+		}
+	}
+	if cmd.Flags().Changed("censored") {
+		if src.Censored, err = listFlag("censored", f.censored); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
 }
 
-// historyLaw reads --history and learns the law it asks for (--fit):
-// slurm.ReadHistory and slurm.Learn, as ckpt chain history does.
-func (f reserveFlags) historyLaw(cmd *cobra.Command, opts *reservation.Options) (distribution.Distribution, lawSource, error) {
-	h, name, err := readHistoryFlags(cmd, f.history, trace.HistoryAuto, f.column, f.states, f.censored)
+// options are the planning options of the flags (for --profile/--task-dir,
+// which take the cost model and the tail mass), validated.
+func (f reserveFlags) options() (reservation.Options, error) {
+	req, err := f.costRequest()
 	if err != nil {
-		return nil, lawSource{}, err
+		return reservation.Options{}, err
 	}
-	var complete []float64
-	for _, run := range h.Runs.Runs {
-		if run.Walltime > reservation.MaxWalltime {
-			return nil, lawSource{}, fmt.Errorf("%s: a walltime of %.3g s is beyond the limit of %.0e s; check the units (seconds)", name, run.Walltime, reservation.MaxWalltime)
+	if err := req.Validate(); err != nil {
+		return reservation.Options{}, f.fieldError(nil, err)
+	}
+	return req.Options(), nil
+}
+
+// requestFlags names the flag of each reservation.Request field (and of
+// the history source's).
+var requestFlags = map[string]string{
+	"Costs.Alpha": "alpha", "Costs.Beta": "beta", "Costs.Gamma": "gamma", "Costs.C": "ckpt", "Costs.R": "restart",
+	"Epsilon": "epsilon", "N": "n", "MaxN": "max-n", "MaxTau": "max-tau", "TailMass": "tail-mass",
+	"Algorithm": "strategy", "Evaluate": "evaluate", "States": "states", "Censored": "censored", "Path": "history",
+}
+
+// fieldError renders a usage error that names a Request field with the
+// flag's name ("--epsilon must be > 0, got NaN"; a duration with its value
+// as typed); the walltime source's
+// errors are prefixed by --dist or --history. Other errors are returned as
+// they are.
+func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
+	var ue *inputerr.Error
+	if !errors.As(err, &ue) || ue.Field == "" {
+		return err
+	}
+	if ue.Field == "Walltime" {
+		flag := "dist"
+		if f.history != "" {
+			flag = "history"
 		}
-		if !run.Censored {
-			complete = append(complete, run.Walltime)
-		}
+		return usagef("--%s: %v", flag, ue.Err)
 	}
-	learned, err := slurm.Learn(h.Runs, f.fit)
-	if err != nil {
-		return nil, lawSource{}, fmt.Errorf("%s: %w", name, err)
+	name, ok := requestFlags[ue.Field]
+	if !ok {
+		return err
 	}
-	opts.History = complete
-	src := lawSource{History: name, Runs: len(h.Runs.Runs), Fit: f.fit}
-	if h.Format == trace.HistorySacct {
-		src.Sacct = &sacctCounts{Complete: h.Complete, Censored: h.Censored, Skipped: h.Skipped}
-		if len(h.Skipped) > 0 {
-			src.Warnings = append(src.Warnings, fmt.Sprintf("%s: skipped %s", name, h.SkippedSummary()))
-		}
+	if (name == "ckpt" || name == "restart") && fl != nil && fl.Changed(name) {
+		// the duration as typed, the message has seconds: "--ckpt 400y: 1.26e+10 s is …"
+		return usagef("--%s %s: %v", name, fl.Lookup(name).Value, ue.Err)
 	}
-	hf := learned.Result
-	if !math.IsNaN(hf.KS) {
-		src.KS, src.KSCritical = &hf.KS, &hf.KSCritical
-		if w := hf.Warning(name); w != "" {
-			src.Warnings = append(src.Warnings, w)
-		}
-	}
-	d := hf.Law
-	src.Spec, src.Fits, src.Mean, src.Median = d.String(), fitInfos(hf.Candidates), finite(d.Mean()), finite(d.Quantile(0.5))
-	if disc, isDiscrete := d.(*distribution.Discrete); isDiscrete {
-		src.Spec = fmt.Sprintf("empirical law of %d runs (%d distinct values)", len(h.Runs.Runs), len(disc.Values))
-		if h.Censored > 0 {
-			src.Spec = fmt.Sprintf("Kaplan-Meier estimate of %d runs, %d censored (%d distinct values)", len(h.Runs.Runs), h.Censored, len(disc.Values))
-		}
-	}
-	return d, src, nil
+	return usagef("--%s %v", name, ue.Err)
 }

@@ -170,3 +170,74 @@ func TestReserveSacctHistory(t *testing.T) {
 		t.Errorf("fixed-width sacct: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A sacct state that does not exist is refused (it used to skip every
+// COMPLETED run silently), in reserve and in chain history alike.
+func TestReserveRefusesUnknownSacctState(t *testing.T) {
+	in := "JobID|State|ElapsedRaw\n1|COMPLETED|3600\n2|COMPLETED|7200\n3|TIMEOUT|9000\n"
+	for _, args := range [][]string{
+		{"reserve", "--history", "-", "--states", "BOGUS"},
+		{"reserve", "--history", "-", "--censored", "TIMEOUT,NOPE"},
+		{"chain", "history", "-", "--states", "BOGUS"},
+	} {
+		out, errOut, code := run(t, in, args...)
+		bad := args[len(args)-1]
+		if code != 2 || out != "" || !strings.Contains(errOut, "is not a sacct state") || !strings.Contains(errOut, strings.Split(bad, ",")[len(strings.Split(bad, ","))-1]) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	// Known states in any case still work.
+	if _, errOut, code := run(t, in, "reserve", "--history", "-", "--states", "completed", "--fit", "empirical", "--no-baselines"); code != 0 {
+		t.Errorf("--states completed: exit %d, %s", code, errOut)
+	}
+}
+
+// --n fixes the grid of a continuous law; an empirical law is planned
+// exactly on its values, so --n (which it used to ignore: --n 100 and
+// --n 1000 gave the same plan) is refused.
+func TestReserveRefusesGridForEmpiricalLaw(t *testing.T) {
+	runs := "3600\n5400\n7200\n9000\n"
+	for _, n := range []string{"100", "1000"} {
+		out, errOut, code := run(t, runs, "reserve", "--history", "-", "--fit", "empirical", "--n", n)
+		if code != 2 || out != "" || !strings.Contains(errOut, "--n") || !strings.Contains(errOut, "discrete law") {
+			t.Errorf("--n %s: exit %d, stdout %q, stderr %q", n, code, out, errOut)
+		}
+	}
+	if _, errOut, code := run(t, "", "reserve", "--dist", "discrete:1h@0.5,2h@0.5", "--n", "100"); code != 2 || !strings.Contains(errOut, "--n") {
+		t.Errorf("discrete spec with --n: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := run(t, runs, "reserve", "--history", "-", "--fit", "empirical"); code != 0 {
+		t.Errorf("empirical without --n: exit %d, %s", code, errOut)
+	}
+}
+
+// A missing input file is a usage error (exit 2) naming it.
+func TestReserveMissingFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-runs.txt")
+	for _, args := range [][]string{
+		{"reserve", "--history", missing},
+		{"reserve", "sweep", "--history", missing},
+		{"chain", "history", missing},
+	} {
+		out, errOut, code := run(t, "", args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, missing) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// --task-dir is the folder of per-run traces; --tasks (a count in ckpt
+// array) stays a hidden alias for one release.
+func TestReserveTaskDirAlias(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-runs")
+	for _, flag := range []string{"--task-dir", "--tasks"} {
+		_, errOut, code := run(t, "", "reserve", flag, missing)
+		if code != 2 || !strings.Contains(errOut, "no-runs") {
+			t.Errorf("%s: exit %d, %q", flag, code, errOut)
+		}
+	}
+	help, _, _ := run(t, "", "reserve", "--help")
+	if !strings.Contains(help, "--task-dir") || strings.Contains(help, "--tasks string") {
+		t.Errorf("help shows --tasks or lacks --task-dir")
+	}
+}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/runner"
 )
@@ -19,27 +17,6 @@ type sweepFlags struct {
 	jsonOut                   bool
 }
 
-// sweepPoint is one (C, R, ε) of the grid.
-type sweepPoint struct{ c, r, eps float64 }
-
-// sweepRow holds every strategy's expected cost at one point.
-type sweepRow struct {
-	p      sweepPoint
-	res    *reservation.Result
-	byName map[string]float64
-}
-
-func (s sweepRow) Row() []runner.Field {
-	f := []runner.Field{{Name: "ckpt", Value: s.p.c}, {Name: "restart", Value: s.p.r}, {Name: "epsilon", Value: s.p.eps},
-		{Name: "n", Value: s.res.N}, {Name: "omniscient", Value: s.res.Omniscient}, {Name: "lower_bound", Value: s.res.LowerBound}}
-	for _, name := range sweepColumns {
-		f = append(f, runner.Field{Name: name, Value: s.byName[name]})
-	}
-	return f
-}
-
-var sweepColumns = append(append([]string{}, reservation.Algorithms...), reservation.BaselineMax, reservation.BaselineNeuro, reservation.BaselineMaxOfLast)
-
 func newReserveSweepCmd() *cobra.Command {
 	var f sweepFlags
 	cmd := &cobra.Command{
@@ -47,9 +24,11 @@ func newReserveSweepCmd() *cobra.Command {
 		Short: "Price every strategy over a grid of checkpoint costs, restart costs and epsilons",
 		Long: `For one walltime law (--dist or --history, as for ckpt reserve), compute the
 expected cost of every planning strategy and baseline at every point of the grid
---ckpt × --restart × --epsilon, on all cores. Output is CSV and/or JSON lines, one
-row per point, identical whatever --workers; --shard i/n runs only the points
-k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run.`,
+--ckpt × --restart × --epsilon, on all cores. These three flags are those of
+ckpt reserve, each taking a comma-separated list here (one value is a grid of
+one). Output is CSV and/or JSON lines, one row per point, identical whatever
+--workers; --shard i/n runs only the points k with k mod n = i, and ckpt merge
+joins the shards into the bytes of a full run.`,
 		Example: `  ckpt reserve sweep --dist weibull:k=0.5,lambda=1h --ckpt 1m,6m,30m,1h --csv costs.csv
   # over a Slurm job array of 4 tasks (sbatch --array=0-3):
   ckpt reserve sweep --ckpt 1m,5m,10m,30m,1h,2h --epsilon 0.5,1 --shard $SLURM_ARRAY_TASK_ID/4 --csv part-$SLURM_ARRAY_TASK_ID.csv
@@ -59,9 +38,9 @@ k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run
 	}
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
-	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C (comma-separated seconds or durations)")
-	fl.StringVar(&f.restarts, "restart", "", "restart costs R (default: R = C at each point)")
-	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons (comma-separated)")
+	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations")
+	fl.StringVar(&f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)")
+	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list")
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
@@ -72,7 +51,7 @@ k with k mod n = i, and ckpt merge joins the shards into the bytes of a full run
 }
 
 func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
-	points, err := f.points()
+	req, err := f.request(cmd)
 	if err != nil {
 		return err
 	}
@@ -83,64 +62,46 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	if err := f.checkOutputs(cmd); err != nil {
 		return err
 	}
-	base, law, err := f.sweepLaw(cmd, points[0].eps)
+	sw, err := reservation.NewSweep(cmd.Context(), req)
+	if err != nil {
+		return f.fieldError(cmd.Flags(), err)
+	}
+	for _, w := range sw.Warnings() {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
+	}
+	sink, closeOut, err := runner.CreateOutputs[reservation.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl)
 	if err != nil {
 		return err
 	}
-	sink, closeOut, err := runner.CreateOutputs[sweepRow](cmd.OutOrStdout(), f.csv, f.jsonl)
-	if err != nil {
-		return err
-	}
-	runErr := runner.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, points, 1,
-		func(ctx context.Context, it runner.Item[sweepPoint]) (sweepRow, error) {
-			o := base
-			o.Costs.C, o.Costs.R, o.Epsilon = it.Param.c, it.Param.r, it.Param.eps
-			o.Baselines, o.LowerBound = true, true
-			res, err := reservation.PlanContext(ctx, law, o)
-			if err != nil {
-				return sweepRow{}, err
-			}
-			row := sweepRow{p: it.Param, res: res, byName: map[string]float64{}}
-			for _, b := range res.Baselines {
-				row.byName[b.Name] = b.ExpectedCost
-			}
-			return row, nil
-		}, sink)
+	runErr := sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
 	if err := closeOut(); runErr == nil {
 		runErr = err
 	}
 	return runErr
 }
 
-// points reads the grid --ckpt × --restart × --epsilon.
-func (f sweepFlags) points() ([]sweepPoint, error) {
-	cs, err := durationListFlag("ckpt", f.ckpts)
-	if err != nil {
-		return nil, err
+// request maps the flags to a reservation.SweepRequest: the grid
+// --ckpt × --restart × --epsilon and the law and cost flags of reserve.
+func (f sweepFlags) request(cmd *cobra.Command) (reservation.SweepRequest, error) {
+	var req reservation.SweepRequest
+	var err error
+	if req.Ckpts, err = durationListFlag("ckpt", f.ckpts); err != nil {
+		return req, err
 	}
-	rs := []float64(nil)
 	if f.restarts != "" {
-		if rs, err = durationListFlag("restart", f.restarts); err != nil {
-			return nil, err
+		if req.Restarts, err = durationListFlag("restart", f.restarts); err != nil {
+			return req, err
 		}
 	}
-	eps, err := reservation.ParseEpsilons(f.epsilons)
-	if err != nil {
-		return nil, usagef("--epsilon: %v", err)
+	if req.Epsilons, err = reservation.ParseEpsilons(f.epsilons); err != nil {
+		return req, usagef("--epsilon: %v", err)
 	}
-	var points []sweepPoint
-	for _, c := range cs {
-		restarts := rs
-		if restarts == nil {
-			restarts = []float64{c}
-		}
-		for _, r := range restarts {
-			for _, e := range eps {
-				points = append(points, sweepPoint{c, r, e})
-			}
-		}
+	f.ckpt, f.restart = "0", "0"
+	if req.Request, err = f.costRequest(); err != nil {
+		return req, err
 	}
-	return points, nil
+	req.Walltime, err = f.walltime(cmd)
+	return req, err
 }
 
 // checkOutputs checks --workers, --csv, --jsonl and --json.
@@ -166,26 +127,4 @@ func (f *sweepFlags) checkOutputs(cmd *cobra.Command) error {
 		}
 	}
 	return nil
-}
-
-// sweepLaw validates the cost model once, with the first point, and
-// prepares the law, before any work.
-func (f sweepFlags) sweepLaw(cmd *cobra.Command, eps float64) (reservation.Options, distribution.Distribution, error) {
-	f.strategy, f.epsilon, f.ckpt, f.restart = reservation.AlgoDynProgCount, eps, "0", "0"
-	base, err := f.options()
-	if err != nil {
-		return reservation.Options{}, nil, usage(err)
-	}
-	law, src, err := f.law(cmd, &base)
-	if err != nil {
-		return reservation.Options{}, nil, usage(err)
-	}
-	for _, w := range src.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
-	}
-	// Prepare the law (truncation, its checks) once so a bad law fails fast.
-	if _, _, err := reservation.Law(law, base.TailMass); err != nil {
-		return reservation.Options{}, nil, usage(err)
-	}
-	return base, law, nil
 }

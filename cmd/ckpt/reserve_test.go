@@ -11,7 +11,14 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/reservation"
 )
+
+// lawSource is the "law" object of the plan's JSON (main_test.go's
+// planOut decodes it).
+type lawSource = reservation.LawSource
 
 // shellWords splits a command line into words the way a shell does for the
 // simple lines of a help text: blanks separate words, and single or double
@@ -130,10 +137,13 @@ tasks:
 			t.Fatal(err)
 		}
 	}
-	// runs/: per-run phase traces, ID/taskK.csv; a few of the DRD runs.
-	src := "../../../shared/data/slant/drd-tasks"
-	ids, err := os.ReadDir(src)
-	if err == nil {
+	// runs/: per-run phase traces, ID/taskK.csv; a few of the DRD runs
+	// (without the shared data, the examples that need them skip).
+	if src, err := datadir.Path("", "slant", "drd-tasks"); err == nil {
+		ids, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, id := range ids[:min(4, len(ids))] {
 			tasks, _ := os.ReadDir(filepath.Join(src, id.Name()))
 			os.MkdirAll(filepath.Join(dir, "runs", id.Name()), 0o755)
@@ -163,7 +173,6 @@ tasks:
 func TestReserveHelpExamplesRun(t *testing.T) {
 	dir := t.TempDir()
 	stdins := exampleFixtures(t, dir)
-	_, noRuns := os.Stat(filepath.Join(dir, "runs"))
 	root := newRoot()
 	reserve := findCommand(t, root, "reserve")
 	var all []helpExample
@@ -182,8 +191,8 @@ func TestReserveHelpExamplesRun(t *testing.T) {
 			if strings.Contains(ex.line, "$SLURM_ARRAY_TASK_ID") || strings.HasPrefix(ex.line, "ckpt merge") {
 				t.Skip("needs a Slurm job array")
 			}
-			if noRuns != nil && strings.Contains(ex.line, "--tasks runs/") {
-				t.Skip("../shared/data/slant/drd-tasks not available")
+			if strings.Contains(ex.line, "--tasks runs/") || strings.Contains(ex.line, "--task-dir runs/") {
+				datadir.ForTest(t, "slant", "drd-tasks") // skips naming the missing folder
 			}
 			args := append([]string(nil), ex.args...)
 			for j, a := range args {
@@ -366,8 +375,8 @@ func TestReserveRefusesHugeLaws(t *testing.T) {
 		{[]string{"reserve", "--dist", "uniform:a=0,b=1e11"}, []string{"b=1e+11"}},
 		{[]string{"reserve", "--history", huge}, []string{"huge.txt", "1e+300"}},
 		{[]string{"reserve", "--tail-mass", "1e-300"}, []string{"Q(1 - 1e-300)"}},
-		{[]string{"reserve", "--ckpt", "1e300"}, []string{"--ckpt 1e300"}},
-		{[]string{"reserve", "--restart", "400y"}, []string{"--restart 400y"}},
+		{[]string{"reserve", "--ckpt", "1e300"}, []string{"--ckpt 1e300", "1e+10 s"}},
+		{[]string{"reserve", "--restart", "400y"}, []string{"--restart 400y", "1e+10 s"}},
 	} {
 		out, errOut, code := run(t, "", tc.args...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
@@ -409,13 +418,8 @@ func TestReserveMoreBadInput(t *testing.T) {
 // A fitted law that fails the KS check (the bimodal SLANT makespans) is
 // flagged on stderr and in the JSON; a good fit is not.
 func TestReserveWarnsOnAPoorFit(t *testing.T) {
-	bimodal := "../../../shared/data/slant/makespans-312.csv"
-	good := "../../../shared/data/walltimes/slant-drd-88.log"
-	for _, f := range []string{bimodal, good} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("%s not available", f)
-		}
-	}
+	bimodal := datadir.ForTest(t, "slant", "makespans-312.csv")
+	good := datadir.ForTest(t, "walltimes", "slant-drd-88.log")
 	out, errOut, code := run(t, "", "reserve", "--history", bimodal, "--no-baselines", "--max-n", "2000")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -76,53 +76,80 @@ func intro(_ context.Context, cfg repro.Config, _ settings) ([]repro.Comparison,
 // DYN-PROG-COUNT(X, 0.1), C = R = 360 s, for the nine laws of Table 1.
 func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Comparison, error) {
 	c := reservation.ReservationOnly(0.1, 0.1)
-	type out struct {
-		law        string
-		n, asked   int
-		ref, lower float64
-		best       [2]int
-		bestCost   [2]float64
-		at         [2][6]float64
-		curve      [2][]float64
-	}
-	res, err := parallel(ctx, cfg, "Table 2", table1(), func(ctx context.Context, l law) (out, error) {
-		x, err := bounded(l.D)
-		if err != nil {
-			return out{}, err
-		}
-		ap, asked, err := reference(ctx, x, c, reservation.Mixed, 0.1, st.maxN, true)
-		if err != nil {
-			return out{}, err
-		}
-		o := out{law: l.Name, n: ap.N, asked: asked, ref: ap.Cost, lower: ap.LowerBound}
-		a, b := x.Support()
-		for k, ckpt := range []bool{true, false} {
-			o.bestCost[k] = math.Inf(1)
-			for tau := 1; tau <= max(st.maxTau, 1000); tau++ {
-				if tau > st.maxTau && !isTable2Tau(tau) {
-					continue
-				}
-				v, err := reservation.ExpectedCost(reservation.Periodic(a, b, tau, ckpt), x, c)
-				if err != nil {
-					return out{}, err
-				}
-				v /= ap.Cost
-				o.curve[k] = append(o.curve[k], v)
-				if tau <= st.maxTau && v < o.bestCost[k] {
-					o.best[k], o.bestCost[k] = tau, v
-				}
-				for i, tt := range table2Taus {
-					if tt == tau {
-						o.at[k][i] = v
-					}
-				}
-			}
-		}
-		return o, nil
+	res, err := parallel(ctx, cfg, "Table 2", table1(), func(ctx context.Context, l law) (table2Out, error) {
+		return table2Law(ctx, l, c, st)
 	})
 	if err != nil {
 		return nil, err
 	}
+	cs, err := writeTable2(cfg, res)
+	if err != nil {
+		return nil, err
+	}
+	var series []line
+	for _, o := range res {
+		xs, ys := []float64{}, []float64{}
+		for i, v := range o.curve[0] {
+			xs, ys = append(xs, float64(i+1)), append(ys, v)
+		}
+		series = append(series, line{o.law, xs, ys})
+	}
+	return cs, drawLines(cfg, "table2-all-ckpt-per", "Table 2: ALL-CKPT-PER / DYN-PROG-COUNT(X,0.1)", "tau", "normalised expected cost", true, true, series)
+}
+
+// table2Out is one law of Table 2: the reference plan and, for ALL-CKPT-PER
+// (k = 0) and NO-CKPT-PER (k = 1), the best τ, its normalised cost, the
+// costs at the paper's τ columns and the whole curve.
+type table2Out struct {
+	law        string
+	n, asked   int
+	ref, lower float64
+	best       [2]int
+	bestCost   [2]float64
+	at         [2][6]float64
+	curve      [2][]float64
+}
+
+// table2Law computes one law's row of Table 2.
+func table2Law(ctx context.Context, l law, c reservation.Costs, st settings) (table2Out, error) {
+	x, err := bounded(l.D)
+	if err != nil {
+		return table2Out{}, err
+	}
+	ap, asked, err := reference(ctx, x, c, reservation.Mixed, 0.1, st.maxN, true)
+	if err != nil {
+		return table2Out{}, err
+	}
+	o := table2Out{law: l.Name, n: ap.N, asked: asked, ref: ap.Cost, lower: ap.LowerBound}
+	a, b := x.Support()
+	for k, ckpt := range []bool{true, false} {
+		o.bestCost[k] = math.Inf(1)
+		for tau := 1; tau <= max(st.maxTau, 1000); tau++ {
+			if tau > st.maxTau && !isTable2Tau(tau) {
+				continue
+			}
+			v, err := reservation.ExpectedCost(reservation.Periodic(a, b, tau, ckpt), x, c)
+			if err != nil {
+				return table2Out{}, err
+			}
+			v /= ap.Cost
+			o.curve[k] = append(o.curve[k], v)
+			if tau <= st.maxTau && v < o.bestCost[k] {
+				o.best[k], o.bestCost[k] = tau, v
+			}
+			for i, tt := range table2Taus {
+				if tt == tau {
+					o.at[k][i] = v
+				}
+			}
+		}
+	}
+	return o, nil
+}
+
+// writeTable2 writes table2.csv and the log lines, and compares each cell
+// with the paper's.
+func writeTable2(cfg repro.Config, res []table2Out) ([]repro.Comparison, error) {
 	t, err := cfg.NewTable("table2.csv", "distribution", "strategy", "tau", "normalised_cost", "paper", "reference_cost_hours", "grid_n", "grid_n_algorithm1", "reference_gap_certified")
 	if err != nil {
 		return nil, err
@@ -152,18 +179,7 @@ func table2(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compari
 		fmt.Fprintf(cfg.Log, "%-16s reference DYN-PROG-COUNT(X,0.1) = %.5g h on n = %d points (Algorithm 1 asks %d), certified within %.2g%% of optimal\n",
 			o.law, o.ref, o.n, o.asked, 100*gap)
 	}
-	if err := t.Close(); err != nil {
-		return nil, err
-	}
-	var series []line
-	for _, o := range res {
-		xs, ys := []float64{}, []float64{}
-		for i, v := range o.curve[0] {
-			xs, ys = append(xs, float64(i+1)), append(ys, v)
-		}
-		series = append(series, line{o.law, xs, ys})
-	}
-	return cs, drawLines(cfg, "table2-all-ckpt-per", "Table 2: ALL-CKPT-PER / DYN-PROG-COUNT(X,0.1)", "tau", "normalised expected cost", true, true, series)
+	return cs, t.Close()
 }
 
 func lawNamed(name string) distribution.Distribution {
@@ -279,30 +295,41 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		law law
 		eps float64
 	}
-	type out struct {
-		cost, lower float64
-		n, asked    int
-	}
 	var pts []pt
 	for _, l := range table1() {
 		for _, e := range st.eps {
 			pts = append(pts, pt{l, e})
 		}
 	}
-	res, err := parallel(ctx, cfg, "Fig. 6", pts, func(ctx context.Context, p pt) (out, error) {
+	res, err := parallel(ctx, cfg, "Fig. 6", pts, func(ctx context.Context, p pt) (fig6Out, error) {
 		x, err := bounded(p.law.D)
 		if err != nil {
-			return out{}, err
+			return fig6Out{}, err
 		}
 		ap, asked, err := reference(ctx, x, c, reservation.Mixed, p.eps, st.maxN, p.eps == 0.1)
 		if err != nil {
-			return out{}, err
+			return fig6Out{}, err
 		}
-		return out{ap.Cost, ap.LowerBound, ap.N, asked}, nil
+		return fig6Out{p.law.Name, p.eps, ap.Cost, ap.LowerBound, ap.N, asked}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	return writeFig6(cfg, res)
+}
+
+// fig6Out is DYN-PROG-COUNT(X, ε) for one law and ε: its cost, lower
+// bound, grid and the grid Algorithm 1 asks for.
+type fig6Out struct {
+	law         string
+	eps         float64
+	cost, lower float64
+	n, asked    int
+}
+
+// writeFig6 writes fig6.csv and its figure, and compares the grid sizes
+// with those the paper reports.
+func writeFig6(cfg repro.Config, res []fig6Out) ([]repro.Comparison, error) {
 	t, err := cfg.NewTable("fig6.csv", "distribution", "epsilon", "n_used", "n_algorithm1", "expected_cost_hours", "normalised")
 	if err != nil {
 		return nil, err
@@ -313,18 +340,18 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 	for _, l := range table1() {
 		var ref float64
 		var xs, ys []float64
-		for i, p := range pts {
-			if p.law.Name == l.Name && p.eps == 0.1 {
-				ref = res[i].cost
+		for _, r := range res {
+			if r.law == l.Name && r.eps == 0.1 {
+				ref = r.cost
 			}
 		}
-		for i, p := range pts {
-			if p.law.Name != l.Name {
+		for _, r := range res {
+			if r.law != l.Name {
 				continue
 			}
-			t.Row(l.Name, p.eps, res[i].n, res[i].asked, res[i].cost, res[i].cost/ref)
-			xs, ys = append(xs, p.eps), append(ys, res[i].cost/ref)
-			minN, maxN = min(minN, res[i].asked), max(maxN, res[i].asked)
+			t.Row(l.Name, r.eps, r.n, r.asked, r.cost, r.cost/ref)
+			xs, ys = append(xs, r.eps), append(ys, r.cost/ref)
+			minN, maxN = min(minN, r.asked), max(maxN, r.asked)
 		}
 		series = append(series, line{l.Name, xs, ys})
 	}
@@ -342,46 +369,61 @@ func fig6(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 // 19.7 h) with its mean or its standard deviation scaled, every strategy
 // normalised by the omniscient cost, C = R = 600 s, ε = 1.
 func fig7(ctx context.Context, cfg repro.Config, st settings) ([]repro.Comparison, error) {
-	const mu0, sd0 = 21.4, 19.7
 	c := reservation.ReservationOnly(600.0/3600, 600.0/3600)
-	type pt struct {
-		vary  string
-		ratio float64
-	}
-	var pts []pt
+	var pts []fig7Point
 	for _, v := range []string{"mean", "sd"} {
 		for _, r := range st.ratios {
-			pts = append(pts, pt{v, r})
+			pts = append(pts, fig7Point{v, r})
 		}
 	}
-	res, err := parallel(ctx, cfg, "Fig. 7", pts, func(ctx context.Context, p pt) (map[string]float64, error) {
-		mu, sd := mu0, sd0
-		if p.vary == "mean" {
-			mu *= p.ratio
-		} else {
-			sd *= p.ratio
-		}
-		ln, err := distribution.LogNormalFromMeanSD(mu, sd)
-		if err != nil {
-			return nil, err
-		}
-		x, err := bounded(ln)
-		if err != nil {
-			return nil, err
-		}
-		m, err := strategyCosts(ctx, x, c, 1, st)
-		if err != nil {
-			return nil, err
-		}
-		o := reservation.Omniscient(x, c)
-		for k := range m {
-			m[k] /= o
-		}
-		return m, nil
+	res, err := parallel(ctx, cfg, "Fig. 7", pts, func(ctx context.Context, p fig7Point) (map[string]float64, error) {
+		return fig7Costs(ctx, p, c, st)
 	})
 	if err != nil {
 		return nil, err
 	}
+	return writeFig7(cfg, pts, res)
+}
+
+// fig7Point varies the mean or the standard deviation ("mean", "sd") of
+// the neuroscience LogNormal by ratio.
+type fig7Point struct {
+	vary  string
+	ratio float64
+}
+
+// fig7Costs is every strategy's cost at one point of Fig. 7, normalised by
+// the omniscient cost.
+func fig7Costs(ctx context.Context, p fig7Point, c reservation.Costs, st settings) (map[string]float64, error) {
+	const mu0, sd0 = 21.4, 19.7
+	mu, sd := mu0, sd0
+	if p.vary == "mean" {
+		mu *= p.ratio
+	} else {
+		sd *= p.ratio
+	}
+	ln, err := distribution.LogNormalFromMeanSD(mu, sd)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bounded(ln)
+	if err != nil {
+		return nil, err
+	}
+	m, err := strategyCosts(ctx, x, c, 1, st)
+	if err != nil {
+		return nil, err
+	}
+	o := reservation.Omniscient(x, c)
+	for k := range m {
+		m[k] /= o
+	}
+	return m, nil
+}
+
+// writeFig7 writes fig7.csv and its two figures, and compares ALL-CKPT
+// with DYN-PROG-COUNT at the fitted law.
+func writeFig7(cfg repro.Config, pts []fig7Point, res []map[string]float64) ([]repro.Comparison, error) {
 	t, err := cfg.NewTable("fig7.csv", "varied", "ratio", "strategy", "normalised_by_omniscient")
 	if err != nil {
 		return nil, err
