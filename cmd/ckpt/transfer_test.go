@@ -75,7 +75,7 @@ func TestReserveTransferRunsBad(t *testing.T) {
 		{[]string{"--profile", "slant", "--transfer-runs", filepath.Join(dir, "missing")}, "--transfer-runs"},
 		{[]string{"--profile", "slant", "--transfer-runs", write("three.csv", "1,2,3\n")}, "phases"},
 		{[]string{"--profile", "slant", "--transfer-runs", write("bad.csv", "1,2,3,4,5,6,x\n")}, "phase 7"},
-		{[]string{"--transfer-runs", write("ok.csv", "1,2,3,4,5,6,7\n")}, "applies only with --profile or --tasks"},
+		{[]string{"--transfer-runs", write("ok.csv", "1,2,3,4,5,6,7\n")}, "applies only with --profile or --task-dir"},
 	} {
 		_, errOut, code := run(t, "", append([]string{"reserve"}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
