@@ -295,9 +295,8 @@ var requestFlags = map[string]string{
 
 // fieldError renders a usage error that names a Request field with the
 // flag's name ("--epsilon must be > 0, got NaN"; a duration with its value
-// as typed); the walltime source's
-// errors are prefixed by --dist or --history. Other errors are returned as
-// they are.
+// as typed); the walltime source's errors are prefixed by --dist or
+// --history. Other errors are returned as they are.
 func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
 	var ue *inputerr.Error
 	if !errors.As(err, &ue) || ue.Field == "" {
