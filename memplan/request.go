@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
@@ -106,6 +108,9 @@ func (r Request) Validate() error {
 	if r.Tasks != "" {
 		if err := profile.CheckTaskFamily(r.family()); err != nil {
 			return usage.Fieldf("Fit", "%s: %w", r.Fit, err)
+		}
+		if fams := distribution.FitFamilies(); !slices.Contains(fams, r.family()) {
+			return usage.Fieldf("Fit", "%q is not one of %s", r.Fit, strings.Join(fams, ", "))
 		}
 	}
 	return r.validateOptions()
