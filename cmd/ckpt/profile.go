@@ -95,7 +95,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return profileFlagError(cmd.Flags(), err)
 	}
-	if err := writeProfilePictures(f.plotPath, f.htmlPath, rep.Model, rep.Plan, rep.MemTau); err != nil {
+	if err := writeProfilePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
