@@ -16,17 +16,26 @@ import (
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
+// tasksFlag is the flag of ckpt reserve naming a folder of traces,
+// profileSources the two flags that give a model, and withSource the start
+// of the help of the flags that need one.
+const (
+	tasksFlag      = "tasks"
+	profileSources = "--profile/--" + tasksFlag
+	withSource     = "with " + profileSources + ": "
+)
+
 func addProfileFlags(cmd *cobra.Command) {
 	fl, d := cmd.Flags(), memplan.DefaultRequest()
-	fl.String("mem-strategy", d.Strategy, "with --profile/--tasks: "+strings.Join(memplan.AppStrategies, "|"))
-	fl.Float64("mem-tau", d.MemTau, "with --profile/--tasks: request the largest memory of the tasks running with probability > tau (given the job still runs)")
-	fl.Float64("ckpt-tau", d.CkptTau, "with --profile/--tasks: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.String("ckpt-latency", "", "with --profile/--tasks: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
-	fl.Float64("ckpt-bandwidth", 0, "with --profile/--tasks: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
-	fl.Float64("mem-margin", d.MemMargin, "with --profile/--tasks: add this fraction to every memory request (headroom, e.g. 0.1)")
-	fl.Float64("v2-eps", d.V2Eps, "with --profile/--tasks: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
-	fl.String("transfer-runs", "", "with --profile/--tasks: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
-	fl.Int("phases", d.Phases, "with --tasks of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
+	fl.String("mem-strategy", d.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
+	fl.Float64("mem-tau", d.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
+	fl.Float64("ckpt-tau", d.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
+	fl.String("ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	fl.Float64("ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
+	fl.Float64("mem-margin", d.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
+	fl.Float64("v2-eps", d.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.String("transfer-runs", "", withSource+"a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
+	fl.Int("phases", d.Phases, "with --"+tasksFlag+" of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
 	// The flags above mean nothing without --profile/--tasks: refuse them
 	// there rather than ignore them (chained after any other PreRunE).
 	prev, prevPlain := cmd.PreRunE, cmd.PreRun
@@ -54,15 +63,15 @@ var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-lat
 func checkProfileOnlyFlags(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	p, _ := fl.GetString("profile")
-	t, _ := fl.GetString("tasks")
+	t, _ := fl.GetString(tasksFlag)
 	if p != "" || t != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
 		if fl.Changed(name) {
-			with := "--profile or --tasks"
+			with := "--profile or --" + tasksFlag
 			if name == "phases" {
-				with = "--tasks"
+				with = "--" + tasksFlag
 			}
 			return usagef("--%s applies only with %s", name, with)
 		}
@@ -179,31 +188,31 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 	fl := cmd.Flags()
 	switch {
 	case f.distSpec != "" || f.history != "":
-		return usagef("--dist and --history do not apply to --profile/--tasks: the walltime law is the sum of the tasks'")
+		return usagef("--dist and --history do not apply to " + profileSources + ": the walltime law is the sum of the tasks'")
 	case f.evaluate != "" || fl.Changed("evaluate"):
-		return usagef("--evaluate does not apply to --profile/--tasks")
+		return usagef("--evaluate does not apply to " + profileSources)
 	case fl.Changed("ckpt"):
-		return usagef("--ckpt does not apply to --profile/--tasks: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
+		return usagef("--ckpt does not apply to " + profileSources + ": the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
 		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.strategy != reservation.AlgoAllCkpt:
-		return usagef("--strategy %s does not apply to --profile/--tasks; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
+		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
 	}
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		if fl.Changed(name) {
-			return usagef("--%s does not apply to --profile/--tasks: they minimise the reservation time (alpha=1, beta=gamma=0)", name)
+			return usagef("--%s does not apply to "+profileSources+": they minimise the reservation time (alpha=1, beta=gamma=0)", name)
 		}
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
-			return usagef("--%s does not apply to --profile/--tasks: %s", sf.name, sf.why)
+			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
 	return nil
 }
 
 // requestFlags names the flag of each memplan.Request field.
-var requestFlags = map[string]string{"Profile": "profile", "Tasks": "tasks", "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
+var requestFlags = map[string]string{"Profile": "profile", "Tasks": tasksFlag, "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
 	"Strategy": "mem-strategy", "CkptLatencyS": "ckpt-latency", "CkptBandwidthGBps": "ckpt-bandwidth", "RestartS": "restart",
 	"MemTau": "mem-tau", "CkptTau": "ckpt-tau", "V2Eps": "v2-eps", "MemMargin": "mem-margin", "TailMass": "tail-mass", "N": "n"}
 
