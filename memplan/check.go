@@ -104,7 +104,8 @@ func (o AppPlanOptions) Validate() error {
 		field, name, unit, want string
 		value                   any
 	}{
-		{o.N >= 2, "N", "discretisation points", "", "want at least 2", o.N},
+		{o.N >= 2 && o.N <= reservation.MaxGridPoints, "N", "discretisation points", "",
+			fmt.Sprintf("want at least 2 and at most %d (the planner takes O(n²) time)", reservation.MaxGridPoints), o.N},
 		{o.TailMass >= 0 && o.TailMass < 1, "TailMass", "tail mass", "", "want a value in [0, 1) (0: the default)", o.TailMass},
 		{o.CkptTau >= 0 && o.CkptTau < 1, "CkptTau", "checkpoint tau", "", "want a value in [0, 1)", o.CkptTau},
 		{o.MemTau >= 0 && o.MemTau < 1, "MemTau", "memory tau", "", "want a value in [0, 1)", o.MemTau},

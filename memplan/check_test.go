@@ -112,7 +112,8 @@ func TestValidateOptions(t *testing.T) {
 		set         func(*AppPlanOptions)
 		field, want string
 	}{
-		{func(o *AppPlanOptions) { o.N = 1 }, "N", "discretisation points 1, want at least 2"},
+		{func(o *AppPlanOptions) { o.N = 1 }, "N", "discretisation points 1, want at least 2 and at most 50000 (the planner takes O(n²) time)"},
+		{func(o *AppPlanOptions) { o.N = 50001 }, "N", "discretisation points 50001, want at least 2 and at most 50000 (the planner takes O(n²) time)"},
 		{func(o *AppPlanOptions) { o.TailMass = 1 }, "TailMass", "tail mass 1, want a value in [0, 1) (0: the default)"},
 		{func(o *AppPlanOptions) { o.CkptTau = -0.1 }, "CkptTau", "checkpoint tau -0.1, want a value in [0, 1)"},
 		{func(o *AppPlanOptions) { o.MemTau = 1 }, "MemTau", "memory tau 1, want a value in [0, 1)"},

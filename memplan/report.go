@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/units"
 )
@@ -49,8 +50,8 @@ type Report struct {
 	TransferFactors []float64 `json:"transfer_factors,omitempty"`
 
 	// Model and Plan are the model planned and the plan reported, for the
-	// pictures (PlotProfile, ProfilePage) and a Slurm chain; MemTau is the
-	// τ the pictures mark. They are not part of the JSON.
+	// pictures (Plot, Page) and a Slurm chain; MemTau is the τ the pictures
+	// mark. They are not part of the JSON.
 	Model  *profile.Source `json:"-"`
 	Plan   *MemPlan        `json:"-"`
 	MemTau float64         `json:"-"`
@@ -82,12 +83,6 @@ type ReportStrategy struct {
 	Reservations            int     `json:"reservations"`
 }
 
-// SbatchMem renders gb GB as an sbatch --mem value in MiB, rounded up
-// (PlanApp bounds every request by MaxMemory, so that it fits an int64).
-func SbatchMem(gb float64) string {
-	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
-}
-
 // newReport assembles the report of plan, with the other strategies'
 // expectations when others is set.
 func newReport(src *profile.Source, ps *AppPlans, plan *MemPlan, o AppPlanOptions, others bool) *Report {
@@ -103,7 +98,7 @@ func newReport(src *profile.Source, ps *AppPlans, plan *MemPlan, o AppPlanOption
 		res.Tasks = append(res.Tasks, ReportTask{Name: t.Name, Walltime: t.Walltime.String(), Mem: t.Mem})
 	}
 	for _, r := range plan.Reservations {
-		res.Reservations = append(res.Reservations, ReportReservation{MemReservation: r, SbatchTime: units.SlurmTime(r.Length), SbatchMem: SbatchMem(r.Mem)})
+		res.Reservations = append(res.Reservations, ReportReservation{MemReservation: r, SbatchTime: units.SlurmTime(r.Length), SbatchMem: units.SlurmMem(r.Mem)})
 	}
 	if !others {
 		return res
@@ -161,4 +156,15 @@ func (r *Report) writeOthers(b *strings.Builder) {
 		fmt.Fprintf(tw, "%s\t%s\t%.3g GB\t%d\t\n", o.Name, units.FormatSeconds(o.ExpectedReservationTime), o.ExpectedWeightedMemory, o.Reservations)
 	}
 	tw.Flush()
+}
+
+// Plot draws the plan as Fig. 18 does (PlotProfile) to path, whose
+// extension (.svg, .png) picks the format.
+func (r *Report) Plot(path string) error {
+	return PlotProfile(path, r.Model.App, r.Plan, r.MemTau)
+}
+
+// Page is the report's HTML page (ProfilePage).
+func (r *Report) Page() (report.Page, error) {
+	return ProfilePage(r.Model.App, r.Plan, r.MemTau, r.Model.Desc)
 }

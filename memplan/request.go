@@ -8,11 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"slices"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
-	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -107,46 +107,48 @@ func (r Request) Validate() error {
 		if err := profile.CheckTaskFamily(r.family()); err != nil {
 			return usage.Fieldf("Fit", "%s: %w", r.Fit, err)
 		}
+		if fams := distribution.FitFamilies(); !slices.Contains(fams, r.family()) {
+			return usage.Fieldf("Fit", "%q is not one of %s", r.Fit, strings.Join(fams, ", "))
+		}
 	}
 	return r.validateOptions()
 }
 
-// validateOptions checks the numeric options, as AppPlanOptions.Validate
-// does and with the bounds of the command line (N, TailMass, RestartS).
+// validateOptions checks the numeric options with AppPlanOptions.Validate
+// (the fields r leaves to the source over valid placeholders), naming the
+// Request field. Unlike AppPlanOptions, a Request states its tail mass.
 func (r Request) validateOptions() error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-	opt := func(p *float64, ok func(float64) bool) bool { return p == nil || ok(*p) }
-	for _, c := range []struct {
-		ok                      bool
-		field, name, unit, want string
-		value                   any
-	}{
-		{r.N >= 2 && r.N <= reservation.MaxGridPoints, "N", "discretisation points", "",
-			fmt.Sprintf("want at least 2 and at most %d (the planner takes O(n²) time)", reservation.MaxGridPoints), r.N},
-		{r.TailMass > 0 && r.TailMass < 1, "TailMass", "tail mass", "", "want a value in (0, 1)", r.TailMass},
-		{r.CkptTau >= 0 && r.CkptTau < 1, "CkptTau", "checkpoint tau", "", "want a value in [0, 1)", r.CkptTau},
-		{r.MemTau >= 0 && r.MemTau < 1, "MemTau", "memory tau", "", "want a value in [0, 1)", r.MemTau},
-		{r.V2Eps > 0 && r.V2Eps < 1, "V2Eps", "mem-all-ckpt-v2 epsilon", "", "want a value in (0, 1)", r.V2Eps},
-		{r.MemMargin >= 0 && r.MemMargin <= MaxMemMargin, "MemMargin", "memory margin", "", fmt.Sprintf("want a value in [0, %d]", MaxMemMargin), r.MemMargin},
-		{opt(r.RestartS, func(x float64) bool { return x >= 0 && x <= reservation.MaxWalltime }), "RestartS", "restart cost", "s",
-			fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), deref(r.RestartS)},
-		{opt(r.CkptLatencyS, func(x float64) bool { return x >= 0 && x <= reservation.MaxWalltime }), "CkptLatencyS", "checkpoint latency", "s",
-			fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), deref(r.CkptLatencyS)},
-		{opt(r.CkptBandwidthGBps, func(x float64) bool { return x >= profile.MinBandwidth && finite(x) }), "CkptBandwidthGBps", "checkpoint bandwidth", "GB/s",
-			fmt.Sprintf("want a finite value >= %g", profile.MinBandwidth), deref(r.CkptBandwidthGBps)},
-	} {
-		if !c.ok {
-			return &usage.Error{Field: c.field, Err: &OptionError{Field: c.field, Name: c.name, Value: fmt.Sprint(c.value), Unit: c.unit, Want: c.want}}
-		}
+	if !(r.TailMass > 0) {
+		return &usage.Error{Field: "TailMass", Err: &OptionError{Field: "TailMass", Name: "tail mass", Value: fmt.Sprint(r.TailMass), Want: "want a value in (0, 1)"}}
 	}
-	return nil
+	err := r.planOptions(AppPlanOptions{Ckpt: profile.CRIU}).Validate()
+	var oe *OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	e := *oe
+	if f, ok := requestFields[e.Field]; ok {
+		e.Field = f
+	}
+	return &usage.Error{Field: e.Field, Err: &e}
 }
 
-func deref(p *float64) float64 {
-	if p == nil {
-		return 0
+// requestFields names the Request field of the AppPlanOptions fields
+// whose names differ.
+var requestFields = map[string]string{"Ckpt.Latency": "CkptLatencyS", "Ckpt.Bandwidth": "CkptBandwidthGBps", "Restart": "RestartS"}
+
+// planOptions is o (a source's costs and the paper's defaults) with r's
+// options and the costs r gives.
+func (r Request) planOptions(o AppPlanOptions) AppPlanOptions {
+	for _, v := range []struct{ from, to *float64 }{
+		{r.CkptLatencyS, &o.Ckpt.Latency}, {r.CkptBandwidthGBps, &o.Ckpt.Bandwidth}, {r.RestartS, &o.Restart},
+	} {
+		if v.from != nil {
+			*v.to = *v.from
+		}
 	}
-	return *p
+	o.MemTau, o.CkptTau, o.V2Eps, o.MemMargin, o.TailMass, o.N = r.MemTau, r.CkptTau, r.V2Eps, r.MemMargin, r.TailMass, r.N
+	return o
 }
 
 // family is the fit family of Tasks.
@@ -255,14 +257,6 @@ func (r Request) options(src *profile.Source) (AppPlanOptions, error) {
 	if src.Restart != nil {
 		o.Restart = *src.Restart
 	}
-	for _, v := range []struct {
-		from *float64
-		to   *float64
-	}{{r.CkptLatencyS, &o.Ckpt.Latency}, {r.CkptBandwidthGBps, &o.Ckpt.Bandwidth}, {r.RestartS, &o.Restart}} {
-		if v.from != nil {
-			*v.to = *v.from
-		}
-	}
-	o.MemTau, o.CkptTau, o.V2Eps, o.MemMargin, o.TailMass, o.N = r.MemTau, r.CkptTau, r.V2Eps, r.MemMargin, r.TailMass, r.N
+	o = r.planOptions(o)
 	return o, usage.Wrap(o.Validate())
 }

@@ -64,6 +64,14 @@ func TestRequestValidateNamesTheField(t *testing.T) {
 	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "Fit: auto: choosing a family") {
 		t.Errorf("Tasks with Fit auto: %v", err)
 	}
+	r.Fit = "bogus"
+	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), `Fit: "bogus" is not one of normal, `) {
+		t.Errorf("Tasks with Fit bogus: %v", err)
+	}
+	r.Fit = "gamma"
+	if err := r.Validate(); err != nil {
+		t.Errorf("Tasks with Fit gamma: %v", err)
+	}
 }
 
 // TestRunMatchesPlanApp: Run reports the plan PlanApp makes with the

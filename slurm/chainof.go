@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // ChainOptions are the submission choices of a chain, apart from its plan.
@@ -52,11 +52,8 @@ func StepsOf(rs []reservation.Reservation, memGB []float64) ([]Step, error) {
 // with room to spare (an exabyte).
 const maxMemGB = 1e9
 
-// MemArg renders gb GB (10⁹ bytes) as an sbatch --mem value in MiB,
-// rounded up ("9537M" for 10 GB).
-func MemArg(gb float64) string {
-	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
-}
+// MemArg renders gb GB as an sbatch --mem value (units.SlurmMem).
+func MemArg(gb float64) string { return units.SlurmMem(gb) }
 
 // ChainOf is the one chain builder: the chain that submits steps (from
 // StepsOf) under o, validated. ckpt reserve --sbatch, ckpt reserve

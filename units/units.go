@@ -270,3 +270,11 @@ func SlurmTime(sec float64) string {
 // Slurm stores time limits as 32-bit counts of minutes, with 0xfffffffe
 // (NO_VAL) and 0xffffffff (INFINITE) reserved; this is about 8 166 years.
 const MaxSlurmMinutes = 0xfffffffd
+
+// SlurmMem renders gb GB (10⁹ bytes) as an sbatch --mem value in MiB,
+// rounded up ("9537M" for 10 GB), so that a request is never below what the
+// plan asked for. The callers bound gb (at most 1e9 GB, an exabyte), so
+// that the MiB count fits an int64.
+func SlurmMem(gb float64) string {
+	return fmt.Sprintf("%dM", int64(math.Ceil(gb*1e9/(1<<20))))
+}

@@ -15,7 +15,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
-	"github.com/ckpt-hpc/ckpt/profile"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -124,16 +123,16 @@ func writeAdvicePictures(plotPath, htmlPath string, a interval.Advice, source st
 
 // writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:
 // memory over time with each reservation as a time × memory box.
-func writeProfilePictures(plotPath, htmlPath string, src *profile.Source, plan *memplan.MemPlan, tau float64) error {
+func writeProfilePictures(plotPath, htmlPath string, rep *memplan.Report) error {
 	if plotPath != "" {
-		if err := memplan.PlotProfile(plotPath, src.App, plan, tau); err != nil {
+		if err := rep.Plot(plotPath); err != nil {
 			return err
 		}
 	}
 	if htmlPath == "" {
 		return nil
 	}
-	page, err := memplan.ProfilePage(src.App, plan, tau, src.Desc)
+	page, err := rep.Page()
 	if err != nil {
 		return err
 	}

@@ -15,18 +15,27 @@ import (
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
+// tasksFlag is the flag of ckpt reserve naming a folder of traces,
+// profileSources the two flags that give a model, and withSource the start
+// of the help of the flags that need one.
+const (
+	tasksFlag      = "task-dir"
+	profileSources = "--profile/--" + tasksFlag
+	withSource     = "with " + profileSources + ": "
+)
+
 func addProfileFlags(cmd *cobra.Command) {
 	fl, d := cmd.Flags(), memplan.DefaultRequest()
-	fl.String("mem-strategy", d.Strategy, "with --profile/--task-dir: "+strings.Join(memplan.AppStrategies, "|"))
-	fl.Float64("mem-tau", d.MemTau, "with --profile/--task-dir: request the largest memory of the tasks running with probability > tau (given the job still runs)")
-	fl.Float64("ckpt-tau", d.CkptTau, "with --profile/--task-dir: the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.String("ckpt-latency", "", "with --profile/--task-dir: checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
-	fl.Float64("ckpt-bandwidth", 0, "with --profile/--task-dir: checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
-	fl.Float64("mem-margin", d.MemMargin, "with --profile/--task-dir: add this fraction to every memory request (headroom, e.g. 0.1)")
-	fl.Float64("v2-eps", d.V2Eps, "with --profile/--task-dir: probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
-	fl.String("transfer-runs", "", "with --profile/--task-dir: a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
-	fl.Int("phases", d.Phases, "with --task-dir of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
-	// The flags above mean nothing without --profile/--task-dir: refuse them
+	fl.String("mem-strategy", d.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
+	fl.Float64("mem-tau", d.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
+	fl.Float64("ckpt-tau", d.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
+	fl.String("ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	fl.Float64("ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
+	fl.Float64("mem-margin", d.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
+	fl.Float64("v2-eps", d.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.String("transfer-runs", "", withSource+"a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
+	fl.Int("phases", d.Phases, "with --"+tasksFlag+" of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
+	// The flags above mean nothing without --profile/--tasks: refuse them
 	// there rather than ignore them (chained after any other PreRunE).
 	prev, prevPlain := cmd.PreRunE, cmd.PreRun
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
@@ -42,26 +51,26 @@ func addProfileFlags(cmd *cobra.Command) {
 	cmd.Example += `
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
-  ckpt reserve --task-dir runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
+  ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
   ckpt reserve --profile slant --transfer-runs knl-phase-times.csv`
 }
 
 // profileOnlyFlags are the flags addProfileFlags defines.
 var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases", "transfer-runs"}
 
-// checkProfileOnlyFlags refuses the flags of --profile/--task-dir without them.
+// checkProfileOnlyFlags refuses the flags of --profile/--tasks without them.
 func checkProfileOnlyFlags(cmd *cobra.Command) error {
 	fl := cmd.Flags()
 	p, _ := fl.GetString("profile")
-	t, _ := fl.GetString("task-dir")
+	t, _ := fl.GetString(tasksFlag)
 	if p != "" || t != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
 		if fl.Changed(name) {
-			with := "--profile or --task-dir"
+			with := "--profile or --" + tasksFlag
 			if name == "phases" {
-				with = "--task-dir"
+				with = "--" + tasksFlag
 			}
 			return usagef("--%s applies only with %s", name, with)
 		}
@@ -70,18 +79,13 @@ func checkProfileOnlyFlags(cmd *cobra.Command) error {
 }
 
 // singleJobFlags are the flags of ckpt reserve that only the single-job
-// planner reads, with the reason they do not apply to --profile/--task-dir.
+// planner reads, with the reason they do not apply to --profile/--tasks.
 var singleJobFlags = []struct{ name, why string }{
 	{"epsilon", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-tau", "the multi-phase strategies are not periodic"},
 	{"column", "it selects the column of --history"},
 }
-
-// sbatchMem renders GB as an sbatch --mem value in MiB, rounded up
-// (memplan.PlanApp bounds every request by memplan.MaxMemory, so that it
-// fits an int64).
-func sbatchMem(gb float64) string { return slurm.MemArg(gb) }
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	req, err := profileRequest(cmd, f)
@@ -92,7 +96,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return profileFlagError(cmd.Flags(), err)
 	}
-	if err := writeProfilePictures(f.plotPath, f.htmlPath, rep.Model, rep.Plan, rep.MemTau); err != nil {
+	if err := writeProfilePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
@@ -105,7 +109,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	return rep.WriteText(out, f.all)
 }
 
-// profileRequest maps the flags of ckpt reserve --profile/--task-dir to a
+// profileRequest maps the flags of ckpt reserve --profile/--tasks to a
 // memplan.Request, after refusing the flags that do not apply.
 func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error) {
 	fl := cmd.Flags()
@@ -170,37 +174,37 @@ func writeProfileSbatch(cmd *cobra.Command, w io.Writer, f reserveFlags, plan *m
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to
-// --profile/--task-dir (the Request's own fields are validated by
+// --profile/--tasks (the Request's own fields are validated by
 // memplan.Request.Validate).
 func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 	fl := cmd.Flags()
 	switch {
 	case f.distSpec != "" || f.history != "":
-		return usagef("--dist and --history do not apply to --profile/--task-dir: the walltime law is the sum of the tasks'")
+		return usagef("--dist and --history do not apply to " + profileSources + ": the walltime law is the sum of the tasks'")
 	case f.evaluate != "" || fl.Changed("evaluate"):
-		return usagef("--evaluate does not apply to --profile/--task-dir")
+		return usagef("--evaluate does not apply to " + profileSources)
 	case fl.Changed("ckpt"):
-		return usagef("--ckpt does not apply to --profile/--task-dir: the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
+		return usagef("--ckpt does not apply to " + profileSources + ": the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
 		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.strategy != reservation.AlgoAllCkpt:
-		return usagef("--strategy %s does not apply to --profile/--task-dir; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
+		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
 	}
 	for _, name := range []string{"alpha", "beta", "gamma"} {
 		if fl.Changed(name) {
-			return usagef("--%s does not apply to --profile/--task-dir: they minimise the reservation time (alpha=1, beta=gamma=0)", name)
+			return usagef("--%s does not apply to "+profileSources+": they minimise the reservation time (alpha=1, beta=gamma=0)", name)
 		}
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
-			return usagef("--%s does not apply to --profile/--task-dir: %s", sf.name, sf.why)
+			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
 	return nil
 }
 
 // profileRequestFlags names the flag of each memplan.Request field.
-var profileRequestFlags = map[string]string{"Profile": "profile", "Tasks": "task-dir", "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
+var profileRequestFlags = map[string]string{"Profile": "profile", "Tasks": tasksFlag, "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
 	"Strategy": "mem-strategy", "CkptLatencyS": "ckpt-latency", "CkptBandwidthGBps": "ckpt-bandwidth", "RestartS": "restart",
 	"MemTau": "mem-tau", "CkptTau": "ckpt-tau", "V2Eps": "v2-eps", "MemMargin": "mem-margin", "TailMass": "tail-mass", "N": "n"}
 
