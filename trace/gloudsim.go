@@ -3,9 +3,10 @@ package trace
 import (
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // GloudSimMaxOverlap is the largest overlap, in seconds, between a segment
@@ -450,7 +451,7 @@ func GloudSimData(kind string) []string {
 // ReadGloudSimFile reads the GloudSim job trace at path (errors name the
 // path and the line).
 func ReadGloudSimFile(path string) (GloudSimTrace, error) {
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return GloudSimTrace{}, err
 	}

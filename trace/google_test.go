@@ -119,7 +119,7 @@ func TestGoogleSample(t *testing.T) {
 	// Read by hand: 10 tasks of priority 9 scheduled; job 2 task 0 runs
 	// 12–30 s, is evicted and rescheduled (one failure of 18 s); job 2 task 2
 	// fails at 21 s and is not rescheduled (censored); 9 tasks finish.
-	want := GooglePriorityStats{Priority: 9, Tasks: 10, Failures: 1, MNOF: 0.1, MTBF: 18,
+	want := GooglePriorityStats{Priority: 9, FailureCount: FailureCount{Tasks: 10, Failures: 1, Interrupted: 18}, MNOF: 0.1, MTBF: 18,
 		Ends: map[string]int{"evict": 1, "fail": 1, "finish": 9}}
 	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Fatalf("%+v", got)

@@ -3,11 +3,12 @@ package trace
 import (
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // LANLFailure is one record of the Los Alamos failure data 1996–2005
@@ -301,7 +302,7 @@ var LANLData = []string{"failures", "LA-UR-05-7318-failure-data-1996-2005.csv"}
 // ReadLANLFile reads the LANL failure CSV at path: the one way ckpt loads
 // it (errors name the path and the line). O(n).
 func ReadLANLFile(path string) ([]LANLFailure, error) {
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return nil, err
 	}

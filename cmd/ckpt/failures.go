@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -103,12 +104,12 @@ func runFTAFailures(cmd *cobra.Command, path string, f failuresFlags) error {
 			return usage(err)
 		}
 	}
-	s, err := trace.ReadFTAFile(path, trace.FTAOptions{Seed: f.seed})
+	s, err := interval.ReadFTA(path, f.seed)
 	if err != nil {
 		return err
 	}
 	rep := ftaReport{Source: filepath.Base(path), Stats: s}
-	for _, c := range s.Fits {
+	for _, c := range interval.FitFTA(s) {
 		if c.Dist != nil {
 			rep.Fits = append(rep.Fits, ftaFit{c.Family, c.Dist.String(), output.Number(c.AIC)})
 		}
@@ -159,12 +160,7 @@ func printFTA(out io.Writer, r ftaReport, f failuresFlags) error {
 }
 
 func runGoogleFailures(cmd *cobra.Command, path string, asJSON bool) error {
-	fh, err := os.Open(path)
-	if err != nil {
-		return usage(err)
-	}
-	defer fh.Close()
-	stats, err := trace.EstimateGoogle(fh, filepath.Base(path))
+	stats, err := interval.ReadGoogle(path)
 	if err != nil {
 		return err
 	}

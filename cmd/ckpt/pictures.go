@@ -13,7 +13,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/profile"
@@ -102,24 +101,6 @@ func writeSchedulePictures(ctx context.Context, plotPath, htmlPath string, pts [
 		return err
 	}
 	return writePage(htmlPath, capacity.SchedulePage(svg, rows))
-}
-
-// writeAdvicePictures draws the plans of `ckpt interval` (and the failure
-// law of its trace, fd, when there is one).
-func writeAdvicePictures(plotPath, htmlPath string, a interval.Advice, source string, fd *interval.FailureData) error {
-	if plotPath != "" {
-		if err := interval.PlotAdvice(plotPath, a, fd); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	page, err := interval.AdvicePage(a, source, fd)
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, page)
 }
 
 // writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:
