@@ -69,8 +69,8 @@
 // memory whatever the number of checkpoints (each uninterrupted run is
 // resolved in closed form). Estimating from a trace is linear in its
 // failures; the LANL fits are O(n log n) in the system's failures.
-// Simulate costs O(failures) per run and SimulateTask O(failures +
-// checkpoints); BestFixed tries at most maxX equal-interval periods (it
+// A simulated run costs O(failures) and SimulateTask O(failures +
+// checkpoints); Runs.BestFixed tries at most maxX equal-interval periods (it
 // skips those whose failure-free time already exceeds the best mean) and
 // refines the best by golden section, at most (maxX + 40)·reps runs. Runs
 // draws each failure of its reps runs once, however many periods replay
@@ -81,8 +81,7 @@
 //
 // # Randomness
 //
-// Only the simulators draw random numbers (MeanWallclock, RenewalMean,
-// BestFixed, Runs: the streams of rng.Stream(seed, …), reseeded in place;
+// Only the simulators draw random numbers (RenewalMean and Runs: the streams of rng.Stream(seed, …), reseeded in place;
 // SimulateRuns: runner.Seed(seed, 0, run)),
 // so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.

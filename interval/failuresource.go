@@ -120,7 +120,7 @@ func (s FailureSource) Validate() error {
 	case len(files) > 1:
 		return usage.Fieldf("failures", "give one of %v, not %v together", []string{"dist", "failure_times", "gloudsim", "lanl", "fta", "google"}, files)
 	case len(files) == 0 && ey == nil && s.MTBF == 0:
-		return usage.Fieldf("failures", "give the expected number of failures E(Y), the MTBF, or a failure history (gloudsim, lanl, fta, google)")
+		return usage.Fieldf("failures", "give the expected number of failures E(Y), the MTBF, a law, failure times or a failure history (gloudsim, lanl, fta, google)")
 	case len(files) == 1 && files[0] != "lanl" && (ey != nil || s.MTBF != 0):
 		return usage.Fieldf("failures."+files[0], "gives the failures itself: do not give E(Y) or the MTBF too")
 	case s.LANL != "" && s.MTBF != 0:

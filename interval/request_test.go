@@ -139,3 +139,34 @@ func TestFailureSourceFTA(t *testing.T) {
 		t.Errorf("fits %+v", f.Data)
 	}
 }
+
+// Simulate with a replayed list: every run is the same, so the mean is
+// one run of SimulateTask (checked by hand in TestSimulateTaskReplay) and
+// the interval is 0; sources that give no law are refused by field.
+func TestSimulateReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "times.txt")
+	if err := os.WriteFile(path, []byte("3\n20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := SimModel{RestartFailures: true, CheckpointFailures: true, FirstRestart: true}
+	rep, err := Simulate(context.Background(), SimRequest{Te: 10, C: 1, R: 2, Strategy: "period:5", Failures: FailureSource{FailureTimes: path}, Model: m, Runs: 3}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps := []float64{3, 17}
+	i := 0
+	one, err := SimulateTask(10, 5, 1, 2, m, func() (float64, bool) {
+		if i == len(gaps) {
+			return 0, false
+		}
+		i++
+		return gaps[i-1], true
+	})
+	if err != nil || float64(rep.MeanWallclock) != one.Wallclock || rep.HalfWidth != 0 || rep.Intervals != 2 || rep.Runs != 3 {
+		t.Errorf("report %+v, want the run %+v (%v)", rep, one, err)
+	}
+	_, err = Simulate(context.Background(), SimRequest{Te: 10, C: 1, Failures: FailureSource{GloudSim: "x.dat"}, Runs: 1}, nil, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "failures: ") {
+		t.Errorf("GloudSim source: %v", err)
+	}
+}

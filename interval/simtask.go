@@ -22,15 +22,15 @@ type SimModel struct {
 	// RestartFailures: failures strike during a restart, which then begins
 	// again. Off: restarts are failure-free and the failure clock stops
 	// during them (Replay's model, GloudSim's trace clocks, Eq. (4)).
-	RestartFailures bool
+	RestartFailures bool `json:"restart_failures"`
 	// CheckpointFailures: failures strike during a checkpoint, which is then
 	// lost with the work since the previous one. Off: checkpoints are atomic
 	// and the failure clock stops during them (Eq. (4)'s model, where
 	// failures fall on the work only).
-	CheckpointFailures bool
+	CheckpointFailures bool `json:"checkpoint_failures"`
 	// FirstRestart: a failure before the first checkpoint costs a restart
 	// R like any other. Off: the task is relaunched from scratch at no cost.
-	FirstRestart bool
+	FirstRestart bool `json:"first_restart"`
 }
 
 // DefaultSimModel is every phase exposed and every failure restarted.

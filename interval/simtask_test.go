@@ -102,7 +102,7 @@ func TestSimulateTaskIsReplay(t *testing.T) {
 	law := distribution.Weibull{K: 0.6, Lambda: 300}
 	m := SimModel{CheckpointFailures: true, FirstRestart: true}
 	for i := range 200 {
-		want, err := Simulate(1000, 77, 5, 12, law, rng.Stream(9, uint64(i)))
+		want, err := simulateOne(1000, 77, 5, 12, law, rng.Stream(9, uint64(i)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -206,8 +206,9 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 var intervalFlagOf = map[string]string{
 	"te_s": "--te", "c_s": "--ckpt", "r_s": "--restart", "memory_mb": "--memory", "blcr": "--blcr", "data": "--data",
 	"failures.expected_failures": "--failures", "failures.mtbf_s": "--mtbf", "failures.gloudsim": "--trace",
-	"failures.max_length_s": "--max-length", "failures.lanl": "--lanl", "failures.fta": "--fta", "failures.nodes": "--nodes", "failures.priority": "--priority", "failures.system": "--system",
+	"failures.max_length_s": "--max-length", "failures.lanl": "--lanl", "failures.fta": "--fta", "failures.nodes": "--nodes", "failures.priority": "--priority",
 	"failures.google": "--google", "failures.dist": "--dist", "failures.failure_times": "--failure-times",
+	"strategy": "--strategy", "runs": "--runs", "workers": "--workers", "failures.system": "--system",
 }
 
 // flagNamed renames the field of a usage error after its flag, so that a
