@@ -69,8 +69,8 @@ type SimReport struct {
 	Period    output.Number `json:"period_s"`
 	Intervals int           `json:"intervals"`
 	// Failures describes the law or the replayed list.
-	Failures string   `json:"failures"`
-	Model    SimModel `json:"model"`
+	Failures      string        `json:"failures"`
+	Model         SimModel      `json:"model"`
 	Runs          int           `json:"runs"`
 	MeanWallclock output.Number `json:"mean_wallclock_s"`
 	HalfWidth     output.Number `json:"ci95_half_width_s"`

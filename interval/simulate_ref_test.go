@@ -72,4 +72,3 @@ func bestFixed(te, c, r float64, law distribution.Distribution, seed uint64, rep
 	}
 	return runs.BestFixed(te, c, r, maxX)
 }
-
