@@ -173,15 +173,9 @@ type SimPolicy func(t Task, arg float64) (float64, error)
 
 // SimPolicies are the policies of `ckpt interval simulate`.
 var SimPolicies = registry.New("policy",
-	registry.Entry[SimPolicy]{Name: MethodYoung, Help: "Young's period √(2·C·MTBF)", Value: func(t Task, _ float64) (float64, error) {
-		return Young(t.C, t.MTBF), nil
-	}},
-	registry.Entry[SimPolicy]{Name: MethodDaly, Help: "Daly's higher-order period", Value: func(t Task, _ float64) (float64, error) {
-		return Daly(t.C, t.MTBF), nil
-	}},
-	registry.Entry[SimPolicy]{Name: MethodMNOF, Help: "Theorem 1: Te/x, x minimising Eq. (4) with E(Y) = Te/MTBF", Value: func(t Task, _ float64) (float64, error) {
-		return t.Te / float64(Intervals(t.Te, t.C, t.Te/t.MTBF)), nil
-	}},
+	registry.Entry[SimPolicy]{Name: MethodYoung, Help: "Young's period √(2·C·MTBF)", Value: methodPolicy(MethodYoung)},
+	registry.Entry[SimPolicy]{Name: MethodDaly, Help: "Daly's higher-order period", Value: methodPolicy(MethodDaly)},
+	registry.Entry[SimPolicy]{Name: MethodMNOF, Help: "Theorem 1: Te/x, x minimising Eq. (4) with E(Y) = Te/MTBF", Value: methodPolicy(MethodMNOF)},
 	registry.Entry[SimPolicy]{Name: "period", Help: "period:D, a checkpoint every D of work", Value: func(_ Task, d float64) (float64, error) {
 		if !(d > 0) {
 			return 0, fmt.Errorf("period:D needs a duration > 0, got %v", d)
@@ -195,6 +189,11 @@ var SimPolicies = registry.New("policy",
 		return t.Te / n, nil
 	}},
 )
+
+// methodPolicy is Period's choice for the method, with E(Y) = Te/MTBF.
+func methodPolicy(method string) SimPolicy {
+	return func(t Task, _ float64) (float64, error) { return Period(method, t.Te, t.C, t.MTBF, math.NaN()) }
+}
 
 // PolicyPeriod reads a policy spec — young, daly, mnof, period:D or
 // count:N — and returns its period for the task (whose MTBF must be set:
