@@ -16,9 +16,17 @@
 //   - Plan, which prices the three methods side by side (plan.go), and
 //     Advise, the whole answer of `ckpt interval`: the storage choice, the
 //     checkpoint and restart costs it supplies when the caller gives none,
-//     then Plan (advise.go);
+//     then Plan (advise.go); Request, Run and Report, the application
+//     layer `ckpt interval` calls (request.go), and SimRequest, Simulate
+//     and SimReport for `ckpt interval simulate` (simrequest.go);
+//   - FailureSource, the one place failure inputs become E(Y), an MTBF or
+//     a law: given numbers, a law spec, failure times, a GloudSim trace,
+//     the LANL log, an FTA data set or Google task events
+//     (failuresource.go); Period, the one choice of a method's period
+//     (period.go), which the coordinator calls too;
 //   - Algorithm 1, the adaptive recomputation of the remaining checkpoint
-//     positions when the MNOF changes, and Theorem 2 (adaptive.go);
+//     positions when the MNOF changes, and Theorem 2, kept beside the test
+//     that checks Theorem 2 (adaptive_test.go: no command uses it);
 //   - the choice between local and shared checkpoint storage of Section 4.2.2,
 //     with BLCR costs by memory size interpolated from measured tables, and
 //     the measured memory range outside which they are extrapolated

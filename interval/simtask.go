@@ -16,7 +16,7 @@ import (
 )
 
 // SimModel holds the model choices of SimulateTask, where simulators
-// differ. The default (DefaultSimModel) exposes every phase to failures and
+// differ. With every field true (the CLI's default), it exposes every phase to failures and
 // charges a restart after every failure, the model of ExactWallclockExp.
 type SimModel struct {
 	// RestartFailures: failures strike during a restart, which then begins
@@ -31,11 +31,6 @@ type SimModel struct {
 	// FirstRestart: a failure before the first checkpoint costs a restart
 	// R like any other. Off: the task is relaunched from scratch at no cost.
 	FirstRestart bool `json:"first_restart"`
-}
-
-// DefaultSimModel is every phase exposed and every failure restarted.
-func DefaultSimModel() SimModel {
-	return SimModel{RestartFailures: true, CheckpointFailures: true, FirstRestart: true}
 }
 
 // TaskRun is the outcome of one simulated run of a task.
@@ -97,7 +92,7 @@ func (f *failureClock) phase(d float64, exposed bool) (used float64, done bool, 
 // end; a period ≥ te or +Inf: none) and restarted at cost r after a
 // failure, under the model m. next returns the successive times between
 // failures measured on the exposed time (the time of the phases m exposes
-// to failures; the wall clock under DefaultSimModel), and false when no
+// to failures; the wall clock with every SimModel field true), and false when no
 // failure is left. A failure loses the work and the checkpoint in progress
 // since the last completed checkpoint. O(failures + checkpoints).
 func SimulateTask(te, period, c, r float64, m SimModel, next func() (float64, bool)) (TaskRun, error) {

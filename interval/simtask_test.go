@@ -157,3 +157,8 @@ func TestPolicyPeriod(t *testing.T) {
 		t.Errorf("no failure: period %v, want te", got)
 	}
 }
+
+// DefaultSimModel is every phase exposed and every failure restarted.
+func DefaultSimModel() SimModel {
+	return SimModel{RestartFailures: true, CheckpointFailures: true, FirstRestart: true}
+}

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -86,19 +85,6 @@ func parseGoogleTaskEvent(ls *lineScanner, line string) (GoogleTaskEvent, error)
 	}
 	return GoogleTaskEvent{Time: n[0], JobID: n[1], TaskIndex: n[2], Machine: strings.TrimSpace(f[4]), Type: typ,
 		User: strings.TrimSpace(f[6]), Priority: int(n[3])}, nil
-}
-
-// WriteGoogleTaskEvents writes events as task_events rows (the columns
-// not in GoogleTaskEvent left empty).
-func WriteGoogleTaskEvents(w io.Writer, evs []GoogleTaskEvent) error {
-	bw := bufio.NewWriter(w)
-	for _, e := range evs {
-		if strings.ContainsAny(e.Machine+e.User, ",\n\r") {
-			return fmt.Errorf("task event of job %d: machine or user contains a comma or newline", e.JobID)
-		}
-		fmt.Fprintf(bw, "%d,,%d,%d,%s,%d,%s,,%d,,,,\n", e.Time, e.JobID, e.TaskIndex, e.Machine, e.Type, e.User, e.Priority)
-	}
-	return bw.Flush()
 }
 
 // GooglePriorityStats are the failure statistics of one priority.

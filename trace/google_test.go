@@ -1,8 +1,11 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -191,4 +194,17 @@ func FuzzGoogleTaskEvents(f *testing.F) {
 			}
 		}
 	})
+}
+
+// WriteGoogleTaskEvents writes events as task_events rows (the columns
+// not in GoogleTaskEvent left empty).
+func WriteGoogleTaskEvents(w io.Writer, evs []GoogleTaskEvent) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range evs {
+		if strings.ContainsAny(e.Machine+e.User, ",\n\r") {
+			return fmt.Errorf("task event of job %d: machine or user contains a comma or newline", e.JobID)
+		}
+		fmt.Fprintf(bw, "%d,,%d,%d,%s,%d,%s,,%d,,,,\n", e.Time, e.JobID, e.TaskIndex, e.Machine, e.Type, e.User, e.Priority)
+	}
+	return bw.Flush()
 }

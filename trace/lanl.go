@@ -84,9 +84,6 @@ func NewLANLReader(r io.Reader, name string) *LANLReader {
 	return &LANLReader{ls: newLineScanner(r, name), name: name}
 }
 
-// Skipped is the number of header and blank lines skipped so far.
-func (r *LANLReader) Skipped() int { return r.skipped }
-
 // Next returns the next record, or io.EOF after the last one.
 func (r *LANLReader) Next() (LANLFailure, error) {
 	if r.err != nil {
