@@ -170,3 +170,28 @@ func TestSimulateReplay(t *testing.T) {
 		t.Errorf("GloudSim source: %v", err)
 	}
 }
+
+// StatsRequest names the bad field; Google task events give MNOF and
+// MTBF per priority (the sample read by hand in trace's TestEstimateGoogle:
+// priority 9, 10 tasks, one failure of 18 s).
+func TestRunStats(t *testing.T) {
+	for field, r := range map[string]StatsRequest{
+		"path":   {},
+		"format": {Path: "x", Format: "lanl"},
+		"task_s": {Path: "x.csv", Task: 3600, On: 2},
+		"on":     {Path: t.TempDir(), Task: 3600, On: -1},
+	} {
+		if err := r.Validate(); err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), field+": ") {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	rep, err := RunStats(context.Background(), StatsRequest{Path: g})
+	if err != nil || rep.FTA != nil || len(rep.Google) != 1 || rep.Google[0].Tasks != 10 || rep.Google[0].MNOF != 0.1 || rep.Google[0].MTBF != 18 {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil || !strings.HasPrefix(string(b), `[{"priority":9,"tasks":10,"failures":1,"mnof":0.1,"mtbf_s":18,`) {
+		t.Errorf("JSON %s, %v", b, err)
+	}
+}

@@ -98,11 +98,11 @@ type FTANode struct {
 	Name     string  `json:"name"`
 	System   string  `json:"system"`   // the node name up to its last "/" (a Grid'5000 cluster)
 	Failures int     `json:"failures"` // available → unavailable transitions
-	Up       float64 `json:"up"`       // seconds available
-	Down     float64 `json:"down"`     // seconds unavailable
+	Up       float64 `json:"up_s"`     // seconds available
+	Down     float64 `json:"down_s"`   // seconds unavailable
 	// MTBF is Up/Failures (+Inf without failure): the mean available time
 	// between failures, counting the censored last period.
-	MTBF output.Number `json:"mtbf"`
+	MTBF output.Number `json:"mtbf_s"`
 }
 
 // FTASystem aggregates the nodes of one system.
@@ -110,13 +110,13 @@ type FTASystem struct {
 	Name     string  `json:"name"`
 	Nodes    int     `json:"nodes"`
 	Failures int     `json:"failures"`
-	Up       float64 `json:"up"`
+	Up       float64 `json:"up_s"`
 	// NodeMTBF is ΣUp/ΣFailures: the MTBF of one node of the system.
-	NodeMTBF output.Number `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf_s"`
 	// MTBF is Span/Failures: the mean time between failures of any node
 	// of the system, Span running from its first event to its last.
-	MTBF output.Number `json:"mtbf"`
-	Span float64       `json:"span"`
+	MTBF output.Number `json:"mtbf_s"`
+	Span float64       `json:"span_s"`
 }
 
 // FTAOptions tune EstimateFTA.
@@ -135,13 +135,13 @@ const DefaultFTAReservoir = 1 << 19
 type FTAStats struct {
 	Events   int     `json:"events"`
 	Failures int     `json:"failures"`
-	Up       float64 `json:"up"`
-	Down     float64 `json:"down"`
+	Up       float64 `json:"up_s"`
+	Down     float64 `json:"down_s"`
 	// NodeMTBF is ΣUp/ΣFailures over all nodes: one node's MTBF.
-	NodeMTBF output.Number `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf_s"`
 	// MTBF is Span/Failures: the platform's mean time between failures.
-	MTBF    output.Number `json:"mtbf"`
-	Span    float64       `json:"span"`
+	MTBF    output.Number `json:"mtbf_s"`
+	Span    float64       `json:"span_s"`
 	Nodes   []FTANode     `json:"nodes"`   // by node id
 	Systems []FTASystem   `json:"systems"` // by name
 	// Intervals counts the complete inter-failure times (available time

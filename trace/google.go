@@ -97,7 +97,7 @@ type GooglePriorityStats struct {
 	// MNOF is Failures/Tasks; MTBF the mean length of the segments that
 	// ended in a failure (NaN without failure): FailureCount's.
 	MNOF float64       `json:"mnof"`
-	MTBF output.Number `json:"mtbf"`
+	MTBF output.Number `json:"mtbf_s"`
 	// Ends counts segment ends by event type (evict, fail, finish, kill,
 	// lost), the last segment of each task included.
 	Ends map[string]int `json:"ends"`
