@@ -104,11 +104,14 @@ func (s FailureSource) files() []string {
 func (s FailureSource) Validate() error {
 	files := s.files()
 	ey := s.ExpectedFailures
+	if s.MTBF != 0 {
+		if err := checkDuration("failures.mtbf_s", s.MTBF, false); err != nil {
+			return err
+		}
+	}
 	switch {
 	case ey != nil && !(*ey >= 0 && !math.IsInf(*ey, 0)):
 		return usage.Fieldf("failures.expected_failures", "must be a finite number >= 0, got %v", *ey)
-	case s.MTBF != 0 && !(s.MTBF > 0 && s.MTBF <= MaxDuration):
-		return usage.Fieldf("failures.mtbf_s", "must be > 0 and at most %.0e s, got %v", MaxDuration, s.MTBF)
 	case !(s.MaxLength >= 0):
 		return usage.Fieldf("failures.max_length_s", "must be >= 0 (0: no limit), got %v", s.MaxLength)
 	case s.Priority < -1:

@@ -113,6 +113,9 @@ func RunStats(ctx context.Context, r StatsRequest) (*StatsReport, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(g) == 0 {
+			return nil, usage.Fieldf("path", "%s: no task scheduled in the events", r.Path)
+		}
 		return &StatsReport{Google: g}, ctx.Err()
 	}
 	path := r.Path
@@ -124,6 +127,9 @@ func RunStats(ctx context.Context, r StatsRequest) (*StatsReport, error) {
 	s, err := ReadFTA(path, r.Seed)
 	if err != nil {
 		return nil, err
+	}
+	if s.Events == 0 {
+		return nil, usage.Fieldf("path", "%s: no event in the trace", path)
 	}
 	rep := &FTAReport{Source: filepath.Base(path), Stats: s}
 	for _, c := range FitFTA(s) {

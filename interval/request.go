@@ -89,9 +89,13 @@ func (r Request) Validate() error {
 	return r.Failures.Validate()
 }
 
-// checkDuration refuses a duration that is not finite, > 0 (≥ 0 with
-// zeroOK) and at most MaxDuration.
+// checkDuration refuses a duration that is not > 0 (≥ 0 with zeroOK), at
+// most MaxDuration and, when > 0, of finite inverse (no subnormal: its
+// rate would be +Inf).
 func checkDuration(field string, v float64, zeroOK bool) error {
+	if v > 0 && math.IsInf(1/v, 0) {
+		return usage.Fieldf(field, "%v s is too small: its inverse overflows", v)
+	}
 	if ok := v > 0 || zeroOK && v == 0; !ok || v > MaxDuration {
 		low := "> 0"
 		if zeroOK {
@@ -176,12 +180,12 @@ func Run(ctx context.Context, r Request) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t := Task{Te: r.Te, C: math.NaN(), R: math.NaN(), EY: fs.EY, MTBF: fs.MTBF}
+	t := Task{Te: r.Te, C: math.NaN(), R: math.NaN(), EY: fs.EY + 0, MTBF: fs.MTBF} // + 0: −0 is 0
 	if r.C != 0 {
 		t.C = r.C
 	}
 	if r.R != nil {
-		t.R = *r.R
+		t.R = *r.R + 0
 	}
 	a, err := Advise(t, stores)
 	if err != nil {
@@ -189,8 +193,8 @@ func Run(ctx context.Context, r Request) (*Report, error) {
 	}
 	for _, m := range a.Methods {
 		if math.IsInf(m.ExpectedWallclock, 0) || math.IsNaN(m.ExpectedWallclock) {
-			return nil, usage.Fieldf("failures.expected_failures", "E(Y) = %.4g failures in a task of %s: the %s plan's expected wall-clock time %.4g s is not finite; check the units",
-				a.Task.EY, units.FormatSeconds(r.Te), m.Name, m.ExpectedWallclock)
+			return nil, usage.Errorf("no finite plan for Te = %g s, C = %g s, E(Y) = %.4g, MTBF = %.4g s: the %s plan's expected wall-clock time is %v; check the units",
+				r.Te, a.Task.C, a.Task.EY, a.Task.MTBF, m.Name, m.ExpectedWallclock)
 		}
 	}
 	rep := reportOf(a, fs.Source, mem)

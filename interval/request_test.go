@@ -33,6 +33,8 @@ func TestRequestValidateNamesTheField(t *testing.T) {
 		"failures.mtbf_s":            func(r *Request) { r.Failures.MTBF = math.NaN() },
 		"failures.gloudsim":          func(r *Request) { r.Failures.GloudSim = "x.dat" },
 		"failures.nodes":             func(r *Request) { r.Failures.Nodes = 3 },
+		"failures.dist":              func(r *Request) { r.Failures.Dist, r.Failures.MTBF = "exponential:rate=1", 60 },
+		"failures.lanl":              func(r *Request) { r.Failures.LANL, r.Failures.MTBF = "x.csv", 60 },
 		"failures":                   func(r *Request) { r.Failures = FailureSource{LANL: "a", FTA: "b", Nodes: 1} },
 	} {
 		r := ok
@@ -71,11 +73,11 @@ func TestRunGivenFailures(t *testing.T) {
 	}
 }
 
-// A plan whose E(Tw) overflows is refused, naming E(Y).
+// A plan whose E(Tw) overflows is refused, naming the values.
 func TestRunRefusesInfinitePlan(t *testing.T) {
 	ey := 1e308
 	_, err := Run(context.Background(), Request{Te: 100, C: 1, Failures: FailureSource{ExpectedFailures: &ey}})
-	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "failures.expected_failures: ") {
+	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "no finite plan for Te = 100 s, C = 1 s, E(Y) = 1e+308") {
 		t.Errorf("error %v", err)
 	}
 }

@@ -450,12 +450,14 @@ func TestIntervalRefusesNonFinitePlans(t *testing.T) {
 		flag string
 	}{
 		{[]string{"--te", "1e308", "--ckpt", "1", "--failures", "2"}, "--te"},
-		{[]string{"--te", "100", "--ckpt", "1", "--failures", "1e308"}, "--failures"},
+		{[]string{"--te", "100", "--ckpt", "1", "--failures", "1e308"}, "no finite plan"},
+		{[]string{"--te", "5e-324", "--ckpt", "1", "--failures", "2"}, "--te"},
+		{[]string{"--te", "100", "--ckpt", "1", "--restart", "1", "--mtbf", "5e-324"}, "--mtbf"},
 		{[]string{"--te", "100", "--ckpt", "1e11", "--failures", "1"}, "--ckpt"},
 		{[]string{"--te", "100", "--ckpt", "1", "--mtbf", "1e300"}, "--mtbf"},
 	} {
 		out, errOut, code := run(t, "", append([]string{"interval"}, c.args...)...)
-		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, c.flag+":") {
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, c.flag) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming %s", c.args, code, out, errOut, c.flag)
 		}
 	}
