@@ -90,7 +90,7 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	fl.StringVar(&f.te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
 	fl.StringVar(&f.ckpt, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
 	fl.StringVar(&f.restart, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
-	fl.StringVar(&f.failures, "failures", "", "expected number of failures during the task E(Y) (MNOF, >= 0)")
+	fl.StringVar(&f.failures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
 	fl.StringVar(&f.mtbf, "mtbf", "", "mean time between failures (> 0)")
 	fl.StringVar(&f.traceFile, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
 	fl.IntVar(&f.priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")

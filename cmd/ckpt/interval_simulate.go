@@ -76,7 +76,7 @@ func newIntervalSimulateCmd() *cobra.Command {
 func addIntervalSimSourceFlags(fl *pflag.FlagSet, f *intervalSimFlags) {
 	fl.StringVar(&f.dist, "dist", "", "law of the times between failures (a distribution spec)")
 	fl.StringVar(&f.mtbf, "mtbf", "", "exponential failures of this mean")
-	fl.StringVar(&f.failures, "failures", "", "exponential failures, E(Y) expected during the task (mean Te/E(Y))")
+	fl.StringVar(&f.failures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))")
 	fl.StringVar(&f.lanl, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&f.system, "system", -1, "with --lanl: the system number")
 	fl.StringVar(&f.times, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
