@@ -197,3 +197,18 @@ func TestRunStats(t *testing.T) {
 		t.Errorf("JSON %s, %v", b, err)
 	}
 }
+
+// A Request is JSON with unit-suffixed keys, and reads back the same.
+func TestRequestJSON(t *testing.T) {
+	r := Request{Te: 200, R: new(1.5), Failures: FailureSource{ExpectedFailures: new(2.0), Priority: -1, System: -1},
+		Storages: []Storage{{Name: "local", C: 0.632, R: 3.22}}}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"te_s":200,"r_s":1.5,"failures":{"expected_failures":2,"priority":-1,"system":-1},"storages":[{"name":"local","c_s":0.632,"r_s":3.22}]}`
+	var back Request
+	if string(b) != want || json.Unmarshal(b, &back) != nil || *back.R != 1.5 || *back.Failures.ExpectedFailures != 2 || back.Storages[0] != r.Storages[0] {
+		t.Errorf("JSON %s\nwant %s\nback %+v", b, want, back)
+	}
+}
