@@ -1,9 +1,11 @@
 package coord
 
 import (
+	"errors"
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Advice answers "when next?".
@@ -32,10 +34,10 @@ type Advice struct {
 
 // Next returns the next checkpoint time of job id at time now.
 //
-// The unconstrained period τ is Daly's or Young's for C = the job's
-// estimate and M = its MTBF (given; or Work/E(Y); or μ̂_ind/q from the
-// platform), or, for method ey, Te/x with x = interval.Intervals(Te, C,
-// E(Y)) equal intervals of Theorem 1. The next checkpoint starts τ after
+// The unconstrained period τ is interval.Period's for the job's method:
+// Daly's or Young's for C = the job's estimate and M = its MTBF (given; or
+// Work/E(Y); or μ̂_ind/q from the platform), or, for method ey, Te/x with
+// x = interval.Intervals(Te, C, E(Y)) equal intervals of Theorem 1. The next checkpoint starts τ after
 // the last one ended. With an allocation end E and T = E − last the
 // remaining time, the k = ⌈T/(τ+C)⌉ remaining segments are shrunk to
 // τ' = T/k − C so that the k-th checkpoint ends exactly at E (τ' ≤ τ); if
@@ -65,39 +67,26 @@ func (c *Coordinator) Next(now float64, id string) (Advice, error) {
 			a.MTBF = mu / float64(s.Nodes)
 		}
 	}
-	switch a.Method {
-	case MethodEY:
-		if !(te > 0) {
+	if a.Method == MethodEY {
+		switch {
+		case !(te > 0):
 			return a, errorf(Invalid, "work", "method ey needs the job's work (work, or an allocation end)")
+		case s.EY > 0:
+			a.EY = s.EY
+		case !(a.MTBF > 0):
+			return a, errorf(Invalid, "ey", "method ey needs E(Y) (ey), the job's MTBF, or observed platform failures")
+		default:
+			a.EY = te / a.MTBF
 		}
-		ey := s.EY
-		if ey == 0 {
-			if !(a.MTBF > 0) {
-				return a, errorf(Invalid, "ey", "method ey needs E(Y) (ey), the job's MTBF, or observed platform failures")
-			}
-			ey = te / a.MTBF
-		}
-		a.EY = ey
-		x := interval.Intervals(te, j.CEst, ey)
-		if x < 1 {
-			return a, errorf(Invalid, "c", "no interval count for Te=%g C=%g E(Y)=%g", te, j.CEst, ey)
-		}
-		a.Optimum = te / float64(x)
-		if x == 1 {
-			a.Optimum = math.Inf(1) // one interval: no checkpoint
-		}
-	default:
-		if !(a.MTBF > 0) {
-			return a, errorf(Invalid, "mtbf", "no MTBF: give mtbf or ey, or start the service with a node-MTBF prior (no failure observed yet)")
-		}
-		if a.Method == MethodYoung {
-			a.Optimum = interval.Young(j.CEst, a.MTBF)
-		} else {
-			a.Optimum = interval.Daly(j.CEst, a.MTBF)
-		}
+	} else if !(a.MTBF > 0) {
+		return a, errorf(Invalid, "mtbf", "no MTBF: give mtbf or ey, or start the service with a node-MTBF prior (no failure observed yet)")
 	}
-	if math.IsNaN(a.Optimum) {
-		return a, errorf(Invalid, "c", "no period for C=%g, MTBF=%g", j.CEst, a.MTBF)
+	var err error
+	if a.Optimum, err = interval.Period(a.Method, te, j.CEst, a.MTBF, a.EY); err != nil {
+		if ue := (*usage.Error)(nil); errors.As(err, &ue) {
+			return a, errorf(Invalid, ue.Field, "%v", ue.Err)
+		}
+		return a, errorf(Invalid, "", "%v", err)
 	}
 	fitEnd(&a, now, j.LastCheckpoint, s.End)
 	return a, nil

@@ -39,7 +39,7 @@ func BenchmarkIntervals(b *testing.B) {
 func BenchmarkMeanWallclock(b *testing.B) {
 	law := distribution.Pareto{Xm: 500.0 / 3, Alpha: 1.5}
 	for b.Loop() {
-		if _, err := MeanWallclock(1000, 40, 2, 2, law, 1, 1000); err != nil {
+		if _, err := meanWallclock(1000, 40, 2, 2, law, 1, 1000); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,7 +71,7 @@ func BenchmarkBestFixed(b *testing.B) {
 	for _, s := range whatIfLaws {
 		b.Run(s.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := BestFixed(s.te, s.c, s.r, s.law, 7, 200, 80); err != nil {
+				if _, _, err := bestFixed(s.te, s.c, s.r, s.law, 7, 200, 80); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -16,9 +16,17 @@
 //   - Plan, which prices the three methods side by side (plan.go), and
 //     Advise, the whole answer of `ckpt interval`: the storage choice, the
 //     checkpoint and restart costs it supplies when the caller gives none,
-//     then Plan (advise.go);
+//     then Plan (advise.go); Request, Run and Report, the application
+//     layer `ckpt interval` calls (request.go), and SimRequest, Simulate
+//     and SimReport for `ckpt interval simulate` (simrequest.go);
+//   - FailureSource, the one place failure inputs become E(Y), an MTBF or
+//     a law: given numbers, a law spec, failure times, a GloudSim trace,
+//     the LANL log, an FTA data set or Google task events
+//     (failuresource.go); Period, the one choice of a method's period
+//     (period.go), which the coordinator calls too;
 //   - Algorithm 1, the adaptive recomputation of the remaining checkpoint
-//     positions when the MNOF changes, and Theorem 2 (adaptive.go);
+//     positions when the MNOF changes, and Theorem 2, kept beside the test
+//     that checks Theorem 2 (adaptive_test.go: no command uses it);
 //   - the choice between local and shared checkpoint storage of Section 4.2.2,
 //     with BLCR costs by memory size interpolated from measured tables, and
 //     the measured memory range outside which they are extrapolated
@@ -69,8 +77,8 @@
 // memory whatever the number of checkpoints (each uninterrupted run is
 // resolved in closed form). Estimating from a trace is linear in its
 // failures; the LANL fits are O(n log n) in the system's failures.
-// Simulate costs O(failures) per run and SimulateTask O(failures +
-// checkpoints); BestFixed tries at most maxX equal-interval periods (it
+// A simulated run costs O(failures) and SimulateTask O(failures +
+// checkpoints); Runs.BestFixed tries at most maxX equal-interval periods (it
 // skips those whose failure-free time already exceeds the best mean) and
 // refines the best by golden section, at most (maxX + 40)·reps runs. Runs
 // draws each failure of its reps runs once, however many periods replay
@@ -81,8 +89,7 @@
 //
 // # Randomness
 //
-// Only the simulators draw random numbers (MeanWallclock, RenewalMean,
-// BestFixed, Runs: the streams of rng.Stream(seed, …), reseeded in place;
+// Only the simulators draw random numbers (RenewalMean and Runs: the streams of rng.Stream(seed, …), reseeded in place;
 // SimulateRuns: runner.Seed(seed, 0, run)),
 // so a seed fixes every result whatever the parallelism. Planning, estimation and fitting
 // are deterministic.

@@ -33,23 +33,23 @@ type Stats struct {
 	MTBF float64
 }
 
-// Estimate computes the MNOF and MTBF of a group of tasks. O(failures).
+// statsOf reads a failure count's MNOF and MTBF (trace.FailureCount, the
+// one estimator).
+func statsOf(c trace.FailureCount) Stats {
+	return Stats{Tasks: c.Tasks, Failures: c.Failures, MNOF: c.MNOF(), MTBF: c.MTBF()}
+}
+
+// Estimate computes the MNOF and MTBF of a group of tasks with
+// trace.FailureCount. O(failures).
 func Estimate(tasks []TraceTask) Stats {
-	s := Stats{Tasks: len(tasks), MNOF: math.NaN(), MTBF: math.NaN()}
-	sum := 0.0
+	c := trace.FailureCount{Tasks: len(tasks)}
 	for _, t := range tasks {
-		s.Failures += len(t.Failures)
+		c.Failures += len(t.Failures)
 		for _, d := range t.Failures {
-			sum += d
+			c.Interrupted += d // one running sum, in order
 		}
 	}
-	if s.Tasks > 0 {
-		s.MNOF = float64(s.Failures) / float64(s.Tasks)
-	}
-	if s.Failures > 0 {
-		s.MTBF = sum / float64(s.Failures)
-	}
-	return s
+	return statsOf(c)
 }
 
 // ByPriority groups the tasks whose work Te is below maxLen (+Inf for no
@@ -77,16 +77,6 @@ func FailureIntervals(tasks []TraceTask) []float64 {
 	return out
 }
 
-// Fit is one family's maximum-likelihood fit of inter-failure times.
-type Fit struct {
-	Family string
-	Dist   distribution.Distribution // nil when the fit failed
-	LogLik float64
-	AIC    float64 // 2k − 2 log L
-	KS     float64 // Kolmogorov–Smirnov distance to the samples
-	Err    string  // why the fit failed
-}
-
 // FitFamilies are the families FitInterFailure tries, as in Fig. 5 of the
 // paper.
 var FitFamilies = []string{"exponential", "weibull", "lognormal", "pareto"}
@@ -96,7 +86,7 @@ var FitFamilies = []string{"exponential", "weibull", "lognormal", "pareto"}
 // FitFamilies order), ranked by distribution.FitRanked. Samples ≤ 0 (simultaneous failures) are dropped
 // first, since Weibull, LogNormal and Pareto live on (0, ∞); dropped is
 // their number. O(N log N).
-func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
+func FitInterFailure(samples []float64) (fits []distribution.Candidate, dropped int) {
 	pos := make([]float64, 0, len(samples))
 	for _, x := range samples {
 		if x > 0 && !math.IsInf(x, 0) {
@@ -105,12 +95,11 @@ func FitInterFailure(samples []float64) (fits []Fit, dropped int) {
 			dropped++
 		}
 	}
-	for _, c := range distribution.FitRanked(pos, FitFamilies, distribution.ByAIC) {
-		if c.Skipped != "" {
-			fits = append(fits, Fit{Family: c.Family, Err: c.Skipped, LogLik: math.NaN(), AIC: math.Inf(1), KS: math.NaN()})
-			continue
+	fits = distribution.FitRanked(pos, FitFamilies, distribution.ByAIC)
+	for i := range fits {
+		if fits[i].Skipped != "" { // no fit: no likelihood, ranked last
+			fits[i].Dist, fits[i].LogLikelihood, fits[i].AIC, fits[i].BIC, fits[i].KS = nil, math.NaN(), math.Inf(1), math.Inf(1), math.NaN()
 		}
-		fits = append(fits, Fit{Family: c.Family, Dist: c.Dist, LogLik: c.LogLikelihood, AIC: c.AIC, KS: c.KS})
 	}
 	return fits, dropped
 }
@@ -124,7 +113,7 @@ type SystemFailures struct {
 	// Intervals are the times between distinct failure events (failures
 	// starting in the same minute merged), the samples of Fits.
 	Intervals []float64
-	Fits      []Fit
+	Fits      []distribution.Candidate
 }
 
 // LANLSystems groups LANL failure records by system and fits the

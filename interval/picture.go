@@ -20,7 +20,7 @@ import (
 type FailureData struct {
 	Source    string
 	Intervals []float64
-	Fits      []Fit
+	Fits      []distribution.Candidate
 	MTBF      float64
 }
 

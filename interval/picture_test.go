@@ -133,7 +133,7 @@ func TestFailurePanel(t *testing.T) {
 	if _, err := FailurePanel(FailureData{Source: "empty", MTBF: math.Inf(1)}); err == nil {
 		t.Error("no data and no MTBF: no error")
 	}
-	fitsOnly, err := FailurePanel(FailureData{Source: "fits", Fits: []Fit{{Family: "weibull", Dist: distribution.Weibull{K: 0.7, Lambda: 3000}}}, MTBF: 3600})
+	fitsOnly, err := FailurePanel(FailureData{Source: "fits", Fits: []distribution.Candidate{{Family: "weibull", Dist: distribution.Weibull{K: 0.7, Lambda: 3000}}}, MTBF: 3600})
 	if err != nil || len(fitsOnly.Lines) != 2 {
 		t.Errorf("fits without data: %v, %d curves, want 2", err, len(fitsOnly.Lines))
 	}

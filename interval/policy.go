@@ -51,17 +51,6 @@ func (p YoungPolicy) Period(t TraceTask) float64 {
 	return Young(p.C, m)
 }
 
-// FixedPolicy checkpoints every Every seconds of work.
-type FixedPolicy struct {
-	Label string
-	Every float64
-}
-
-func (p FixedPolicy) Name() string { return p.Label }
-
-// Period implements Policy.
-func (p FixedPolicy) Period(TraceTask) float64 { return p.Every }
-
 // OwnMNOF is the task's own number of failures (precise prediction).
 func OwnMNOF(t TraceTask) float64 { return float64(len(t.Failures)) }
 

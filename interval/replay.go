@@ -40,9 +40,6 @@ type ReplayResult struct {
 	Lost float64
 }
 
-// WPR is Eq. (9) for one task: Te/Tw.
-func (r ReplayResult) WPR(te float64) float64 { return te / r.Wallclock }
-
 // Replay runs a task of work te, checkpointing every `period` of work at
 // cost c (IntervalsForPeriod(te, period)−1 checkpoints at period, 2·period,
 // …; none at the end), through the trace's failures: the k-th failure

@@ -103,3 +103,6 @@ func TestReplayOracle(t *testing.T) {
 		}
 	})
 }
+
+// WPR is Eq. (9) for one task: Te/Tw.
+func (r ReplayResult) WPR(te float64) float64 { return te / r.Wallclock }

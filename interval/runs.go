@@ -19,12 +19,15 @@ const maxKept = 1 << 22
 // slowed by other load leaves its share to the others.
 const chunksPerWorker = 4
 
-// Runs are the failure sequences of MeanWallclock's reps runs under one
-// law: run i draws from the stream rng.Stream(seed, 0, i), whatever the
+// Runs are the failure sequences of reps simulated runs of a task under one
+// law (failures: independent draws of the law on the running time, a
+// renewal process restarted at each failure; the trace replay's model):
+// run i draws from the stream rng.Stream(seed, 0, i), whatever the
 // period. Every period replays the same sequences (common random numbers),
 // so Runs draws each failure once, when a run first needs it, and keeps it
 // for the next periods: a replay then costs no sampling, and its results
-// are those of MeanWallclock and BestFixed, bit for bit. With Workers > 1
+// are those of drawing every run again for every period, bit for bit
+// (the tests' reference simulation checks it). With Workers > 1
 // the runs are replayed in parallel and their times summed in run order
 // afterwards, so the results do not depend on the number of workers.
 //
@@ -54,8 +57,8 @@ type runChunk struct {
 	gen        *rand.Rand
 }
 
-// NewRuns prepares reps runs of law seeded by seed, as MeanWallclock
-// seeds them. O(reps); no draw is made yet.
+// NewRuns prepares reps runs of law seeded by seed (run i from
+// rng.Derive(seed, 0, i)). O(reps); no draw is made yet.
 func NewRuns(law distribution.Distribution, seed uint64, reps int) (*Runs, error) {
 	if reps < 1 {
 		return nil, fmt.Errorf("reps must be >= 1, got %d", reps)
@@ -93,9 +96,9 @@ func (rs *Runs) split(w int) {
 	rs.chunks[0].keep += kept + left%n
 }
 
-// MeanWallclock is the package's MeanWallclock for these runs: the mean Tw
-// of a task of work te checkpointed every period at cost c, restarting at
-// cost r. O(reps·failures), plus the draws no earlier period needed.
+// MeanWallclock is the Monte Carlo mean of Tw over these runs for a task
+// of work te checkpointed every period at cost c, restarting at cost r.
+// O(reps·failures), plus the draws no earlier period needed.
 func (rs *Runs) MeanWallclock(te, period, c, r float64) (float64, error) {
 	p0, err := newReplayer(te, period, c, r)
 	if err != nil {
@@ -158,7 +161,7 @@ func (rs *Runs) parallel(p0 replayer, period float64) error {
 }
 
 // replay feeds run i's failures to p until the task completes, as
-// Simulate does for that period, drawing the failures no earlier period
+// the reference simulation does for that period, drawing the failures no earlier period
 // needed with ch's generator. Only valid draws are kept, so an invalid one
 // is drawn again, and refused, by every replay that reaches it.
 func (rs *Runs) replay(ch *runChunk, i int, period float64, p *replayer) error {

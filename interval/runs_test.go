@@ -14,7 +14,7 @@ import (
 func meanBySimulate(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
 	s := 0.0
 	for i := range reps {
-		res, err := Simulate(te, period, c, r, law, rng.Stream(seed, 0, uint64(i)))
+		res, err := simulateOne(te, period, c, r, law, rng.Stream(seed, 0, uint64(i)))
 		if err != nil {
 			return 0, err
 		}
@@ -43,7 +43,7 @@ func TestRunsMatchSimulate(t *testing.T) {
 				}
 				for _, got := range []func() (float64, error){
 					func() (float64, error) { return rs.MeanWallclock(s.te, p, s.c, s.r) },
-					func() (float64, error) { return MeanWallclock(s.te, p, s.c, s.r, s.law, 11, 60) },
+					func() (float64, error) { return meanWallclock(s.te, p, s.c, s.r, s.law, 11, 60) },
 				} {
 					if g, err := got(); err != nil || math.Float64bits(g) != math.Float64bits(want) {
 						t.Errorf("%s keep %d workers %d, period %v: got %v (%v), definition %v", s.name, keep, tc.workers, p, g, err, want)
@@ -84,7 +84,7 @@ func TestRunsErrorsMatchSimulate(t *testing.T) {
 				}
 			}
 		}
-		if _, err := MeanWallclock(tc.te, tc.p, tc.c, 2, tc.law, 3, tc.reps); err == nil || err.Error() != want.Error() {
+		if _, err := meanWallclock(tc.te, tc.p, tc.c, 2, tc.law, 3, tc.reps); err == nil || err.Error() != want.Error() {
 			t.Errorf("%v: MeanWallclock error %v, want %v", tc.law, err, want)
 		}
 	}
@@ -101,7 +101,7 @@ func TestRunsBestFixedMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	p1, m1, err1 := rs.BestFixed(s.te, s.c, s.r, 30)
-	p2, m2, err2 := BestFixed(s.te, s.c, s.r, s.law, 5, 50, 30)
+	p2, m2, err2 := bestFixed(s.te, s.c, s.r, s.law, 5, 50, 30)
 	if p1 != p2 || m1 != m2 || err1 != nil || err2 != nil {
 		t.Errorf("Runs.BestFixed %v %v %v, BestFixed %v %v %v", p1, m1, err1, p2, m2, err2)
 	}

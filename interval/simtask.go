@@ -16,26 +16,21 @@ import (
 )
 
 // SimModel holds the model choices of SimulateTask, where simulators
-// differ. The default (DefaultSimModel) exposes every phase to failures and
+// differ. With every field true (the CLI's default), it exposes every phase to failures and
 // charges a restart after every failure, the model of ExactWallclockExp.
 type SimModel struct {
 	// RestartFailures: failures strike during a restart, which then begins
 	// again. Off: restarts are failure-free and the failure clock stops
 	// during them (Replay's model, GloudSim's trace clocks, Eq. (4)).
-	RestartFailures bool
+	RestartFailures bool `json:"restart_failures"`
 	// CheckpointFailures: failures strike during a checkpoint, which is then
 	// lost with the work since the previous one. Off: checkpoints are atomic
 	// and the failure clock stops during them (Eq. (4)'s model, where
 	// failures fall on the work only).
-	CheckpointFailures bool
+	CheckpointFailures bool `json:"checkpoint_failures"`
 	// FirstRestart: a failure before the first checkpoint costs a restart
 	// R like any other. Off: the task is relaunched from scratch at no cost.
-	FirstRestart bool
-}
-
-// DefaultSimModel is every phase exposed and every failure restarted.
-func DefaultSimModel() SimModel {
-	return SimModel{RestartFailures: true, CheckpointFailures: true, FirstRestart: true}
+	FirstRestart bool `json:"first_restart"`
 }
 
 // TaskRun is the outcome of one simulated run of a task.
@@ -97,7 +92,7 @@ func (f *failureClock) phase(d float64, exposed bool) (used float64, done bool, 
 // end; a period ≥ te or +Inf: none) and restarted at cost r after a
 // failure, under the model m. next returns the successive times between
 // failures measured on the exposed time (the time of the phases m exposes
-// to failures; the wall clock under DefaultSimModel), and false when no
+// to failures; the wall clock with every SimModel field true), and false when no
 // failure is left. A failure loses the work and the checkpoint in progress
 // since the last completed checkpoint. O(failures + checkpoints).
 func SimulateTask(te, period, c, r float64, m SimModel, next func() (float64, bool)) (TaskRun, error) {
@@ -173,15 +168,9 @@ type SimPolicy func(t Task, arg float64) (float64, error)
 
 // SimPolicies are the policies of `ckpt interval simulate`.
 var SimPolicies = registry.New("policy",
-	registry.Entry[SimPolicy]{Name: MethodYoung, Help: "Young's period √(2·C·MTBF)", Value: func(t Task, _ float64) (float64, error) {
-		return Young(t.C, t.MTBF), nil
-	}},
-	registry.Entry[SimPolicy]{Name: MethodDaly, Help: "Daly's higher-order period", Value: func(t Task, _ float64) (float64, error) {
-		return Daly(t.C, t.MTBF), nil
-	}},
-	registry.Entry[SimPolicy]{Name: MethodMNOF, Help: "Theorem 1: Te/x, x minimising Eq. (4) with E(Y) = Te/MTBF", Value: func(t Task, _ float64) (float64, error) {
-		return t.Te / float64(Intervals(t.Te, t.C, t.Te/t.MTBF)), nil
-	}},
+	registry.Entry[SimPolicy]{Name: MethodYoung, Help: "Young's period √(2·C·MTBF)", Value: methodPolicy(MethodYoung)},
+	registry.Entry[SimPolicy]{Name: MethodDaly, Help: "Daly's higher-order period", Value: methodPolicy(MethodDaly)},
+	registry.Entry[SimPolicy]{Name: MethodMNOF, Help: "Theorem 1: Te/x, x minimising Eq. (4) with E(Y) = Te/MTBF", Value: methodPolicy(MethodMNOF)},
 	registry.Entry[SimPolicy]{Name: "period", Help: "period:D, a checkpoint every D of work", Value: func(_ Task, d float64) (float64, error) {
 		if !(d > 0) {
 			return 0, fmt.Errorf("period:D needs a duration > 0, got %v", d)
@@ -195,6 +184,11 @@ var SimPolicies = registry.New("policy",
 		return t.Te / n, nil
 	}},
 )
+
+// methodPolicy is Period's choice for the method, with E(Y) = Te/MTBF.
+func methodPolicy(method string) SimPolicy {
+	return func(t Task, _ float64) (float64, error) { return Period(method, t.Te, t.C, t.MTBF, math.NaN()) }
+}
 
 // PolicyPeriod reads a policy spec — young, daly, mnof, period:D or
 // count:N — and returns its period for the task (whose MTBF must be set:

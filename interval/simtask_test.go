@@ -102,7 +102,7 @@ func TestSimulateTaskIsReplay(t *testing.T) {
 	law := distribution.Weibull{K: 0.6, Lambda: 300}
 	m := SimModel{CheckpointFailures: true, FirstRestart: true}
 	for i := range 200 {
-		want, err := Simulate(1000, 77, 5, 12, law, rng.Stream(9, uint64(i)))
+		want, err := simulateOne(1000, 77, 5, 12, law, rng.Stream(9, uint64(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,4 +156,9 @@ func TestPolicyPeriod(t *testing.T) {
 	if got, _ := PolicyPeriod("young", Task{Te: 100, C: 1, MTBF: math.Inf(1)}); got != 100 {
 		t.Errorf("no failure: period %v, want te", got)
 	}
+}
+
+// DefaultSimModel is every phase exposed and every failure restarted.
+func DefaultSimModel() SimModel {
+	return SimModel{RestartFailures: true, CheckpointFailures: true, FirstRestart: true}
 }

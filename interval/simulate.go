@@ -16,56 +16,9 @@ import (
 // are almost always shorter than a checkpoint block would never finish.
 const maxSimFailures = 1_000_000
 
-// Simulate runs a task of work te, checkpointed every `period` of work at
-// cost c, restarting at cost r, under failures whose uninterrupted running
-// times are independent draws from law (a renewal process restarted at each
-// failure; the trace replay's model with synthetic failures). It returns one
-// run's outcome; the error reports invalid arguments or a run that needed
-// more than a million failures (the period is hopeless for this law).
-// O(failures).
-func Simulate(te, period, c, r float64, law distribution.Distribution, rng *rand.Rand) (ReplayResult, error) {
-	k := 0
-	var overflow bool
-	res, err := replay(te, period, c, r, func() (float64, bool) {
-		if k == maxSimFailures {
-			overflow = true
-			return 0, false
-		}
-		k++
-		return law.Rand(rng), true
-	})
-	if err == nil && overflow {
-		err = fmt.Errorf("more than %d failures in one run (period %v, law %v)", maxSimFailures, period, law)
-	}
-	return res, err
-}
-
-// MeanWallclock is the Monte Carlo mean of Tw over reps runs of Simulate,
-// each drawing from its own generator seeded by (seed, rep), so that
-// different periods see the same failures (common random numbers) and the
-// search over periods is not fooled by noise. O(reps·failures). To try
-// several periods, NewRuns draws the failures once for all of them.
-func MeanWallclock(te, period, c, r float64, law distribution.Distribution, seed uint64, reps int) (float64, error) {
-	if reps < 1 {
-		return 0, fmt.Errorf("reps must be >= 1, got %d", reps)
-	}
-	var src rand.PCG
-	g := rand.New(&src)
-	s := 0.0
-	for i := 0; i < reps; i++ {
-		rng.Reseed(&src, rng.Derive(seed, 0, uint64(i)))
-		res, err := Simulate(te, period, c, r, law, g)
-		if err != nil {
-			return 0, err
-		}
-		s += res.Wallclock
-	}
-	return s / float64(reps), nil
-}
-
 // RenewalMean estimates E(Y) for Formula (3): the mean number of failures
 // of a renewal process with inter-failure law `law` during te of running
-// time, over reps draws (seeded like MeanWallclock). It is what the MNOF of
+// time, over reps draws (run i seeded by rng.Derive(seed, 1, i)). It is what the MNOF of
 // a history of such tasks measures when the overheads are small.
 // O(reps·E(Y)).
 func RenewalMean(te float64, law distribution.Distribution, seed uint64, reps int) float64 {
@@ -121,23 +74,13 @@ func renewalCount(te float64, law distribution.Distribution, seed uint64, lo, hi
 	return total
 }
 
-// BestFixed searches the fixed period that minimises the simulated mean
-// wall-clock time (MeanWallclock, common random numbers): first the
+// BestFixed searches the fixed period that minimises the mean wall-clock
+// time over these runs (MeanWallclock, common random numbers): first the
 // equal-interval periods te/x for x = 1 … maxX, then a golden-section
 // refinement of the period between the neighbours te/(x+1) and te/(x−1) of
 // the best x (a period that does not divide te leaves a shorter last
 // interval, which can be slightly better). Ties keep the longer period.
-// O((maxX + 40)·reps·failures).
-func BestFixed(te, c, r float64, law distribution.Distribution, seed uint64, reps, maxX int) (period, mean float64, err error) {
-	runs, err := NewRuns(law, seed, reps)
-	if err != nil {
-		return 0, 0, err
-	}
-	return runs.BestFixed(te, c, r, maxX)
-}
-
-// BestFixed is the package's BestFixed on these runs: the same search, the
-// same result, each failure drawn once. The scan skips the numbers of
+// O((maxX + 40)·reps·failures), each failure drawn once. The scan skips the numbers of
 // intervals x whose mean cannot beat the best so far: every run of a period
 // takes at least its failure-free time te + (x−1)·C (the work, each lost
 // second redone, and the checkpoints), so once that floor, less a margin

@@ -18,7 +18,7 @@ func TestSimulateExponentialExact(t *testing.T) {
 		e := math.Expm1(lambda * L)
 		exact += e/lambda + r*e
 	}
-	got, err := MeanWallclock(te, p, c, r, distribution.Exponential{Rate: lambda}, 1, 200000)
+	got, err := meanWallclock(te, p, c, r, distribution.Exponential{Rate: lambda}, 1, 200000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestBestFixedExponential(t *testing.T) {
 			bx, bv = x, v
 		}
 	}
-	p, mean, err := BestFixed(te, c, r, distribution.Exponential{Rate: lambda}, 7, 4000, 100)
+	p, mean, err := bestFixed(te, c, r, distribution.Exponential{Rate: lambda}, 7, 4000, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestBestFixedExponential(t *testing.T) {
 	// The search is at least as good as every equal-interval period it
 	// tried (same random numbers).
 	for n := 1; n <= 100; n += 7 {
-		if m, _ := MeanWallclock(te, te/float64(n), c, r, distribution.Exponential{Rate: lambda}, 7, 4000); m < mean {
+		if m, _ := meanWallclock(te, te/float64(n), c, r, distribution.Exponential{Rate: lambda}, 7, 4000); m < mean {
 			t.Errorf("x=%d simulates %v < best %v", n, m, mean)
 		}
 	}

@@ -12,9 +12,9 @@ import (
 
 // Storage is one place to keep checkpoints, with its costs for the task.
 type Storage struct {
-	Name string
-	C    float64 // checkpoint cost, > 0
-	R    float64 // restart cost (including any migration of the image), ≥ 0
+	Name string  `json:"name"`
+	C    float64 `json:"c_s"` // checkpoint cost in seconds, > 0
+	R    float64 `json:"r_s"` // restart cost in seconds (including any migration of the image), ≥ 0
 }
 
 // ParseStorage reads a storage's costs written "C,R": the checkpoint cost

@@ -30,12 +30,13 @@
 //     parameters and seed; write → read → write gives the same bytes.
 //   - fta.go: Failure Trace Archive event traces (Kondo et al., CCGrid
 //     2010; the Grid'5000 trace of the shared data): node up/down periods,
-//     streamed into per-node and per-system MTBF, a fitted inter-failure law
-//     (distribution.FitRanked on a bounded reservoir sample) and E(Y) for a
-//     task on given nodes. Skipped: "#" header lines and blank lines.
+//     streamed into per-node and per-system MTBF, a bounded reservoir
+//     sample of the inter-failure times (interval.FitFTA fits laws to it:
+//     trace only reads) and E(Y) for a task on given nodes. Skipped: "#" header lines and blank lines.
 //   - google.go: the task_events table of the Google cluster trace v2
 //     (2011): SUBMIT … LOST events per task → execution segments → MNOF
-//     and MTBF per priority, the estimate GloudSim's files give (gloudsim.go).
+//     and MTBF per priority by FailureCount, the one MNOF/MTBF estimator,
+//     which interval uses for GloudSim's files (gloudsim.go) too.
 //     Skipped: "#" lines and blank lines; events after the trace's end.
 //   - lanl.go: the Los Alamos failure records 1996–2005 (LA-UR-05-7318),
 //     with grouping by system and inter-failure times for MTBF and

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/rng"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // FTA event types of the Failure Trace Archive's event_trace table.
@@ -98,11 +98,11 @@ type FTANode struct {
 	Name     string  `json:"name"`
 	System   string  `json:"system"`   // the node name up to its last "/" (a Grid'5000 cluster)
 	Failures int     `json:"failures"` // available → unavailable transitions
-	Up       float64 `json:"up"`       // seconds available
-	Down     float64 `json:"down"`     // seconds unavailable
+	Up       float64 `json:"up_s"`     // seconds available
+	Down     float64 `json:"down_s"`   // seconds unavailable
 	// MTBF is Up/Failures (+Inf without failure): the mean available time
 	// between failures, counting the censored last period.
-	MTBF output.Number `json:"mtbf"`
+	MTBF output.Number `json:"mtbf_s"`
 }
 
 // FTASystem aggregates the nodes of one system.
@@ -110,13 +110,13 @@ type FTASystem struct {
 	Name     string  `json:"name"`
 	Nodes    int     `json:"nodes"`
 	Failures int     `json:"failures"`
-	Up       float64 `json:"up"`
+	Up       float64 `json:"up_s"`
 	// NodeMTBF is ΣUp/ΣFailures: the MTBF of one node of the system.
-	NodeMTBF output.Number `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf_s"`
 	// MTBF is Span/Failures: the mean time between failures of any node
 	// of the system, Span running from its first event to its last.
-	MTBF output.Number `json:"mtbf"`
-	Span float64       `json:"span"`
+	MTBF output.Number `json:"mtbf_s"`
+	Span float64       `json:"span_s"`
 }
 
 // FTAOptions tune EstimateFTA.
@@ -126,38 +126,32 @@ type FTAOptions struct {
 	Reservoir int
 	// Seed drives the reservoir sampling (only used beyond Reservoir).
 	Seed uint64
-	// Families are fitted to the inter-failure times (default
-	// FTAFitFamilies).
-	Families []string
 }
 
 // DefaultFTAReservoir is the default number of inter-failure times kept.
 const DefaultFTAReservoir = 1 << 19
 
-// FTAFitFamilies are the laws fitted to inter-failure times by default.
-var FTAFitFamilies = []string{"exponential", "weibull", "lognormal", "gamma"}
-
 // FTAStats are the failure statistics of an FTA event trace.
 type FTAStats struct {
 	Events   int     `json:"events"`
 	Failures int     `json:"failures"`
-	Up       float64 `json:"up"`
-	Down     float64 `json:"down"`
+	Up       float64 `json:"up_s"`
+	Down     float64 `json:"down_s"`
 	// NodeMTBF is ΣUp/ΣFailures over all nodes: one node's MTBF.
-	NodeMTBF output.Number `json:"node_mtbf"`
+	NodeMTBF output.Number `json:"node_mtbf_s"`
 	// MTBF is Span/Failures: the platform's mean time between failures.
-	MTBF    output.Number `json:"mtbf"`
-	Span    float64       `json:"span"`
+	MTBF    output.Number `json:"mtbf_s"`
+	Span    float64       `json:"span_s"`
 	Nodes   []FTANode     `json:"nodes"`   // by node id
 	Systems []FTASystem   `json:"systems"` // by name
 	// Intervals counts the complete inter-failure times (available time
 	// from a repair, or the node's first event, to the next failure);
-	// Sampled of them (all when Intervals ≤ Reservoir) were fitted.
+	// Sampled of them (all when Intervals ≤ Reservoir) are kept in Sample.
 	Intervals int `json:"intervals"`
 	Sampled   int `json:"sampled"`
-	// Fits are the Families fitted to the sampled intervals by maximum
-	// likelihood, best AIC first (distribution.FitRanked).
-	Fits []distribution.Candidate `json:"-"`
+	// Sample holds the Sampled inter-failure times (> 0) kept, in reservoir
+	// order: the sample a law is fitted to (trace only reads; interval fits).
+	Sample []float64 `json:"-"`
 }
 
 type ftaNodeState struct {
@@ -184,9 +178,6 @@ type FTAEstimator struct {
 func NewFTAEstimator(o FTAOptions) *FTAEstimator {
 	if o.Reservoir <= 0 {
 		o.Reservoir = DefaultFTAReservoir
-	}
-	if len(o.Families) == 0 {
-		o.Families = FTAFitFamilies
 	}
 	return &FTAEstimator{opts: o, nodes: map[int64]*ftaNodeState{}, rnd: rng.New(o.Seed)}
 }
@@ -244,8 +235,8 @@ func (e *FTAEstimator) addInterval(x float64) {
 	}
 }
 
-// Stats computes the statistics of the events added so far and fits the
-// inter-failure laws. O(nodes log nodes + fit of the sample).
+// Stats computes the statistics of the events added so far, with a copy of
+// the sample of inter-failure times. O(nodes log nodes + sample).
 func (e *FTAEstimator) Stats() FTAStats {
 	s := FTAStats{Events: e.events, Intervals: e.intervals, Sampled: len(e.sample)}
 	systems := map[string]*FTASystem{}
@@ -281,10 +272,7 @@ func (e *FTAEstimator) Stats() FTAStats {
 		s.Span = last - first
 	}
 	s.NodeMTBF, s.MTBF = mtbf(s.Up, s.Failures), mtbf(s.Span, s.Failures)
-	if len(e.sample) >= 2 {
-		sample := append([]float64(nil), e.sample...)
-		s.Fits = distribution.FitRanked(sample, e.opts.Families, distribution.ByAIC)
-	}
+	s.Sample = append([]float64(nil), e.sample...)
 	return s
 }
 
@@ -384,10 +372,10 @@ func FTAEventTrace(dir string) (string, error) {
 func ReadFTAFile(path string, o FTAOptions) (FTAStats, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		if path, err = FTAEventTrace(path); err != nil {
-			return FTAStats{}, err
+			return FTAStats{}, usage.Wrap(err)
 		}
 	}
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return FTAStats{}, err
 	}

@@ -3,9 +3,10 @@ package trace
 import (
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // GloudSimMaxOverlap is the largest overlap, in seconds, between a segment
@@ -88,15 +89,6 @@ type GloudSimJob struct {
 	Line        int // line of the jobID line
 }
 
-// Failures is the total number of failures of the job's tasks.
-func (j GloudSimJob) Failures() int {
-	n := 0
-	for _, t := range j.Tasks {
-		n += t.Failures()
-	}
-	return n
-}
-
 // GloudSimTask is one task of a job (a "batch task" in GloudSim) and its
 // execution segments.
 type GloudSimTask struct {
@@ -123,15 +115,6 @@ type Segment struct {
 	Line       int
 }
 
-// Failures is the number of failures of the task: one per segment after the
-// first (each restart follows a failure).
-func (t GloudSimTask) Failures() int {
-	if len(t.Segments) == 0 {
-		return 0
-	}
-	return len(t.Segments) - 1
-}
-
 // FailureIntervals are the uninterrupted work intervals that ended in a
 // failure: the durations of all segments but the last, in order. They are
 // the samples of the time between failures (MTBF is their mean; their mean
@@ -144,19 +127,6 @@ func (t GloudSimTask) FailureIntervals() []float64 {
 	out := make([]float64, len(t.Segments)-1)
 	for i := range out {
 		out[i] = t.Segments[i].Duration
-	}
-	return out
-}
-
-// RestartDelays are the gaps between the end of a failed segment and the
-// start of the next one (negative for a tolerated overlap).
-func (t GloudSimTask) RestartDelays() []float64 {
-	if len(t.Segments) < 2 {
-		return nil
-	}
-	out := make([]float64, len(t.Segments)-1)
-	for i := range out {
-		out[i] = t.Segments[i+1].Start - t.Segments[i].End
 	}
 	return out
 }
@@ -450,7 +420,7 @@ func GloudSimData(kind string) []string {
 // ReadGloudSimFile reads the GloudSim job trace at path (errors name the
 // path and the line).
 func ReadGloudSimFile(path string) (GloudSimTrace, error) {
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return GloudSimTrace{}, err
 	}

@@ -266,3 +266,34 @@ func FuzzGloudSim(f *testing.F) {
 		}
 	})
 }
+
+// Failures is the total number of failures of the job's tasks.
+func (j GloudSimJob) Failures() int {
+	n := 0
+	for _, t := range j.Tasks {
+		n += t.Failures()
+	}
+	return n
+}
+
+// Failures is the number of failures of the task: one per segment after the
+// first (each restart follows a failure).
+func (t GloudSimTask) Failures() int {
+	if len(t.Segments) == 0 {
+		return 0
+	}
+	return len(t.Segments) - 1
+}
+
+// RestartDelays are the gaps between the end of a failed segment and the
+// start of the next one (negative for a tolerated overlap).
+func (t GloudSimTask) RestartDelays() []float64 {
+	if len(t.Segments) < 2 {
+		return nil
+	}
+	out := make([]float64, len(t.Segments)-1)
+	for i := range out {
+		out[i] = t.Segments[i+1].Start - t.Segments[i].End
+	}
+	return out
+}

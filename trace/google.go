@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -88,28 +87,17 @@ func parseGoogleTaskEvent(ls *lineScanner, line string) (GoogleTaskEvent, error)
 		User: strings.TrimSpace(f[6]), Priority: int(n[3])}, nil
 }
 
-// WriteGoogleTaskEvents writes events as task_events rows (the columns
-// not in GoogleTaskEvent left empty).
-func WriteGoogleTaskEvents(w io.Writer, evs []GoogleTaskEvent) error {
-	bw := bufio.NewWriter(w)
-	for _, e := range evs {
-		if strings.ContainsAny(e.Machine+e.User, ",\n\r") {
-			return fmt.Errorf("task event of job %d: machine or user contains a comma or newline", e.JobID)
-		}
-		fmt.Fprintf(bw, "%d,,%d,%d,%s,%d,%s,,%d,,,,\n", e.Time, e.JobID, e.TaskIndex, e.Machine, e.Type, e.User, e.Priority)
-	}
-	return bw.Flush()
-}
-
 // GooglePriorityStats are the failure statistics of one priority.
 type GooglePriorityStats struct {
 	Priority int `json:"priority"`
-	Tasks    int `json:"tasks"`    // tasks scheduled at least once
-	Failures int `json:"failures"` // interruptions followed by a new schedule
+	// FailureCount counts the tasks scheduled at least once, the
+	// interruptions followed by a new schedule (failures) and the length of
+	// the segments that ended in one.
+	FailureCount
 	// MNOF is Failures/Tasks; MTBF the mean length of the segments that
-	// ended in a failure (NaN without failure).
+	// ended in a failure (NaN without failure): FailureCount's.
 	MNOF float64       `json:"mnof"`
-	MTBF output.Number `json:"mtbf"`
+	MTBF output.Number `json:"mtbf_s"`
 	// Ends counts segment ends by event type (evict, fail, finish, kill,
 	// lost), the last segment of each task included.
 	Ends map[string]int `json:"ends"`
@@ -205,18 +193,11 @@ func (g *GoogleSegments) Stats() []GooglePriorityStats {
 			s = &GooglePriorityStats{Priority: t.priority, Ends: g.ends[t.priority]}
 			by[t.priority] = s
 		}
-		s.Tasks++
-		s.Failures += t.failures
-		s.MTBF += output.Number(t.sum)
+		s.Add(t.failures, t.sum)
 	}
 	out := make([]GooglePriorityStats, 0, len(by))
 	for _, s := range by {
-		s.MNOF = float64(s.Failures) / float64(s.Tasks)
-		if s.Failures > 0 {
-			s.MTBF /= output.Number(s.Failures)
-		} else {
-			s.MTBF = output.Number(math.NaN())
-		}
+		s.MNOF, s.MTBF = s.FailureCount.MNOF(), output.Number(s.FailureCount.MTBF())
 		if s.Ends == nil {
 			s.Ends = map[string]int{}
 		}
@@ -244,4 +225,46 @@ func EstimateGoogle(r io.Reader, name string) ([]GooglePriorityStats, error) {
 			return nil, errorf(name, rd.Line(), "%v", err)
 		}
 	}
+}
+
+// FailureCount is the failure history of a group of tasks, from which the
+// MNOF and the MTBF are estimated as in Table 7 of Di et al. (SC'13): the
+// one estimator of both, for Google task events and GloudSim traces alike.
+type FailureCount struct {
+	Tasks    int `json:"tasks"`    // tasks of the group
+	Failures int `json:"failures"` // failures over all of them
+	// Interrupted is the total length, in seconds, of the runs that ended
+	// in a failure (the failure intervals).
+	Interrupted float64 `json:"-"`
+}
+
+// Add counts one task with its failures and the total length of the runs
+// they interrupted.
+func (c *FailureCount) Add(failures int, interrupted float64) {
+	c.Tasks++
+	c.Failures += failures
+	c.Interrupted += interrupted
+}
+
+// Plus is the count of the two groups together.
+func (c FailureCount) Plus(d FailureCount) FailureCount {
+	return FailureCount{Tasks: c.Tasks + d.Tasks, Failures: c.Failures + d.Failures, Interrupted: c.Interrupted + d.Interrupted}
+}
+
+// MNOF is the mean number of failures per task, Failures/Tasks; NaN for
+// no task.
+func (c FailureCount) MNOF() float64 {
+	if c.Tasks == 0 {
+		return math.NaN()
+	}
+	return float64(c.Failures) / float64(c.Tasks)
+}
+
+// MTBF is the mean failure interval, Interrupted/Failures: the mean
+// uninterrupted run that ended in a failure; NaN without failure.
+func (c FailureCount) MTBF() float64 {
+	if c.Failures == 0 {
+		return math.NaN()
+	}
+	return c.Interrupted / float64(c.Failures)
 }

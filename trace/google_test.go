@@ -1,8 +1,11 @@
 package trace
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -119,7 +122,7 @@ func TestGoogleSample(t *testing.T) {
 	// Read by hand: 10 tasks of priority 9 scheduled; job 2 task 0 runs
 	// 12–30 s, is evicted and rescheduled (one failure of 18 s); job 2 task 2
 	// fails at 21 s and is not rescheduled (censored); 9 tasks finish.
-	want := GooglePriorityStats{Priority: 9, Tasks: 10, Failures: 1, MNOF: 0.1, MTBF: 18,
+	want := GooglePriorityStats{Priority: 9, FailureCount: FailureCount{Tasks: 10, Failures: 1, Interrupted: 18}, MNOF: 0.1, MTBF: 18,
 		Ends: map[string]int{"evict": 1, "fail": 1, "finish": 9}}
 	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Fatalf("%+v", got)
@@ -191,4 +194,17 @@ func FuzzGoogleTaskEvents(f *testing.F) {
 			}
 		}
 	})
+}
+
+// WriteGoogleTaskEvents writes events as task_events rows (the columns
+// not in GoogleTaskEvent left empty).
+func WriteGoogleTaskEvents(w io.Writer, evs []GoogleTaskEvent) error {
+	bw := bufio.NewWriter(w)
+	for _, e := range evs {
+		if strings.ContainsAny(e.Machine+e.User, ",\n\r") {
+			return fmt.Errorf("task event of job %d: machine or user contains a comma or newline", e.JobID)
+		}
+		fmt.Fprintf(bw, "%d,,%d,%d,%s,%d,%s,,%d,,,,\n", e.Time, e.JobID, e.TaskIndex, e.Machine, e.Type, e.User, e.Priority)
+	}
+	return bw.Flush()
 }

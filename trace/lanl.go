@@ -3,11 +3,12 @@ package trace
 import (
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // LANLFailure is one record of the Los Alamos failure data 1996–2005
@@ -82,9 +83,6 @@ type LANLReader struct {
 func NewLANLReader(r io.Reader, name string) *LANLReader {
 	return &LANLReader{ls: newLineScanner(r, name), name: name}
 }
-
-// Skipped is the number of header and blank lines skipped so far.
-func (r *LANLReader) Skipped() int { return r.skipped }
 
 // Next returns the next record, or io.EOF after the last one.
 func (r *LANLReader) Next() (LANLFailure, error) {
@@ -301,7 +299,7 @@ var LANLData = []string{"failures", "LA-UR-05-7318-failure-data-1996-2005.csv"}
 // ReadLANLFile reads the LANL failure CSV at path: the one way ckpt loads
 // it (errors name the path and the line). O(n).
 func ReadLANLFile(path string) ([]LANLFailure, error) {
-	f, err := os.Open(path)
+	f, err := usage.Open(path)
 	if err != nil {
 		return nil, err
 	}

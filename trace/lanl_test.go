@@ -220,3 +220,6 @@ func FuzzLANL(f *testing.F) {
 		}
 	})
 }
+
+// Skipped is the number of header and blank lines skipped so far.
+func (r *LANLReader) Skipped() int { return r.skipped }

@@ -167,10 +167,10 @@ func TestFailuresCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{dir, "--task", "1h"}, "give --task with either --nodes or --on"},
-		{[]string{dir, "--on", "3"}, "give --task with either --nodes or --on"},
+		{[]string{dir, "--task", "1h"}, "--task: give the task length with either nodes or on"},
+		{[]string{dir, "--on", "3"}, "--task: give the task length with either nodes or on"},
 		{[]string{g, "--task", "1h", "--on", "2"}, "apply to FTA traces only"},
-		{[]string{dir, "--format", "lanl"}, `--format "lanl"`},
+		{[]string{dir, "--format", "lanl"}, `--format: "lanl"`},
 		{[]string{dir, "--task", "1h", "--nodes", "nope"}, `--nodes: node "nope" is not in the trace`},
 		{[]string{dir, "--task", "-1h", "--on", "2"}, "--task"},
 	} {

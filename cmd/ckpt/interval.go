@@ -1,28 +1,22 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"math"
-	"path/filepath"
-	"strings"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
-	"github.com/ckpt-hpc/ckpt/output"
-	"github.com/ckpt-hpc/ckpt/trace"
-	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type intervalFlags struct {
 	te, ckpt, restart, mtbf string
-	failures                float64
+	failures                string
 	traceFile, lanlFile     string
-	ftaPath                 string
+	ftaPath, google         string
 	priority, system, nodes int
 	maxLength               string
 	memory                  float64
@@ -31,9 +25,6 @@ type intervalFlags struct {
 	json                    bool
 	plotPath, htmlPath      string
 }
-
-// pictures reports whether --plot or --html asks for a picture.
-func (f intervalFlags) pictures() bool { return f.plotPath != "" || f.htmlPath != "" }
 
 const intervalLong = `Plan how many checkpoints a task should take and how far apart, given its
 work Te (time without failure nor checkpoint), the checkpoint cost C, the
@@ -44,7 +35,8 @@ GloudSim Google task trace (--trace, MNOF and MTBF of the tasks of one
 --priority shorter than --max-length), the LANL failure log (--lanl, the
 MTBF of one --system), or a Failure Trace Archive data set (--fta, e.g. the
 Grid'5000 event trace: E(Y) = nodes x Te / node MTBF for a task on --nodes
-nodes).
+nodes), or Google cluster task events (--google, MNOF and MTBF of one
+--priority).
 
 For each method it prints the number of intervals, the period (work between
 checkpoints) and the expected wall-clock time and overhead under Eq. (4) of
@@ -66,7 +58,9 @@ of Eq. (3), the paper's form; without --ckpt the method table uses the
 cheaper storage's C and R.
 
 Durations (--te, --ckpt, --restart, --mtbf, --max-length, the costs of
---local and --shared) are seconds or durations: 90m, 1.5h, 2d, 01:30:00.
+--local and --shared) are seconds or durations: 90m, 1.5h, 2d, 01:30:00,
+at most 1e10 s; a plan whose expected wall-clock time is not finite is
+refused.
 Nothing here is random: the same input gives the same output.`
 
 func newIntervalCmd() *cobra.Command {
@@ -96,15 +90,16 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	fl.StringVar(&f.te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
 	fl.StringVar(&f.ckpt, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
 	fl.StringVar(&f.restart, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
-	fl.Float64Var(&f.failures, "failures", math.NaN(), "expected number of failures during the task E(Y) (MNOF, >= 0)")
+	fl.StringVar(&f.failures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
 	fl.StringVar(&f.mtbf, "mtbf", "", "mean time between failures (> 0)")
 	fl.StringVar(&f.traceFile, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
-	fl.IntVar(&f.priority, "priority", -1, "with --trace: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
+	fl.IntVar(&f.priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
 	fl.StringVar(&f.maxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
 	fl.StringVar(&f.lanlFile, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
 	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
 	fl.StringVar(&f.ftaPath, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
 	fl.IntVar(&f.nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
+	fl.StringVar(&f.google, "google", "", "Google cluster trace task_events table (.csv, .csv.gz) to estimate MNOF and MTBF from (one --priority)")
 	fl.Float64Var(&f.memory, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
 	fl.StringVar(&f.blcr, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
 	fl.StringVar(&f.data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
@@ -115,374 +110,115 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 }
 
 func runInterval(cmd *cobra.Command, f intervalFlags) error {
-	given := cmd.Flags().Changed
-	if err := checkIntervalFlags(f, given); err != nil {
-		return err
-	}
 	if err := checkPictureFlags(f.plotPath); err != nil {
 		return err
 	}
-	task, err := intervalTask(f, given)
+	req, err := intervalRequest(f, cmd.Flags().Changed)
 	if err != nil {
 		return err
 	}
-	source := "given"
-	var fd *interval.FailureData
-	switch {
-	case f.traceFile != "":
-		source, fd, err = estimateFromTrace(f, &task)
-	case f.lanlFile != "":
-		source, fd, err = estimateFromLANL(f, given("system"), &task)
-	case f.ftaPath != "":
-		source, fd, err = estimateFromFTA(f, &task)
-	}
+	rep, err := interval.Run(cmd.Context(), req)
 	if err != nil {
-		return err
+		return flagNamed(err, intervalFlagOf)
 	}
-	stores, mem, err := intervalStorages(f, given)
-	if err != nil {
-		return err
+	if w := rep.Warning(); w != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
 	}
-	if mem != nil && mem.Extrapolated {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --memory %g MB is outside the measured BLCR range %.4g-%.4g MB: its costs are extrapolated\n",
-			f.memory, mem.MeasuredMB[0], mem.MeasuredMB[1])
-	}
-	adv, err := interval.Advise(task, stores)
-	if err != nil {
-		return usage(err)
-	}
-	if err := writeAdvicePictures(f.plotPath, f.htmlPath, adv, source, fd); err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), intervalJSONOf(adv, source, mem))
-	}
-	w := output.NewWriter(cmd.OutOrStdout())
-	writeIntervalText(w, adv, source)
-	return w.Err()
-}
-
-// checkIntervalFlags refuses flags that do not apply and pairs that
-// contradict each other.
-func checkIntervalFlags(f intervalFlags, given func(string) bool) error {
-	needs := []struct{ flag, with string }{
-		{"priority", "trace"}, {"max-length", "trace"}, {"system", "lanl"}, {"blcr", "memory"}, {"data", "memory"}, {"nodes", "fta"},
-	}
-	for _, n := range needs {
-		if given(n.flag) && !given(n.with) {
-			return usagef("--%s goes with --%s", n.flag, n.with)
+	if f.plotPath != "" {
+		if err := rep.Plot(f.plotPath); err != nil {
+			return err
 		}
 	}
-	switch {
-	case f.priority < -1:
-		return usagef("--priority must be a priority group >= 0, or -1 for all, got %d", f.priority)
-	case f.system < 0:
-		return usagef("--system must be a system number >= 0, got %d", f.system)
-	case f.te == "":
-		return usagef("--te is required (the work of the task)")
-	case f.nodes < 1:
-		return usagef("--nodes must be >= 1, got %d", f.nodes)
-	case countSet(f.traceFile, f.lanlFile, f.ftaPath) > 1:
-		return usagef("give one of --trace, --lanl and --fta")
-	case f.ftaPath != "" && (given("failures") || given("mtbf")):
-		return usagef("--fta estimates E(Y) and the MTBF: do not give --failures or --mtbf too")
-	case f.traceFile != "" && (given("failures") || given("mtbf")):
-		return usagef("--trace estimates E(Y) and the MTBF: do not give --failures or --mtbf too")
-	case f.lanlFile != "" && given("mtbf"):
-		return usagef("--lanl estimates the MTBF: do not give --mtbf too")
-	case countSet(f.traceFile, f.lanlFile, f.ftaPath) == 0 && !given("failures") && !given("mtbf"):
-		return usagef("give --failures E(Y), --mtbf, --trace, --lanl or --fta")
-	case given("memory") && (given("local") || given("shared")):
-		return usagef("give --memory or --local/--shared, not both")
-	case given("local") != given("shared"):
-		return usagef("give both --local C,R and --shared C,R")
-	case given("blcr") && given("data"):
-		return usagef("give --blcr DIR or --data DIR, not both")
+	if f.htmlPath != "" {
+		page, err := rep.Page()
+		if err != nil {
+			return err
+		}
+		if err := writePage(f.htmlPath, page); err != nil {
+			return err
+		}
 	}
-	return nil
+	if f.json {
+		return writeJSON(cmd.OutOrStdout(), rep)
+	}
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
-// intervalTask reads the task's durations and failure model; C and R are
-// NaN when not given (a storage may supply them).
-func intervalTask(f intervalFlags, given func(string) bool) (interval.Task, error) {
-	t := interval.Task{C: math.NaN(), R: math.NaN(), EY: math.NaN(), MTBF: math.NaN()}
-	var err error
-	if t.Te, err = positiveDurationFlag("te", f.te); err != nil {
-		return t, err
+// intervalRequest maps the flags to an interval.Request; the request
+// validates itself in interval.Run.
+func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request, error) {
+	for _, n := range []struct{ flag, with string }{{"priority", "trace"}, {"system", "lanl"}, {"max-length", "trace"}, {"nodes", "fta"}} {
+		if given(n.flag) && !given(n.with) && !(n.flag == "priority" && given("google")) {
+			return interval.Request{}, usagef("--%s goes with --%s", n.flag, n.with)
+		}
 	}
-	if given("ckpt") {
-		if t.C, err = positiveDurationFlag("ckpt", f.ckpt); err != nil {
-			return t, err
+	if given("local") != given("shared") {
+		return interval.Request{}, usagef("give both --local C,R and --shared C,R")
+	}
+	r := interval.Request{MemoryMB: f.memory, BLCR: f.blcr, Data: f.data, Fits: f.plotPath != "" || f.htmlPath != "",
+		Failures: interval.FailureSource{GloudSim: f.traceFile, Priority: f.priority, LANL: f.lanlFile, System: -1, FTA: f.ftaPath, Google: f.google}}
+	if given("system") {
+		r.Failures.System = f.system
+	}
+	if given("nodes") || f.ftaPath != "" {
+		r.Failures.Nodes = f.nodes
+	}
+	durs := []struct {
+		flag, v string
+		dst     *float64
+	}{{"te", f.te, &r.Te}, {"ckpt", f.ckpt, &r.C}, {"mtbf", f.mtbf, &r.Failures.MTBF}, {"max-length", f.maxLength, &r.Failures.MaxLength}}
+	for _, d := range durs {
+		if given(d.flag) {
+			v, err := durationFlag(d.flag, d.v)
+			if err != nil {
+				return r, err
+			}
+			*d.dst = v
 		}
 	}
 	if given("restart") {
-		if t.R, err = nonNegDurationFlag("restart", f.restart); err != nil {
-			return t, err
+		v, err := durationFlag("restart", f.restart)
+		if err != nil {
+			return r, err
 		}
+		r.R = &v
 	}
 	if given("failures") {
-		if !(f.failures >= 0) || math.IsInf(f.failures, 0) {
-			return t, usagef("--failures must be a finite number >= 0, got %v", f.failures)
+		ey, err := strconv.ParseFloat(f.failures, 64)
+		if err != nil {
+			return r, usagef("--failures: want a number of failures >= 0, got %q", f.failures)
 		}
-		t.EY = f.failures
+		r.Failures.ExpectedFailures = &ey
 	}
-	if given("mtbf") {
-		if t.MTBF, err = positiveDurationFlag("mtbf", f.mtbf); err != nil {
-			return t, err
-		}
-	}
-	if !given("ckpt") && !given("memory") && !given("local") {
-		return t, usagef("--ckpt is required (or --memory to take it from the BLCR tables, or --local C,R --shared C,R)")
-	}
-	return t, nil
-}
-
-// memoryJSON says where --memory's costs come from.
-type memoryJSON struct {
-	MB           float64    `json:"mb"`
-	MeasuredMB   [2]float64 `json:"measured_mb"`
-	Extrapolated bool       `json:"extrapolated"`
-}
-
-// intervalStorages reads --local/--shared, or the BLCR tables at --memory.
-func intervalStorages(f intervalFlags, given func(string) bool) ([]interval.Storage, *memoryJSON, error) {
-	if given("local") {
-		var stores []interval.Storage
-		for _, x := range []struct{ name, v string }{{"local", f.local}, {"shared", f.shared}} {
+	for _, x := range []struct{ name, v string }{{"local", f.local}, {"shared", f.shared}} {
+		if given(x.name) {
 			s, err := interval.ParseStorage(x.name, x.v)
 			if err != nil {
-				return nil, nil, usagef("--%s: %v", x.name, err)
+				return r, usagef("--%s: %v", x.name, err)
 			}
-			stores = append(stores, s)
-		}
-		return stores, nil, nil
-	}
-	if !given("memory") {
-		return nil, nil, nil
-	}
-	if !(f.memory > 0) || math.IsInf(f.memory, 0) {
-		return nil, nil, usagef("--memory must be a finite number of MB > 0, got %v", f.memory)
-	}
-	dir := f.blcr
-	if dir == "" {
-		var err error
-		if dir, err = datadir.Path(f.data, interval.BLCRDir...); err != nil {
-			return nil, nil, usagef("--memory: BLCR cost tables: %v; or give --blcr DIR, or --local C,R --shared C,R", err)
+			r.Storages = append(r.Storages, s)
 		}
 	}
-	b, err := interval.LoadBLCR(dir)
-	if err != nil {
-		return nil, nil, usagef("--memory: BLCR cost tables: %v", err)
-	}
-	lo, hi := b.Range()
-	return b.Storages(f.memory), &memoryJSON{MB: f.memory, MeasuredMB: [2]float64{lo, hi}, Extrapolated: b.Extrapolated(f.memory)}, nil
+	return r, nil
 }
 
-// estimateFromTrace takes E(Y) and the MTBF from a GloudSim task trace;
-// with pictures asked for, it also fits the failure laws to the selected
-// tasks' failure intervals.
-func estimateFromTrace(f intervalFlags, task *interval.Task) (string, *interval.FailureData, error) {
-	filter := interval.TraceFilter{Priority: f.priority, MaxLength: math.Inf(1)}
-	if f.maxLength != "" {
-		var err error
-		if filter.MaxLength, err = positiveDurationFlag("max-length", f.maxLength); err != nil {
-			return "", nil, err
+// intervalFlagOf names the flag of each field of an interval.Request.
+var intervalFlagOf = map[string]string{
+	"te_s": "--te", "c_s": "--ckpt", "r_s": "--restart", "memory_mb": "--memory", "blcr": "--blcr", "data": "--data",
+	"failures.expected_failures": "--failures", "failures.mtbf_s": "--mtbf", "failures.gloudsim": "--trace",
+	"failures.max_length_s": "--max-length", "failures.lanl": "--lanl", "failures.fta": "--fta", "failures.nodes": "--nodes", "failures.priority": "--priority",
+	"failures.google": "--google", "failures.dist": "--dist", "failures.failure_times": "--failure-times",
+	"strategy": "--strategy", "runs": "--runs", "workers": "--workers", "failures.system": "--system",
+}
+
+// flagNamed renames the field of a usage error after its flag, so that a
+// Request's error speaks the command line's words.
+func flagNamed(err error, flags map[string]string) error {
+	var ue *inputerr.Error
+	if errors.As(err, &ue) {
+		if f, ok := flags[ue.Field]; ok {
+			return &inputerr.Error{Field: f, Err: ue.Err}
 		}
 	}
-	tr, err := trace.ReadGloudSimFile(f.traceFile)
-	if err != nil {
-		return "", nil, usage(err)
-	}
-	tasks := interval.TasksFromGloudSim(tr)
-	s, err := interval.EstimateFiltered(tasks, filter)
-	if err != nil {
-		return "", nil, usagef("--trace %s: %v", f.traceFile, err)
-	}
-	task.EY, task.MTBF = s.Model()
-	var fd *interval.FailureData
-	if f.pictures() {
-		iv := interval.FailureIntervals(filter.Select(tasks))
-		fits, _ := interval.FitInterFailure(iv)
-		fd = &interval.FailureData{Source: fmt.Sprintf("%s (%s)", filepath.Base(f.traceFile), filter), Intervals: iv, Fits: fits, MTBF: s.MTBF}
-	}
-	return fmt.Sprintf("%s: %d tasks (%s), %d failures: MNOF %.4g, MTBF %.4g s",
-		f.traceFile, s.Tasks, filter, s.Failures, s.MNOF, s.MTBF), fd, nil
-}
-
-func estimateFromLANL(f intervalFlags, systemGiven bool, task *interval.Task) (string, *interval.FailureData, error) {
-	recs, err := trace.ReadLANLFile(f.lanlFile)
-	if err != nil {
-		return "", nil, usage(err)
-	}
-	system := f.system
-	if !systemGiven {
-		system = -1
-	}
-	s, err := interval.LANLSystem(recs, system, 2)
-	if err != nil {
-		what := ""
-		if !systemGiven {
-			what = "give --system N; "
-		}
-		return "", nil, usagef("--lanl %s: %s%v", f.lanlFile, what, err)
-	}
-	task.MTBF = s.MTBF
-	best := "none"
-	if len(s.Fits) > 0 && s.Fits[0].Dist != nil {
-		best = s.Fits[0].Dist.String()
-	}
-	fd := &interval.FailureData{Source: fmt.Sprintf("LANL system %d", s.System), Intervals: s.Intervals, Fits: s.Fits, MTBF: s.MTBF}
-	return fmt.Sprintf("%s: system %d, %d failures, MTBF %.4g s; best fit of the inter-event times (AIC): %s",
-		f.lanlFile, s.System, s.Failures, s.MTBF, best), fd, nil
-}
-
-// intervalMethodJSON is one plan; every key names its unit (_s: seconds).
-type intervalMethodJSON struct {
-	Intervals         int           `json:"intervals"`
-	Checkpoints       int           `json:"checkpoints"`
-	Period            output.Number `json:"period_s"`
-	ExpectedWallclock output.Number `json:"expected_wallclock_eq4_s"`
-	// OverheadPercent is 100·(E(Tw) − Te)/Te, as the text table prints it.
-	OverheadPercent  output.Number `json:"overhead_percent"`
-	ExactExponential output.Number `json:"expected_wallclock_exact_exp_s"`
-	ExactReplay      output.Number `json:"expected_wallclock_exact_replay_s"`
-	// Eq4GapPercent is 100·max |Eq. (4) − exact|/exact.
-	Eq4GapPercent output.Number `json:"eq4_gap_percent"`
-}
-
-type intervalStorageJSON struct {
-	Name      string        `json:"name"`
-	C         output.Number `json:"c_s"`
-	R         output.Number `json:"r_s"`
-	Intervals output.Number `json:"intervals"`
-	Cost      output.Number `json:"cost_s"`
-	// XReal and CostReal are the paper's form: the real x* of Eq. (3).
-	XReal    output.Number `json:"x_real"`
-	CostReal output.Number `json:"cost_real_s"`
-}
-
-type intervalJSON struct {
-	Te               output.Number         `json:"te_s"`
-	C                output.Number         `json:"c_s"`
-	R                output.Number         `json:"r_s"`
-	ExpectedFailures output.Number         `json:"expected_failures"`
-	MTBF             output.Number         `json:"mtbf_s"`
-	Source           string                `json:"source"`
-	Young            intervalMethodJSON    `json:"young"`
-	Daly             intervalMethodJSON    `json:"daly"`
-	MNOF             intervalMethodJSON    `json:"mnof"`
-	Storage          []intervalStorageJSON `json:"storage,omitempty"`
-	StorageChoice    string                `json:"storage_choice,omitempty"`
-	Memory           *memoryJSON           `json:"memory,omitempty"`
-}
-
-func intervalJSONOf(a interval.Advice, source string, mem *memoryJSON) intervalJSON {
-	t := a.Task
-	j := intervalJSON{Te: output.Number(t.Te), C: output.Number(t.C), R: output.Number(t.R), ExpectedFailures: output.Number(t.EY),
-		MTBF: output.Number(t.MTBF), Source: source, Memory: mem}
-	for _, m := range a.Methods {
-		mj := intervalMethodJSON{Intervals: m.Intervals, Checkpoints: m.Intervals - 1, Period: output.Number(m.Period),
-			ExpectedWallclock: output.Number(m.ExpectedWallclock), OverheadPercent: output.Number(100 * m.Overhead / t.Te),
-			ExactExponential: output.Number(m.ExactExponential), ExactReplay: output.Number(m.ExactReplay), Eq4GapPercent: output.Number(100 * m.Eq4Gap())}
-		switch m.Name {
-		case interval.MethodYoung:
-			j.Young = mj
-		case interval.MethodDaly:
-			j.Daly = mj
-		case interval.MethodMNOF:
-			j.MNOF = mj
-		}
-	}
-	if p := a.Storage; p != nil {
-		for i, s := range p.Costs {
-			j.Storage = append(j.Storage, intervalStorageJSON{Name: s.Name, C: output.Number(s.C), R: output.Number(s.R),
-				Intervals: output.Number(s.X), Cost: output.Number(s.Cost), XReal: output.Number(p.Real[i].X), CostReal: output.Number(p.Real[i].Cost)})
-		}
-		j.StorageChoice = p.Chosen().Name
-	}
-	return j
-}
-
-func writeIntervalText(w io.Writer, a interval.Advice, source string) {
-	t := a.Task
-	fmt.Fprintf(w, "task: Te = %s (%g s), C = %.6g s, R = %.6g s\n", units.FormatSeconds(t.Te), t.Te, t.C, t.R)
-	fmt.Fprintf(w, "failures: E(Y) = %.6g, MTBF = %s (a value not given is Te/E(Y) or Te/MTBF, Corollary 1)\n", t.EY, fmtSec(t.MTBF))
-	fmt.Fprintf(w, "source: %s\n\n", source)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\tintervals\tcheckpoints\tperiod (s)\tE(Tw) Eq. (4) (s)\toverhead\texact exp. (s)\texact replay (s)\t")
-	for _, m := range a.Methods {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.6g\t%.6g\t%.3f%%\t%.6g\t%.6g\t\n", m.Name, m.Intervals, m.Intervals-1, m.Period,
-			m.ExpectedWallclock, 100*m.Overhead/t.Te, m.ExactExponential, m.ExactReplay)
-	}
-	tw.Flush()
-	writeEq4Notes(w, a.Methods)
-	p := a.Storage
-	if p == nil {
-		return
-	}
-	fmt.Fprintln(w, "\nstorage (Section 4.2.2; cost = C(x-1) + R E(Y) + Te E(Y)/2x at the integer x, and at the real x* of Eq. (3)):")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "storage\tC (s)\tR (s)\tintervals\tcost (s)\tx*\tcost at x* (s)\tchoice\t")
-	for i, s := range p.Costs {
-		mark := ""
-		if i == p.Best {
-			mark = "best"
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%g\t%.2f\t%.2f\t%.2f\t%s\t\n", s.Name, s.C, s.R, s.X, s.Cost, p.Real[i].X, p.Real[i].Cost, mark)
-	}
-	tw.Flush()
-}
-
-// writeEq4Notes explains the columns and names the plans whose Eq. (4)
-// value is more than interval.Eq4GapThreshold away from an exact one.
-func writeEq4Notes(w io.Writer, ms []interval.Method) {
-	fmt.Fprintln(w, "Eq. (4) is first order; exact exp.: exponential failures at the MTBF, also during checkpoints and restarts;")
-	fmt.Fprintln(w, "exact replay: the same without failures during restarts (the trace replay's model)")
-	for _, m := range ms {
-		if g := m.Eq4Gap(); !(g <= interval.Eq4GapThreshold) {
-			fmt.Fprintf(w, "note: for %s, Eq. (4) is %.1f%% off the exact expectation (exact exp. %.6g s, exact replay %.6g s)\n",
-				m.Name, 100*g, m.ExactExponential, m.ExactReplay)
-		}
-	}
-}
-
-func fmtSec(v float64) string {
-	if math.IsInf(v, 1) {
-		return "inf"
-	}
-	return strings.TrimSpace(fmt.Sprintf("%.6g s", v))
-}
-
-// countSet counts the non-empty strings.
-func countSet(s ...string) int {
-	n := 0
-	for _, v := range s {
-		if v != "" {
-			n++
-		}
-	}
-	return n
-}
-
-// estimateFromFTA takes E(Y) and the MTBF of a task on f.nodes typical
-// nodes from a Failure Trace Archive data set: E(Y) = nodes·Te/node MTBF.
-// The picture draws the laws fitted to one node's inter-failure times
-// and the exponential law at the node MTBF (trace.FTAStats keeps no
-// sample to draw).
-func estimateFromFTA(f intervalFlags, task *interval.Task) (string, *interval.FailureData, error) {
-	s, err := trace.ReadFTAFile(f.ftaPath, trace.FTAOptions{})
-	if err != nil {
-		return "", nil, usage(err)
-	}
-	if s.Failures == 0 {
-		return "", nil, usagef("--fta %s: no failure in the trace, no MTBF to estimate", f.ftaPath)
-	}
-	task.EY = s.ExpectedFailuresOn(task.Te, f.nodes)
-	task.MTBF = float64(s.NodeMTBF) / float64(f.nodes)
-	fd := &interval.FailureData{Source: "FTA " + filepath.Base(f.ftaPath) + ", one node (fits only)", MTBF: float64(s.NodeMTBF)}
-	for _, c := range s.Fits {
-		fd.Fits = append(fd.Fits, interval.Fit{Family: c.Family, Dist: c.Dist, LogLik: c.LogLikelihood, AIC: c.AIC, KS: c.KS})
-	}
-	return fmt.Sprintf("%s: %d nodes, %d failures, node MTBF %.4g s; on %d node(s): E(Y) %.4g, MTBF %.4g s",
-		f.ftaPath, len(s.Nodes), s.Failures, float64(s.NodeMTBF), f.nodes, task.EY, task.MTBF), fd, nil
+	return err
 }

@@ -362,7 +362,7 @@ func TestIntervalIgnoredFlags(t *testing.T) {
 		{"--local", "1,1"},
 		{"--shared", "1,1"},
 		{"--trace", "x.dat", "--priority", "-2"},
-		{"--lanl", "x.csv", "--system", "-1"},
+		{"--lanl", "x.csv", "--system", "-2"}, // -1: none chosen (the error lists the systems)
 	} {
 		args := append(base, extra...)
 		if extra[0] == "--trace" {
@@ -438,5 +438,35 @@ func TestIntervalExactExpectation(t *testing.T) {
 	text, _, _ = run(t, "", "interval", "--te", "1h", "--ckpt", "1", "--mtbf", "1y")
 	if strings.Contains(text, "note:") {
 		t.Errorf("unexpected note:\n%s", text)
+	}
+}
+
+// Issue 22: durations beyond interval.MaxDuration and plans whose expected
+// wall-clock time is not finite are refused (exit 2, one line naming the
+// flag), not printed as NaN or +Inf.
+func TestIntervalRefusesNonFinitePlans(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"--te", "1e308", "--ckpt", "1", "--failures", "2"}, "--te"},
+		{[]string{"--te", "100", "--ckpt", "1", "--failures", "1e308"}, "no finite plan"},
+		{[]string{"--te", "5e-324", "--ckpt", "1", "--failures", "2"}, "--te"},
+		{[]string{"--te", "100", "--ckpt", "1", "--restart", "1", "--mtbf", "5e-324"}, "--mtbf"},
+		{[]string{"--te", "100", "--ckpt", "1e11", "--failures", "1"}, "--ckpt"},
+		{[]string{"--te", "100", "--ckpt", "1", "--mtbf", "1e300"}, "--mtbf"},
+	} {
+		out, errOut, code := run(t, "", append([]string{"interval"}, c.args...)...)
+		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, c.flag) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming %s", c.args, code, out, errOut, c.flag)
+		}
+	}
+}
+
+// --help shows no "(default NaN)".
+func TestIntervalHelpHasNoNaN(t *testing.T) {
+	out, _, code := run(t, "", "interval", "--help")
+	if code != 0 || strings.Contains(out, "NaN") {
+		t.Errorf("exit %d, help shows NaN:\n%s", code, out)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/report"
@@ -101,24 +100,6 @@ func writeSchedulePictures(ctx context.Context, plotPath, htmlPath string, pts [
 		return err
 	}
 	return writePage(htmlPath, capacity.SchedulePage(svg, rows))
-}
-
-// writeAdvicePictures draws the plans of `ckpt interval` (and the failure
-// law of its trace, fd, when there is one).
-func writeAdvicePictures(plotPath, htmlPath string, a interval.Advice, source string, fd *interval.FailureData) error {
-	if plotPath != "" {
-		if err := interval.PlotAdvice(plotPath, a, fd); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	page, err := interval.AdvicePage(a, source, fd)
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, page)
 }
 
 // writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:

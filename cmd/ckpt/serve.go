@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/spf13/cobra"
@@ -9,8 +8,8 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
+	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
-	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 type serveFlags struct {
@@ -137,14 +136,12 @@ func joinNames(n []string) string {
 }
 
 // ftaNodeMTBF is the node MTBF of a Failure Trace Archive data set
-// (ΣUp/ΣFailures over its nodes), the coordinator's prior with --fta.
+// (ΣUp/ΣFailures over its nodes), the coordinator's prior with --fta,
+// read by interval.FailureSource like every failure source.
 func ftaNodeMTBF(path string) (float64, error) {
-	s, err := trace.ReadFTAFile(path, trace.FTAOptions{})
+	fs, err := interval.FailureSource{FTA: path, Nodes: 1}.Load(1, false)
 	if err != nil {
-		return 0, usage(fmt.Errorf("--fta: %w", err))
+		return 0, flagNamed(err, map[string]string{"failures.fta": "--fta"})
 	}
-	if s.Failures == 0 {
-		return 0, usagef("--fta %s: no failure in the trace", path)
-	}
-	return float64(s.NodeMTBF), nil
+	return fs.MTBF, nil
 }

@@ -13,7 +13,7 @@
 // the failures strike after the trace's uninterrupted running times, C = 2 s
 // per checkpoint (the cost the paper assumes in Section 4.1 and the one of
 // GloudSim's numeric analyser) and R = 2 s per restart. ST, BoT and Mix are
-// the single, batch and mix traces. RunWith(…, "gloudsim") adds Table 6
+// the single, batch and mix traces. Accounting "gloudsim" adds Table 6
 // and Fig. 9 under the bookkeeping of the authors' numeric analyser
 // (interval.GloudSimAnalyse), which reproduces their published logs.
 //

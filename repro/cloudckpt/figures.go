@@ -142,11 +142,11 @@ func fits(_ context.Context, cfg repro.Config, _ settings, d *data) ([]repro.Com
 	}{{"all", iv}, {"<=1000s", short}} {
 		fs, dropped := interval.FitInterFailure(s.v)
 		for _, f := range fs {
-			law := f.Err
+			law := f.Skipped
 			if f.Dist != nil {
 				law = f.Dist.String()
 			}
-			tab.Row(s.name, f.Family, law, f.LogLik, f.AIC, f.KS)
+			tab.Row(s.name, f.Family, law, f.LogLikelihood, f.AIC, f.KS)
 		}
 		fmt.Fprintf(cfg.Log, "Google (mix) failure intervals %s: %d samples (%d zero dropped), best by AIC %s\n", s.name, len(s.v), dropped, fs[0].Dist)
 		if s.name == "all" {

@@ -9,7 +9,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 
-// Accountings are the bookkeepings RunWith accepts: "ours" (the default,
+// Accountings are the bookkeepings repro.Config.Accounting selects: "ours" (the default,
 // interval.Replay: restarts cost R, checkpoints take time on the task's
 // time line, integer intervals, C = R = 2 s) and "gloudsim" (the authors'
 // numeric analyser, interval.GloudSimAnalyse, which produced Table 6 and
@@ -30,12 +30,6 @@ var authorsLog = map[string]map[bool][2][2]float32{ // [Formula (3), Young][mean
 	"ST":  {true: {{0.94821435, 0.74171114}, {0.9379311, 0.6325331}}, false: {{0.9452773, 0.63192946}, {0.91919196, 0.26124197}}},
 	"BoT": {true: {{0.96026075, 0.74228674}, {0.9544458, 0.7350955}}, false: {{0.955094, 0.7167115}, {0.9150871, 0.15526444}}},
 	"Mix": {true: {{0.94937813, 0.74171114}, {0.9393454, 0.6325331}}, false: {{0.9500272, 0.63192946}, {0.891473, 0.069716804}}},
-}
-
-// RunWith is Run with cfg.Accounting set to accounting.
-func RunWith(ctx context.Context, cfg repro.Config, accounting string) error {
-	cfg.Accounting = accounting
-	return Run(ctx, cfg)
 }
 
 // gloudsimStep is the analyser's Table 6 and Fig. 9.

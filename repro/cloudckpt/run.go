@@ -43,16 +43,6 @@ type data struct {
 	blcrDir  string              // folder of the BLCR cost tables
 }
 
-// dataFiles lists the data files the reproduction reads, as path elements
-// for repro.Config.DataPath.
-func dataFiles() [][]string {
-	var out [][]string
-	for _, k := range kinds {
-		out = append(out, trace.GloudSimData(k.file))
-	}
-	return append(out, trace.LANLData, interval.BLCRDir)
-}
-
 func load(cfg repro.Config) (*data, error) {
 	d := &data{tasks: map[string][]interval.TraceTask{}, analyser: map[string][]interval.GloudSimAnalyserGroup{}}
 	for _, k := range kinds {

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/repro"
+	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 // The quick reproduction writes every output, and the quantities that are
@@ -177,4 +179,20 @@ func TestRunGloudSimAccounting(t *testing.T) {
 	if err := RunWith(context.Background(), repro.Config{Dir: dir, Quick: true, Log: &log}, "authors"); err == nil {
 		t.Error("unknown accounting accepted")
 	}
+}
+
+// RunWith is Run with cfg.Accounting set to accounting.
+func RunWith(ctx context.Context, cfg repro.Config, accounting string) error {
+	cfg.Accounting = accounting
+	return Run(ctx, cfg)
+}
+
+// dataFiles lists the data files the reproduction reads, as path elements
+// for repro.Config.DataPath.
+func dataFiles() [][]string {
+	var out [][]string
+	for _, k := range kinds {
+		out = append(out, trace.GloudSimData(k.file))
+	}
+	return append(out, trace.LANLData, interval.BLCRDir)
 }
