@@ -335,3 +335,12 @@ func TestReserveHistoryGarbageSacct(t *testing.T) {
 		}
 	}
 }
+
+// A missing history file is a usage error naming the file, not a flag
+// that ckpt chain history does not have.
+func TestChainHistoryMissingFile(t *testing.T) {
+	_, errOut, code := run(t, "", "chain", "history", "/nonexistent/runs.txt")
+	if code != 2 || !strings.Contains(errOut, "/nonexistent/runs.txt") || strings.Contains(errOut, "--history") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}

@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // readHistoryFlags reads a walltime history (- for stdin) with
@@ -29,9 +29,9 @@ func readHistoryFlags(cmd *cobra.Command, file string, format trace.HistoryForma
 	var in io.Reader = cmd.InOrStdin()
 	name := "stdin"
 	if file != "-" {
-		fh, err := os.Open(file)
+		fh, err := inputerr.Open(file) // names the file: --history's or chain history's
 		if err != nil {
-			return slurm.History{}, "", fmt.Errorf("--history: %w", err)
+			return slurm.History{}, "", err
 		}
 		defer fh.Close()
 		in, name = fh, file
