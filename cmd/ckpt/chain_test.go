@@ -344,3 +344,18 @@ func TestChainHistoryMissingFile(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// --states and --censored name Slurm job states: a typo is a usage error
+// naming the flag, not a history whose runs are all skipped.
+func TestHistoryStatesAreSlurms(t *testing.T) {
+	for _, args := range [][]string{
+		{"reserve", "--history", "-", "--states", "BOGUS"},
+		{"chain", "history", "-", "--censored", "TIMEOUT,TIMEDOUT"},
+	} {
+		_, errOut, code := run(t, chainSacct, args...)
+		flag := args[len(args)-2]
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+flag+" ") || !strings.Contains(errOut, "is not a Slurm job state") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}

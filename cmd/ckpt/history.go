@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -18,11 +19,11 @@ import (
 // --censored (comma lists of sacct states of lone jobs: complete,
 // censored) apply to sacct output only, --column to CSV only.
 func readHistoryFlags(cmd *cobra.Command, file string, format trace.HistoryFormat, column, states, censored string) (slurm.History, string, error) {
-	complete, err := listFlag("--states", states)
+	complete, err := listFlag("states", states)
 	if err != nil {
 		return slurm.History{}, "", err
 	}
-	cens, err := listFlag("--censored", censored)
+	cens, err := listFlag("censored", censored)
 	if err != nil {
 		return slurm.History{}, "", err
 	}
@@ -37,6 +38,10 @@ func readHistoryFlags(cmd *cobra.Command, file string, format trace.HistoryForma
 		in, name = fh, file
 	}
 	h, err := slurm.ReadHistory(in, name, slurm.HistoryOptions{Format: format, Column: column, States: slurm.RunsOptions{Complete: complete, Censored: cens}})
+	var ue *inputerr.Error
+	if errors.As(err, &ue) && (ue.Field == "Complete" || ue.Field == "Censored") {
+		return h, name, usagef("--%s %v", map[string]string{"Complete": "states", "Censored": "censored"}[ue.Field], ue.Err)
+	}
 	if err != nil {
 		return h, name, err
 	}
