@@ -128,6 +128,7 @@ func newChainCmd() *cobra.Command {
 	}
 	addJSONFlag(status.Flags(), &js)
 	addPictureFlags(status.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
+	var cancelJSON bool
 	cancel := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel every pending or running reservation of a chain",
@@ -141,10 +142,14 @@ func newChainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %d job(s) of chain %s %v\n", len(ids), st.ID, ids)
-			return err
+			c := slurm.Cancelled{ID: st.ID, Jobs: ids}
+			if cancelJSON {
+				return writeJSON(cmd.OutOrStdout(), c)
+			}
+			return c.WriteText(cmd.OutOrStdout())
 		},
 	}
+	addJSONFlag(cancel.Flags(), &cancelJSON)
 	cmd.AddCommand(status, cancel, newChainHistoryCmd())
 	return cmd
 }

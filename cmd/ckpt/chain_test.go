@@ -359,3 +359,24 @@ func TestHistoryStatesAreSlurms(t *testing.T) {
 		}
 	}
 }
+
+// ckpt chain cancel takes --json, as the README says (issue 22).
+func TestChainCancelJSON(t *testing.T) {
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "scancel"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "squeue"), []byte("#!/bin/sh\necho '4242|PENDING'\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := oneReservationChain(t, false)
+	os.WriteFile(filepath.Join(dir, "jobs"), []byte("1 4242\n"), 0o644)
+	out, errOut, code := run(t, "", "chain", "cancel", dir, "--json")
+	var c struct {
+		ID   string   `json:"id"`
+		Jobs []string `json:"jobs"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &c) != nil || c.ID != "toy-1" || len(c.Jobs) != 1 || c.Jobs[0] != "4242" {
+		t.Errorf("exit %d, %q %q", code, out, errOut)
+	}
+	if out, _, _ := run(t, "", "chain", "cancel", dir); out != "cancelled 1 job(s) of chain toy-1 [4242]\n" {
+		t.Errorf("text %q", out)
+	}
+}
