@@ -1,12 +1,15 @@
 // Package slurm runs ckpt's reservation plans on the Slurm workload manager,
 // end to end: it submits a plan as a chain of sbatch jobs (one per
-// reservation), runs the application inside each reservation (Run, the
+// reservation; StepsOf and ChainOf are the one way from a plan to a chain,
+// CheckCluster the one check against the partitions' limits), runs the application inside each reservation (Run, the
 // job-side runner behind "ckpt run"), reports and cancels chains (Status,
 // Cancel), and turns sacct records back into a walltime history in which a
 // chain counts as one run and runs that never finished are right-censored
 // (ReadSacct, the one sacct reader in ckpt, and ReadHistory for every
 // layout of history), which Learn fits with the Kaplan–Meier estimate or
-// censored maximum likelihood. It implements the submission side of
+// censored maximum likelihood. It acts on Slurm only through the Cluster
+// interface (Exec runs sbatch, squeue, sacct, sinfo, scancel, scontrol;
+// tests put a recorder in its place). It implements the submission side of
 // Gainaru et al., "Reservation strategies for stochastic jobs" (IPDPS
 // 2019/2020, Sections 2–4): the plan is a sequence of reservations, each
 // ending with or without a checkpoint.
@@ -61,7 +64,10 @@
 // limit) it exits. It exits 0 only when its work is complete; it may write
 // its final progress first. The runner records the outcome (done,
 // checkpointed, killed, failed, out of reservations) in the chain folder, and
-// exits 0 only for done, which is what the dependencies read.
+// exits 0 only for done, which is what the dependencies read. The app runs
+// under package supervise: in its own process group, killed with it when
+// it exits, and, on Linux, killed when the runner dies; a status of 128 + N
+// means signal N killed it.
 //
 // # Scaled time
 //

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/units"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // sacctFormat is the --format that ReadSacct wants.
@@ -178,6 +179,28 @@ func (r Runs) Observations() (t []float64, censored []bool) {
 // complete runs, Censored states right-censored ones, others are skipped.
 type RunsOptions struct {
 	Complete, Censored []string
+}
+
+// jobStates are the states sacct gives a job (Slurm 22–24).
+var jobStates = []string{"BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "CONFIGURING", "DEADLINE", "FAILED", "NODE_FAIL",
+	"OUT_OF_MEMORY", "PENDING", "PREEMPTED", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING", "REVOKED", "RUNNING",
+	"SIGNALING", "SPECIAL_EXIT", "STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT"}
+
+// Validate refuses a state that is not a Slurm job state (a typo would
+// silently skip every run in the state meant). The error names the
+// field: Complete or Censored.
+func (o RunsOptions) Validate() error {
+	for _, f := range []struct {
+		name   string
+		states []string
+	}{{"Complete", o.Complete}, {"Censored", o.Censored}} {
+		for _, st := range f.states {
+			if !slices.Contains(jobStates, strings.ToUpper(st)) {
+				return usage.Fieldf(f.name, "%q is not a Slurm job state (%s)", st, strings.Join(jobStates, ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // DefaultRunsOptions: COMPLETED runs are complete, TIMEOUT runs censored.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 const sacctSample = `JobID|JobName|State|ElapsedRaw|ExitCode|Comment
@@ -169,5 +170,23 @@ func TestReadSacctStartEnd(t *testing.T) {
 	}
 	if !recs[1].Start.IsZero() || !recs[1].End.IsZero() {
 		t.Errorf("%+v", recs[1])
+	}
+}
+
+// A state that is not Slurm's is refused before anything is read (issue
+// 22: --states BOGUS dropped every COMPLETED run without a word); case
+// does not matter.
+func TestRunsOptionsValidate(t *testing.T) {
+	if err := (RunsOptions{Complete: []string{"completed", "TIMEOUT"}, Censored: []string{"Failed"}}).Validate(); err != nil {
+		t.Error(err)
+	}
+	for _, o := range []RunsOptions{{Complete: []string{"BOGUS"}}, {Censored: []string{"TIMEOUT", "TIMEDOUT"}}} {
+		err := o.Validate()
+		if !usage.Is(err) || !strings.Contains(err.Error(), "is not a Slurm job state") {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+	if _, err := ReadHistory(strings.NewReader(sacctSample), "s", HistoryOptions{States: RunsOptions{Complete: []string{"BOGUS"}}}); err == nil {
+		t.Error("ReadHistory took a bogus state")
 	}
 }

@@ -66,6 +66,19 @@ func orDash(s string) string {
 	return s
 }
 
+// Cancelled is what ckpt chain cancel reports: the chain and the jobs it
+// asked Slurm to cancel.
+type Cancelled struct {
+	ID   string   `json:"id"`
+	Jobs []string `json:"jobs"`
+}
+
+// WriteText renders the cancellation in one line.
+func (c Cancelled) WriteText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "cancelled %d job(s) of chain %s %v\n", len(c.Jobs), c.ID, c.Jobs)
+	return err
+}
+
 // HistoryReport is what ckpt chain history reports: the runs of a history
 // (read from Name) and the law learnt from them.
 type HistoryReport struct {

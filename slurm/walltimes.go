@@ -23,7 +23,8 @@ type HistoryOptions struct {
 	// comments that ckpt run leaves are read.
 	Column string
 	// States chooses the sacct states of lone jobs; the zero value is
-	// DefaultRunsOptions.
+	// DefaultRunsOptions. A state that is not a Slurm job state is an
+	// error (RunsOptions.Validate).
 	States RunsOptions
 }
 
@@ -45,6 +46,9 @@ type History struct {
 // history without a run is an error that says what was skipped. The name
 // is used in errors only. The input is read into memory once: O(bytes).
 func ReadHistory(r io.Reader, name string, opt HistoryOptions) (History, error) {
+	if err := opt.States.Validate(); err != nil {
+		return History{}, err
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return History{}, fmt.Errorf("%s: %v", name, err)

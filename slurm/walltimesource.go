@@ -4,35 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
-
-// SacctStates are the job states sacct reports (sacct(1), JOB STATE
-// CODES); RunsOptions may only name these.
-var SacctStates = []string{"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL", "OUT_OF_MEMORY",
-	"PENDING", "PREEMPTED", "RUNNING", "REQUEUED", "RESIZING", "REVOKED", "SUSPENDED", "TIMEOUT"}
-
-// Validate refuses a state sacct does not report (a typo would silently
-// skip every run in it), naming the field (Complete or Censored).
-func (o RunsOptions) Validate() error {
-	for _, f := range []struct {
-		name   string
-		states []string
-	}{{"States", o.Complete}, {"Censored", o.Censored}} {
-		for _, s := range f.states {
-			if !slices.Contains(SacctStates, strings.ToUpper(strings.TrimSpace(s))) {
-				return usage.Fieldf(f.name, "%q is not a sacct state (%s)", s, strings.Join(SacctStates, ", "))
-			}
-		}
-	}
-	return nil
-}
 
 // HistorySource is a walltime history to learn a law from: a file of
 // walltimes (one per line, or a CSV column) or sacct --parsable2 output.

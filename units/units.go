@@ -22,8 +22,9 @@ const Year = 365 * 24 * 3600.0
 //     seconds in any float form with the suffix "s" ("1.5e3s", "4.2e-05s");
 //     so every finite value FormatSeconds prints reads back;
 //   - Slurm's time forms: "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM" and
-//     "D-HH:MM:SS" (as sbatch --time and sacct print them; unlike Slurm, a
-//     bare number stays seconds, not minutes).
+//     "D-HH:MM:SS" (as sbatch --time and sacct print them; the seconds may
+//     carry a fraction, "05:00.5"; unlike Slurm, a bare number stays
+//     seconds, not minutes).
 //
 // NaN, infinities, results that overflow to ±Inf and empty strings are
 // rejected; the sign is kept, so callers that need a positive value check it

@@ -128,6 +128,7 @@ func newChainCmd() *cobra.Command {
 	}
 	addJSONFlag(status.Flags(), &js)
 	addPictureFlags(status.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
+	var cancelJSON bool
 	cancel := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel every pending or running reservation of a chain",
@@ -141,10 +142,14 @@ func newChainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "cancelled %d job(s) of chain %s %v\n", len(ids), st.ID, ids)
-			return err
+			c := slurm.Cancelled{ID: st.ID, Jobs: ids}
+			if cancelJSON {
+				return writeJSON(cmd.OutOrStdout(), c)
+			}
+			return c.WriteText(cmd.OutOrStdout())
 		},
 	}
+	addJSONFlag(cancel.Flags(), &cancelJSON)
 	cmd.AddCommand(status, cancel, newChainHistoryCmd())
 	return cmd
 }
@@ -181,18 +186,24 @@ and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
 }
 
 func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
-	if err := distribution.CheckFitMethod(f.fit); err != nil {
-		return usage(err)
+	fl := cmd.Flags()
+	src := slurm.HistorySource{Path: file, Stdin: cmd.InOrStdin(), Format: trace.HistorySacct, Fit: f.fit}
+	var err error
+	if fl.Changed("states") {
+		if src.States, err = listFlag("states", f.states); err != nil {
+			return err
+		}
 	}
-	h, name, err := readHistoryFlags(cmd, file, trace.HistorySacct, "", f.states, f.censored)
+	if fl.Changed("censored") {
+		if src.Censored, err = listFlag("censored", f.censored); err != nil {
+			return err
+		}
+	}
+	h, learned, err := src.Learn()
 	if err != nil {
-		return usage(err)
+		return reserveFlags{history: file}.fieldError(fl, err)
 	}
-	learned, err := slurm.Learn(h.Runs, f.fit)
-	if err != nil {
-		return usage(fmt.Errorf("%s: %w", name, err))
-	}
-	rep := slurm.HistoryReport{Name: name, History: h, Learned: learned}
+	rep := slurm.HistoryReport{Name: src.Name(), History: h, Learned: learned}
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), rep)
 	}

@@ -335,3 +335,48 @@ func TestReserveHistoryGarbageSacct(t *testing.T) {
 		}
 	}
 }
+
+// A missing history file is a usage error naming the file, not a flag
+// that ckpt chain history does not have.
+func TestChainHistoryMissingFile(t *testing.T) {
+	_, errOut, code := run(t, "", "chain", "history", "/nonexistent/runs.txt")
+	if code != 2 || !strings.Contains(errOut, "/nonexistent/runs.txt") || strings.Contains(errOut, "--history") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}
+
+// --states and --censored name Slurm job states: a typo is a usage error
+// naming the flag, not a history whose runs are all skipped.
+func TestHistoryStatesAreSlurms(t *testing.T) {
+	for _, args := range [][]string{
+		{"reserve", "--history", "-", "--states", "BOGUS"},
+		{"chain", "history", "-", "--censored", "TIMEOUT,TIMEDOUT"},
+	} {
+		_, errOut, code := run(t, chainSacct, args...)
+		flag := args[len(args)-2]
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+flag+" ") || !strings.Contains(errOut, "is not a Slurm job state") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
+// ckpt chain cancel takes --json, as the README says (issue 22).
+func TestChainCancelJSON(t *testing.T) {
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "scancel"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	os.WriteFile(filepath.Join(bin, "squeue"), []byte("#!/bin/sh\necho '4242|PENDING'\n"), 0o755)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := oneReservationChain(t, false)
+	os.WriteFile(filepath.Join(dir, "jobs"), []byte("1 4242\n"), 0o644)
+	out, errOut, code := run(t, "", "chain", "cancel", dir, "--json")
+	var c struct {
+		ID   string   `json:"id"`
+		Jobs []string `json:"jobs"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &c) != nil || c.ID != "toy-1" || len(c.Jobs) != 1 || c.Jobs[0] != "4242" {
+		t.Errorf("exit %d, %q %q", code, out, errOut)
+	}
+	if out, _, _ := run(t, "", "chain", "cancel", dir); out != "cancelled 1 job(s) of chain toy-1 [4242]\n" {
+		t.Errorf("text %q", out)
+	}
+}

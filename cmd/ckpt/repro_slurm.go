@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/repro/slurmexp"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
@@ -74,15 +76,12 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	}
 	cfg := slurmexp.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
 		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
-	d := slurmexp.FullDesign(seed, sf.jobs, sf.mix)
-	if f.quick {
-		d = slurmexp.QuickDesign(seed)
+	d, err := slurmexp.DesignFor(seed, f.quick, sf.jobs, sf.mix)
+	if err != nil {
+		return slurmFlagError(err)
 	}
-	if cfg.Scale == 0 && f.quick {
-		cfg.Scale = 30
-	}
-	if cfg.Slots < 1 || cfg.Slots > cpus || !slurm.ValidScale(cfg.Scale) || sf.jobs < 1 || sf.mix < 0 {
-		return usagef("--slots %d (the node has %d CPUs), --scale %v, --jobs-per-cell %d, --mix-runs %d: want 1..CPUs slots, a scale of 0 (automatic) or in [1e-3, 1e6], jobs >= 1, runs >= 0", cfg.Slots, cpus, cfg.Scale, sf.jobs, sf.mix)
+	if err := cfg.Complete(f.quick, cpus); err != nil {
+		return slurmFlagError(err)
 	}
 	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
 	start := time.Now()
@@ -94,6 +93,16 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	return nil
 }
 
+// slurmFlagError names the flag of the slurmexp field an error names.
+func slurmFlagError(err error) error {
+	flags := map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}
+	var ue *inputerr.Error
+	if errors.As(err, &ue) && flags[ue.Field] != "" {
+		return usagef("--%s %v", flags[ue.Field], ue.Err)
+	}
+	return err
+}
+
 // resummarizeSlurm runs --resummarize.
 func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 	out := filepath.Join(f.out, "slurm")
@@ -101,9 +110,9 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 	if cmd.Flags().Changed("seed") {
 		seed = f.seed
 	}
-	d := slurmexp.FullDesign(seed, f.slurm.jobs, f.slurm.mix)
-	if f.quick {
-		d = slurmexp.QuickDesign(seed)
+	d, err := slurmexp.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
+	if err != nil {
+		return slurmFlagError(err)
 	}
 	if !slurm.ValidScale(f.slurm.scale) {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)

@@ -44,3 +44,18 @@ func TestReproSlurmJobsPerCell(t *testing.T) {
 		t.Errorf("help:\n%s", help)
 	}
 }
+
+// A design out of range is a usage error naming the flag, also where no
+// cluster is asked (--resummarize).
+func TestReproSlurmDesignFlags(t *testing.T) {
+	for flag, want := range map[string]string{"--jobs-per-cell": "--jobs-per-cell 0: want at least 1", "--mix-runs": "--mix-runs -1: want 0 or more"} {
+		v := "0"
+		if flag == "--mix-runs" {
+			v = "-1"
+		}
+		_, stderr, code := run(t, "", "repro", "slurm", "--resummarize", flag, v, "--out", t.TempDir())
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("%s %s: exit %d, %q", flag, v, code, stderr)
+		}
+	}
+}

@@ -290,7 +290,7 @@ func (f reserveFlags) options() (reservation.Options, error) {
 var requestFlags = map[string]string{
 	"Costs.Alpha": "alpha", "Costs.Beta": "beta", "Costs.Gamma": "gamma", "Costs.C": "ckpt", "Costs.R": "restart",
 	"Epsilon": "epsilon", "N": "n", "MaxN": "max-n", "MaxTau": "max-tau", "TailMass": "tail-mass",
-	"Algorithm": "strategy", "Evaluate": "evaluate", "States": "states", "Censored": "censored", "Path": "history",
+	"Algorithm": "strategy", "Evaluate": "evaluate", "States": "states", "Complete": "states", "Censored": "censored", "Path": "history",
 }
 
 // fieldError renders a usage error that names a Request field with the

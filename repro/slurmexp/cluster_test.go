@@ -2,6 +2,7 @@ package slurmexp
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // fakeCluster answers sinfo and sacct from fields; any other command
@@ -77,5 +79,30 @@ func TestAccountingThroughTheCluster(t *testing.T) {
 	}
 	if a := acct["7"]; len(acct) != 1 || a.State != "CANCELLED" || a.End.Sub(a.Start) != time.Minute {
 		t.Errorf("%+v", acct)
+	}
+}
+
+// DesignFor and Config.Complete name the field out of range.
+func TestDesignForAndComplete(t *testing.T) {
+	for _, c := range []struct {
+		jobs, mix int
+		field     string
+	}{{0, 2, "Jobs"}, {5, -1, "MixRuns"}} {
+		var ue *usage.Error
+		if _, err := DesignFor(1, false, c.jobs, c.mix); !errors.As(err, &ue) || ue.Field != c.field {
+			t.Errorf("jobs %d, mix %d: %v", c.jobs, c.mix, err)
+		}
+	}
+	if d, err := DesignFor(1, true, 30, 2); err != nil || d.Jobs != QuickDesign(1).Jobs {
+		t.Errorf("quick: %+v, %v", d, err)
+	}
+	cfg := Config{Slots: 2}
+	if err := cfg.Complete(true, 4); err != nil || cfg.Scale != QuickScale {
+		t.Errorf("quick scale %v, %v", cfg.Scale, err)
+	}
+	for _, c := range []Config{{Slots: 5}, {Slots: 0}, {Slots: 1, Scale: 1e9}} {
+		if err := c.Complete(false, 4); !usage.Is(err) {
+			t.Errorf("%+v accepted: %v", c, err)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // DefaultSeed is the base seed of ckpt repro slurm.
@@ -29,6 +30,41 @@ func QuickDesign(seed uint64) Design {
 // job counts (500 is the paper's) and mixRuns the runs.
 func FullDesign(seed uint64, jobs, mixRuns int) Design {
 	return Design{Jobs: jobs, Apps: Apps(), Variations: []float64{0.1, 0.2, 0.3}, MixRuns: mixRuns, MixScale: float64(jobs) / 500, Seed: seed}
+}
+
+// DesignFor is the design of a run: QuickDesign when quick, else
+// FullDesign with jobs per application and strategy and mixRuns runs of
+// Table 4's mix. An error names the field (Jobs, MixRuns) out of range.
+func DesignFor(seed uint64, quick bool, jobs, mixRuns int) (Design, error) {
+	switch {
+	case jobs < 1:
+		return Design{}, usage.Fieldf("Jobs", "%d: want at least 1 job per application and strategy", jobs)
+	case mixRuns < 0:
+		return Design{}, usage.Fieldf("MixRuns", "%d: want 0 or more runs of the mix", mixRuns)
+	case quick:
+		return QuickDesign(seed), nil
+	}
+	return FullDesign(seed, jobs, mixRuns), nil
+}
+
+// QuickScale is the scale of a quick run that names none.
+const QuickScale = 30
+
+// Complete sets the scale of a quick run that names none (QuickScale)
+// and checks the settings against a cluster of cpus CPUs; an error names
+// the field (Slots, Scale) out of range. A scale of 0 left is set by Run
+// (AutoScale).
+func (c *Config) Complete(quick bool, cpus int) error {
+	if c.Scale == 0 && quick {
+		c.Scale = QuickScale
+	}
+	switch {
+	case c.Slots < 1 || c.Slots > cpus:
+		return usage.Fieldf("Slots", "%d: want 1 to %d, the cluster's CPUs", c.Slots, cpus)
+	case !slurm.ValidScale(c.Scale):
+		return usage.Fieldf("Scale", "%v: want 0 (automatic) or a factor in [1e-3, 1e6]", c.Scale)
+	}
+	return nil
 }
 
 // Budget is the real time the node time of a run should take when
