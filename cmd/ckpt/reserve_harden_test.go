@@ -182,7 +182,7 @@ func TestReserveRefusesUnknownSacctState(t *testing.T) {
 	} {
 		out, errOut, code := run(t, in, args...)
 		bad := args[len(args)-1]
-		if code != 2 || out != "" || !strings.Contains(errOut, "is not a sacct state") || !strings.Contains(errOut, strings.Split(bad, ",")[len(strings.Split(bad, ","))-1]) {
+		if code != 2 || out != "" || !strings.Contains(errOut, "is not a Slurm job state") || !strings.Contains(errOut, strings.Split(bad, ",")[len(strings.Split(bad, ","))-1]) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
