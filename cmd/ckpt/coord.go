@@ -175,7 +175,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 		return refused(err)
 	}
 	res.JobToken = req.JobToken
-	text := fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", f.id, rf.nodes, res.Job.C, req.JobToken)
+	text := res.Text()
 	if rf.export {
 		text = "export CKPT_JOB_TOKEN=" + req.JobToken
 	}
@@ -202,13 +202,7 @@ func newCoordNextCmd(f *coordFlags) *cobra.Command {
 			if err != nil {
 				return refused(err)
 			}
-			text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", f.id, float64(a.In), float64(a.Period), a.Method, float64(a.C))
-			if a.None || a.Reason != "" {
-				text = fmt.Sprintf("%s: %s", f.id, a.Reason)
-			} else if a.Final {
-				text += "; the last one before the allocation ends"
-			}
-			return f.print(cmd, a, text)
+			return f.print(cmd, a, a.Text())
 		}}
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -44,6 +45,11 @@ func (r RegisterRequest) Spec() coord.JobSpec {
 type RegisterResponse struct {
 	Job      JobView `json:"job"`
 	JobToken string  `json:"job_token,omitempty"`
+}
+
+// Text is the registration in one line.
+func (r RegisterResponse) Text() string {
+	return fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", r.Job.ID, r.Job.Spec.Nodes, r.Job.C, r.JobToken)
 }
 
 // SpecView is what a job told at registration.
@@ -166,6 +172,19 @@ type AdviceView struct {
 	Final   bool          `json:"final,omitempty"`
 	None    bool          `json:"none,omitempty"`
 	Reason  string        `json:"reason,omitempty"`
+}
+
+// Text is the advice in one line: when the next checkpoint starts, or
+// why none will.
+func (a AdviceView) Text() string {
+	if a.None || a.Reason != "" {
+		return fmt.Sprintf("%s: %s", a.Job, a.Reason)
+	}
+	text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", a.Job, float64(a.In), float64(a.Period), a.Method, float64(a.C))
+	if a.Final {
+		text += "; the last one before the allocation ends"
+	}
+	return text
 }
 
 // ViewAdvice is a as the API shows it at time now.
