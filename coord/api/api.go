@@ -278,7 +278,7 @@ func Field(core string) string {
 	return core
 }
 
-var fields = map[string]string{"bytes": "size_bytes", "c": "c_s", "r": "r_s", "mtbf": "mtbf_s", "work": "work_s",
+var fields = map[string]string{"job": "id", "bytes": "size_bytes", "c": "c_s", "r": "r_s", "mtbf": "mtbf_s", "work": "work_s",
 	"end": "end_s", "ttl": "ttl_s", "last_checkpoint": "last_checkpoint_s", "duration": "duration_s", "now": "now_s"}
 
 // ErrorBody is every error answer.
