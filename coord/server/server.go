@@ -23,7 +23,9 @@ import (
 // Options configure a Server.
 type Options struct {
 	Config coord.Config
-	Store  store.Store
+	// Store is the persistence: the bbolt file of store.Open, or any
+	// store.Store (the server depends on nothing else of it).
+	Store store.Store
 	// Tokens are the accepted bearer tokens; none: no authentication
 	// (NoAuth must then be set, to say so).
 	Tokens []string
