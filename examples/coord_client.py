@@ -9,7 +9,7 @@ token, the fencing token), so a retry after a timeout is safe.
     export CKPT_COORD_URL=http://127.0.0.1:7070 CKPT_COORD_TOKEN=...
     python3 examples/coord_client.py demo --id py-job --nodes 16 --size 50e9 --mtbf 43200
 
-The API is documented in api/openapi.yaml.
+The API is documented in api/openapi.yaml (keys carry their unit: _s, _bytes, _bps).
 """
 import argparse
 import json
@@ -87,7 +87,7 @@ class Coordinator:
         return self._do("POST", f"/v1/jobs/{job_id}/renew", {"token": token}, job_token)
 
     def release(self, job_id, job_token, token, duration=0.0):
-        body = {"token": token, "duration": duration}
+        body = {"token": token, "duration_s": duration}
         return self._do("POST", f"/v1/jobs/{job_id}/release", body, job_token)
 
     def done(self, job_id, job_token, failed=False):
@@ -98,9 +98,9 @@ def demo(args):
     """Register, ask, acquire, 'write' for --write seconds, release, end."""
     c = Coordinator(args.url)
     job_token = secrets.token_hex(16)
-    c.register(args.id, args.nodes, job_token, bytes=args.size, mtbf=args.mtbf)
+    c.register(args.id, args.nodes, job_token, size_bytes=args.size, mtbf_s=args.mtbf)
     advice = c.next(args.id)
-    print(f"{args.id}: next checkpoint in {advice['in']:.0f} s ({advice['method']}, C = {advice['c']:.3g} s)")
+    print(f"{args.id}: next checkpoint in {advice['in_s']:.0f} s ({advice['method']}, C = {advice['c_s']:.3g} s)")
     t0 = time.monotonic()
     g = c.wait_grant(args.id, job_token, poll=0.2)
     print(f"{args.id}: granted lease {g['token']} after {time.monotonic() - t0:.2f} s")

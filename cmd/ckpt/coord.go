@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -175,7 +177,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 		return refused(err)
 	}
 	res.JobToken = req.JobToken
-	text := fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", f.id, rf.nodes, res.Job.C, req.JobToken)
+	text := res.Text()
 	if rf.export {
 		text = "export CKPT_JOB_TOKEN=" + req.JobToken
 	}
@@ -191,64 +193,57 @@ func sizeFlag(name, v string) (float64, error) {
 	return b, nil
 }
 
+// verb is a coord verb that asks the coordinator (needJob: acting for
+// the job, with its token): call's answer is printed as JSON or as text.
+func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context.Context, cl *client.Client) (any, string, error)) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
+		cl, err := f.client(needJob)
+		if err != nil {
+			return err
+		}
+		v, text, err := call(cmd.Context(), cl)
+		if err != nil {
+			return refused(err)
+		}
+		return f.print(cmd, v, text)
+	}}
+}
+
 func newCoordNextCmd(f *coordFlags) *cobra.Command {
-	return &cobra.Command{Use: "next", Short: "When should the job checkpoint next?", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(false)
-			if err != nil {
-				return err
-			}
-			a, err := cl.Next(cmd.Context(), f.id, nil)
-			if err != nil {
-				return refused(err)
-			}
-			text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", f.id, float64(a.In), float64(a.Period), a.Method, float64(a.C))
-			if a.None || a.Reason != "" {
-				text = fmt.Sprintf("%s: %s", f.id, a.Reason)
-			} else if a.Final {
-				text += "; the last one before the allocation ends"
-			}
-			return f.print(cmd, a, text)
-		}}
+	return f.verb("next", "When should the job checkpoint next?", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		a, err := cl.Next(ctx, f.id, nil)
+		return a, a.Text(), err
+	})
 }
 
 func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 	var kind, size, ttl, rid string
 	var noWait bool
-	cmd := &cobra.Command{Use: "acquire", Short: "Ask for the file system (waits for the grant)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(true)
-			if err != nil {
-				return err
+	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		req := api.AcquireRequest{RequestID: rid}
+		var err error
+		if req.Kind, err = arbiter.ParseKind(kind); err != nil {
+			return nil, "", usagef("--kind: %v", err)
+		}
+		if size != "" {
+			if req.Bytes, err = sizeFlag("size", size); err != nil {
+				return nil, "", err
 			}
-			req := api.AcquireRequest{RequestID: rid}
-			if req.Kind, err = arbiter.ParseKind(kind); err != nil {
-				return usagef("--kind: %v", err)
+		}
+		if ttl != "" {
+			if req.TTL, err = positiveDurationFlag("ttl", ttl); err != nil {
+				return nil, "", err
 			}
-			if size != "" {
-				if req.Bytes, err = sizeFlag("size", size); err != nil {
-					return err
-				}
-			}
-			if ttl != "" {
-				if req.TTL, err = positiveDurationFlag("ttl", ttl); err != nil {
-					return err
-				}
-			}
-			var g coord.Grant
-			if noWait {
-				if req.RequestID == "" {
-					req.RequestID = client.NewRequestID()
-				}
-				g, err = cl.Acquire(cmd.Context(), f.id, f.jobToken, req)
-			} else {
-				g, err = cl.WaitGrant(cmd.Context(), f.id, f.jobToken, req)
-			}
-			if err != nil {
-				return refused(err)
-			}
-			return f.print(cmd, g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID))
-		}}
+		}
+		var g coord.Grant
+		if noWait {
+			req.RequestID = cmp.Or(req.RequestID, client.NewRequestID())
+			g, err = cl.Acquire(ctx, f.id, f.jobToken, req)
+		} else {
+			g, err = cl.WaitGrant(ctx, f.id, f.jobToken, req)
+		}
+		return g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID), err
+	})
 	fl := cmd.Flags()
 	fl.StringVar(&kind, "kind", "checkpoint", "transfer kind: input, recovery, regular-io, checkpoint, output")
 	fl.StringVar(&size, "size", "", "bytes to transfer (default: the job's checkpoint size)")
@@ -260,18 +255,10 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 
 func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 	var token uint64
-	cmd := &cobra.Command{Use: "renew", Short: "Renew a granted lease (heartbeat)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(true)
-			if err != nil {
-				return err
-			}
-			g, err := cl.Renew(cmd.Context(), f.id, f.jobToken, token, nil)
-			if err != nil {
-				return refused(err)
-			}
-			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
-		}}
+	cmd := f.verb("renew", "Renew a granted lease (heartbeat)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		g, err := cl.Renew(ctx, f.id, f.jobToken, token, nil)
+		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
+	})
 	cmd.Flags().Uint64Var(&token, "token", 0, "the lease's fencing token")
 	return cmd
 }
@@ -279,24 +266,17 @@ func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 	var token uint64
 	var dur string
-	cmd := &cobra.Command{Use: "release", Short: "Release a granted lease, reporting the checkpoint's duration", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(true)
-			if err != nil {
-				return err
+	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		d := 0.0
+		if dur != "" {
+			var err error
+			if d, err = nonNegDurationFlag("duration", dur); err != nil {
+				return nil, "", err
 			}
-			d := 0.0
-			if dur != "" {
-				if d, err = nonNegDurationFlag("duration", dur); err != nil {
-					return err
-				}
-			}
-			g, err := cl.Release(cmd.Context(), f.id, f.jobToken, token, d, nil)
-			if err != nil {
-				return refused(err)
-			}
-			return f.print(cmd, g, fmt.Sprintf("%s %d", g.Status, g.Token))
-		}}
+		}
+		g, err := cl.Release(ctx, f.id, f.jobToken, token, d, nil)
+		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
+	})
 	cmd.Flags().Uint64Var(&token, "token", 0, "the lease's fencing token")
 	cmd.Flags().StringVar(&dur, "duration", "", "measured checkpoint duration (default: time since the grant)")
 	return cmd
@@ -304,18 +284,10 @@ func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 
 func newCoordDoneCmd(f *coordFlags) *cobra.Command {
 	var failed bool
-	cmd := &cobra.Command{Use: "done", Short: "End the job (its run time and failure join the platform's statistics)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(true)
-			if err != nil {
-				return err
-			}
-			res, err := cl.Done(cmd.Context(), f.id, f.jobToken, failed, nil)
-			if err != nil {
-				return refused(err)
-			}
-			return f.print(cmd, res, "done "+f.id)
-		}}
+	cmd := f.verb("done", "End the job (its run time and failure join the platform's statistics)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		res, err := cl.Done(ctx, f.id, f.jobToken, failed, nil)
+		return res, "done " + f.id, err
+	})
 	cmd.Flags().BoolVar(&failed, "failed", false, "the job ended by a node failure")
 	return cmd
 }

@@ -60,8 +60,7 @@ func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, lf loadgenFlags) error {
 	if err != nil && !errors.Is(err, loadgen.ErrFailed) {
 		return err
 	}
-	if perr := f.print(cmd, r, fmt.Sprintf("%d jobs, %d clients: %d decisions in %.1fs = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.1f ms; %d grants, %d errors",
-		r.Jobs, r.Clients, r.Decisions, r.Seconds, r.PerSecond, r.P50*1e3, r.P99*1e3, r.Max*1e3, r.Grants, r.Errors)); perr != nil {
+	if perr := f.print(cmd, r, r.Text()); perr != nil {
 		return perr
 	}
 	return err

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,5 +312,25 @@ func TestCoordHelp(t *testing.T) {
 	}
 	if out, _, _ := run(t, "", "coord", "loadgen", "--help"); !strings.Contains(out, "--clients") || strings.Contains(out, "--workers") {
 		t.Errorf("loadgen help:\n%s", out)
+	}
+}
+
+// loadgen counts failed requests as errors, not decisions, and exits 1
+// when any failed: a coordinator that registers jobs and then answers 503.
+func TestCoordLoadgenFailedRequests(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/jobs" {
+			w.Write([]byte(`{"job":{"id":"x"}}`))
+			return
+		}
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"error":"down","code":"unavailable"}`))
+	}))
+	defer ts.Close()
+	out, errOut, code := run(t, "", "coord", "loadgen", "--server", ts.URL, "--jobs", "2", "--clients", "1", "--duration", "200ms", "--json")
+	var r struct{ Decisions, Errors int }
+	json.Unmarshal([]byte(out), &r)
+	if code != 1 || r.Decisions != 0 || r.Errors == 0 || !strings.Contains(errOut, "failed") {
+		t.Errorf("exit %d, %+v, stderr %q", code, r, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"log/slog"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +40,7 @@ State lives in a bbolt database, committed before every answer.`,
 	fl.StringVar(&f.db, "db", "ckpt.db", "database file (must exist unless --init)")
 	fl.BoolVar(&f.init, "init", false, "create a new database (refused if the file exists)")
 	fl.StringVar(&f.bandwidth, "bandwidth", "", "aggregate file-system bandwidth, e.g. 40GB/s (required)")
-	fl.StringVar(&f.policy, "policy", "least-waste", "I/O policy: "+joinNames(arbiter.Policies.Names()))
+	fl.StringVar(&f.policy, "policy", "least-waste", "I/O policy: "+strings.Join(arbiter.Policies.Names(), ", "))
 	fl.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one per line (required unless --no-auth)")
 	fl.BoolVar(&f.noAuth, "no-auth", false, "accept requests without a bearer token (tests only)")
 	fl.StringVar(&f.ttl, "ttl", "30s", "default lease TTL")
@@ -122,17 +123,6 @@ func serveConfig(f serveFlags) (coord.Config, error) {
 		return cfg, usagef("--%v", err)
 	}
 	return cfg, nil
-}
-
-func joinNames(n []string) string {
-	out := ""
-	for i, s := range n {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out
 }
 
 // ftaNodeMTBF is the node MTBF of a Failure Trace Archive data set

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -44,6 +45,11 @@ func (r RegisterRequest) Spec() coord.JobSpec {
 type RegisterResponse struct {
 	Job      JobView `json:"job"`
 	JobToken string  `json:"job_token,omitempty"`
+}
+
+// Text is the registration in one line.
+func (r RegisterResponse) Text() string {
+	return fmt.Sprintf("registered %s (%d nodes, C = %.4gs); job token %s", r.Job.ID, r.Job.Spec.Nodes, r.Job.C, r.JobToken)
 }
 
 // SpecView is what a job told at registration.
@@ -168,6 +174,19 @@ type AdviceView struct {
 	Reason  string        `json:"reason,omitempty"`
 }
 
+// Text is the advice in one line: when the next checkpoint starts, or
+// why none will.
+func (a AdviceView) Text() string {
+	if a.None || a.Reason != "" {
+		return fmt.Sprintf("%s: %s", a.Job, a.Reason)
+	}
+	text := fmt.Sprintf("next checkpoint of %s in %.0fs (period %.0fs, %s, C = %.4gs)", a.Job, float64(a.In), float64(a.Period), a.Method, float64(a.C))
+	if a.Final {
+		text += "; the last one before the allocation ends"
+	}
+	return text
+}
+
 // ViewAdvice is a as the API shows it at time now.
 func ViewAdvice(a coord.Advice, now float64) AdviceView {
 	return AdviceView{Job: a.Job, Method: a.Method, C: output.Number(a.C), MTBF: output.Number(a.MTBF),
@@ -259,7 +278,7 @@ func Field(core string) string {
 	return core
 }
 
-var fields = map[string]string{"bytes": "size_bytes", "c": "c_s", "r": "r_s", "mtbf": "mtbf_s", "work": "work_s",
+var fields = map[string]string{"job": "id", "bytes": "size_bytes", "c": "c_s", "r": "r_s", "mtbf": "mtbf_s", "work": "work_s",
 	"end": "end_s", "ttl": "ttl_s", "last_checkpoint": "last_checkpoint_s", "duration": "duration_s", "now": "now_s"}
 
 // ErrorBody is every error answer.

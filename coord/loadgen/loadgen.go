@@ -66,6 +66,12 @@ type Result struct {
 	Max float64 `json:"max_s"`
 }
 
+// Text is the result in one line.
+func (r Result) Text() string {
+	return fmt.Sprintf("%d jobs, %d clients: %d decisions in %.1fs = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.1f ms; %d grants, %d errors",
+		r.Jobs, r.Clients, r.Decisions, r.Seconds, r.PerSecond, r.P50*1e3, r.P99*1e3, r.Max*1e3, r.Grants, r.Errors)
+}
+
 type job struct {
 	id, token string
 	rid       string // outstanding request

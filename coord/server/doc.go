@@ -9,12 +9,23 @@
 // (acquire, renew, release, done) also needs the job's own token (header
 // X-Job-Token), chosen by the client at registration or issued then. The
 // request body is limited (64 KiB by default) and each client address has
-// a token-bucket rate limit. Every refusal is a 4xx JSON error
-// {"error": …, "field": …} naming the field at fault.
+// a token-bucket rate limit, applied after authentication (a flood without
+// a token does not starve the jobs that have one). Every refusal is a JSON
+// error {"error": …, "code": …, "field": …} naming the field at fault;
+// the code (api.Code: the core's coord.ErrorKind, or the server's own
+// refusals) is the one thing that decides the HTTP status.
+//
+// Persistence: the server depends on the store.Store interface only. A
+// commit that fails (a full disk) fails the requests whose changes it
+// held with 503, and the core is rebuilt from the store's last committed
+// state: reads stay served, and writes succeed again once commits do. Only
+// a store that cannot be read back stops the server.
 //
 // Clock: by default the server's wall clock (Unix seconds); with
-// ClientClock every request carries "now" (a simulation driving the
-// coordinator with its own time), and the server never ticks on its own.
+// ClientClock every request carries "now_s" (a simulation driving the
+// coordinator with its own time), /v1/status shows the platform at ?now=
+// or at the latest time a request carried, and the server never ticks on
+// its own.
 //
 // Complexity: one request costs the core operation (see package coord)
 // plus a share of one group commit; memory O(jobs + clients).

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/store"
@@ -168,4 +171,74 @@ func TestIdempotentReplays(t *testing.T) {
 	if _, st := do(t, s, call{"GET", "/v1/status", "", "", false}); st["jobs"] != 1.0 || st["counters"].(map[string]any)["failures"] != 1.0 {
 		t.Errorf("status after a replayed done: %v", st)
 	}
+}
+
+// Under concurrent requests with commits failing now and then, every
+// acknowledged registration is in the store, the server's state is the
+// store's, and the server keeps serving.
+func TestFailingCommitsUnderLoad(t *testing.T) {
+	var fs *flaky
+	s, _ := newTestServer(t, "least-waste", true, func(o *Options) { fs = &flaky{Store: o.Store}; o.Store = fs })
+	stop := make(chan struct{})
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				fs.fail.Store(false)
+				return
+			case <-time.After(time.Millisecond):
+				fs.fail.Store(i%3 == 0)
+			}
+		}
+	}()
+	var mu sync.Mutex
+	acked := map[string]bool{}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 40 {
+				id := fmt.Sprintf("g%d-%d", g, i)
+				body := fmt.Sprintf(`{"id":%q,"nodes":1,"c_s":1,"job_token":"%s","now_s":%d}`, id, tokA, i)
+				code, out := do(t, s, call{"POST", "/v1/jobs", body, "", false})
+				switch code {
+				case 200:
+					mu.Lock()
+					acked[id] = true
+					mu.Unlock()
+				case 503:
+				default:
+					t.Errorf("register %s: %d %v", id, code, out)
+				}
+				do(t, s, call{"POST", "/v1/jobs/" + id + "/acquire", fmt.Sprintf(`{"request_id":"r","kind":"checkpoint","now_s":%d}`, i), tokA, false})
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	time.Sleep(5 * time.Millisecond)
+	if code, out := do(t, s, call{"POST", "/v1/jobs", `{"id":"last","nodes":1,"c_s":1,"job_token":"` + tokB + `","now_s":100}`, "", false}); code != 200 {
+		t.Fatalf("after the failures: %d %v", code, out)
+	}
+	_, jobs, err := fs.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, j := range jobs {
+		stored[j.Spec.ID] = true
+		if live, ok := s.core.Job(j.Spec.ID); !ok || !reflect.DeepEqual(live, j) {
+			t.Errorf("job %s: stored %+v, served %+v", j.Spec.ID, j, live)
+		}
+	}
+	if s.core.Stats().Jobs != len(jobs) {
+		t.Errorf("%d jobs served, %d stored", s.core.Stats().Jobs, len(jobs))
+	}
+	for id := range acked {
+		if !stored[id] {
+			t.Errorf("acknowledged registration %s lost", id)
+		}
+	}
+	t.Logf("%d registrations acknowledged, %d stored", len(acked), len(jobs))
 }

@@ -23,7 +23,9 @@ import (
 // Options configure a Server.
 type Options struct {
 	Config coord.Config
-	Store  store.Store
+	// Store is the persistence: the bbolt file of store.Open, or any
+	// store.Store (the server depends on nothing else of it).
+	Store store.Store
 	// Tokens are the accepted bearer tokens; none: no authentication
 	// (NoAuth must then be set, to say so).
 	Tokens []string
@@ -114,7 +116,8 @@ func (s *Server) stats() coord.Stats {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
 
 // Serve answers on ln until ctx is done (then shuts down gracefully,
-// letting requests in flight finish for up to 5 s) or a commit fails.
+// letting requests in flight finish for up to 5 s) or the state cannot
+// be reloaded after a failed commit.
 // It closes the writer; the caller closes the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
@@ -188,22 +191,22 @@ func (s *Server) submit() <-chan error {
 	return s.writer.Submit(ch)
 }
 
-// wait waits for a commit; a failed one is recovered from (recover)
+// wait waits for a commit; a failed one is rolled back (rollback)
 // and fails its request.
 func (s *Server) wait(ack <-chan error) error {
 	if err := <-ack; err != nil {
-		s.recover()
+		s.rollback()
 		return err
 	}
 	return nil
 }
 
-// recover rebuilds the core from the store after a failed commit: the
+// rollback rebuilds the core from the store after a failed commit: the
 // changes of the failed batch and of every later one were not committed,
 // so the state goes back to the last committed one and the requests that
 // made them fail (503, to be retried). Only a store that cannot be read
 // back stops the server.
-func (s *Server) recover() {
+func (s *Server) rollback() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	err := s.writer.Reset()
