@@ -20,7 +20,7 @@ func TestIOSimBoundJSON(t *testing.T) {
 	var b struct {
 		Waste   float64            `json:"waste"`
 		Lambda  float64            `json:"lambda"`
-		Periods map[string]float64 `json:"periods"`
+		Periods map[string]float64 `json:"periods_s"`
 	}
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestIOSimBandwidthFor(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
-		Bandwidth float64 `json:"bandwidth"`
+		Bandwidth float64 `json:"bandwidth_bps"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil || !(r.Bandwidth > 10e9 && r.Bandwidth < 10e12) {
 		t.Fatalf("%s %v", out, err)
@@ -325,7 +325,7 @@ func TestIosimAuthorsModelFlag(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var rep struct {
-		Window  float64        `json:"window"`
+		Window  float64        `json:"window_s"`
 		Authors map[string]any `json:"authors_model"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Window != 31*86400 || rep.Authors["keep_reservations"] != true || len(rep.Authors) != 2 {
