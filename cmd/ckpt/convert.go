@@ -10,7 +10,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/output"
-	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 func newConvertCmd() *cobra.Command {
@@ -131,8 +130,7 @@ func runConvert(cmd *cobra.Command, in, out string, o capacity.ConvertOptions) (
 // newCapacityExportCmd writes one generated instance for Batsim.
 func newCapacityExportCmd() *cobra.Command {
 	var f simFlags
-	var prefix string
-	var instance int
+	var req capacity.ExportRequest
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write a generated instance as a Batsim workload, events and platform, and as SWF",
@@ -149,140 +147,58 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 		Example: `  ckpt capacity export --p-max 16 --sections 4 --load 1 --out inst`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if prefix == "" {
-				return usagef("--out is required")
+			if err := req.Validate(); err != nil {
+				return namedFlagErr(cmd, err)
 			}
-			e, err := f.experiment()
+			s, err := f.setup(cmd)
 			if err != nil {
 				return err
 			}
-			pts, err := capPoints(e)
+			req.Setup = s
+			rep, err := capacity.RunExport(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
-			if instance < 0 {
-				return usagef("--instance %d: must be >= 0", instance)
-			}
-			files, err := exportInstance(pts[0], f.seed, instance, prefix)
-			if err != nil {
-				return err
-			}
-			w := output.NewWriter(cmd.OutOrStdout())
-			for _, fl := range files {
-				w.Printf("wrote %s\n", fl)
-			}
-			return w.Err()
+			return rep.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&prefix, "out", "", "prefix of the files written")
-	cmd.Flags().IntVar(&instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
+	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
+	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd
-}
-
-// exportInstance writes the four files of the instance and lists them.
-func exportInstance(pt capacity.SweepPoint, seed uint64, rep int, prefix string) ([]string, error) {
-	in, err := capacity.InstanceOf(pt, seed, rep)
-	if err != nil {
-		return nil, err
-	}
-	wl, evs, err := capacity.ExportBatsim(in)
-	if err != nil {
-		return nil, err
-	}
-	writers := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{prefix + ".json", func(w io.Writer) error { return trace.WriteBatsim(w, wl) }},
-		{prefix + "_events.jsonl", func(w io.Writer) error { return trace.WriteBatsimEvents(w, evs) }},
-		{prefix + "_platform.xml", func(w io.Writer) error { return capacity.WritePlatformXML(w, in.PMax) }},
-		{prefix + ".swf", func(w io.Writer) error { return capacity.WriteInstanceSWF(w, in, pt, seed, rep) }},
-	}
-	var names []string
-	for _, wr := range writers {
-		if err := writeFile(wr.name, wr.write); err != nil {
-			return names, err
-		}
-		names = append(names, wr.name)
-	}
-	return names, nil
-}
-
-func writeFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // newCapacityBatsimScoreCmd measures a Batsim schedule of an exported instance.
 func newCapacityBatsimScoreCmd() *cobra.Command {
-	var workload, jobs string
+	var req capacity.ScoreRequest
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "batsim-score",
 		Short: "Goodput and yields of a Batsim schedule of an exported instance",
 		Long: `Read an instance written by "ckpt capacity export" (--workload PREFIX.json) and
-Batsim's PREFIX_jobs.csv of its replay (--jobs), and measure the schedule with
-ckpt's metrics: goodput (Eq. 1) and minimum yield (Eq. 3). A job's useful work
-is its run time minus R (capped at its length) when it completed or was still
-running at the horizon; a job killed earlier loses its work (Batsim's delay jobs
-do not checkpoint). Jobs that used a resource P(t) had removed are counted as
-violations and earn nothing.`,
-		Example: `  ckpt capacity batsim-score --workload inst.json --jobs out_jobs.csv`,
+Batsim's PREFIX_jobs.csv of its replay (--schedule), and measure the schedule
+with ckpt's metrics: goodput (Eq. 1) and minimum yield (Eq. 3). A job's useful
+work is its run time minus R (capped at its length) when it completed or was
+still running at the horizon; a job killed earlier loses its work (Batsim's
+delay jobs do not checkpoint). Jobs that used a resource P(t) had removed are
+counted as violations and earn nothing.`,
+		Example: `  ckpt capacity batsim-score --workload inst.json --schedule out_jobs.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if workload == "" || jobs == "" {
-				return usagef("--workload and --jobs are required")
-			}
-			m, err := batsimScore(workload, jobs)
+			m, err := capacity.RunScore(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), m)
 			}
-			w := output.NewWriter(cmd.OutOrStdout())
-			w.Printf("jobs %d, started %d, completed %d, violations %d\n", m.Jobs, m.Started, m.Completed, m.Violations)
-			w.Printf("goodput %.4f, min yield %.4f\n", m.Goodput, m.MinYield)
-			return w.Err()
+			return m.WriteText(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&workload, "workload", "", "Batsim workload written by ckpt capacity export")
-	cmd.Flags().StringVar(&jobs, "jobs", "", "Batsim's PREFIX_jobs.csv")
+	cmd.Flags().StringVar(&req.Workload, "workload", "", "Batsim workload written by ckpt capacity export")
+	cmd.Flags().StringVar(&req.Schedule, "schedule", "", "Batsim's PREFIX_jobs.csv")
+	// --jobs is a count elsewhere in ckpt (coord loadgen, repro slurm).
+	hiddenFlagAlias(cmd.Flags(), "schedule", "jobs")
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
-}
-
-func batsimScore(workload, jobs string) (capacity.ScheduleMetrics, error) {
-	var m capacity.ScheduleMetrics
-	f, err := os.Open(workload)
-	if err != nil {
-		return m, usage(err)
-	}
-	defer f.Close()
-	wl, err := trace.ReadBatsim(f, filepath.Base(workload))
-	if err != nil {
-		return m, err
-	}
-	in, err := capacity.ImportBatsim(wl)
-	if err != nil {
-		return m, fmt.Errorf("%s: %v", filepath.Base(workload), err)
-	}
-	g, err := os.Open(jobs)
-	if err != nil {
-		return m, usage(err)
-	}
-	defer g.Close()
-	res, err := trace.ReadBatsimJobs(g, filepath.Base(jobs))
-	if err != nil {
-		return m, err
-	}
-	return capacity.BatsimScheduleMetrics(in, res)
 }

@@ -122,7 +122,7 @@ func TestCapacityExportAndScore(t *testing.T) {
 	csv := "job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,finish_time,allocated_resources\n"
 	jobs := filepath.Join(dir, "out_jobs.csv")
 	os.WriteFile(jobs, []byte(csv), 0o644)
-	out, _, code = run(t, "", "capacity", "batsim-score", "--workload", prefix+".json", "--jobs", jobs)
+	out, _, code = run(t, "", "capacity", "batsim-score", "--workload", prefix+".json", "--schedule", jobs)
 	if code != 0 || !strings.Contains(out, "goodput 0.0000, min yield 0.0000") {
 		t.Fatalf("exit %d: %s", code, out)
 	}
