@@ -142,7 +142,8 @@ const MinWindow = 1.0
 func resolution(span float64) float64 { return span * 0x1p-44 }
 
 // checkResolution refuses a platform or an I/O chunk whose durations the
-// clock cannot represent over span (see resolution). O(K).
+// clock cannot represent over span (see resolution); the error is a
+// usage error naming io-chunk or bandwidth. O(K).
 func (c *Config) checkResolution(span, ioChunk float64) error {
 	res := resolution(span)
 	if !(ioChunk >= res) {

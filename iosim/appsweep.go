@@ -43,6 +43,11 @@ func (r SweepRequest) points() (sweepSetup, error) {
 	if err != nil {
 		return sweepSetup{}, usage.Fieldf("values", "%v", err)
 	}
+	for _, p := range pts {
+		if err := p.Config.checkResolution(opt.Span, opt.IOChunk); err != nil {
+			return sweepSetup{}, usage.Fieldf("values", "%v", err)
+		}
+	}
 	return sweepSetup{c, opt, sts, pts}, nil
 }
 

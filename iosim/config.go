@@ -162,6 +162,9 @@ func (c *Config) Validate() error {
 // "config: " (see LoadNamed).
 func Load(r io.Reader) (*Config, error) { return LoadNamed(r, "") }
 
+// MaxConfigBytes is the largest config LoadNamed reads.
+const MaxConfigBytes = 1 << 20
+
 // LoadNamed is Load for a config called name (usually its file name),
 // which every error names, with the line when the parser gives one:
 //
@@ -172,9 +175,12 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 	if name != "" {
 		where = "config " + name
 	}
-	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", where, err)
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", where, MaxConfigBytes)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -194,6 +200,13 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 			return nil, fmt.Errorf("%s: empty", where)
 		}
 		return nil, decodeError(where, err)
+	}
+	var more yaml.Node
+	switch err := dec.Decode(&more); {
+	case err == nil:
+		return nil, fmt.Errorf("%s:%d: a second YAML document; a config is one document", where, more.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: unexpected data after the config", where)
 	}
 	if c.Platform.Name == "" {
 		c.Platform.Name = defaultName(name)

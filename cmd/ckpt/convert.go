@@ -1,20 +1,14 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/output"
 )
 
 func newConvertCmd() *cobra.Command {
-	var from, to, ckpt, restart string
-	var nbRes int
+	var req capacity.ConvertRequest
+	var ckpt, restart string
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert job lists between SWF, Batsim JSON workloads and ckpt job lists",
@@ -23,108 +17,41 @@ Batsim JSON workload (.json) and ckpt's own job list (.jobs.json: a JSON array o
 {p, c, r, release, length}). Formats come from the extensions; --from and --to
 override them (needed for "-", stdin or stdout). SWF has no checkpoint costs:
 jobs read from SWF into a ckpt list get --ckpt and --restart. Jobs that cannot be
-written (unknown width; unknown run time into Batsim) are skipped and counted.`,
+written (unknown width; unknown run time into Batsim) are skipped and counted.
+OUT is written whole or not at all (an existing OUT survives a failure); OUT
+cannot be IN.`,
 		Example: `  ckpt convert ../shared/data/swf/NASA-iPSC-1993-3.1-cln.swf.gz nasa.json
   ckpt convert nasa.json nasa.jobs.json --ckpt 60 --restart 60
   ckpt convert --from batsim --to swf - - < w.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, err := convertOptions(args, from, to, ckpt, restart, nbRes)
+			req.In, req.Out, req.Stdin, req.Stdout = args[0], args[1], cmd.InOrStdin(), cmd.OutOrStdout()
+			for _, d := range []struct {
+				name, v string
+				p       *float64
+			}{{"ckpt", ckpt, &req.Checkpoint}, {"restart", restart, &req.Restart}} {
+				if d.v == "" {
+					continue
+				}
+				var err error
+				if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
+					return err
+				}
+			}
+			rep, err := capacity.RunConvert(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
-			n, skipped, err := runConvert(cmd, args[0], args[1], o)
-			if err != nil {
-				return err
-			}
-			w := output.NewWriter(cmd.ErrOrStderr())
-			w.Printf("%d jobs %s → %s", n, o.From, o.To)
-			if skipped > 0 {
-				w.Printf(", %d skipped", skipped)
-			}
-			w.Printf("\n")
-			return nil
+			return rep.WriteText(cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&from, "from", "", "input format: swf, batsim or ckpt (default: from IN's extension)")
-	fl.StringVar(&to, "to", "", "output format: swf, batsim or ckpt (default: from OUT's extension)")
+	fl.StringVar(&req.From, "from", "", "input format: swf, batsim or ckpt (default: from IN's extension)")
+	fl.StringVar(&req.To, "to", "", "output format: swf, batsim or ckpt (default: from OUT's extension)")
 	fl.StringVar(&ckpt, "ckpt", "", "checkpoint time C of jobs read from SWF or Batsim into a ckpt list (a duration)")
 	fl.StringVar(&restart, "restart", "", "recovery time R of those jobs (default: --ckpt)")
-	fl.IntVar(&nbRes, "nb-res", 0, "nb_res of a Batsim output (default: the widest job)")
+	fl.IntVar(&req.NbRes, "nb-res", 0, "nb_res of a Batsim output (default: the widest job)")
 	return cmd
-}
-
-// convertOptions checks the flags: every error is a usage error.
-func convertOptions(args []string, from, to, ckpt, restart string, nbRes int) (capacity.ConvertOptions, error) {
-	o := capacity.ConvertOptions{Name: filepath.Base(args[0]), NbRes: nbRes}
-	if args[0] == "-" {
-		o.Name = "stdin"
-	}
-	var err error
-	for _, f := range []struct {
-		flag, v, path string
-		p             *capacity.JobFormat
-	}{{"from", from, args[0], &o.From}, {"to", to, args[1], &o.To}} {
-		switch {
-		case f.v != "":
-			*f.p, err = capacity.ParseJobFormat(f.v)
-		case f.path == "-":
-			err = fmt.Errorf("give the format of %s with --%s", map[string]string{"from": "stdin", "to": "stdout"}[f.flag], f.flag)
-		default:
-			*f.p, err = capacity.FormatOf(f.path)
-		}
-		if err != nil {
-			return o, usagef("--%s: %v", f.flag, err)
-		}
-	}
-	if nbRes < 0 {
-		return o, usagef("--nb-res %d: must be >= 0", nbRes)
-	}
-	if ckpt != "" {
-		if o.C, err = positiveDurationFlag("ckpt", ckpt); err != nil {
-			return o, err
-		}
-		o.R = o.C
-	}
-	if restart != "" {
-		if o.R, err = positiveDurationFlag("restart", restart); err != nil {
-			return o, err
-		}
-	}
-	if o.To == capacity.FormatCkpt && o.From == capacity.FormatSWF && ckpt == "" {
-		return o, usagef("--ckpt is required to convert SWF to a ckpt job list (SWF has no checkpoint costs)")
-	}
-	return o, nil
-}
-
-// runConvert opens IN and OUT ("-": stdin, stdout) and converts; a failed
-// conversion removes the partial output file.
-func runConvert(cmd *cobra.Command, in, out string, o capacity.ConvertOptions) (int, int, error) {
-	var r io.Reader = cmd.InOrStdin()
-	if in != "-" {
-		f, err := os.Open(in)
-		if err != nil {
-			return 0, 0, usage(err)
-		}
-		defer f.Close()
-		r = f
-	}
-	if out == "-" {
-		return capacity.Convert(r, cmd.OutOrStdout(), o)
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return 0, 0, err
-	}
-	n, skipped, err := capacity.Convert(r, f, o)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		removePartial(out)
-	}
-	return n, skipped, err
 }
 
 // newCapacityExportCmd writes one generated instance for Batsim.

@@ -63,10 +63,10 @@ func TestConvertRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"a.swf", "b.txt"}, 2, `--to: cannot tell the format of "b.txt"`},
-		{[]string{"-", "b.json"}, 2, "give the format of stdin with --from"},
+		{[]string{"-", "b.json"}, 2, "--from: give the format of stdin"},
 		{[]string{"--from", "csv", "a", "b.json"}, 2, `--from: unknown format "csv"`},
-		{[]string{"a.swf", "b.jobs.json"}, 2, "--ckpt is required"},
-		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res -1"},
+		{[]string{"a.swf", "b.jobs.json"}, 2, "--ckpt: is required"},
+		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res: -1"},
 		{[]string{filepath.Join(dir, "none.swf"), "b.json"}, 2, "no such file"},
 		{[]string{bad, filepath.Join(dir, "o.swf")}, 1, "bad.json:3: job 1: no subtime"},
 	} {
