@@ -29,7 +29,7 @@ const Year = units.Year
 // Platform is the machine of Section II: N nodes sharing one parallel
 // file system.
 type Platform struct {
-	// Name labels outputs. Load names a config without one after its
+	// Name labels outputs. LoadNamed names a config without one after its
 	// file ("custom" when it has no file name).
 	Name string `yaml:"name" json:"name"`
 	// Nodes is N, the number of compute nodes: a whole number in
@@ -157,16 +157,13 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Load reads a YAML or JSON config (JSON is read as YAML), rejects
-// unknown fields, and validates it. Errors are one line starting with
-// "config: " (see LoadNamed).
-func Load(r io.Reader) (*Config, error) { return LoadNamed(r, "") }
-
 // MaxConfigBytes is the largest config LoadNamed reads.
 const MaxConfigBytes = 1 << 20
 
-// LoadNamed is Load for a config called name (usually its file name),
-// which every error names, with the line when the parser gives one:
+// LoadNamed reads a YAML or JSON config (JSON is read as YAML) called
+// name (usually its file name), rejects unknown fields, trailing data and
+// a second document, and validates it. Errors are one line naming the
+// config, with the line when the parser gives one:
 //
 //	config apex.yaml:3: unknown key "nodez" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf)
 //	config apex.yaml: platform.nodes: must be ≥ 1, got 0

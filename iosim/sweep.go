@@ -46,7 +46,7 @@ func (t TrialResult) Row() []runner.Field {
 	return f
 }
 
-// Sweep runs a Trial of every strategy for every point and replicate on
+// Sweep runs a trial (TrialContext) of every strategy for every point and replicate on
 // the experiment runner. Replicate r uses the same trial seed
 // runner.Seed(ro.Seed, 0, r) at every point (common random numbers: the
 // same job list, and the same uniform draws behind the failure times, at
