@@ -214,11 +214,15 @@ func (s Simulation) options() (Options, error) {
 		return o, usage.Fieldf("io-chunk", "%v must be positive and finite", s.IOChunk)
 	}
 	var err error
-	if o.Scheduler, err = ParseScheduler(s.Scheduler); err != nil {
-		return o, usage.Fieldf("scheduler", "%v", err)
+	if s.Scheduler != "" {
+		if o.Scheduler, err = ParseScheduler(s.Scheduler); err != nil {
+			return o, usage.Fieldf("scheduler", "%v", err)
+		}
 	}
-	if o.Accounting, err = ParseAccounting(s.Accounting); err != nil {
-		return o, usage.Fieldf("accounting", "%v", err)
+	if s.Accounting != "" {
+		if o.Accounting, err = ParseAccounting(s.Accounting); err != nil {
+			return o, usage.Fieldf("accounting", "%v", err)
+		}
 	}
 	if o.Authors, err = ParseAuthorsModel(s.AuthorsModel); err != nil {
 		return o, usage.Fieldf("authors-model", "%v", err)
