@@ -3,6 +3,7 @@ package iosim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -24,7 +25,9 @@ type Source struct {
 	// Config is a YAML or JSON config file (schema: Config), "-" for
 	// Stdin; empty: the embedded Platform.
 	Config string `json:"config,omitempty"`
-	// Stdin is read when Config is "-".
+	// Stdin is read when Config is "-". A Stdin that is an io.Seeker is
+	// read from its start every time, so that Validate and Run can both
+	// read it (give a bytes.Reader of standard input).
 	Stdin io.Reader `json:"-"`
 	// Platform names an embedded platform (Platforms: cielo, prospective;
 	// "" is cielo) when Config is empty. Giving both is refused.
@@ -87,6 +90,11 @@ func (s Source) base() (Config, error) {
 	}
 	if r == nil {
 		return Config{}, usage.Fieldf("config", "- needs a standard input")
+	}
+	if sk, ok := r.(io.Seeker); ok && s.Config == "-" {
+		if _, err := sk.Seek(0, io.SeekStart); err != nil {
+			return Config{}, fmt.Errorf("config (stdin): %w", err)
+		}
 	}
 	p, err := LoadNamed(r, name)
 	if err != nil {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,6 +78,13 @@ func (f *iosimFlags) source(cmd *cobra.Command) (iosim.Source, error) {
 	s := iosim.Source{Config: f.config, Stdin: cmd.InOrStdin()}
 	if f.config == "" || cmd.Flags().Changed("platform") {
 		s.Platform = f.platform
+	}
+	if f.config == "-" { // read once, so that Validate and Run both see it
+		b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), iosim.MaxConfigBytes+1))
+		if err != nil {
+			return s, err
+		}
+		s.Stdin = bytes.NewReader(b)
 	}
 	if f.bandwidth != "" {
 		b, err := units.ParseBandwidth(f.bandwidth)

@@ -249,6 +249,12 @@ func TestIOSimConfigStdin(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "platform custom: 100 nodes") {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
+	// sweep validates before it opens its outputs, then runs: both read
+	// the one standard input.
+	out, errs, code = run(t, cfg, "iosim", "sweep", "--config", "-", "--seeds", "1", "--span", "3d", "--values", "20GB/s", "--strategies", "least-waste")
+	if code != 0 || !strings.Contains(out, "20GB/s") {
+		t.Fatalf("sweep --config -: exit %d: %s%s", code, out, errs)
+	}
 	bad := strings.Replace(cfg, "nodes: 10,", "nodes: 10.5,", 1)
 	if _, errs, code := run(t, bad, "iosim", "bound", "--config", "-"); code != 2 || !strings.Contains(errs, "(stdin):3: nodes: want a whole number") {
 		t.Errorf("nodes 10.5: exit %d, %s", code, errs)
