@@ -163,7 +163,7 @@ func (c *Config) checkResolution(span, ioChunk float64) error {
 		chunk := cl.RegularIO * math.Min(ioChunk, 0.8*float64(cl.Walltime)) / (1.2 * float64(cl.Walltime))
 		for _, v := range []float64{cl.Input, cl.Output, cl.Checkpoint, chunk} {
 			if d := v * mem / beta; v > 0 && !(d >= res) {
-				return usage.Fieldf("bandwidth", "%v B/s moves class %s's transfers in %.3g s, below the clock's resolution over a span of %v s (%.3g s)",
+				return usage.Fieldf("bandwidth", "%v B/s moves class %s's transfers in %.3g s, below the clock's resolution over a span of %v s (%.3g s); lower the bandwidth or shorten the span",
 					beta, cl.Name, d, span, res)
 			}
 		}

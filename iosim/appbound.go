@@ -195,6 +195,10 @@ func RunBandwidthFor(ctx context.Context, r BandwidthForRequest) (BandwidthForRe
 	if len(sts) != 1 {
 		return BandwidthForReport{}, usage.Fieldf("strategy", "give one strategy, got %q", r.Strategy)
 	}
+	hc := c.WithBandwidth(r.Hi)
+	if err := hc.checkResolution(opt.Span, opt.IOChunk); err != nil {
+		return BandwidthForReport{}, renameField(err, "bandwidth", "hi")
+	}
 	ro := r.runnerOptions("", runner.Shard{})
 	ro.Progress = runner.ProgressOff
 	b, err := BandwidthFor(ctx, c, sts[0], r.Efficiency, r.Seeds, opt, ro, r.Lo, r.Hi, r.Tolerance)

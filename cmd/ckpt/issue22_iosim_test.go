@@ -42,6 +42,7 @@ func TestIOSimIssue22Refusals(t *testing.T) {
 		{append([]string{"run", "--bandwidth", "1e308"}, quick...), "--bandwidth: 1e+308 B/s moves class"},
 		{append([]string{"run", "--io-chunk", "5e-324"}, quick...), "--io-chunk: 5e-324 s is below the clock's resolution"},
 		{append([]string{"sweep", "--values", "1e308"}, quick...), "1e+308 B/s moves class"},
+		{[]string{"bandwidth-for", "--hi", "1e308", "--seeds", "1"}, "--hi: 1e+308 B/s moves class"},
 		{[]string{"bound", "--config", junk}, "junk.json: unexpected data after the config"},
 		{[]string{"bound", "--config", two}, "a second YAML document"},
 		{[]string{"bound", "--config", good, "--platform", "prospective"}, `--platform: "prospective" and config`},
