@@ -73,9 +73,6 @@ var algorithms = registry.New("algorithm",
 // Names lists the algorithms, sorted.
 func Names() []string { return algorithms.Names() }
 
-// Entries lists the algorithms with their one-line descriptions.
-func Entries() []registry.Entry[Factory] { return algorithms.Entries() }
-
 // New builds the algorithm named spec: "dp-goodput", or "dp-bic:15",
 // "target-yield:0.5", "target-goodput:0.9" for the parameterised ones. The
 // parameter must be a number in [0, ParamMax]: a fraction in [0, 1] for

@@ -88,62 +88,6 @@ func Events(in *Instance) []trace.BatsimEvent {
 	return evs
 }
 
-// SectionsFromEvents rebuilds P(t) from machine events on pmax resources
-// up to the horizon h: one section per interval between changes (sections
-// of equal P that Events did not separate are merged). Events at or after h
-// are ignored. An event making unavailable a resource already unavailable,
-// or the reverse, is an error.
-func SectionsFromEvents(evs []trace.BatsimEvent, pmax int, h float64) ([]Section, error) {
-	up := make([]bool, pmax)
-	for i := range up {
-		up[i] = true
-	}
-	count := pmax
-	var secs []Section
-	t := 0.0
-	for k, e := range evs {
-		if e.Type != trace.MachineAvailable && e.Type != trace.MachineUnavailable {
-			continue
-		}
-		if e.Timestamp >= h {
-			break
-		}
-		if e.Timestamp > t {
-			secs = appendSection(secs, count, e.Timestamp-t)
-			t = e.Timestamp
-		}
-		want := e.Type == trace.MachineAvailable
-		for _, iv := range e.Resources {
-			for r := iv.Lo; r <= iv.Hi; r++ {
-				if r >= pmax {
-					return nil, fmt.Errorf("event %d: resource %d beyond p_max = %d", k, r, pmax)
-				}
-				if up[r] == want {
-					return nil, fmt.Errorf("event %d at %s: resource %d is already %s", k, fmtG(e.Timestamp), r, strings.TrimPrefix(e.Type, "machine_"))
-				}
-				up[r] = want
-				if want {
-					count++
-				} else {
-					count--
-				}
-			}
-		}
-	}
-	if h > t {
-		secs = appendSection(secs, count, h-t)
-	}
-	return secs, nil
-}
-
-func appendSection(secs []Section, p int, l float64) []Section {
-	if n := len(secs); n > 0 && secs[n-1].P == p {
-		secs[n-1].Length += l
-		return secs
-	}
-	return append(secs, Section{P: p, Length: l})
-}
-
 // ImportBatsim rebuilds an instance exported by ExportBatsim from its
 // workload (the ckpt_platform and ckpt_sections fields, the jobs' ckpt_*
 // fields) and checks it.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/trace"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // JobFormat names a job-list format that Convert reads and writes.
@@ -104,6 +105,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 				bw.NbRes = o.NbRes
 			}
 		}
+		if err := uniqueBatsimIDs(bw); err != nil {
+			return 0, 0, usage.Errorf("%s: %v", o.Name, err)
+		}
 		return len(bw.Jobs), skipped, trace.WriteBatsim(w, bw)
 	case FormatCkpt:
 		switch o.From {
@@ -136,4 +140,18 @@ func convertedSWFHeader(o ConvertOptions, jobs []trace.SWFJob) trace.SWFHeader {
 		h.Fields = append(h.Fields, trace.SWFHeaderField{Key: kv[0], Value: kv[1]})
 	}
 	return h
+}
+
+// uniqueBatsimIDs refuses a workload with a job id given twice (an SWF log
+// whose job numbers repeat): Batsim, and ReadBatsim, refuse it.
+func uniqueBatsimIDs(bw trace.BatsimWorkload) error {
+	seen := make(map[string]int, len(bw.Jobs))
+	for i, j := range bw.Jobs {
+		id := j.IDString()
+		if k, ok := seen[id]; ok {
+			return fmt.Errorf("jobs %d and %d have the same id %s; Batsim needs unique ids", k+1, i+1, id)
+		}
+		seen[id] = i
+	}
+	return nil
 }

@@ -9,6 +9,12 @@
 // P_{i+1}, and must leave at least min(δ, P_i − P_min) processors
 // checkpointed before T_{i+1} so that no work is ever lost.
 //
+// A Go program asks its questions as `ckpt capacity` and `ckpt convert` do
+// (app.go, appconvert.go): RunDecide, RunSimulate, RunSweep, RunExport,
+// RunScore and RunConvert, each taking a Request whose Validate names the
+// bad field in a usage error and returning the report the command prints
+// (its JSON, and WriteText in render.go).
+//
 // The package holds:
 //   - the model (model.go: Job, Platform, Status, State) and explicit
 //     schedules (plan.go: Plan, Interval — per job, run/checkpoint/recover
@@ -28,21 +34,22 @@
 //     DPBiC-Best-Cnf(X) (D.5);
 //   - workloads and experiments (workload.go, sweep.go, params.go: Section
 //     6.1 generation from the job widths of SWF or CQSim logs read by
-//     package trace; Params.Validate; Experiment.Points and RunSweep, which
+//     package trace; Params.Validate; Experiment.Points and RunPoints, which
 //     run on the experiment runner and stop when their context is
 //     cancelled, between sections);
 //   - finite jobs (Section 5): release dates by Accumulation, FIFO or
 //     Smallest (release.go, Appendix E.5.2), completion with a final
 //     checkpoint and reallocation of the freed processors by exact subset
-//     sum (finite.go: Finish, applied by Simulate), yields with release
+//     sum (finite.go: Finish, applied by SimulateContext), yields with release
 //     dates, and the yield upper bound of Section 5.1 by bisection over a
-//     max-flow feasibility test (finitebound.go: FiniteYieldBound);
+//     max-flow feasibility test (an oracle of the tests:
+//     finitebound_test.go, FiniteYieldBound);
 //   - online decisions from a JSON state (statefile.go: ReadState, with
 //     times bounded by MaxTime; decide.go: Decide, the validated plan and
 //     its goodput), what `ckpt capacity decide` prints;
 //   - other simulators' formats: an instance as a Batsim workload and
-//     external events (batsim.go: ExportBatsim, Events, ImportBatsim,
-//     SectionsFromEvents; export.go: InstanceOf, the instance simulate
+//     external events (batsim.go: ExportBatsim, Events, ImportBatsim;
+//     export.go: InstanceOf, the instance simulate
 //     draws, WriteInstanceSWF, WritePlatformXML), ckpt's own job lists and
 //     their conversion to and from SWF and Batsim (batsim.go: ReadJobs,
 //     WriteJobs; convert.go: Convert), and ckpt's goodput and yields of a
@@ -75,8 +82,7 @@
 // P_max·64) (una in 64 steps). The greedy algorithms take O(m log m).
 // Validate takes O(k log k) time and O(k) memory for k intervals. A
 // simulation of n sections costs n plans and holds O(m) state besides the
-// algorithm's scratch memory; FiniteYieldBound runs O(log(1/tol)) max
-// flows on O(n + m) nodes and O(m·(n + m)) edges. Measured times are in BENCHMARKS.md
+// algorithm's scratch memory. Measured times are in BENCHMARKS.md
 // (BenchmarkSection* and BenchmarkInstance* in bench_test.go).
 //
 // # Ties

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -114,4 +115,10 @@ func TestFiniteSimulationConservesWork(t *testing.T) {
 	if _, err := GenerateFinite(rand.New(rand.NewPCG(1, 2)), pr, specs, "nope"); err == nil {
 		t.Error("bad method accepted")
 	}
+}
+
+// Simulate runs algo over every section of the instance, validating every
+// plan. An invalid plan is an error naming the section.
+func Simulate(in *Instance, algo Algorithm) (*Result, error) {
+	return SimulateContext(context.Background(), in, algo)
 }

@@ -141,15 +141,10 @@ func Advance(st *State, pl *Plan, cmin, rmin float64) (*Outcome, error) {
 	return out, nil
 }
 
-// Simulate runs algo over every section of the instance, validating every
-// plan. An invalid plan is an error naming the section.
-func Simulate(in *Instance, algo Algorithm) (*Result, error) {
-	return SimulateContext(context.Background(), in, algo)
-}
-
-// SimulateContext is Simulate stopped by ctx: it checks ctx before every
-// section (one plan: milliseconds in the paper's settings) and returns
-// ctx.Err() when it is done.
+// SimulateContext runs algo over every section of the instance, validating
+// every plan (an invalid plan is an error naming the section). It checks
+// ctx before every section (one plan: milliseconds in the paper's
+// settings) and returns ctx.Err() when it is done.
 func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result, error) {
 	res := &Result{Algorithm: algo.Name()}
 	st, area, finite, err := runSections(ctx, in, algo, 0, func(_ int, _ float64, _ int, pl *Plan) {
@@ -184,8 +179,8 @@ func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result
 	res.GoodputBound, res.YieldBound = Bounds(in)
 	res.RelGoodput = res.Goodput / res.GoodputBound
 	if finite {
-		// The yield bound of Section 3.4 assumes infinite jobs; use
-		// FiniteYieldBound (Section 5.1) explicitly when needed.
+		// The yield bound of Section 3.4 assumes infinite jobs; Section
+		// 5.1's bound for finite jobs is FiniteYieldBound (in the tests).
 		res.YieldBound = 0
 	} else {
 		res.RelYield = res.MinYield / res.YieldBound

@@ -159,13 +159,30 @@ func jsonKind(k reflect.Kind) string {
 	return "another type"
 }
 
+// Resolution is the shortest checkpoint or recovery time a state file
+// may give, as a fraction of the section's length: 2^-44, 2^8 ulps, so
+// that length − C and C + work stay distinct from length and work (a C
+// below the ulp of the length made the programs plan a checkpoint that
+// ends where it starts, and an invalid schedule).
+const Resolution = 0x1p-44
+
 // checkTimes refuses times above MaxTime (lengths, C_j, R_j, work, avail),
-// whose products with P would overflow or lose their precision.
+// whose products with P would overflow or lose their precision, and C_j
+// or R_j too short for the section's length to tell apart (Resolution).
 func checkTimes(in *stateFile) error {
 	if *in.Length > MaxTime {
 		return fmt.Errorf("length = %g: at most %g supported", *in.Length, float64(MaxTime))
 	}
+	res := *in.Length * Resolution
 	for j, jb := range in.Jobs {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"c", jb.C}, {"r", jb.R}} {
+			if f.v > 0 && f.v < res {
+				return fmt.Errorf("job %d: %s = %g: below the time resolution of a section of length %g (%.3g = length·2^-44)", j, f.name, f.v, *in.Length, res)
+			}
+		}
 		for _, f := range []struct {
 			name string
 			v    *float64

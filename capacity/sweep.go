@@ -247,12 +247,12 @@ func (e Experiment) variants() ([]Params, []float64, error) {
 	return out, e.Values, nil
 }
 
-// RunSweep simulates reps instances of every point on the experiment
+// RunPoints simulates reps instances of every point on the experiment
 // runner (opts: seed, workers, shard, progress) and passes the rows to
 // sink in item order, the same bytes whatever the number of workers.
 // Cancelling ctx stops every simulation within a section; the sink has
-// then received only complete rows, and RunSweep returns ctx.Err().
-func RunSweep(ctx context.Context, opts runner.Options, pts []SweepPoint, reps int, sink runner.Sink[SweepRow]) error {
+// then received only complete rows, and RunPoints returns ctx.Err().
+func RunPoints(ctx context.Context, opts runner.Options, pts []SweepPoint, reps int, sink runner.Sink[SweepRow]) error {
 	return runner.Run(ctx, opts, pts, reps,
 		func(ctx context.Context, it runner.Item[SweepPoint]) (SweepRow, error) {
 			row, _, err := RunSweepItem(ctx, it.Param, opts.Seed, it.Rep)

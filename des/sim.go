@@ -15,9 +15,6 @@ type Event struct {
 	fn    func()
 }
 
-// Time is the simulated time at which the event fires (or last fired).
-func (e *Event) Time() float64 { return e.time }
-
 // Pending reports whether the event is still queued (neither fired nor
 // cancelled).
 func (e *Event) Pending() bool { return e != nil && e.index >= 0 }
@@ -166,9 +163,6 @@ func (s *Sim) RunUntil(t float64) uint64 {
 	}
 	return s.processed - start
 }
-
-// Run fires events until the queue is empty.
-func (s *Sim) Run() uint64 { return s.RunUntil(math.Inf(1)) }
 
 // before orders events by (time, seq).
 func before(a, b *Event) bool {

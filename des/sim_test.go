@@ -323,3 +323,9 @@ func BenchmarkStepFloor(b *testing.B) {
 		s.Step()
 	}
 }
+
+// Time is the simulated time at which the event fires (or last fired).
+func (e *Event) Time() float64 { return e.time }
+
+// Run fires events until the queue is empty.
+func (s *Sim) Run() uint64 { return s.RunUntil(math.Inf(1)) }

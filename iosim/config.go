@@ -29,7 +29,7 @@ const Year = units.Year
 // Platform is the machine of Section II: N nodes sharing one parallel
 // file system.
 type Platform struct {
-	// Name labels outputs. Load names a config without one after its
+	// Name labels outputs. LoadNamed names a config without one after its
 	// file ("custom" when it has no file name).
 	Name string `yaml:"name" json:"name"`
 	// Nodes is N, the number of compute nodes: a whole number in
@@ -157,13 +157,13 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Load reads a YAML or JSON config (JSON is read as YAML), rejects
-// unknown fields, and validates it. Errors are one line starting with
-// "config: " (see LoadNamed).
-func Load(r io.Reader) (*Config, error) { return LoadNamed(r, "") }
+// MaxConfigBytes is the largest config LoadNamed reads.
+const MaxConfigBytes = 1 << 20
 
-// LoadNamed is Load for a config called name (usually its file name),
-// which every error names, with the line when the parser gives one:
+// LoadNamed reads a YAML or JSON config (JSON is read as YAML) called
+// name (usually its file name), rejects unknown fields, trailing data and
+// a second document, and validates it. Errors are one line naming the
+// config, with the line when the parser gives one:
 //
 //	config apex.yaml:3: unknown key "nodez" in platform (known: name, nodes, memory_per_node, bandwidth, node_mtbf)
 //	config apex.yaml: platform.nodes: must be ≥ 1, got 0
@@ -172,9 +172,12 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 	if name != "" {
 		where = "config " + name
 	}
-	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(r, MaxConfigBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", where, err)
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes", where, MaxConfigBytes)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
@@ -194,6 +197,13 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 			return nil, fmt.Errorf("%s: empty", where)
 		}
 		return nil, decodeError(where, err)
+	}
+	var more yaml.Node
+	switch err := dec.Decode(&more); {
+	case err == nil:
+		return nil, fmt.Errorf("%s:%d: a second YAML document; a config is one document", where, more.Line)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%s: unexpected data after the config", where)
 	}
 	if c.Platform.Name == "" {
 		c.Platform.Name = defaultName(name)

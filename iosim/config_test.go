@@ -3,6 +3,7 @@ package iosim
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -170,3 +171,8 @@ func TestLoadUnknownKey(t *testing.T) {
 		t.Errorf("unnamed: %v", err)
 	}
 }
+
+// Load reads a YAML or JSON config (JSON is read as YAML), rejects
+// unknown fields, and validates it. Errors are one line starting with
+// "config: " (see LoadNamed).
+func Load(r io.Reader) (*Config, error) { return LoadNamed(r, "") }

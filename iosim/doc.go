@@ -3,6 +3,17 @@
 // Dongarra, "Optimal Cooperative Checkpointing for Shared High-Performance
 // Computing Platforms" (APDCM 2018).
 //
+// # Entry points
+//
+// A Go program asks its questions as `ckpt iosim` does (app.go): RunTrials
+// (RunRequest → RunReport: the Monte Carlo waste of each strategy),
+// RunSweep (SweepRequest → SweepReport: Figs. 2 and 3), RunBound
+// (BoundRequest → BoundReport: Theorem 1) and RunBandwidthFor
+// (BandwidthForRequest → BandwidthForReport: Fig. 4). A request's Validate
+// names the bad field in a usage error; a report is the JSON schema of the
+// command's --json and has its WriteText (render.go) and, for RunReport,
+// WritePlot and Page.
+//
 // # Model (Sections II and V)
 //
 // A Platform has N nodes, a per-node memory, an aggregate bandwidth β and a
@@ -69,7 +80,7 @@
 // (checked by the tests to 1e-9 relative, the float rounding of the
 // sums). Waste = 1 − (Work + IO)/(Work + IO of the baseline); Slowdown is
 // the node-weighted ratio of actual to interference-free checkpoint
-// durations (Fig. 1). Trial runs the baseline and several strategies on one
+// durations (Fig. 1). TrialContext runs the baseline and several strategies on one
 // seed; Sweep runs trials on the experiment runner (deterministic for any
 // worker count and shard split); Aggregate and Summarize give means,
 // quartiles and deciles.

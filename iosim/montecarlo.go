@@ -8,16 +8,11 @@ import (
 	"github.com/ckpt-hpc/ckpt/distribution"
 )
 
-// Trial runs the fault-free, checkpoint-free, interference-free baseline
-// and every strategy on the same job list and failure times (both drawn
-// from opt.Seed), and returns each strategy's run with its waste against
-// the baseline. It is TrialContext without cancellation.
-func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
-	return TrialContext(context.Background(), c, sts, opt)
-}
-
-// TrialContext is Trial stopped by ctx (checked inside every run). A
-// platform that cannot make progress is refused before the baseline runs
+// TrialContext runs the fault-free, checkpoint-free, interference-free
+// baseline and every strategy on the same job list and failure times
+// (both drawn from opt.Seed), and returns each strategy's run with its
+// waste against the baseline. ctx is checked inside every run. A platform
+// that cannot make progress is refused before the baseline runs
 // (Config.CheckProgress).
 func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (Outcome, error) {
 	opt = opt.withDefaults()
@@ -54,7 +49,7 @@ func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (
 	return out, nil
 }
 
-// Outcome is one Trial: the baseline, and per strategy its run and waste.
+// Outcome is one trial (TrialContext): the baseline, and per strategy its run and waste.
 type Outcome struct {
 	Baseline Run
 	Runs     []Run

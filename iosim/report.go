@@ -16,13 +16,15 @@ import (
 // bound, each strategy's waste distribution and split, and how the
 // baseline used the nodes.
 type RunReport struct {
-	Platform  string  `json:"platform"`
-	Nodes     int     `json:"nodes"`
-	Bandwidth float64 `json:"bandwidth"`
-	NodeMTBF  float64 `json:"node_mtbf"`
+	Platform string `json:"platform"`
+	Nodes    int    `json:"nodes"`
+	// Bandwidth is the aggregate bandwidth in bytes/s, NodeMTBF the node
+	// MTBF in seconds.
+	Bandwidth float64 `json:"bandwidth_bps"`
+	NodeMTBF  float64 `json:"node_mtbf_s"`
 	Seeds     int     `json:"seeds"`
 	// Window is the measured time per trial in seconds.
-	Window float64 `json:"window"`
+	Window float64 `json:"window_s"`
 	// Bound is the lower bound on the waste fraction (FractionBound:
 	// Theorem 1 corrected for finite jobs and for the unit; null when the
 	// bound is undefined, BoundErr then says why).
@@ -41,7 +43,12 @@ type RunReport struct {
 	// is off: the paper's model).
 	Authors *AuthorsModel `json:"authors_model,omitempty"`
 	// MeanEvents is the mean number of events of the strategies' runs.
-	MeanEvents float64 `json:"-"`
+	MeanEvents float64 `json:"mean_events"`
+	// Classes are the class names in the config's order.
+	Classes []string `json:"classes"`
+	// Timelines are the file system's use in a window of the first trial,
+	// one per strategy (RunRequest.Timeline), for the pictures.
+	Timelines []Timeline `json:"-"`
 }
 
 // Report summarises the trials of one platform (Sweep over a single
@@ -65,6 +72,9 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 	r := RunReport{Platform: c.Platform.Name, Nodes: c.Platform.Nodes, Bandwidth: float64(c.Platform.Bandwidth),
 		NodeMTBF: float64(c.Platform.NodeMTBF), Seeds: len(rs), Window: opt.Span - 2*opt.Skip,
 		Strategies: agg[0].Strategies, Scheduler: opt.Scheduler.String(), BaselineClassShares: map[string]float64{}, Accounting: acc}
+	for _, k := range c.Classes {
+		r.Classes = append(r.Classes, k.Name)
+	}
 	if opt.Authors != (AuthorsModel{}) {
 		r.Authors = &opt.Authors
 	}

@@ -341,3 +341,11 @@ func TestStopBelowClockResolution(t *testing.T) {
 		}
 	}
 }
+
+// Trial runs the fault-free, checkpoint-free, interference-free baseline
+// and every strategy on the same job list and failure times (both drawn
+// from opt.Seed), and returns each strategy's run with its waste against
+// the baseline. It is TrialContext without cancellation.
+func Trial(c *Config, sts []Strategy, opt Options) (Outcome, error) {
+	return TrialContext(context.Background(), c, sts, opt)
+}

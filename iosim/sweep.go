@@ -46,9 +46,9 @@ func (t TrialResult) Row() []runner.Field {
 	return f
 }
 
-// Sweep runs a Trial of every strategy for every point and replicate on
+// Sweep runs a trial (TrialContext) of every strategy for every point and replicate on
 // the experiment runner. Replicate r uses the same trial seed
-// runner.Seed(ro.Seed, 0, r) at every point (common random numbers: the
+// TrialSeed(ro.Seed, r) at every point (common random numbers: the
 // same job list, and the same uniform draws behind the failure times, at
 // every bandwidth), so outputs are identical for any worker count and
 // shard split. Results reach sink in item order; the returned slice holds
@@ -73,7 +73,7 @@ func Sweep(ctx context.Context, points []SweepPoint, sts []Strategy, reps int, o
 	}
 	err := runner.Run(ctx, ro, points, reps, func(ctx context.Context, it runner.Item[SweepPoint]) (TrialResult, error) {
 		o := opt
-		o.Seed = runner.Seed(ro.Seed, 0, it.Rep)
+		o.Seed = TrialSeed(ro.Seed, it.Rep)
 		c := it.Param.Config
 		out, err := TrialContext(ctx, &c, sts, o)
 		if err != nil {
@@ -87,6 +87,10 @@ func Sweep(ctx context.Context, points []SweepPoint, sts []Strategy, reps int, o
 	}
 	return res, err
 }
+
+// TrialSeed is the seed of replicate rep of a sweep with base seed base:
+// its job list and failure times, the same at every point (see Sweep).
+func TrialSeed(base uint64, rep int) uint64 { return runner.Seed(base, 0, rep) }
 
 // Aggregate summarises a sweep: for each point value (in first-seen order)
 // and strategy, the Summary of the wastes, of the slowdowns, and the mean

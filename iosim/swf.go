@@ -4,20 +4,19 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // WriteWorkloadSWF writes the job list that trial rep of a run with base
-// seed baseSeed draws (GenerateJobs with runner.Seed(baseSeed, 0, rep), as
+// seed baseSeed draws (GenerateJobs with TrialSeed(baseSeed, rep), as
 // Sweep seeds it) as an SWF v2.2 log: one job per drawn job, in list order,
 // submitted at 0, RequestedProcs = its class's nodes, RunTime = its work,
 // RequestedTime = the class walltime, Executable = class index + 1. The
 // header names the generator, the platform, the classes and the seed, so
 // that the workload can be replayed in another simulator. O(J·K).
 func WriteWorkloadSWF(w io.Writer, c *Config, span float64, baseSeed uint64, rep int) error {
-	jobs, err := GenerateJobs(c, span, runner.Seed(baseSeed, 0, rep))
+	jobs, err := GenerateJobs(c, span, TrialSeed(baseSeed, rep))
 	if err != nil {
 		return err
 	}

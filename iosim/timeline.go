@@ -105,7 +105,7 @@ func (s *simulator) recOpen() {
 }
 
 // Timelines runs every strategy once with opt (its seed selects the job
-// list and the failures: give the first trial's, runner.Seed(base, 0, 0),
+// list and the failures: give the first trial's, TrialSeed(base, 0),
 // to see a run of the report) and returns each one's Timeline of [from,
 // to]. The window must end by Span − Skip, where the runs stop.
 func Timelines(ctx context.Context, c *Config, sts []Strategy, opt Options, from, to float64) ([]Timeline, error) {

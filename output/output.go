@@ -35,15 +35,6 @@ func (x *Number) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Numbers converts a slice of float64 to Numbers.
-func Numbers(v []float64) []Number {
-	out := make([]Number, len(v))
-	for i, f := range v {
-		out[i] = Number(f)
-	}
-	return out
-}
-
 // WriteJSON writes v as indented JSON followed by a newline. Non-finite
 // values must be carried as Number (or pointers left nil); a plain float64
 // NaN is an error, never a silent wrong output.

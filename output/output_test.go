@@ -63,3 +63,12 @@ func TestWriterKeepsFirstError(t *testing.T) {
 		t.Fatalf("Err = %v", w.Err())
 	}
 }
+
+// Numbers converts a slice of float64 to Numbers.
+func Numbers(v []float64) []Number {
+	out := make([]Number, len(v))
+	for i, f := range v {
+		out[i] = Number(f)
+	}
+	return out
+}

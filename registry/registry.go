@@ -47,9 +47,6 @@ func (r *Registry[T]) Lookup(name string) (T, error) {
 	return zero, fmt.Errorf("unknown %s %q (known: %s)", r.what, name, strings.Join(r.Names(), ", "))
 }
 
-// Has reports whether name is registered.
-func (r *Registry[T]) Has(name string) bool { _, ok := r.index[name]; return ok }
-
 // Names returns the registered names in registration order.
 func (r *Registry[T]) Names() []string {
 	out := make([]string, len(r.entries))

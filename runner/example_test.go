@@ -32,8 +32,7 @@ func simulate(_ context.Context, it runner.Item[point]) (waste, error) {
 }
 
 func Example() {
-	points := runner.Grid2([]float64{60, 600}, []float64{1e-5, 1e-4},
-		func(c, l float64) point { return point{c, l} })
+	points := []point{{60, 1e-5}, {60, 1e-4}, {600, 1e-5}, {600, 1e-4}}
 	opts := runner.Options{Seed: 42, Progress: runner.ProgressOff}
 
 	// Write CSV to stdout and JSON lines elsewhere at once.
@@ -58,8 +57,7 @@ func Example() {
 // 2/3, i.e. "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT" with
 // --array=0-2) and merging their outputs gives the bytes of the unsplit run.
 func Example_shards() {
-	points := runner.Grid2([]float64{60, 600}, []float64{1e-5, 1e-4},
-		func(c, l float64) point { return point{c, l} })
+	points := []point{{60, 1e-5}, {60, 1e-4}, {600, 1e-5}, {600, 1e-4}}
 
 	var whole bytes.Buffer
 	opts := runner.Options{Seed: 42, Progress: runner.ProgressOff}

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Format is an output format of the runner.
@@ -213,9 +216,11 @@ func checkShards(all []*shardReader, expect int) error {
 
 // MergeFiles merges the shard outputs at paths shards into the file dst
 // (see Merge); the format comes from the extension of dst, which every
-// shard must share. dst must not be one of the shards. On error dst is
-// removed.
-func MergeFiles(dst string, expect int, shards ...string) (err error) {
+// shard must share. dst must not be one of the shards. dst is written
+// through a temporary file renamed on success: on error, whatever dst
+// held before is left as it was. A missing or unreadable shard is a usage
+// error.
+func MergeFiles(dst string, expect int, shards ...string) error {
 	f, err := FormatOf(dst)
 	if err != nil {
 		return fmt.Errorf("merge: output %v", err)
@@ -230,31 +235,19 @@ func MergeFiles(dst string, expect int, shards ...string) (err error) {
 		if g != f {
 			return fmt.Errorf("merge: input %q is %v but output %q is %v", s, g, dst, f)
 		}
-		fh, err := os.Open(s)
+		fh, err := usage.Open(s)
 		if err != nil {
-			return fmt.Errorf("merge: %v", err)
+			return fmt.Errorf("merge: %w", err)
 		}
 		defer fh.Close()
 		if dstInfo != nil {
 			if si, err := fh.Stat(); err == nil && os.SameFile(si, dstInfo) {
-				return fmt.Errorf("merge: output %q is also an input", dst)
+				return usage.Errorf("merge: output %q is also an input", dst)
 			}
 		}
 		srcs = append(srcs, fh)
 	}
-	out, err := os.Create(dst)
-	if err != nil {
-		return fmt.Errorf("merge: %v", err)
-	}
-	defer func() {
-		if cerr := out.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("merge: %v", cerr)
-		}
-		if err != nil {
-			os.Remove(dst)
-		}
-	}()
-	return Merge(out, f, expect, srcs...)
+	return output.WriteFile(dst, func(w io.Writer) error { return Merge(w, f, expect, srcs...) })
 }
 
 // nameList names the inputs in an error: all of them when there are at

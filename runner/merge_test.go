@@ -163,8 +163,13 @@ func TestMergeFiles(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "3 of 5 shards missing: 1,3,4 (resubmit with --array=1,3,4)") {
 		t.Fatalf("missing shard error %v should name the missing shards", err)
 	}
-	if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
-		t.Fatal("failed merge left its output behind")
+	// Issue 22: a failed merge keeps the file that was there before (the
+	// first merge's output) and leaves no temporary file.
+	if b, _ := os.ReadFile(dst); !bytes.Equal(b, want) {
+		t.Fatal("failed merge changed the previous output")
+	}
+	if es, _ := os.ReadDir(dir); len(es) != len(paths)+1 {
+		t.Fatalf("failed merge left %d files in the folder, want %d", len(es), len(paths)+1)
 	}
 	for _, tc := range []struct {
 		dst  string

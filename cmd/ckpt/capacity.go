@@ -1,18 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
 )
 
@@ -33,20 +28,8 @@ validated schedule.`,
 	return cmd
 }
 
-func readDecideState(stdin io.Reader, path string) (*capacity.State, error) {
-	if path == "-" {
-		return capacity.ReadState(stdin, "stdin")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return capacity.ReadState(f, path)
-}
-
 func newCapacityDecideCmd() *cobra.Command {
-	var state, strategy string
+	var req capacity.DecideRequest
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -63,53 +46,24 @@ avail instead of yield).`,
             {"p":4,"c":12,"r":12,"status":"idle","yield":0.1}]}' | ckpt capacity decide --state - --strategy dp-goodput`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if state == "" {
-				return usagef("--state is required")
-			}
-			if _, err := capacity.New(strategy); err != nil {
-				return usagef("--strategy: %v", err)
-			}
-			st, err := readDecideState(cmd.InOrStdin(), state)
+			req.Stdin = cmd.InOrStdin()
+			d, err := capacity.RunDecide(cmd.Context(), req)
 			if err != nil {
-				return usage(err)
-			}
-			d, err := capacity.Decide(st, strategy)
-			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), d)
 			}
-			return printCapDecision(cmd.OutOrStdout(), d)
+			return d.WriteText(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&state, "state", "", "JSON state file (- for stdin)")
-	cmd.Flags().StringVar(&strategy, "strategy", "dp-bic:15", "strategy: "+strings.Join(capacity.Names(), "|")+" (NAME:X for parameters)")
+	cmd.Flags().StringVar(&req.State, "state", "", "JSON state file (- for stdin)")
+	cmd.Flags().StringVar(&req.Strategy, "strategy", "dp-bic:15", "strategy: "+strings.Join(capacity.Names(), "|")+" (NAME:X for parameters)")
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
 }
 
-func printCapDecision(out io.Writer, d *capacity.Decision) error {
-	w := output.NewWriter(out)
-	w.Printf("%s: P = %d, length %g, at most %d processors unsaved at the next event\n", d.Algorithm, d.P, d.Length, d.Keep)
-	w.Printf("useful work %.6g (section goodput %.4f)\n\n", d.Gain, d.Goodput)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "job\tp\tstart\tend\twork\tactions\t")
-	for _, j := range d.Jobs {
-		var acts []string
-		for _, iv := range j.Actions {
-			acts = append(acts, fmt.Sprintf("%s[%g,%g)", iv.Kind, iv.Start, iv.End))
-		}
-		if len(acts) == 0 {
-			acts = []string{"idle"}
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%.6g\t%s\t\n", j.Job, j.P, j.Start, j.End, j.Work, strings.Join(acts, " "))
-	}
-	tw.Flush()
-	return w.Err()
-}
-
-// simFlags are the parameters shared by simulate and sweep.
+// simFlags are the parameters shared by simulate, sweep and export.
 type simFlags struct {
 	strategies, workload string
 	sections             int
@@ -141,58 +95,26 @@ func (f *simFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
 
-// capacityParamFlags maps capacity.ParamError's names to the flags.
-var capacityParamFlags = map[string]string{"sections": "sections", "pmax": "p-max", "pmin": "p-min",
-	"delta": "delta", "load": "load", "avgT": "avg-t", "cmin": "c-min", "cmax": "c-max"}
-
-// experiment reads the flags into a capacity.Experiment (no varied
-// parameter yet) and validates them: every error is a usage error naming
-// the flag and its value.
-func (f *simFlags) experiment() (capacity.Experiment, error) {
-	var e capacity.Experiment
-	pr := capacity.Params{Sections: f.sections, PMax: f.pmax, PMinFrac: f.pmin, Delta: f.delta, Load: f.load}
+// setup reads the flags into a capacity.Setup (only their grammar: the
+// request validates the values).
+func (f *simFlags) setup(cmd *cobra.Command) (capacity.Setup, error) {
+	s := capacity.Setup{Params: capacity.Params{Sections: f.sections, PMax: f.pmax, PMinFrac: f.pmin, Delta: f.delta, Load: f.load},
+		Release: f.release, Seed: f.seed, Workers: f.workers, ProgressTo: cmd.ErrOrStderr()}
 	var err error
 	for _, d := range []struct {
 		name, v string
 		p       *float64
-	}{{"avg-t", f.avgT, &pr.AvgT}, {"c-min", f.cLo, &pr.CLo}, {"c-max", f.cHi, &pr.CHi}} {
-		if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
-			return e, err
+	}{{"avg-t", f.avgT, &s.Params.AvgT}, {"c-min", f.cLo, &s.Params.CLo}, {"c-max", f.cHi, &s.Params.CHi}} {
+		if *d.p, err = durationFlag(d.name, d.v); err != nil {
+			return s, err
 		}
 	}
-	if err := pr.Validate(); err != nil {
-		var pe *capacity.ParamError
-		if errors.As(err, &pe) && capacityParamFlags[pe.Param] != "" {
-			return e, usagef("--%s %s: must be %s", capacityParamFlags[pe.Param], strconv.FormatFloat(pe.Value, 'g', -1, 64), pe.Want)
-		}
-		return e, usage(err)
-	}
-	if err := checkWorkers(f.workers); err != nil {
-		return e, err
-	}
-	e.Params = pr
-	if e.Strategies, err = capacity.ParseList(f.strategies); err != nil {
-		return e, usagef("--strategies: %v", err)
-	}
-	rel, err := capacity.ParseRelease(f.release)
+	s.Strategies = strings.Split(f.strategies, ",")
+	s.Workloads, err = registry.SplitList(f.workload)
 	if err != nil {
-		return e, usagef("--finite: %v", err)
+		return s, usagef("--workload: %v", err)
 	}
-	e.Release = rel
-	if e.Workloads, err = capacity.LoadWorkloads(f.workload, pr.Platform().PMin); err != nil {
-		return e, usage(err)
-	}
-	return e, nil
-}
-
-// capPoints lists the experiment's sweep points; a refusal (a workload
-// without run times for --finite, a bad --values) is a usage error.
-func capPoints(e capacity.Experiment) ([]capacity.SweepPoint, error) {
-	pts, err := e.Points()
-	if err != nil {
-		return nil, usage(err)
-	}
-	return pts, nil
+	return s, nil
 }
 
 func newCapacitySimulateCmd() *cobra.Command {
@@ -205,33 +127,25 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			e, err := f.experiment()
+			s, err := f.setup(cmd)
 			if err != nil {
 				return err
 			}
 			if err := checkPictureFlags(plotPath); err != nil {
 				return err
 			}
-			pts, err := capPoints(e)
+			req := capacity.SimulateRequest{Setup: s, Pictures: plotPath != "" || htmlPath != ""}
+			rep, err := capacity.RunSimulate(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
-			var res []runner.Result[capacity.SweepRow]
-			opts := runner.Options{Seed: f.seed, Workers: f.workers, Label: "capacity simulate", ProgressTo: cmd.ErrOrStderr()}
-			if err := capacity.RunSweep(cmd.Context(), opts, pts, 1, runner.Collect(&res)); err != nil {
-				return err
-			}
-			rows := make([]capacity.SweepRow, len(res))
-			for i, r := range res {
-				rows[i] = r.Value
-			}
-			if err := writeSchedulePictures(cmd.Context(), plotPath, htmlPath, pts, f.seed, rows); err != nil {
+			if err := writeSimulatePictures(plotPath, htmlPath, rep); err != nil {
 				return err
 			}
 			if f.json {
-				return writeJSON(cmd.OutOrStdout(), rows)
+				return writeJSON(cmd.OutOrStdout(), rep)
 			}
-			return printCapSimulation(cmd.OutOrStdout(), rows)
+			return rep.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f.register(cmd)
@@ -239,15 +153,21 @@ func newCapacitySimulateCmd() *cobra.Command {
 	return cmd
 }
 
-func printCapSimulation(out io.Writer, rows []capacity.SweepRow) error {
-	w := output.NewWriter(out)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\talgorithm\tjobs\tfinished\tgoodput\tmin yield\trel goodput\trel min yield\tcheckpoints\trecoveries\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%d\t%d\t\n", r.Workload, r.Algorithm, r.Jobs, r.Finished, r.Goodput, r.MinYield, r.RelGoodput, r.RelYield, r.Checkpoints, r.Recoveries)
+// writeSimulatePictures writes `capacity simulate --plot/--html`.
+func writeSimulatePictures(plotPath, htmlPath string, rep capacity.SimulateReport) error {
+	if plotPath != "" {
+		if err := rep.WritePlot(plotPath); err != nil {
+			return err
+		}
 	}
-	tw.Flush()
-	return w.Err()
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := rep.Page()
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
 }
 
 // capSweepFlags are the flags of `capacity sweep` beyond simFlags.
@@ -271,14 +191,10 @@ only complete rows.`,
   ckpt capacity sweep --vary delta --values 0.05,0.1,0.2 --shard 0/4 --csv d.0.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			pts, sh, err := f.points()
-			if err != nil {
-				return err
-			}
 			if f.json && !cmd.Flags().Changed("csv") {
 				f.csv = ""
 			}
-			return f.run(cmd, pts, sh)
+			return namedFlagErr(cmd, f.run(cmd))
 		},
 	}
 	f.register(cmd)
@@ -292,44 +208,39 @@ only complete rows.`,
 	return cmd
 }
 
-// points validates the sweep's flags and lists its points.
-func (f *capSweepFlags) points() ([]capacity.SweepPoint, runner.Shard, error) {
-	var sh runner.Shard
-	e, err := f.experiment()
+// request reads the sweep's flags into a request (without its sink).
+func (f *capSweepFlags) request(cmd *cobra.Command) (capacity.SweepRequest, error) {
+	s, err := f.setup(cmd)
+	req := capacity.SweepRequest{Setup: s, Vary: f.vary, Instances: f.instances, Collect: f.json}
 	if err != nil {
-		return nil, sh, err
+		return req, err
 	}
-	if f.instances < 1 {
-		return nil, sh, usagef("--instances %d: must be >= 1", f.instances)
-	}
-	if sh, err = runner.ParseShard(f.shard); err != nil {
-		return nil, sh, usage(err)
+	if req.Shard, err = runner.ParseShard(f.shard); err != nil {
+		return req, usagef("--shard: %v", err)
 	}
 	items, err := listFlag("values", f.values)
 	if err != nil {
-		return nil, sh, err
+		return req, err
 	}
-	e.Vary = f.vary
 	for _, s := range items {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return nil, sh, usagef("--values: bad number %q", s)
+			return req, usagef("--values: bad number %q", s)
 		}
-		e.Values = append(e.Values, v)
+		req.Values = append(req.Values, v)
 	}
-	pts, err := e.Points()
-	var pe *capacity.ParamError
-	if errors.As(err, &pe) && pe.Param == f.vary {
-		return nil, sh, usagef("--values: %v", err)
-	}
-	if err != nil {
-		return nil, sh, usage(err)
-	}
-	return pts, sh, nil
+	return req, nil
 }
 
 // run sweeps the points into the outputs chosen by --csv, --jsonl, --json.
-func (f *capSweepFlags) run(cmd *cobra.Command, pts []capacity.SweepPoint, sh runner.Shard) error {
+func (f *capSweepFlags) run(cmd *cobra.Command) error {
+	req, err := f.request(cmd)
+	if err != nil {
+		return err
+	}
+	if err := req.Validate(); err != nil {
+		return err
+	}
 	toStdout := 0
 	for _, p := range []string{f.csv, f.jsonl} {
 		if p == "-" {
@@ -342,36 +253,18 @@ func (f *capSweepFlags) run(cmd *cobra.Command, pts []capacity.SweepPoint, sh ru
 	case f.json && toStdout > 0 || toStdout > 1:
 		return usagef("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
-	var res []runner.Result[capacity.SweepRow]
-	sink, closeOut := runner.Sink[capacity.SweepRow](nil), func() error { return nil }
+	closeOut := func() error { return nil }
 	if f.csv != "" || f.jsonl != "" {
-		var err error
-		if sink, closeOut, err = runner.CreateOutputs[capacity.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
+		if req.Sink, closeOut, err = runner.CreateOutputs[capacity.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
 			return err
 		}
 	}
-	if f.json {
-		sink = capTee(sink, runner.Collect(&res))
-	}
-	opts := runner.Options{Seed: f.seed, Workers: f.workers, Shard: sh, Label: "capacity sweep", ProgressTo: cmd.ErrOrStderr()}
-	err := capacity.RunSweep(cmd.Context(), opts, pts, f.instances, sink)
+	rep, err := capacity.RunSweep(cmd.Context(), req)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	if err != nil || !f.json {
 		return err
 	}
-	rows := make([]capacity.SweepRow, len(res))
-	for i, r := range res {
-		rows[i] = r.Value
-	}
-	return writeJSON(cmd.OutOrStdout(), rows)
-}
-
-// capTee is runner.Tee skipping a nil sink.
-func capTee[R any](a, b runner.Sink[R]) runner.Sink[R] {
-	if a == nil {
-		return b
-	}
-	return runner.Tee(a, b)
+	return writeJSON(cmd.OutOrStdout(), rep)
 }

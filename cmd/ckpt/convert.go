@@ -1,21 +1,14 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/output"
-	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 func newConvertCmd() *cobra.Command {
-	var from, to, ckpt, restart string
-	var nbRes int
+	var req capacity.ConvertRequest
+	var ckpt, restart string
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert job lists between SWF, Batsim JSON workloads and ckpt job lists",
@@ -24,115 +17,47 @@ Batsim JSON workload (.json) and ckpt's own job list (.jobs.json: a JSON array o
 {p, c, r, release, length}). Formats come from the extensions; --from and --to
 override them (needed for "-", stdin or stdout). SWF has no checkpoint costs:
 jobs read from SWF into a ckpt list get --ckpt and --restart. Jobs that cannot be
-written (unknown width; unknown run time into Batsim) are skipped and counted.`,
+written (unknown width; unknown run time into Batsim) are skipped and counted.
+OUT is written whole or not at all (an existing OUT survives a failure); OUT
+cannot be IN.`,
 		Example: `  ckpt convert ../shared/data/swf/NASA-iPSC-1993-3.1-cln.swf.gz nasa.json
   ckpt convert nasa.json nasa.jobs.json --ckpt 60 --restart 60
   ckpt convert --from batsim --to swf - - < w.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o, err := convertOptions(args, from, to, ckpt, restart, nbRes)
+			req.In, req.Out, req.Stdin, req.Stdout = args[0], args[1], cmd.InOrStdin(), cmd.OutOrStdout()
+			for _, d := range []struct {
+				name, v string
+				p       *float64
+			}{{"ckpt", ckpt, &req.Checkpoint}, {"restart", restart, &req.Restart}} {
+				if d.v == "" {
+					continue
+				}
+				var err error
+				if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
+					return err
+				}
+			}
+			rep, err := capacity.RunConvert(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
-			n, skipped, err := runConvert(cmd, args[0], args[1], o)
-			if err != nil {
-				return err
-			}
-			w := output.NewWriter(cmd.ErrOrStderr())
-			w.Printf("%d jobs %s → %s", n, o.From, o.To)
-			if skipped > 0 {
-				w.Printf(", %d skipped", skipped)
-			}
-			w.Printf("\n")
-			return nil
+			return rep.WriteText(cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&from, "from", "", "input format: swf, batsim or ckpt (default: from IN's extension)")
-	fl.StringVar(&to, "to", "", "output format: swf, batsim or ckpt (default: from OUT's extension)")
+	fl.StringVar(&req.From, "from", "", "input format: swf, batsim or ckpt (default: from IN's extension)")
+	fl.StringVar(&req.To, "to", "", "output format: swf, batsim or ckpt (default: from OUT's extension)")
 	fl.StringVar(&ckpt, "ckpt", "", "checkpoint time C of jobs read from SWF or Batsim into a ckpt list (a duration)")
 	fl.StringVar(&restart, "restart", "", "recovery time R of those jobs (default: --ckpt)")
-	fl.IntVar(&nbRes, "nb-res", 0, "nb_res of a Batsim output (default: the widest job)")
+	fl.IntVar(&req.NbRes, "nb-res", 0, "nb_res of a Batsim output (default: the widest job)")
 	return cmd
-}
-
-// convertOptions checks the flags: every error is a usage error.
-func convertOptions(args []string, from, to, ckpt, restart string, nbRes int) (capacity.ConvertOptions, error) {
-	o := capacity.ConvertOptions{Name: filepath.Base(args[0]), NbRes: nbRes}
-	if args[0] == "-" {
-		o.Name = "stdin"
-	}
-	var err error
-	for _, f := range []struct {
-		flag, v, path string
-		p             *capacity.JobFormat
-	}{{"from", from, args[0], &o.From}, {"to", to, args[1], &o.To}} {
-		switch {
-		case f.v != "":
-			*f.p, err = capacity.ParseJobFormat(f.v)
-		case f.path == "-":
-			err = fmt.Errorf("give the format of %s with --%s", map[string]string{"from": "stdin", "to": "stdout"}[f.flag], f.flag)
-		default:
-			*f.p, err = capacity.FormatOf(f.path)
-		}
-		if err != nil {
-			return o, usagef("--%s: %v", f.flag, err)
-		}
-	}
-	if nbRes < 0 {
-		return o, usagef("--nb-res %d: must be >= 0", nbRes)
-	}
-	if ckpt != "" {
-		if o.C, err = positiveDurationFlag("ckpt", ckpt); err != nil {
-			return o, err
-		}
-		o.R = o.C
-	}
-	if restart != "" {
-		if o.R, err = positiveDurationFlag("restart", restart); err != nil {
-			return o, err
-		}
-	}
-	if o.To == capacity.FormatCkpt && o.From == capacity.FormatSWF && ckpt == "" {
-		return o, usagef("--ckpt is required to convert SWF to a ckpt job list (SWF has no checkpoint costs)")
-	}
-	return o, nil
-}
-
-// runConvert opens IN and OUT ("-": stdin, stdout) and converts; a failed
-// conversion removes the partial output file.
-func runConvert(cmd *cobra.Command, in, out string, o capacity.ConvertOptions) (int, int, error) {
-	var r io.Reader = cmd.InOrStdin()
-	if in != "-" {
-		f, err := os.Open(in)
-		if err != nil {
-			return 0, 0, usage(err)
-		}
-		defer f.Close()
-		r = f
-	}
-	if out == "-" {
-		return capacity.Convert(r, cmd.OutOrStdout(), o)
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return 0, 0, err
-	}
-	n, skipped, err := capacity.Convert(r, f, o)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		removePartial(out)
-	}
-	return n, skipped, err
 }
 
 // newCapacityExportCmd writes one generated instance for Batsim.
 func newCapacityExportCmd() *cobra.Command {
 	var f simFlags
-	var prefix string
-	var instance int
+	var req capacity.ExportRequest
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Write a generated instance as a Batsim workload, events and platform, and as SWF",
@@ -149,140 +74,58 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 		Example: `  ckpt capacity export --p-max 16 --sections 4 --load 1 --out inst`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if prefix == "" {
-				return usagef("--out is required")
+			if err := req.Validate(); err != nil {
+				return namedFlagErr(cmd, err)
 			}
-			e, err := f.experiment()
+			s, err := f.setup(cmd)
 			if err != nil {
 				return err
 			}
-			pts, err := capPoints(e)
+			req.Setup = s
+			rep, err := capacity.RunExport(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
-			if instance < 0 {
-				return usagef("--instance %d: must be >= 0", instance)
-			}
-			files, err := exportInstance(pts[0], f.seed, instance, prefix)
-			if err != nil {
-				return err
-			}
-			w := output.NewWriter(cmd.OutOrStdout())
-			for _, fl := range files {
-				w.Printf("wrote %s\n", fl)
-			}
-			return w.Err()
+			return rep.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f.register(cmd)
-	cmd.Flags().StringVar(&prefix, "out", "", "prefix of the files written")
-	cmd.Flags().IntVar(&instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
+	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
+	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd
-}
-
-// exportInstance writes the four files of the instance and lists them.
-func exportInstance(pt capacity.SweepPoint, seed uint64, rep int, prefix string) ([]string, error) {
-	in, err := capacity.InstanceOf(pt, seed, rep)
-	if err != nil {
-		return nil, err
-	}
-	wl, evs, err := capacity.ExportBatsim(in)
-	if err != nil {
-		return nil, err
-	}
-	writers := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
-		{prefix + ".json", func(w io.Writer) error { return trace.WriteBatsim(w, wl) }},
-		{prefix + "_events.jsonl", func(w io.Writer) error { return trace.WriteBatsimEvents(w, evs) }},
-		{prefix + "_platform.xml", func(w io.Writer) error { return capacity.WritePlatformXML(w, in.PMax) }},
-		{prefix + ".swf", func(w io.Writer) error { return capacity.WriteInstanceSWF(w, in, pt, seed, rep) }},
-	}
-	var names []string
-	for _, wr := range writers {
-		if err := writeFile(wr.name, wr.write); err != nil {
-			return names, err
-		}
-		names = append(names, wr.name)
-	}
-	return names, nil
-}
-
-func writeFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // newCapacityBatsimScoreCmd measures a Batsim schedule of an exported instance.
 func newCapacityBatsimScoreCmd() *cobra.Command {
-	var workload, jobs string
+	var req capacity.ScoreRequest
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "batsim-score",
 		Short: "Goodput and yields of a Batsim schedule of an exported instance",
 		Long: `Read an instance written by "ckpt capacity export" (--workload PREFIX.json) and
-Batsim's PREFIX_jobs.csv of its replay (--jobs), and measure the schedule with
-ckpt's metrics: goodput (Eq. 1) and minimum yield (Eq. 3). A job's useful work
-is its run time minus R (capped at its length) when it completed or was still
-running at the horizon; a job killed earlier loses its work (Batsim's delay jobs
-do not checkpoint). Jobs that used a resource P(t) had removed are counted as
-violations and earn nothing.`,
-		Example: `  ckpt capacity batsim-score --workload inst.json --jobs out_jobs.csv`,
+Batsim's PREFIX_jobs.csv of its replay (--schedule), and measure the schedule
+with ckpt's metrics: goodput (Eq. 1) and minimum yield (Eq. 3). A job's useful
+work is its run time minus R (capped at its length) when it completed or was
+still running at the horizon; a job killed earlier loses its work (Batsim's
+delay jobs do not checkpoint). Jobs that used a resource P(t) had removed are
+counted as violations and earn nothing.`,
+		Example: `  ckpt capacity batsim-score --workload inst.json --schedule out_jobs.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if workload == "" || jobs == "" {
-				return usagef("--workload and --jobs are required")
-			}
-			m, err := batsimScore(workload, jobs)
+			m, err := capacity.RunScore(cmd.Context(), req)
 			if err != nil {
-				return err
+				return namedFlagErr(cmd, err)
 			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), m)
 			}
-			w := output.NewWriter(cmd.OutOrStdout())
-			w.Printf("jobs %d, started %d, completed %d, violations %d\n", m.Jobs, m.Started, m.Completed, m.Violations)
-			w.Printf("goodput %.4f, min yield %.4f\n", m.Goodput, m.MinYield)
-			return w.Err()
+			return m.WriteText(cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&workload, "workload", "", "Batsim workload written by ckpt capacity export")
-	cmd.Flags().StringVar(&jobs, "jobs", "", "Batsim's PREFIX_jobs.csv")
+	cmd.Flags().StringVar(&req.Workload, "workload", "", "Batsim workload written by ckpt capacity export")
+	cmd.Flags().StringVar(&req.Schedule, "schedule", "", "Batsim's PREFIX_jobs.csv")
+	// --jobs is a count elsewhere in ckpt (coord loadgen, repro slurm).
+	hiddenFlagAlias(cmd.Flags(), "schedule", "jobs")
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
-}
-
-func batsimScore(workload, jobs string) (capacity.ScheduleMetrics, error) {
-	var m capacity.ScheduleMetrics
-	f, err := os.Open(workload)
-	if err != nil {
-		return m, usage(err)
-	}
-	defer f.Close()
-	wl, err := trace.ReadBatsim(f, filepath.Base(workload))
-	if err != nil {
-		return m, err
-	}
-	in, err := capacity.ImportBatsim(wl)
-	if err != nil {
-		return m, fmt.Errorf("%s: %v", filepath.Base(workload), err)
-	}
-	g, err := os.Open(jobs)
-	if err != nil {
-		return m, usage(err)
-	}
-	defer g.Close()
-	res, err := trace.ReadBatsimJobs(g, filepath.Base(jobs))
-	if err != nil {
-		return m, err
-	}
-	return capacity.BatsimScheduleMetrics(in, res)
 }

@@ -63,10 +63,10 @@ func TestConvertRefusals(t *testing.T) {
 		want string
 	}{
 		{[]string{"a.swf", "b.txt"}, 2, `--to: cannot tell the format of "b.txt"`},
-		{[]string{"-", "b.json"}, 2, "give the format of stdin with --from"},
+		{[]string{"-", "b.json"}, 2, "--from: give the format of stdin"},
 		{[]string{"--from", "csv", "a", "b.json"}, 2, `--from: unknown format "csv"`},
-		{[]string{"a.swf", "b.jobs.json"}, 2, "--ckpt is required"},
-		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res -1"},
+		{[]string{"a.swf", "b.jobs.json"}, 2, "--ckpt: is required"},
+		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res: -1"},
 		{[]string{filepath.Join(dir, "none.swf"), "b.json"}, 2, "no such file"},
 		{[]string{bad, filepath.Join(dir, "o.swf")}, 1, "bad.json:3: job 1: no subtime"},
 	} {
@@ -122,7 +122,7 @@ func TestCapacityExportAndScore(t *testing.T) {
 	csv := "job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,finish_time,allocated_resources\n"
 	jobs := filepath.Join(dir, "out_jobs.csv")
 	os.WriteFile(jobs, []byte(csv), 0o644)
-	out, _, code = run(t, "", "capacity", "batsim-score", "--workload", prefix+".json", "--jobs", jobs)
+	out, _, code = run(t, "", "capacity", "batsim-score", "--workload", prefix+".json", "--schedule", jobs)
 	if code != 0 || !strings.Contains(out, "goodput 0.0000, min yield 0.0000") {
 		t.Fatalf("exit %d: %s", code, out)
 	}

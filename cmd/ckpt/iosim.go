@@ -1,24 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"math"
-	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
-	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
-// iosimFlags are shared by the iosim subcommands.
+// iosimFlags are shared by the iosim subcommands (and coord simulate):
+// they only become an iosim request, which validates them.
 type iosimFlags struct {
 	config, platform     string
 	bandwidth, mtbf      string
@@ -33,8 +32,7 @@ type iosimFlags struct {
 	noFailures           bool
 	maxEvents            uint64
 	shard, csv, jsonl    string
-	stdin                io.Reader // the command's standard input, for --config -
-	param, values        string
+	vary, values         string
 	maple, fullBandwidth bool
 	efficiency, tol      float64
 	lo, hi, strategy     string
@@ -74,116 +72,90 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.StringVar(&f.accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
-// load builds the config from the flags (usage errors: exit 2).
-func (f *iosimFlags) load() (iosim.Config, error) {
-	c, err := f.base()
-	if err != nil {
-		return c, err
+// source reads the platform flags (only their grammar: the request
+// validates the values).
+func (f *iosimFlags) source(cmd *cobra.Command) (iosim.Source, error) {
+	s := iosim.Source{Config: f.config, Stdin: cmd.InOrStdin()}
+	if f.config == "" || cmd.Flags().Changed("platform") {
+		s.Platform = f.platform
+	}
+	if f.config == "-" { // read once, so that Validate and Run both see it
+		b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), iosim.MaxConfigBytes+1))
+		if err != nil {
+			return s, err
+		}
+		s.Stdin = bytes.NewReader(b)
 	}
 	if f.bandwidth != "" {
-		b, err := bandwidthFlag("bandwidth", f.bandwidth)
+		b, err := units.ParseBandwidth(f.bandwidth)
 		if err != nil {
-			return c, err
+			return s, usagef("--bandwidth: %v", err)
 		}
-		c = c.WithBandwidth(b)
+		s.Bandwidth = &b
 	}
 	if f.mtbf != "" {
-		m, err := positiveDurationFlag("mtbf", f.mtbf)
+		m, err := durationFlag("mtbf", f.mtbf)
 		if err != nil {
-			return c, err
+			return s, err
 		}
-		c = c.WithNodeMTBF(m)
+		s.NodeMTBF = &m
 	}
-	return c, usage(c.Validate())
+	return s, nil
 }
 
-// base is the --config file (or standard input) or the --platform.
-func (f *iosimFlags) base() (iosim.Config, error) {
-	if f.config == "" {
-		mk, ok := iosim.Platforms[f.platform]
-		if !ok {
-			return iosim.Config{}, usagef("--platform: unknown %q (cielo, prospective)", f.platform)
-		}
-		return mk(), nil
-	}
-	r, name := f.stdin, "(stdin)"
-	if f.config != "-" {
-		fh, err := os.Open(f.config)
-		if err != nil {
-			return iosim.Config{}, usage(err)
-		}
-		defer fh.Close()
-		r, name = fh, f.config
-	}
-	p, err := iosim.LoadNamed(r, name)
+// simulation reads the flags of a Monte Carlo question; list is the
+// strategies' flag value.
+func (f *iosimFlags) simulation(cmd *cobra.Command, list string) (iosim.Simulation, error) {
+	src, err := f.source(cmd)
+	s := iosim.Simulation{Source: src, Seeds: f.seeds, Seed: f.seed, Workers: f.workers, NoFailures: f.noFailures,
+		MaxEvents: f.maxEvents, ComputeFullPeriod: f.fullPeriod, Scheduler: f.scheduler, Accounting: f.accounting, AuthorsModel: f.authorsModel}
 	if err != nil {
-		return iosim.Config{}, usage(err)
+		return s, err
 	}
-	return *p, nil
-}
-
-// options reads the simulation flags; it returns the Fixed period too.
-func (f *iosimFlags) options() (iosim.Options, float64, error) {
-	o := iosim.Options{Seed: f.seed, NoFailures: f.noFailures, ComputeFullPeriod: f.fullPeriod, MaxEvents: f.maxEvents}
-	var fixed float64
-	var err error
+	if list != "" {
+		s.Strategies = strings.Split(list, ",")
+	}
 	for _, d := range []struct {
 		name, v string
 		p       *float64
-		check   func(string, string) (float64, error)
-	}{{"span", f.span, &o.Span, positiveDurationFlag}, {"skip", f.skip, &o.Skip, nonNegDurationFlag},
-		{"fixed-period", f.fixed, &fixed, positiveDurationFlag}, {"io-chunk", f.ioChunk, &o.IOChunk, positiveDurationFlag}} {
-		if *d.p, err = d.check(d.name, d.v); err != nil {
-			return o, 0, err
+	}{{"span", f.span, &s.Span}, {"skip", f.skip, &s.Skip}, {"fixed-period", f.fixed, &s.FixedPeriod}, {"io-chunk", f.ioChunk, &s.IOChunk}} {
+		if *d.p, err = durationFlag(d.name, d.v); err != nil {
+			return s, err
 		}
 	}
-	if o.Scheduler, err = iosim.ParseScheduler(f.scheduler); err != nil {
-		return o, 0, usage(fmt.Errorf("--scheduler: %w", err))
-	}
-	if o.Accounting, err = iosim.ParseAccounting(f.accounting); err != nil {
-		return o, 0, usage(fmt.Errorf("--accounting: %w", err))
-	}
-	if o.Authors, err = iosim.ParseAuthorsModel(f.authorsModel); err != nil {
-		return o, 0, usage(fmt.Errorf("--authors-model: %w", err))
-	}
-	switch {
-	case !(o.Span > 2*o.Skip) || math.IsInf(o.Span, 0):
-		return o, 0, usagef("--span (%s) must be finite and exceed twice --skip (%s)", f.span, f.skip)
-	case f.seeds < 1:
-		return o, 0, usagef("--seeds must be ≥ 1, got %d", f.seeds)
-	case f.maxEvents < 1:
-		return o, 0, usagef("--max-events must be ≥ 1")
-	}
-	return o, fixed, checkWorkers(f.workers)
+	return s, nil
 }
 
 // setup reads the config, the options and the strategies of flag (whose
-// value is list).
+// value is list): coord simulate's way into the simulator.
 func (f *iosimFlags) setup(cmd *cobra.Command, flag, list string) (iosim.Config, iosim.Options, []iosim.Strategy, error) {
-	f.stdin = cmd.InOrStdin()
-	c, err := f.load()
+	s, err := f.simulation(cmd, list)
 	if err != nil {
-		return c, iosim.Options{}, nil, err
+		return iosim.Config{}, iosim.Options{}, nil, err
 	}
-	opt, fixed, err := f.options()
-	if err != nil {
-		return c, opt, nil, err
+	c, opt, sts, err := s.Resolve()
+	var ue *inputerr.Error
+	if errors.As(err, &ue) && ue.Field == "strategies" {
+		ue.Field = flag
 	}
-	sts, err := iosim.LookupList(list, fixed)
-	if err != nil {
-		return c, opt, nil, usage(fmt.Errorf("--%s: %w", flag, err))
-	}
-	return c, opt, sts, nil
+	return c, opt, sts, namedFlagErr(cmd, err)
 }
 
-// simError makes a refused platform a usage error (a run that hits
-// --max-events already says so).
-func simError(err error) error {
-	var np *iosim.NoProgressError
-	if errors.As(err, &np) {
-		return usage(err)
+// namedFlagErr names the flag of a request's field error: the packages name
+// fields by their flag's name, so "span: ..." becomes "--span: ...".
+func namedFlagErr(cmd *cobra.Command, err error) error {
+	var ue *inputerr.Error
+	if errors.As(err, &ue) && ue.Field != "" && cmd.Flags().Lookup(ue.Field) != nil {
+		ue.Field = "--" + ue.Field
 	}
 	return err
+}
+
+// hiddenFlagAlias registers old as a hidden alias of the flag name (kept
+// for one release after a rename).
+func hiddenFlagAlias(fl *pflag.FlagSet, name, old string) {
+	f := fl.Lookup(name)
+	fl.AddFlag(&pflag.Flag{Name: old, Usage: "old name of --" + name, Value: f.Value, DefValue: f.DefValue, Hidden: true})
 }
 
 func newIOSimCmd() *cobra.Command {
@@ -209,7 +181,7 @@ func newIOSimRunCmd() *cobra.Command {
   ckpt iosim run --strategies least-waste,ordered-nb-daly --json
   ckpt iosim run --config mymachine.yaml --print-config`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return f.run(cmd) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.run(cmd)) },
 	}
 	f.common(cmd, true)
 	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
@@ -219,120 +191,57 @@ func newIOSimRunCmd() *cobra.Command {
 	return cmd
 }
 
-// writeWorkloadSWF writes trial 0's job list to path (--swf).
-func (f *iosimFlags) writeWorkloadSWF(c iosim.Config, span float64) error {
-	fh, err := os.Create(f.swf)
-	if err != nil {
-		return usagef("--swf: %v", err)
-	}
-	if err := iosim.WriteWorkloadSWF(fh, &c, span, f.seed, 0); err != nil {
-		fh.Close()
-		return fmt.Errorf("--swf %s: %w", f.swf, err)
-	}
-	if err := fh.Close(); err != nil {
-		return fmt.Errorf("--swf %s: %w", f.swf, err)
-	}
-	return nil
-}
-
 // run is `ckpt iosim run`.
 func (f *iosimFlags) run(cmd *cobra.Command) error {
 	if f.printConfig {
-		f.stdin = cmd.InOrStdin()
-		c, err := f.load()
+		src, err := f.source(cmd)
+		if err != nil {
+			return err
+		}
+		c, err := iosim.PrintConfig(src)
 		if err != nil {
 			return err
 		}
 		return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
 	}
-	c, opt, sts, err := f.setup(cmd, "strategies", f.strategies)
+	if err := checkPictureFlags(f.plotPath); err != nil {
+		return err
+	}
+	if f.timeline != "" && f.plotPath == "" && f.htmlPath == "" {
+		return usagef("--timeline %q: draws into --plot or --html; give one", f.timeline)
+	}
+	s, err := f.simulation(cmd, f.strategies)
 	if err != nil {
 		return err
 	}
-	if !opt.NoFailures {
-		if err := c.CheckProgress(); err != nil {
-			return usage(err)
-		}
-	}
-	if f.swf != "" {
-		if err := f.writeWorkloadSWF(c, opt.Span); err != nil {
-			return err
-		}
-	}
-	if err := f.checkPictures(opt); err != nil {
-		return err
-	}
-	pts := []iosim.SweepPoint{{Param: "bandwidth", Value: float64(c.Platform.Bandwidth), Config: c}}
-	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Label: "iosim run"}, nil)
-	if err != nil {
-		return simError(err)
-	}
-	rep, err := iosim.Report(c, rs, opt)
+	rep, err := iosim.RunTrials(cmd.Context(), iosim.RunRequest{Simulation: s, SWF: f.swf, Timeline: f.timeline})
 	if err != nil {
 		return err
 	}
-	if err := f.writeRunPictures(cmd, c, sts, opt, rep); err != nil {
+	if err := writeRunPictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	return printIOSimRun(cmd.OutOrStdout(), c, rep)
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
-// num formats x, or "-" when it is not finite.
-func num(format string, x float64) string {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "-"
-	}
-	return fmt.Sprintf(format, x)
-}
-
-// printIOSimRun writes the run report as text.
-func printIOSimRun(out io.Writer, c iosim.Config, rep iosim.RunReport) error {
-	w := output.NewWriter(out)
-	w.Printf("platform %s: %d nodes, bandwidth %s, node MTBF %s (system %s); %d trials of %s\n",
-		rep.Platform, rep.Nodes, units.FormatBandwidth(rep.Bandwidth), units.FormatSeconds(rep.NodeMTBF),
-		units.FormatSeconds(rep.NodeMTBF/float64(rep.Nodes)), rep.Seeds, units.FormatSeconds(rep.Window))
-	if rep.BoundErr != nil {
-		w.Printf("lower bound: undefined (%v)\n\n", rep.BoundErr)
-	} else {
-		w.Printf("lower bound: waste %.4f (Theorem 1 as a fraction of node-time, for jobs of at most 1.2 w)\n\n", float64(rep.Bound))
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "strategy\twaste mean\td1\tq1\tq3\td9\tckpt slowdown\twork\tio\tckpt\tlost\tidle\t")
-	for _, s := range rep.Strategies {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", s.Name, num("%.4f", s.Waste.Mean),
-			num("%.4f", s.Waste.D1), num("%.4f", s.Waste.Q1), num("%.4f", s.Waste.Q3), num("%.4f", s.Waste.D9),
-			num("%.2f", s.Slowdown.Mean), s.Split.Work, s.Split.IO, s.Split.Checkpoint, s.Split.Lost, s.Split.Idle)
-	}
-	tw.Flush()
-	w.Printf("\nsplit = mean fraction of node-time; baseline keeps %.1f%% of the nodes busy (%s scheduler; node-time", 100*rep.BaselineBusy, rep.Scheduler)
-	for _, k := range c.Classes {
-		w.Printf(" %s %.1f%%", k.Name, 100*rep.BaselineClassShares[k.Name])
-	}
-	w.Printf("); %.0f events per run on average\n", rep.MeanEvents)
-	if rep.Accounting != "" {
-		w.Printf("%s accounting: whole I/O spans booked as I/O, waste against the largest baseline of the %d trials\n", rep.Accounting, rep.Seeds)
-	}
-	if rep.Authors != nil {
-		w.Printf("authors' model: %s (the authors' simulator's behaviours; go doc github.com/ckpt-hpc/ckpt/iosim AuthorsModel)\n", rep.Authors)
-	}
-	if slices := missingCheckpoints(rep); slices != "" {
-		w.Printf("no checkpoint committed in the window by %s: slowdown undefined (-)\n", slices)
-	}
-	return w.Err()
-}
-
-// missingCheckpoints lists the strategies whose slowdown is undefined.
-func missingCheckpoints(rep iosim.RunReport) string {
-	var out []string
-	for _, s := range rep.Strategies {
-		if math.IsNaN(s.Slowdown.Mean) {
-			out = append(out, s.Name)
+// writeRunPictures writes `iosim run --plot/--html`.
+func writeRunPictures(plotPath, htmlPath string, rep iosim.RunReport) error {
+	if plotPath != "" {
+		if err := rep.WritePlot(plotPath); err != nil {
+			return err
 		}
 	}
-	return strings.Join(out, ", ")
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := rep.Page()
+	if err != nil {
+		return err
+	}
+	return writePage(htmlPath, page)
 }
 
 func newIOSimSweepCmd() *cobra.Command {
@@ -340,16 +249,17 @@ func newIOSimSweepCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Waste of each strategy against bandwidth or node MTBF (Figs. 2 and 3), shardable",
-		Example: `  ckpt iosim sweep --param bandwidth --values 40GB/s,80GB/s,160GB/s --seeds 100 --csv fig2.csv
-  ckpt iosim sweep --param mtbf --values 2y,5y,10y,25y,50y --bandwidth 40GB/s --csv fig3.csv
-  ckpt iosim sweep --param bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
+		Example: `  ckpt iosim sweep --vary bandwidth --values 40GB/s,80GB/s,160GB/s --seeds 100 --csv fig2.csv
+  ckpt iosim sweep --vary mtbf --values 2y,5y,10y,25y,50y --bandwidth 40GB/s --csv fig3.csv
+  ckpt iosim sweep --vary bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return f.sweep(cmd) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.sweep(cmd)) },
 	}
 	f.common(cmd, true)
 	fl := cmd.Flags()
-	fl.StringVar(&f.param, "param", "bandwidth", "swept parameter: bandwidth | mtbf")
-	fl.StringVar(&f.values, "values", "40GB/s,50GB/s,60GB/s,70GB/s,80GB/s,90GB/s,100GB/s,110GB/s,120GB/s,130GB/s,140GB/s,150GB/s,160GB/s", "comma-separated values of --param")
+	fl.StringVar(&f.vary, "vary", "bandwidth", "swept parameter: bandwidth | mtbf")
+	hiddenFlagAlias(fl, "vary", "param")
+	fl.StringVar(&f.values, "values", "40GB/s,50GB/s,60GB/s,70GB/s,80GB/s,90GB/s,100GB/s,110GB/s,120GB/s,130GB/s,140GB/s,150GB/s,160GB/s", "comma-separated values of --vary")
 	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the items (0-based; merge with ckpt merge)")
 	fl.StringVar(&f.csv, "csv", "", "per-trial rows as CSV (- for stdout)")
 	fl.StringVar(&f.jsonl, "jsonl", "", "per-trial rows as JSON lines (- for stdout)")
@@ -358,73 +268,36 @@ func newIOSimSweepCmd() *cobra.Command {
 
 // sweep is `ckpt iosim sweep`.
 func (f *iosimFlags) sweep(cmd *cobra.Command) error {
-	c, opt, sts, err := f.setup(cmd, "strategies", f.strategies)
+	s, err := f.simulation(cmd, f.strategies)
 	if err != nil {
 		return err
 	}
-	shard, err := runner.ParseShard(f.shard)
-	if err != nil {
-		return usage(fmt.Errorf("--shard: %w", err))
+	req := iosim.SweepRequest{Simulation: s, Vary: f.vary, Values: f.values}
+	if req.Shard, err = runner.ParseShard(f.shard); err != nil {
+		return usagef("--shard: %v", err)
 	}
-	if _, err := c.At(f.param, 1); err != nil {
-		return usage(fmt.Errorf("--param: %w", err))
+	if err := req.Validate(); err != nil {
+		return err
 	}
-	pts, err := iosim.SweepPoints(c, f.param, f.values, !opt.NoFailures)
-	if err != nil {
-		return usage(fmt.Errorf("--values: %w", err))
-	}
-	var sink runner.Sink[iosim.TrialResult]
 	closeOut := func() error { return nil }
 	if f.csv != "" || f.jsonl != "" {
-		if sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
+		if req.Sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
 			return err
 		}
 	}
-	rs, err := iosim.Sweep(cmd.Context(), pts, sts, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Shard: shard, Label: "iosim sweep"}, sink)
+	rep, err := iosim.RunSweep(cmd.Context(), req)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return simError(err)
-	}
-	if opt.Accounting == iosim.AuthorsAccounting {
-		iosim.Renormalize(rs)
-	}
-	agg := iosim.Aggregate(rs)
 	switch {
+	case err != nil:
+		return err
 	case f.json:
-		return writeJSON(cmd.OutOrStdout(), agg)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	case f.csv == "-" || f.jsonl == "-":
 		return nil
 	}
-	return f.printSweep(cmd.OutOrStdout(), c, sts, agg)
-}
-
-// printSweep writes the mean waste per point and strategy, and the bound.
-func (f *iosimFlags) printSweep(out io.Writer, c iosim.Config, sts []iosim.Strategy, agg []iosim.PointSummary) error {
-	w := output.NewWriter(out)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, f.param+"\t")
-	for _, s := range sts {
-		fmt.Fprint(tw, s.Name+"\t")
-	}
-	fmt.Fprintln(tw, "bound\t")
-	for _, p := range agg {
-		lbl := units.FormatBandwidth(p.Value)
-		if f.param == "mtbf" {
-			lbl = fmt.Sprintf("%.3gy", p.Value/iosim.Year)
-		}
-		fmt.Fprint(tw, lbl+"\t")
-		for _, s := range p.Strategies {
-			fmt.Fprintf(tw, "%s\t", num("%.4f", s.Waste.Mean))
-		}
-		cc, _ := c.At(f.param, p.Value)
-		b, _ := iosim.BoundWaste(cc)
-		fmt.Fprintf(tw, "%s\t\n", num("%.4f", float64(b)))
-	}
-	tw.Flush()
-	w.Printf("(mean waste over %d trials; per-trial rows with --csv/--jsonl)\n", f.seeds)
-	return w.Err()
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
 func newIOSimBoundCmd() *cobra.Command {
@@ -435,7 +308,7 @@ func newIOSimBoundCmd() *cobra.Command {
 		Example: `  ckpt iosim bound --bandwidth 40GB/s --mtbf 2y
   ckpt iosim bound --maple --json     # the published curve's (flawed) computation`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return f.bound(cmd) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.bound(cmd)) },
 	}
 	f.common(cmd, false)
 	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (maple/celio.mpl, prospective.mpl): their inputs on the embedded platforms (shares, job sizes, checkpoint times and units), lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth")
@@ -445,83 +318,18 @@ func newIOSimBoundCmd() *cobra.Command {
 
 // bound is `ckpt iosim bound`.
 func (f *iosimFlags) bound(cmd *cobra.Command) error {
-	f.stdin = cmd.InOrStdin()
-	c, err := f.load()
+	src, err := f.source(cmd)
 	if err != nil {
 		return err
 	}
-	o := iosim.BoundOptions{Maple: f.maple, FullBandwidth: f.fullBandwidth}
-	cs, beta, err := c.BoundClasses(o)
-	if err != nil {
-		return usage(err)
-	}
-	b, err := c.LowerBound(o)
+	rep, err := iosim.RunBound(cmd.Context(), iosim.BoundRequest{Source: src, Maple: f.maple, FullBandwidth: f.fullBandwidth})
 	if err != nil {
 		return err
-	}
-	out := iosimBoundOut{Fraction: output.Number(math.NaN()), Waste: output.Number(b.Waste), Lambda: output.Number(b.Lambda), IOFraction: b.IOFraction, DalyWaste: b.DalyWaste,
-		DalyIOFraction: b.DalyIOFraction, CheckpointBandwidth: beta, Periods: map[string]float64{}}
-	if !f.maple {
-		fr, err := iosim.FractionBound(cs, float64(c.Platform.Nodes), float64(c.Platform.NodeMTBF))
-		if err != nil {
-			return err
-		}
-		out.Fraction = output.Number(fr)
-	}
-	for i, k := range cs {
-		out.Classes = append(out.Classes, iosimBoundClass{Name: k.Name, Jobs: k.Jobs, Nodes: k.Nodes, C: k.C, Period: b.Periods[i], Daly: b.Daly[i]})
-		out.Periods[k.Name] = b.Periods[i]
 	}
 	if f.json {
-		return writeJSON(cmd.OutOrStdout(), out)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	return printIOSimBound(cmd.OutOrStdout(), c, b, beta, out, f.maple)
-}
-
-// printIOSimBound writes `iosim bound`'s text report.
-func printIOSimBound(o io.Writer, c iosim.Config, b iosim.Bound, beta float64, out iosimBoundOut, maple bool) error {
-	w := output.NewWriter(o)
-	w.Printf("platform %s: %d nodes, node MTBF %s, checkpoint bandwidth %s\n", c.Platform.Name, c.Platform.Nodes,
-		units.FormatSeconds(float64(c.Platform.NodeMTBF)), units.FormatBandwidth(beta))
-	w.Printf("waste %s (lambda %s, I/O usage F = %.3f); Daly periods would need F = %.3f (waste %.4f)\n",
-		num("%.4f", b.Waste), num("%.4g", b.Lambda), b.IOFraction, b.DalyIOFraction, b.DalyWaste)
-	if b.Waste >= 1 {
-		w.Printf("Eq. (7) counts time lost per unit of useful time; at %.4f ≥ 1 the first-order model no longer describes the platform, which loses most of its node-time\n", b.Waste)
-	}
-	if !maple {
-		w.Printf("as a fraction of node-time, for jobs of at most 1.2 w (what iosim run reports): waste at least %s\n", num("%.4f", float64(out.Fraction)))
-	}
-	w.Printf("\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "class\tjobs\tnodes\tC\tperiod\tDaly period\t")
-	for _, k := range out.Classes {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.0f\t%s\t%s\t%s\t\n", k.Name, k.Jobs, k.Nodes, units.FormatSeconds(k.C), units.FormatSeconds(k.Period), units.FormatSeconds(k.Daly))
-	}
-	tw.Flush()
-	return w.Err()
-}
-
-type iosimBoundOut struct {
-	// Fraction is the bound on the waste fraction iosim run reports
-	// (iosim.FractionBound; null with --maple).
-	Fraction            output.Number      `json:"fraction_bound"`
-	Waste               output.Number      `json:"waste"`
-	Lambda              output.Number      `json:"lambda"`
-	IOFraction          float64            `json:"io_fraction"`
-	DalyWaste           float64            `json:"daly_waste"`
-	DalyIOFraction      float64            `json:"daly_io_fraction"`
-	CheckpointBandwidth float64            `json:"checkpoint_bandwidth"`
-	Periods             map[string]float64 `json:"periods"`
-	Classes             []iosimBoundClass  `json:"classes"`
-}
-
-type iosimBoundClass struct {
-	Name   string  `json:"name"`
-	Jobs   float64 `json:"jobs"`
-	Nodes  float64 `json:"nodes"`
-	C      float64 `json:"checkpoint_time"`
-	Period float64 `json:"period"`
-	Daly   float64 `json:"daly_period"`
+	return rep.WriteText(cmd.OutOrStdout())
 }
 
 func newIOSimBandwidthForCmd() *cobra.Command {
@@ -532,7 +340,7 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 		Example: `  ckpt iosim bandwidth-for --platform prospective --mtbf 10y --strategy least-waste
   ckpt iosim bandwidth-for --efficiency 0.9 --strategy ordered-nb-daly --seeds 5 --json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return f.bandwidthFor(cmd) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.bandwidthFor(cmd)) },
 	}
 	f.common(cmd, true)
 	fl := cmd.Flags()
@@ -543,147 +351,40 @@ func newIOSimBandwidthForCmd() *cobra.Command {
 	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
 	fl.BoolVar(&f.boundOnly, "bound", false, "no simulation: the bandwidth at which the lower bound on the waste reaches the target (what no strategy can beat)")
 	fl.BoolVar(&f.maple, "maple", false, "with --bound: the published prospective-system curve (maple/prospective.mpl: its inputs, units and waste target 0.8)")
-	// Registered by common for run and sweep; refused here (see bandwidthFor).
+	// Registered by common for run and sweep; the request refuses them.
 	_ = fl.MarkHidden("strategies")
 	_ = fl.MarkHidden("bandwidth")
 	return cmd
 }
 
-// bandwidthFor is `ckpt iosim bandwidth-for`. The flags shared with run
-// and sweep that make no sense here are refused rather than ignored.
+// bandwidthFor is `ckpt iosim bandwidth-for`.
 func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
+	list := ""
 	if cmd.Flags().Changed("strategies") {
-		return usagef("--strategies: bandwidth-for bisects one strategy; give --strategy NAME")
+		list = f.strategies
 	}
-	if cmd.Flags().Changed("bandwidth") {
-		return usagef("--bandwidth: bandwidth-for searches the bandwidth between --lo and --hi; do not give --bandwidth")
-	}
-	if f.boundOnly || f.maple {
-		return f.boundBandwidthFor(cmd)
-	}
-	c, opt, sts, err := f.setup(cmd, "strategy", f.strategy)
+	s, err := f.simulation(cmd, list)
 	if err != nil {
 		return err
 	}
-	if len(sts) != 1 {
-		return usagef("--strategy: give one strategy, got %q", f.strategy)
+	req := iosim.BandwidthForRequest{Simulation: s, Strategy: f.strategy, Efficiency: f.efficiency, Tolerance: f.tol, BoundOnly: f.boundOnly, Maple: f.maple}
+	if f.maple && !cmd.Flags().Changed("efficiency") {
+		req.Efficiency = 0 // the Maple file's own target
 	}
-	lo, err1 := units.ParseBandwidth(f.lo)
-	hi, err2 := units.ParseBandwidth(f.hi)
-	switch {
-	case err1 != nil || err2 != nil || !(lo > 0 && hi > lo):
-		return usagef("--lo/--hi: need 0 < lo < hi, got %q, %q", f.lo, f.hi)
-	case !(f.efficiency > 0 && f.efficiency < 1):
-		return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
-	case !(f.tol > 0):
-		return usagef("--tolerance must be positive")
+	for _, b := range []struct {
+		name, v string
+		p       *float64
+	}{{"lo", f.lo, &req.Lo}, {"hi", f.hi, &req.Hi}} {
+		if *b.p, err = units.ParseBandwidth(b.v); err != nil {
+			return usagef("--%s: %v", b.name, err)
+		}
 	}
-	b, err := iosim.BandwidthFor(cmd.Context(), c, sts[0], f.efficiency, f.seeds, opt, runner.Options{Seed: f.seed, Workers: f.workers, Progress: runner.ProgressOff}, lo, hi, f.tol)
+	rep, err := iosim.RunBandwidthFor(cmd.Context(), req)
 	if err != nil {
-		return simError(err)
+		return err
 	}
 	if f.json {
-		return writeJSON(cmd.OutOrStdout(), map[string]any{"strategy": sts[0].Name, "efficiency": f.efficiency, "bandwidth": b,
-			"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name, "seeds": f.seeds})
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	w := output.NewWriter(cmd.OutOrStdout())
-	w.Printf("%s reaches %.0f%% efficiency at %s (node MTBF %s, %d trials, ±%.0f%%)\n", sts[0].Name, 100*f.efficiency,
-		units.FormatBandwidth(b), units.FormatSeconds(float64(c.Platform.NodeMTBF)), f.seeds, 100*f.tol)
-	return w.Err()
-}
-
-// boundBandwidthFor is `ckpt iosim bandwidth-for --bound [--maple]`.
-func (f *iosimFlags) boundBandwidthFor(cmd *cobra.Command) error {
-	switch {
-	case !f.boundOnly:
-		return usagef("--maple: give --bound too (the Maple files compute a bound, not a strategy)")
-	case f.maple && cmd.Flags().Changed("efficiency"):
-		return usagef("--efficiency: --maple uses the Maple file's target (waste 0.8); drop one of them")
-	case !(f.efficiency > 0 && f.efficiency < 1):
-		return usagef("--efficiency must be in (0, 1), got %v", f.efficiency)
-	}
-	f.stdin = cmd.InOrStdin()
-	c, err := f.load()
-	if err != nil {
-		return err
-	}
-	var b, waste float64
-	what := fmt.Sprintf("the bound reaches %.0f%% efficiency", 100*f.efficiency)
-	if f.maple {
-		what = "the published bound (maple/prospective.mpl) reaches waste 0.8"
-		if b, waste, err = c.MapleCurve(); err != nil {
-			return usage(err)
-		}
-	} else {
-		lo, err1 := units.ParseBandwidth(f.lo)
-		hi, err2 := units.ParseBandwidth(f.hi)
-		if err1 != nil || err2 != nil || !(lo > 0 && hi > lo) || !(f.tol > 0) {
-			return usagef("--lo/--hi/--tolerance: need 0 < lo < hi and a positive tolerance, got %q, %q, %v", f.lo, f.hi, f.tol)
-		}
-		if b, err = iosim.BoundBandwidthFor(c, f.efficiency, lo, hi, f.tol); err != nil {
-			return err
-		}
-		waste = 1 - f.efficiency
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), map[string]any{"bound": true, "maple": f.maple, "bandwidth": b, "waste": waste,
-			"node_mtbf": float64(c.Platform.NodeMTBF), "platform": c.Platform.Name})
-	}
-	w := output.NewWriter(cmd.OutOrStdout())
-	w.Printf("%s at %s (%.6g B/s; node MTBF %s, waste %.6g)\n", what, units.FormatBandwidth(b), b, units.FormatSeconds(float64(c.Platform.NodeMTBF)), waste)
-	return w.Err()
-}
-
-// checkPictures refuses bad --plot and --timeline values before any run.
-func (f *iosimFlags) checkPictures(opt iosim.Options) error {
-	if err := checkPictureFlags(f.plotPath); err != nil {
-		return err
-	}
-	if f.timeline == "" {
-		return nil
-	}
-	if f.plotPath == "" && f.htmlPath == "" {
-		return usagef("--timeline %q: draws into --plot or --html; give one", f.timeline)
-	}
-	_, to, err := iosim.ParseWindow(f.timeline, opt.Skip)
-	if err != nil {
-		return usagef("--timeline: %v", err)
-	}
-	if end := opt.Span - opt.Skip; to > end {
-		return usagef("--timeline %q ends after the runs stop (--span − --skip = %gs)", f.timeline, end)
-	}
-	return nil
-}
-
-// writeRunPictures writes `iosim run --plot/--html`, with the timelines of
-// the first trial when --timeline is given.
-func (f *iosimFlags) writeRunPictures(cmd *cobra.Command, c iosim.Config, sts []iosim.Strategy, opt iosim.Options, rep iosim.RunReport) error {
-	if f.plotPath == "" && f.htmlPath == "" {
-		return nil
-	}
-	var tls []iosim.Timeline
-	if f.timeline != "" {
-		from, to, err := iosim.ParseWindow(f.timeline, opt.Skip)
-		if err != nil {
-			return usagef("--timeline: %v", err)
-		}
-		o := opt
-		o.Seed = runner.Seed(f.seed, 0, 0) // the first trial's job list and failures
-		if tls, err = iosim.Timelines(cmd.Context(), &c, sts, o, from, to); err != nil {
-			return simError(err)
-		}
-	}
-	if f.plotPath != "" {
-		if err := iosim.PlotRun(f.plotPath, rep, tls); err != nil {
-			return err
-		}
-	}
-	if f.htmlPath == "" {
-		return nil
-	}
-	page, err := iosim.RunPage(rep, tls)
-	if err != nil {
-		return err
-	}
-	return writePage(f.htmlPath, page)
+	return rep.WriteText(cmd.OutOrStdout())
 }

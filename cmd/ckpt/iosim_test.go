@@ -20,7 +20,7 @@ func TestIOSimBoundJSON(t *testing.T) {
 	var b struct {
 		Waste   float64            `json:"waste"`
 		Lambda  float64            `json:"lambda"`
-		Periods map[string]float64 `json:"periods"`
+		Periods map[string]float64 `json:"periods_s"`
 	}
 	if err := json.Unmarshal([]byte(out), &b); err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestIOSimBandwidthFor(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
-		Bandwidth float64 `json:"bandwidth"`
+		Bandwidth float64 `json:"bandwidth_bps"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil || !(r.Bandwidth > 10e9 && r.Bandwidth < 10e12) {
 		t.Fatalf("%s %v", out, err)
@@ -249,6 +249,12 @@ func TestIOSimConfigStdin(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "platform custom: 100 nodes") {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
+	// sweep validates before it opens its outputs, then runs: both read
+	// the one standard input.
+	out, errs, code = run(t, cfg, "iosim", "sweep", "--config", "-", "--seeds", "1", "--span", "3d", "--values", "20GB/s", "--strategies", "least-waste")
+	if code != 0 || !strings.Contains(out, "20GB/s") {
+		t.Fatalf("sweep --config -: exit %d: %s%s", code, out, errs)
+	}
 	bad := strings.Replace(cfg, "nodes: 10,", "nodes: 10.5,", 1)
 	if _, errs, code := run(t, bad, "iosim", "bound", "--config", "-"); code != 2 || !strings.Contains(errs, "(stdin):3: nodes: want a whole number") {
 		t.Errorf("nodes 10.5: exit %d, %s", code, errs)
@@ -325,7 +331,7 @@ func TestIosimAuthorsModelFlag(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var rep struct {
-		Window  float64        `json:"window"`
+		Window  float64        `json:"window_s"`
 		Authors map[string]any `json:"authors_model"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Window != 31*86400 || rep.Authors["keep_reservations"] != true || len(rep.Authors) != 2 {

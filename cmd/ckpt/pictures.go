@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,11 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	"gonum.org/v1/plot/vg"
 
-	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/memplan"
-	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -75,31 +71,6 @@ func writePage(path string, page report.Page) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// writeSchedulePictures draws the schedules of `capacity simulate`.
-func writeSchedulePictures(ctx context.Context, plotPath, htmlPath string, pts []capacity.SweepPoint, seed uint64, rows []capacity.SweepRow) error {
-	if plotPath == "" && htmlPath == "" {
-		return nil
-	}
-	panels, err := capacity.SchedulePanels(ctx, pts, seed)
-	if err != nil {
-		return err
-	}
-	height := vg.Length(len(panels)) * 2.6 * vg.Inch
-	if plotPath != "" {
-		if err := plot.Stack(plotPath, 0, height, panels...); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	svg, err := plot.StackBytes("svg", 0, height, panels...)
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, capacity.SchedulePage(svg, rows))
 }
 
 // writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:

@@ -152,7 +152,7 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 		return nil, err
 	}
 	var rows []runner.Result[capacity.SweepRow]
-	err = capacity.RunSweep(ctx, s.cfg.RunnerOptions(name, seed), pts, s.instances,
+	err = capacity.RunPoints(ctx, s.cfg.RunnerOptions(name, seed), pts, s.instances,
 		runner.Tee(fileSink, runner.Collect(&rows)))
 	if cerr := closeFn(); err == nil {
 		err = cerr

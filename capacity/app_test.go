@@ -1,0 +1,120 @@
+package capacity
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/runner"
+	"github.com/ckpt-hpc/ckpt/usage"
+)
+
+func quickSetup() Setup {
+	p := LightParams()
+	p.Sections = 20
+	return Setup{Workloads: []string{"uniform"}, Params: p, Strategies: []string{"dp-goodput", "greedy-yield"}, Seed: 3, Workers: 1,
+		ProgressTo: io.Discard}
+}
+
+// Validate names the field of every refusal, as a usage error.
+func TestCapacityRequestsValidateNameTheField(t *testing.T) {
+	field := func(err error) string {
+		if ue, ok := err.(*usage.Error); ok {
+			return ue.Field
+		}
+		return "not a usage error: " + err.Error()
+	}
+	for _, c := range []struct {
+		field string
+		edit  func(*SweepRequest)
+	}{
+		{"p-max", func(r *SweepRequest) { r.Params.PMax = 0 }},
+		{"delta", func(r *SweepRequest) { r.Params.Delta = 2 }},
+		{"avg-t", func(r *SweepRequest) { r.Params.AvgT = 1e308 }},
+		{"strategies", func(r *SweepRequest) { r.Strategies = []string{"nope"} }},
+		{"finite", func(r *SweepRequest) { r.Release = "lifo" }},
+		{"instances", func(r *SweepRequest) { r.Instances = 0 }},
+		{"values", func(r *SweepRequest) { r.Values = []float64{0.1, 2}; r.Vary = "delta" }},
+		{"workers", func(r *SweepRequest) { r.Workers = -1 }},
+	} {
+		r := SweepRequest{Setup: quickSetup(), Vary: "avgT", Values: []float64{50}, Instances: 1}
+		c.edit(&r)
+		if got := field(r.Validate()); got != c.field {
+			t.Errorf("%s: got %q", c.field, got)
+		}
+	}
+	for _, c := range []struct {
+		want string
+		err  error
+	}{
+		{"state", DecideRequest{Strategy: "dp-goodput"}.Validate()},
+		{"strategy", DecideRequest{State: "-", Strategy: "nope"}.Validate()},
+		{"out", ExportRequest{Out: "dir/"}.Validate()},
+		{"out", ExportRequest{Out: "dir/.x"}.Validate()},
+		{"instance", ExportRequest{Out: "dir/x", Instance: -1}.Validate()},
+		{"schedule", ScoreRequest{Workload: "w.json"}.Validate()},
+		{"ckpt", ConvertRequest{In: "a.swf", Out: "b.jobs.json"}.Validate()},
+		{"from", ConvertRequest{In: "-", Out: "b.json"}.Validate()},
+	} {
+		if got := field(c.err); got != c.want {
+			t.Errorf("%s: got %q", c.want, got)
+		}
+	}
+}
+
+// RunSimulate gives the rows RunPoints gives on the same points; RunSweep
+// collects what its sink receives.
+func TestRunSimulateAndSweepAreRunPoints(t *testing.T) {
+	s := quickSetup()
+	rep, err := RunSimulate(context.Background(), SimulateRequest{Setup: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Experiment()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := e.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res []runner.Result[SweepRow]
+	if err := RunPoints(context.Background(), runner.Options{Seed: 3, Workers: 1, Progress: runner.ProgressOff}, pts, 1, runner.Collect(&res)); err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(rep.Rows) || len(res) != 2 {
+		t.Fatalf("%d rows, want %d", len(rep.Rows), len(res))
+	}
+	for i := range res {
+		if !reflect.DeepEqual(res[i].Value, rep.Rows[i]) {
+			t.Fatalf("row %d: %+v vs %+v", i, rep.Rows[i], res[i].Value)
+		}
+	}
+	var sunk []runner.Result[SweepRow]
+	sw, err := RunSweep(context.Background(), SweepRequest{Setup: s, Vary: "avgT", Values: []float64{50, 100}, Instances: 2,
+		Sink: runner.Collect(&sunk), Collect: true})
+	if err != nil || len(sw.Rows) != 8 || len(sunk) != 8 || sw.Rows[7] != sunk[7].Value {
+		t.Fatalf("sweep: %d rows, %d sunk, %v", len(sw.Rows), len(sunk), err)
+	}
+}
+
+// RunExport writes its four files through temporary files and names them.
+func TestRunExportWritesFourFiles(t *testing.T) {
+	dir := t.TempDir()
+	rep, err := RunExport(context.Background(), ExportRequest{Setup: quickSetup(), Out: filepath.Join(dir, "inst")})
+	if err != nil || len(rep.Files) != 4 {
+		t.Fatalf("%v %v", rep, err)
+	}
+	es, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "inst.json inst.swf inst_events.jsonl inst_platform.xml" {
+		t.Fatalf("files: %s", got)
+	}
+}
