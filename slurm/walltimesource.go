@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -41,7 +42,12 @@ func (s HistorySource) Validate() error {
 	if err := distribution.CheckFitMethod(s.fit()); err != nil {
 		return usage.Wrap(err)
 	}
-	return s.states().Validate()
+	err := s.states().Validate()
+	var ue *usage.Error
+	if errors.As(err, &ue) && ue.Field == "Complete" {
+		return usage.Fieldf("States", "%v", ue.Err) // this source's own field name
+	}
+	return err
 }
 
 // fit is the fit method, auto when none is given.
