@@ -92,7 +92,7 @@ answers sinfo; not part of all: it submits real jobs).
 Outputs go to --out/NAME: one CSV per table or figure, the figures as PNG and
 SVG, and comparisons.csv with the paper's numbers beside ours. The comparison
 tables are printed on stdout, progress on stderr. --quick shrinks every
-experiment to a smoke test. Each stochastic reproduction has its own base
+experiment to a smoke test. Each seeded reproduction has its own base
 seed, the one its published outputs were made with; --seed replaces it.
 cloud, capacity and profiles read the shared data folder: --data DIR, else
 $CKPT_DATA, else ../shared/data beside the checkout.

@@ -1,11 +1,11 @@
-// Package cloud reproduces the evaluation of Di, Robert, Vivien, Kondo,
-// Wang and Cappello, "Optimization of Cloud Task Processing with
-// Checkpoint-Restart Mechanism" (SC'13) with package interval: the worked
-// examples of Sections 4.1 and 4.2.2, Table 7 (MNOF and MTBF per priority
-// and task-length limit), Table 6 (WPR with precise prediction), Fig. 9 and
-// Fig. 10 (WPR with per-priority estimates), the failure-interval fits of
-// Fig. 5 and of the LANL systems, and a what-if study with failures drawn
-// from distributions.
+// Package cloud reproduces the evaluation of Di, Robert, Vivien, Kondo, Wang
+// and Cappello, "Optimization of Cloud Task Processing with
+// Checkpoint-Restart Mechanism" (SC'13) with package interval, as
+// `ckpt repro cloud`: the worked examples of Sections 4.1 and 4.2.2, Table 7
+// (MNOF and MTBF per priority and task-length limit), Table 6 (WPR with
+// precise prediction), Fig. 9 and Fig. 10 (WPR with per-priority estimates),
+// the failure-interval fits of Fig. 5 and of the LANL systems, and a what-if
+// study with failures drawn from distributions.
 //
 // The paper ran its experiments on a real cluster with BLCR, replaying the
 // Google trace; here every real task of the three GloudSim traces (the data

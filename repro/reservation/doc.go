@@ -1,8 +1,8 @@
 // Package reservation reproduces the tables and figures of Gainaru et al.,
 // "Reservation and Checkpointing Strategies for Stochastic Jobs" (IPDPS
-// 2020): the introduction's example, Table 2, and Figs. 5, 6 and 7. Each
-// experiment writes a CSV file and a figure, and the numbers the paper
-// prints are compared with ours in comparisons.csv.
+// 2020), as `ckpt repro reservation`: the introduction's example, Table 2,
+// and Figs. 5, 6 and 7. Each experiment writes a CSV file and a figure, and
+// the numbers the paper prints are compared with ours in comparisons.csv.
 //
 // The experiments call the reservation package's algorithms directly
 // (ApproximateContext on Algorithm 1's grid, BestPeriodic for Algorithm 2,
