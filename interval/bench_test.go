@@ -46,7 +46,7 @@ func BenchmarkMeanWallclock(b *testing.B) {
 }
 
 // whatIfLaws are the failure laws of the cloud reproduction's what-if
-// study (repro/cloudckpt), with its task sizes: the four laws of mean 500 s,
+// study (repro/cloud), with its task sizes: the four laws of mean 500 s,
 // the law fitted to the Google intervals and the one fitted to the LANL
 // system with the most failures (their parameters as whatif.csv prints
 // them, the shortest decimals that round-trip).

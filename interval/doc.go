@@ -67,7 +67,7 @@
 // Corollary 1, Young's Eq. 6, the fits of Fig. 5), Section 4.2 (Algorithm 1,
 // Theorem 2), Section 4.2.1 (Formulas 7–8), Section 4.2.2 (local versus
 // shared storage, Table 5), Section 5 (Table 6–7, Fig. 9–11, the WPR of
-// Eq. 9). The reproduction is repro/cloudckpt (`ckpt repro cloud`).
+// Eq. 9). The reproduction is repro/cloud (`ckpt repro cloud`).
 //
 // # Complexity
 //

@@ -24,7 +24,7 @@
 //  3. Services and reproductions built on the capabilities: slurm (the
 //     chain builder, the runner, the cluster interface), coord and its
 //     subpackages (the coordinator), repro and its subpackages. A
-//     reproduction may use a service (repro/slurmexp submits through
+//     reproduction may use a service (repro/slurm submits through
 //     slurm); a service uses no reproduction.
 //  4. cmd/ckpt: maps flags to Requests and renders Reports; it may import
 //     anything, and nothing imports it.

@@ -25,8 +25,8 @@ var layer = map[string]int{
 
 	"slurm": 3, "coord": 3, "coord/api": 3, "coord/client": 3, "coord/loadgen": 3,
 	"coord/server": 3, "coord/store": 3,
-	"repro": 3, "repro/cloudckpt": 3, "repro/coopio": 3, "repro/profiles": 3,
-	"repro/slurmexp": 3, "repro/stochastic": 3, "repro/varproc": 3,
+	"repro": 3, "repro/capacity": 3, "repro/cloud": 3, "repro/coop": 3,
+	"repro/profiles": 3, "repro/reservation": 3, "repro/slurm": 3,
 
 	"cmd/ckpt": 4,
 
@@ -164,7 +164,9 @@ func TestRuleCatchesWhatItForbids(t *testing.T) {
 		{"slurm", "reservation", false},
 		{"coord", "interval", false},
 		{"coord", "repro", true},
-		{"repro/slurmexp", "slurm", false},
+		{"repro/slurm", "slurm", false},
+		{"slurm", "repro/slurm", true},
+		{"repro/capacity", "capacity", false},
 		{"repro", "cmd/ckpt", true},
 		{"iosim", "iosim/arbiter", false},
 		{"cmd/ckpt", "coord/server", false},

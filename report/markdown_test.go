@@ -97,7 +97,7 @@ func checkMarkup(t *testing.T, in, out string) {
 }
 
 func TestMarkdownFindingsWellFormed(t *testing.T) {
-	for _, dir := range []string{"../repro/stochastic", "../repro/profiles", "../repro/cloudckpt", "../repro/coopio", "../repro/varproc"} {
+	for _, dir := range []string{"../repro/reservation", "../repro/profiles", "../repro/cloud", "../repro/coop", "../repro/capacity"} {
 		b := readFile(t, dir+"/FINDINGS.md")
 		out := Markdown(string(b), 2)
 		checkMarkup(t, dir, out)

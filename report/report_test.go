@@ -207,7 +207,7 @@ func TestRealReportWellFormed(t *testing.T) {
 	// The real FINDINGS.md files through the whole page: balanced markup.
 	dir := t.TempDir()
 	writeRepro(t, filepath.Join(dir, "coop"), header+"Fig. 1,x,2,2.5,0.5,0.25,\n", "fig1.svg")
-	opt := Options{Papers: map[string]Paper{"coop": {Title: "Coop", Findings: string(readFile(t, "../repro/coopio/FINDINGS.md")), Tolerance: DefaultTolerance}}}
+	opt := Options{Papers: map[string]Paper{"coop": {Title: "Coop", Findings: string(readFile(t, "../repro/coop/FINDINGS.md")), Tolerance: DefaultTolerance}}}
 	r, err := Load(dir, opt)
 	if err != nil {
 		t.Fatal(err)

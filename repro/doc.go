@@ -1,8 +1,19 @@
 // Package repro holds what every paper reproduction shares: the table that
 // puts the paper's published numbers beside ours, written as CSV and as
 // aligned text, and the layout of a reproduction's output folder. Each
-// paper's reproduction lives in a sub-package (repro/stochastic, …) and is
-// run by `ckpt repro NAME`.
+// paper's reproduction has one name, NAME: it is run by `ckpt repro NAME`,
+// lives in package repro/NAME (package clause NAME), writes its outputs to
+// OUT/NAME and explains them in repro/NAME/FINDINGS.md — reservation,
+// profiles, cloud, coop, capacity and slurm.
+//
+// Naming convention: three reproductions share their name with what they
+// reproduce (repro/reservation and reservation, repro/capacity and
+// capacity, repro/slurm and slurm). Inside a reproduction the capability
+// or service keeps its own name, unaliased (as html/template imports
+// text/template); every file outside repro that imports a reproduction
+// names it repro+NAME (reproreservation, reprocloud, reproslurm, …), so
+// that in any file `capacity.` is the capability and `reprocapacity.` its
+// reproduction.
 //
 // Each sub-package's doc comment names its paper and the sections, tables
 // and figures it reproduces. Config carries what the command passes: the

@@ -14,11 +14,11 @@ import (
 	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/repro"
-	"github.com/ckpt-hpc/ckpt/repro/cloudckpt"
-	"github.com/ckpt-hpc/ckpt/repro/coopio"
-	"github.com/ckpt-hpc/ckpt/repro/profiles"
-	"github.com/ckpt-hpc/ckpt/repro/stochastic"
-	"github.com/ckpt-hpc/ckpt/repro/varproc"
+	reprocapacity "github.com/ckpt-hpc/ckpt/repro/capacity"
+	reprocloud "github.com/ckpt-hpc/ckpt/repro/cloud"
+	reprocoop "github.com/ckpt-hpc/ckpt/repro/coop"
+	reproprofiles "github.com/ckpt-hpc/ckpt/repro/profiles"
+	reproreservation "github.com/ckpt-hpc/ckpt/repro/reservation"
 )
 
 // reproduction is one `ckpt repro NAME`; seeded ones draw random numbers
@@ -30,7 +30,6 @@ type reproduction struct {
 	data   bool // reads the data folder (--data)
 	// accountings are the names --accounting takes (nil: only the default).
 	accountings []string
-	pkg         string           // the sub-package of repro, holding its FINDINGS.md
 	tol         report.Tolerance // of its comparison rows in `ckpt report`
 }
 
@@ -41,23 +40,23 @@ type reproduction struct {
 // results that we recompute exactly; 10 % for the others, whose numbers
 // are means of simulations or read off figures.
 var reproductions = map[string]reproduction{
-	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", stochastic.Run, false, false, nil, "stochastic", report.Tolerance{Rel: 0.05, Abs: 1e-9}},
-	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", profiles.Run, true, true, nil, "profiles", report.DefaultTolerance},
-	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", cloudckpt.Run, true, true, cloudckpt.Accountings, "cloudckpt", report.DefaultTolerance},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", coopio.Run, true, false, coopio.Accountings, "coopio", report.DefaultTolerance},
-	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", varproc.Run, true, true, nil, "varproc", report.DefaultTolerance},
+	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", reproreservation.Run, false, false, nil, report.Tolerance{Rel: 0.05, Abs: 1e-9}},
+	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", reproprofiles.Run, true, true, nil, report.DefaultTolerance},
+	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", reprocloud.Run, true, true, reprocloud.Accountings, report.DefaultTolerance},
+	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", reprocoop.Run, true, false, reprocoop.Accountings, report.DefaultTolerance},
+	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", reprocapacity.Run, true, true, nil, report.DefaultTolerance},
 }
 
 // reportOptions describe every reproduction to the report writer.
 func reportOptions() report.Options {
 	opt := report.Options{Papers: map[string]report.Paper{}}
 	for name, r := range reproductions {
-		text, _ := repro.Findings(r.pkg)
+		text, _ := repro.Findings(name) // repro/NAME holds its FINDINGS.md
 		opt.Papers[name] = report.Paper{Title: r.paper, Findings: text, Tolerance: r.tol}
 	}
 	// `ckpt repro slurm` needs a cluster, so `repro all` does not run it,
 	// but the report shows its folder when there is one.
-	text, _ := repro.Findings("slurmexp")
+	text, _ := repro.Findings("slurm")
 	opt.Papers["slurm"] = report.Paper{Title: "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on Slurm",
 		Findings: text, Tolerance: report.DefaultTolerance}
 	return opt
@@ -93,7 +92,7 @@ answers sinfo; not part of all: it submits real jobs).
 Outputs go to --out/NAME: one CSV per table or figure, the figures as PNG and
 SVG, and comparisons.csv with the paper's numbers beside ours. The comparison
 tables are printed on stdout, progress on stderr. --quick shrinks every
-experiment to a smoke test. Each stochastic reproduction has its own base
+experiment to a smoke test. Each seeded reproduction has its own base
 seed, the one its published outputs were made with; --seed replaces it.
 cloud, capacity and profiles read the shared data folder: --data DIR, else
 $CKPT_DATA, else ../shared/data beside the checkout.

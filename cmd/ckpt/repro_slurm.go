@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/repro"
-	"github.com/ckpt-hpc/ckpt/repro/slurmexp"
+	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
@@ -49,7 +49,7 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if f.slurm.resummarize {
 		return resummarizeSlurm(cmd, f)
 	}
-	cpus, err := slurmexp.Available(ctx, slurm.Exec{})
+	cpus, err := reproslurm.Available(ctx, slurm.Exec{})
 	if err != nil {
 		return err
 	}
@@ -70,13 +70,13 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if err != nil {
 		return err
 	}
-	seed := uint64(slurmexp.DefaultSeed)
+	seed := uint64(reproslurm.DefaultSeed)
 	if cmd.Flags().Changed("seed") {
 		seed = f.seed
 	}
-	cfg := slurmexp.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
+	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
 		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
-	d, err := slurmexp.DesignFor(seed, f.quick, sf.jobs, sf.mix)
+	d, err := reproslurm.DesignFor(seed, f.quick, sf.jobs, sf.mix)
 	if err != nil {
 		return slurmFlagError(err)
 	}
@@ -86,14 +86,14 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
 	start := time.Now()
 	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", slurmPaper, out)
-	if err := slurmexp.Run(ctx, rc, cfg, d); err != nil {
+	if err := reproslurm.Run(ctx, rc, cfg, d); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "done in %s; outputs in %s\n", time.Since(start).Round(time.Second), out)
 	return nil
 }
 
-// slurmFlagError names the flag of the slurmexp field an error names.
+// slurmFlagError names the flag of the repro/slurm field an error names.
 func slurmFlagError(err error) error {
 	flags := map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}
 	var ue *inputerr.Error
@@ -106,11 +106,11 @@ func slurmFlagError(err error) error {
 // resummarizeSlurm runs --resummarize.
 func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 	out := filepath.Join(f.out, "slurm")
-	seed := uint64(slurmexp.DefaultSeed)
+	seed := uint64(reproslurm.DefaultSeed)
 	if cmd.Flags().Changed("seed") {
 		seed = f.seed
 	}
-	d, err := slurmexp.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
+	d, err := reproslurm.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
 	if err != nil {
 		return slurmFlagError(err)
 	}
@@ -118,14 +118,14 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
 	}
 	d.RunScale = f.slurm.scale
-	return slurmexp.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
+	return reproslurm.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`
 // (hidden): run under ckpt run, it works for its walltime and writes and
-// reads checkpoints of its size (package slurmexp, StandIn).
+// reads checkpoints of its size (package repro/slurm, StandIn).
 func newStandinCmd() *cobra.Command {
-	var s slurmexp.StandIn
+	var s reproslurm.StandIn
 	var margin string
 	cmd := &cobra.Command{
 		Use:    "standin --walltime T --c C --r R [flags]",
