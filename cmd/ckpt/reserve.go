@@ -272,19 +272,6 @@ func (f reserveFlags) walltime(cmd *cobra.Command) (reservation.WalltimeSource, 
 	return src, nil
 }
 
-// options are the planning options of the flags (for --profile/--task-dir,
-// which take the cost model and the tail mass), validated.
-func (f reserveFlags) options() (reservation.Options, error) {
-	req, err := f.costRequest()
-	if err != nil {
-		return reservation.Options{}, err
-	}
-	if err := req.Validate(); err != nil {
-		return reservation.Options{}, f.fieldError(nil, err)
-	}
-	return req.Options(), nil
-}
-
 // requestFlags names the flag of each reservation.Request field (and of
 // the history source's).
 var requestFlags = map[string]string{
