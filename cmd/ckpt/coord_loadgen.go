@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/coord/loadgen"
+	"github.com/ckpt-hpc/ckpt/coord/server"
 )
 
 type loadgenFlags struct {
@@ -53,7 +54,7 @@ func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, lf loadgenFlags) error {
 			return err
 		}
 		opt.URL, opt.Token = cl.Base, cl.Token
-	} else if opt.Local, err = serveConfig(serveFlags{bandwidth: lf.bandwidth, policy: lf.policy, ttl: "30s", maxTTL: "1d", nodeMTBF: "0"}); err != nil {
+	} else if opt.Local, err = (server.Settings{Bandwidth: lf.bandwidth, Policy: lf.policy, TTL: "30s", MaxTTL: "1d", NodeMTBF: "0"}).Config(); err != nil {
 		return err
 	}
 	r, err := loadgen.Run(cmd.Context(), opt)
