@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -71,24 +70,12 @@ func (f *coordFlags) client(needJob bool) (*client.Client, error) {
 	return client.FromEnv(f.url, f.tokenFile)
 }
 
-// refused marks the coordinator's refusal of an invalid value as a
-// usage error (exit 2): the value came from the command line.
-func refused(err error) error {
-	var ce *client.Error
-	if errors.As(err, &ce) && ce.Code == api.CodeInvalid {
-		return usage(err)
-	}
-	return err
-}
-
+// print prints v as JSON with --json, else text.
 func (f *coordFlags) print(cmd *cobra.Command, v any, text string) error {
-	w := output.NewWriter(cmd.OutOrStdout())
 	if f.json {
-		if err := writeJSON(w, v); err != nil {
-			return err
-		}
-		return w.Err()
+		return writeJSON(cmd.OutOrStdout(), v)
 	}
+	w := output.NewWriter(cmd.OutOrStdout())
 	w.Println(text)
 	return w.Err()
 }
@@ -155,7 +142,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 	}
 	res, err := cl.Register(cmd.Context(), req)
 	if err != nil {
-		return refused(err)
+		return client.Refused(err)
 	}
 	res.JobToken = req.JobToken
 	text := res.Text()
@@ -184,7 +171,7 @@ func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context
 		}
 		v, text, err := call(cmd.Context(), cl)
 		if err != nil {
-			return refused(err)
+			return client.Refused(err)
 		}
 		return f.print(cmd, v, text)
 	}}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"os"
 
 	"github.com/ckpt-hpc/ckpt/coord/api"
@@ -35,4 +36,15 @@ func FromEnv(url, tokenFile string) (*Client, error) {
 		url = DefaultURL
 	}
 	return New(url, tok)
+}
+
+// Refused marks the coordinator's refusal of an invalid value
+// (api.CodeInvalid) as a usage error: the value was the caller's input,
+// a command-line flag in `ckpt coord`. Other errors are returned as is.
+func Refused(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code == api.CodeInvalid {
+		return usage.Wrap(err)
+	}
+	return err
 }
