@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +55,33 @@ func TestSettingsErrors(t *testing.T) {
 		if !usage.Is(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want a usage error with %q", s, err, c.want)
 		}
+	}
+}
+
+// Serve refuses bad launch flags before it opens the database, each as a
+// usage error naming the flag.
+func TestServeLaunchErrors(t *testing.T) {
+	dir := t.TempDir()
+	ok := Launch{Settings: Settings{Bandwidth: "40GB/s", Policy: "least-waste", TTL: "30s", MaxTTL: "1d", NodeMTBF: "0"},
+		Listen: "127.0.0.1:0", DB: filepath.Join(dir, "never.db"), Init: true, NoAuth: true, LogFormat: "text"}
+	for _, c := range []struct {
+		edit func(*Launch)
+		want string
+	}{
+		{func(l *Launch) { l.Bandwidth = "" }, "--bandwidth: required"},
+		{func(l *Launch) { l.Listen = "10.1.1.1:80" }, `--listen: "10.1.1.1:80" is not a loopback address`},
+		{func(l *Launch) { l.NoAuth = false }, "--token-file: required (or --no-auth)"},
+		{func(l *Launch) { l.TokenFile = filepath.Join(dir, "none") }, "--token-file: open "},
+		{func(l *Launch) { l.LogFormat = "xml" }, `--log-format: "xml" is not text or json`},
+	} {
+		l := ok
+		c.edit(&l)
+		err := Serve(t.Context(), l)
+		if !usage.Is(err) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v, want a usage error starting %q", err, c.want)
+		}
+	}
+	if _, err := os.Stat(ok.DB); !os.IsNotExist(err) {
+		t.Fatalf("a refused launch created the database: %v", err)
 	}
 }
