@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/client"
-	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/units"
@@ -44,7 +42,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
   ckpt coord done --id sim-42`,
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&f.url, "server", "", "coordinator URL (if not given: $CKPT_COORD_URL, else "+defaultCoordURL+")")
+	pf.StringVar(&f.url, "server", "", "coordinator URL (if not given: $CKPT_COORD_URL, else "+client.DefaultURL+")")
 	pf.StringVar(&f.tokenFile, "token-file", "", "file of bearer tokens, one per line, whose first is used (if not given: the token in $CKPT_COORD_TOKEN)")
 	pf.StringVar(&f.id, "id", "", "job id (required)")
 	pf.StringVar(&f.jobToken, "job-token", "", "the job's own token (if not given: $CKPT_JOB_TOKEN)")
@@ -54,60 +52,30 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	return cmd
 }
 
-const defaultCoordURL = "http://127.0.0.1:7070"
-
-func envOr(v, k, def string) string {
-	if v != "" {
-		return v
-	}
-	if e := os.Getenv(k); e != "" {
-		return e
-	}
-	return def
-}
-
 // remote reports whether a coordinator was named (--server or
 // $CKPT_COORD_URL).
-func (f *coordFlags) remote() bool { return f.url != "" || os.Getenv("CKPT_COORD_URL") != "" }
+func (f *coordFlags) remote() bool { return client.Named(f.url) }
 
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
 	if f.id == "" {
 		return nil, usagef("--id: required")
 	}
-	f.jobToken = envOr(f.jobToken, "CKPT_JOB_TOKEN", "")
+	if f.jobToken == "" {
+		f.jobToken = os.Getenv("CKPT_JOB_TOKEN")
+	}
 	if needJob && f.jobToken == "" {
 		return nil, usagef("--job-token: required (or $CKPT_JOB_TOKEN)")
 	}
-	tok := os.Getenv("CKPT_COORD_TOKEN")
-	if f.tokenFile != "" {
-		toks, err := server.ReadTokenFile(f.tokenFile)
-		if err != nil {
-			return nil, usagef("--token-file: %v", err)
-		}
-		tok = toks[0]
-	}
-	return client.New(envOr(f.url, "CKPT_COORD_URL", defaultCoordURL), tok)
+	return client.FromEnv(f.url, f.tokenFile)
 }
 
-// refused marks the coordinator's refusal of an invalid value as a
-// usage error (exit 2): the value came from the command line.
-func refused(err error) error {
-	var ce *client.Error
-	if errors.As(err, &ce) && ce.Code == api.CodeInvalid {
-		return usage(err)
-	}
-	return err
-}
-
+// print prints v as JSON with --json, else text.
 func (f *coordFlags) print(cmd *cobra.Command, v any, text string) error {
-	w := output.NewWriter(cmd.OutOrStdout())
 	if f.json {
-		if err := writeJSON(w, v); err != nil {
-			return err
-		}
-		return w.Err()
+		return writeJSON(cmd.OutOrStdout(), v)
 	}
+	w := output.NewWriter(cmd.OutOrStdout())
 	w.Println(text)
 	return w.Err()
 }
@@ -174,7 +142,7 @@ func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error
 	}
 	res, err := cl.Register(cmd.Context(), req)
 	if err != nil {
-		return refused(err)
+		return client.Refused(err)
 	}
 	res.JobToken = req.JobToken
 	text := res.Text()
@@ -203,7 +171,7 @@ func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context
 		}
 		v, text, err := call(cmd.Context(), cl)
 		if err != nil {
-			return refused(err)
+			return client.Refused(err)
 		}
 		return f.print(cmd, v, text)
 	}}

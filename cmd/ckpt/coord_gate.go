@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,17 +45,6 @@ func runCoordGate(cmd *cobra.Command, f *coordFlags, maxWait time.Duration, args
 	if err != nil {
 		return err
 	}
-	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)
-	defer signal.Stop(sig)
-	code, err := client.Gate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, Env: os.Environ(),
-		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), ProgressFile: os.Getenv("CKPT_PROGRESS_FILE"),
-		Signals: sig, Log: cmd.ErrOrStderr(), MaxWait: maxWait})
-	if err != nil {
-		return err
-	}
-	if code != 0 {
-		return fmt.Errorf("%s exited with status %d", args[0], code)
-	}
-	return nil
+	return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args,
+		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr(), MaxWait: maxWait})
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/loadgen"
 	"github.com/ckpt-hpc/ckpt/iosim"
-	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 func newCoordSimulateCmd(f *coordFlags) *cobra.Command {
@@ -58,29 +55,13 @@ func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strateg
 		if cl, err = f.client(false); err != nil {
 			return err
 		}
-	} else {
-		pol, _ := arbiter.Policies.Lookup(st.Policy)
-		url, stop, err := loadgen.StartSimulation(cmd.Context(), pol, float64(c.Platform.Bandwidth), float64(c.Platform.NodeMTBF))
-		if err != nil {
-			return err
-		}
-		defer stop()
-		cl = &client.Client{Base: url, Token: loadgen.LocalToken}
 	}
-	rep, err := iosim.ClosedLoop(cmd.Context(), &c, st, opt, &client.SimArbiter{Client: cl, Ctx: cmd.Context(), Prefix: f.id})
+	rep, err := loadgen.Simulate(cmd.Context(), &c, st, opt, cl, f.id)
 	if err != nil {
 		return err
 	}
-	verdict := "identical"
-	if rep.Diverged >= 0 || !rep.Same {
-		verdict = fmt.Sprintf("DIFFER from decision %d", rep.Diverged)
-	}
-	if err := f.print(cmd, rep, fmt.Sprintf("%s, seed %d: waste %.6f in process, %.6f through the coordinator; decisions %d and %d: %s",
-		rep.Strategy, rep.Seed, rep.LocalWaste, rep.RemoteWaste, rep.LocalDecisions, rep.RemoteDecisions, verdict)); err != nil {
+	if err := f.print(cmd, rep, rep.Text()); err != nil {
 		return err
 	}
-	if verdict != "identical" {
-		return fmt.Errorf("closed loop: the coordinator's decisions differ from the simulator's (decision %d)", rep.Diverged)
-	}
-	return nil
+	return rep.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"syscall"
 	"time"
 
@@ -254,4 +255,21 @@ func stamp(path string) string {
 		return ""
 	}
 	return fmt.Sprint(fi.ModTime().UnixNano(), fi.Size())
+}
+
+// RunGate runs Gate as `ckpt coord gate` does, in this process: it
+// catches SIGUSR1, SIGUSR2 and SIGHUP for the app, whose environment is
+// this process's and whose progress file is $CKPT_PROGRESS_FILE (cfg's
+// Signals, Env and ProgressFile are set here). An app that exits with a
+// non-zero status is an error naming it.
+func RunGate(ctx context.Context, cfg GateConfig) error {
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	cfg.Signals, cfg.Env, cfg.ProgressFile = sig, os.Environ(), os.Getenv("CKPT_PROGRESS_FILE")
+	code, err := Gate(ctx, cfg)
+	if err == nil && code != 0 {
+		err = fmt.Errorf("%s exited with status %d", cfg.App[0], code)
+	}
+	return err
 }

@@ -1,0 +1,50 @@
+package client
+
+import (
+	"errors"
+	"os"
+
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/usage"
+)
+
+// DefaultURL is the coordinator's URL when neither the command line nor
+// $CKPT_COORD_URL names one.
+const DefaultURL = "http://127.0.0.1:7070"
+
+// Named reports whether a coordinator is named: by url (the command
+// line's --server) or by $CKPT_COORD_URL.
+func Named(url string) bool { return url != "" || os.Getenv("CKPT_COORD_URL") != "" }
+
+// FromEnv is the client of `ckpt coord`: the coordinator at url, else
+// $CKPT_COORD_URL, else DefaultURL; the bearer token is the first of
+// tokenFile (see api.ReadTokenFile), else $CKPT_COORD_TOKEN. A bad
+// token file is a usage error naming --token-file.
+func FromEnv(url, tokenFile string) (*Client, error) {
+	tok := os.Getenv("CKPT_COORD_TOKEN")
+	if tokenFile != "" {
+		toks, err := api.ReadTokenFile(tokenFile)
+		if err != nil {
+			return nil, usage.Fieldf("--token-file", "%v", err)
+		}
+		tok = toks[0]
+	}
+	if url == "" {
+		url = os.Getenv("CKPT_COORD_URL")
+	}
+	if url == "" {
+		url = DefaultURL
+	}
+	return New(url, tok)
+}
+
+// Refused marks the coordinator's refusal of an invalid value
+// (api.CodeInvalid) as a usage error: the value was the caller's input,
+// a command-line flag in `ckpt coord`. Other errors are returned as is.
+func Refused(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Code == api.CodeInvalid {
+		return usage.Wrap(err)
+	}
+	return err
+}
