@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A checkpoint-coordinator session from the shell, as a transcript (the
-# README's "Coordinator" section shows its output; its test runs it): a
+# A checkpoint-coordinator session from the shell, as a transcript
+# (docs/coordinator.md shows its output; the docs test runs it): a
 # coordinator on a free loopback port with a fresh database, two jobs that
 # register, ask when to checkpoint and share the file system under the
-# Ordered policy, then the metrics page; the server is stopped at the end.
+# Ordered policy, then the status (snake_case keys with their units) and
+# the metrics page; the server is stopped at the end.
 set -euo pipefail
 dir=$(mktemp -d)
 server=
@@ -39,5 +40,7 @@ show ckpt coord release --id sim-b --job-token job-b-secret-0123456789 --token 2
 echo '$ ckpt coord release --id sim-b --job-token job-b-secret-0123456789 --token 1 2>&1   # a token it does not hold'
 ckpt coord release --id sim-b --job-token job-b-secret-0123456789 --token 1 2>&1 || echo "(exit $?)"
 show ckpt coord done --id sim-a --job-token job-a-secret-0123456789
+echo '$ curl -s -H "Authorization: Bearer $CKPT_COORD_TOKEN" $CKPT_COORD_URL/v1/status'
+curl -s -H "Authorization: Bearer $CKPT_COORD_TOKEN" "$CKPT_COORD_URL/v1/status"
 echo '$ curl -s $CKPT_COORD_URL/metrics | grep -E '"'"'^ckpt_coord_(jobs|queue_length|lease_holders|grants_total|releases_total|fenced_total|granted_bytes_total) '"'"
 curl -s "$CKPT_COORD_URL/metrics" | grep -E '^ckpt_coord_(jobs|queue_length|lease_holders|grants_total|releases_total|fenced_total|granted_bytes_total) '
