@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
+	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -216,6 +218,23 @@ type SweepRequest struct {
 	// report too. One of them is needed.
 	Sink    runner.Sink[SweepRow] `json:"-"`
 	Collect bool                  `json:"-"`
+}
+
+// ParseValues reads a comma-separated list of values of the varied
+// parameter (SweepRequest.Values), none empty or repeated; an error is a
+// usage error naming the field "values".
+func ParseValues(list string) ([]float64, error) {
+	items, err := registry.SplitList(list)
+	if err != nil {
+		return nil, usage.Fieldf("values", "%v", err)
+	}
+	out := make([]float64, len(items))
+	for i, s := range items {
+		if out[i], err = strconv.ParseFloat(s, 64); err != nil {
+			return nil, usage.Fieldf("values", "bad number %q", s)
+		}
+	}
+	return out, nil
 }
 
 // Validate checks every field (it loads the workloads).

@@ -118,3 +118,16 @@ func TestRunExportWritesFourFiles(t *testing.T) {
 		t.Fatalf("files: %s", got)
 	}
 }
+
+// ParseValues reads the varied parameter's values and names the field of
+// a bad one.
+func TestParseValues(t *testing.T) {
+	if v, err := ParseValues("50,1e2,0.5"); err != nil || !reflect.DeepEqual(v, []float64{50, 100, 0.5}) {
+		t.Fatalf("%v %v", v, err)
+	}
+	for in, want := range map[string]string{"1,x": `values: bad number "x"`, "1,,2": "values: ", "1,1": "values: "} {
+		if _, err := ParseValues(in); err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want %s...", in, err, want)
+		}
+	}
+}

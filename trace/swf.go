@@ -74,17 +74,6 @@ type SWFHeader struct {
 	Fields         []SWFHeaderField
 }
 
-// SubmitUnix is the submit time of j as a Unix time: UnixStartTime +
-// SubmitTime. It is false when the header has no UnixStartTime or the
-// submit time is unknown. (Logs whose submit field already holds Unix
-// times, like the ALCF Theta conversions, declare UnixStartTime: 0.)
-func (h SWFHeader) SubmitUnix(j SWFJob) (float64, bool) {
-	if h.UnixStartTime < 0 || j.SubmitTime < 0 {
-		return 0, false
-	}
-	return float64(h.UnixStartTime) + j.SubmitTime, true
-}
-
 func newSWFHeader() SWFHeader {
 	return SWFHeader{MaxJobs: -1, MaxRecords: -1, UnixStartTime: -1, TimeZone: -1,
 		MaxNodes: -1, MaxProcs: -1, MaxRuntime: -1, MaxMemory: -1, MaxQueues: -1, MaxPartitions: -1}
@@ -157,17 +146,6 @@ func (r *SWFReader) Header() (SWFHeader, error) {
 		}
 	}
 	return r.hdr, nil
-}
-
-// Skipped is the number of blank lines skipped so far.
-func (r *SWFReader) Skipped() int { return r.blank }
-
-// Line is the number of the last line read.
-func (r *SWFReader) Line() int {
-	if r.ls == nil {
-		return 0
-	}
-	return r.ls.line
 }
 
 // advance reads up to the next job line, leaving it pending in r.ls.text,
@@ -375,22 +353,18 @@ func (c CQSimJob) SWF() SWFJob {
 
 // CQSimReader streams a CQSim result file: 9 fields separated by ";" per
 // line. Blank lines and an optional header line starting with "id;" are
-// skipped (and counted); gzip input is detected.
+// skipped; gzip input is detected.
 type CQSimReader struct {
-	src     io.Reader
-	name    string
-	ls      *lineScanner
-	skipped int
-	err     error
+	src  io.Reader
+	name string
+	ls   *lineScanner
+	err  error
 }
 
 // NewCQSimReader returns a reader of the CQSim result file r.
 func NewCQSimReader(r io.Reader, name string) *CQSimReader {
 	return &CQSimReader{src: r, name: name}
 }
-
-// Skipped is the number of blank and header lines skipped so far.
-func (r *CQSimReader) Skipped() int { return r.skipped }
 
 var cqsimFieldNames = [9]string{"id", "reqProc", "usedProc", "reqTime", "runTime", "wait", "submit", "start", "end"}
 
@@ -410,7 +384,6 @@ func (r *CQSimReader) Next() (CQSimJob, error) {
 	for r.ls.scan() {
 		t := strings.TrimSpace(r.ls.text)
 		if t == "" || strings.HasPrefix(strings.ToLower(t), "id;") {
-			r.skipped++
 			continue
 		}
 		j, err := parseCQSim(r.ls, t)

@@ -339,3 +339,27 @@ func FuzzCQSim(f *testing.F) {
 		checkErrShape(t, "fz", err)
 	})
 }
+
+// Accessors only the tests need.
+
+// SubmitUnix is the submit time of j as a Unix time: UnixStartTime +
+// SubmitTime. It is false when the header has no UnixStartTime or the
+// submit time is unknown. (Logs whose submit field already holds Unix
+// times, like the ALCF Theta conversions, declare UnixStartTime: 0.)
+func (h SWFHeader) SubmitUnix(j SWFJob) (float64, bool) {
+	if h.UnixStartTime < 0 || j.SubmitTime < 0 {
+		return 0, false
+	}
+	return float64(h.UnixStartTime) + j.SubmitTime, true
+}
+
+// Skipped is the number of blank lines skipped so far.
+func (r *SWFReader) Skipped() int { return r.blank }
+
+// Line is the number of the last line read.
+func (r *SWFReader) Line() int {
+	if r.ls == nil {
+		return 0
+	}
+	return r.ls.line
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,14 +46,7 @@ avail instead of yield).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req.Stdin = cmd.InOrStdin()
-			d, err := capacity.RunDecide(cmd.Context(), req)
-			if err != nil {
-				return namedFlagErr(cmd, err)
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), d)
-			}
-			return d.WriteText(cmd.OutOrStdout())
+			return printer(cmd, asJSON)(capacity.RunDecide(cmd.Context(), req))
 		},
 	}
 	cmd.Flags().StringVar(&req.State, "state", "", "JSON state file (- for stdin)")
@@ -63,62 +55,59 @@ avail instead of yield).`,
 	return cmd
 }
 
-// simFlags are the parameters shared by simulate, sweep and export.
+// simFlags are the flags shared by simulate, sweep and export, bound to
+// their request's Setup; read parses the text ones into it.
 type simFlags struct {
+	s                    *capacity.Setup
 	strategies, workload string
-	sections             int
 	avgT, cLo, cHi       string
-	pmax                 int
-	pmin, delta, load    float64
-	seed                 uint64
 	json                 bool
-	release              string
-	workers              int
 }
 
-func (f *simFlags) register(cmd *cobra.Command) {
+func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
+	f.s = s
 	fl := cmd.Flags()
 	fl.StringVar(&f.strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
 		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)")
 	fl.StringVar(&f.workload, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a Batsim workload (.json), a CQSim .rst file, or uniform (1..p_min); comma-separated for several")
-	fl.IntVar(&f.sections, "sections", 400, "number of sections n")
+	fl.IntVar(&s.Params.Sections, "sections", 400, "number of sections n")
 	fl.StringVar(&f.avgT, "avg-t", "100", "mean section length avgT (lengths ~ U[0.8,1.2]·avgT), in the model's time unit: a duration (100, 90m, 01:30:00) is read as seconds; with --finite the unit is 20 s")
-	fl.IntVar(&f.pmax, "p-max", 400, "P_max (100 = the paper's light setting)")
-	fl.Float64Var(&f.pmin, "p-min", 0.2, "P_min as a fraction of P_max, in [0, 1]")
-	fl.Float64Var(&f.delta, "delta", 0.1, "delta as a fraction of P_max, in [0, 1]")
-	fl.Float64Var(&f.load, "load", 2, "sum of job widths / P_max")
+	fl.IntVar(&s.Params.PMax, "p-max", 400, "P_max (100 = the paper's light setting)")
+	fl.Float64Var(&s.Params.PMinFrac, "p-min", 0.2, "P_min as a fraction of P_max, in [0, 1]")
+	fl.Float64Var(&s.Params.Delta, "delta", 0.1, "delta as a fraction of P_max, in [0, 1]")
+	fl.Float64Var(&s.Params.Load, "load", 2, "sum of job widths / P_max")
 	fl.StringVar(&f.cLo, "c-min", "5", "checkpoint times C_j = R_j ~ U[c-min, c-max], in time units")
 	fl.StringVar(&f.cHi, "c-max", "20", "see --c-min")
-	addSeedFlag(fl, &f.seed, 1)
+	addSeedFlag(fl, &s.Seed, 1)
 	addJSONFlag(fl, &f.json)
-	addWorkersFlag(fl, &f.workers)
-	fl.StringVar(&f.release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
+	addWorkersFlag(fl, &s.Workers)
+	fl.StringVar(&s.Release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
 
-// setup reads the flags into a capacity.Setup (only their grammar: the
+// read parses the text flags into the Setup (only their grammar: the
 // request validates the values).
-func (f *simFlags) setup(cmd *cobra.Command) (capacity.Setup, error) {
-	s := capacity.Setup{Params: capacity.Params{Sections: f.sections, PMax: f.pmax, PMinFrac: f.pmin, Delta: f.delta, Load: f.load},
-		Release: f.release, Seed: f.seed, Workers: f.workers, ProgressTo: cmd.ErrOrStderr()}
+func (f *simFlags) read(cmd *cobra.Command) error {
+	s := f.s
+	s.ProgressTo = cmd.ErrOrStderr()
 	var err error
 	for _, d := range []struct {
 		name, v string
 		p       *float64
 	}{{"avg-t", f.avgT, &s.Params.AvgT}, {"c-min", f.cLo, &s.Params.CLo}, {"c-max", f.cHi, &s.Params.CHi}} {
 		if *d.p, err = durationFlag(d.name, d.v); err != nil {
-			return s, err
+			return err
 		}
 	}
 	s.Strategies = strings.Split(f.strategies, ",")
-	s.Workloads, err = registry.SplitList(f.workload)
-	if err != nil {
-		return s, usagef("--workload: %v", err)
+	if s.Workloads, err = registry.SplitList(f.workload); err != nil {
+		return usagef("--workload: %v", err)
 	}
-	return s, nil
+	return nil
 }
 
 func newCapacitySimulateCmd() *cobra.Command {
 	var f simFlags
+	var req capacity.SimulateRequest
 	var plotPath, htmlPath string
 	cmd := &cobra.Command{
 		Use:   "simulate",
@@ -127,58 +116,29 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := f.setup(cmd)
-			if err != nil {
+			if err := f.read(cmd); err != nil {
 				return err
 			}
 			if err := checkPictureFlags(plotPath); err != nil {
 				return err
 			}
-			req := capacity.SimulateRequest{Setup: s, Pictures: plotPath != "" || htmlPath != ""}
+			req.Pictures = plotPath != "" || htmlPath != ""
 			rep, err := capacity.RunSimulate(cmd.Context(), req)
-			if err != nil {
-				return namedFlagErr(cmd, err)
+			if err == nil {
+				err = writePictures(plotPath, htmlPath, rep)
 			}
-			if err := writeSimulatePictures(plotPath, htmlPath, rep); err != nil {
-				return err
-			}
-			if f.json {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			return rep.WriteText(cmd.OutOrStdout())
+			return printer(cmd, f.json)(rep, err)
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, &req.Setup)
 	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
 }
 
-// writeSimulatePictures writes `capacity simulate --plot/--html`.
-func writeSimulatePictures(plotPath, htmlPath string, rep capacity.SimulateReport) error {
-	if plotPath != "" {
-		if err := rep.WritePlot(plotPath); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	page, err := rep.Page()
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, page)
-}
-
-// capSweepFlags are the flags of `capacity sweep` beyond simFlags.
-type capSweepFlags struct {
-	simFlags
-	vary, values, shard, csv, jsonl string
-	instances                       int
-}
-
 func newCapacitySweepCmd() *cobra.Command {
-	var f capSweepFlags
+	var f simFlags
+	var req capacity.SweepRequest
+	var values, shard, csv, jsonl string
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Vary one parameter over instances and strategies (CSV/JSONL rows, shardable)",
@@ -192,79 +152,64 @@ only complete rows.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if f.json && !cmd.Flags().Changed("csv") {
-				f.csv = ""
+				csv = ""
 			}
-			return namedFlagErr(cmd, f.run(cmd))
+			if err := f.read(cmd); err != nil {
+				return err
+			}
+			req.Collect = f.json
+			err := sweepValues(&req, values, shard)
+			if err == nil {
+				err = req.Validate()
+			}
+			if err == nil {
+				err = sweepOutputs(csv, jsonl, f.json)
+			}
+			if err != nil {
+				return namedFlagErr(cmd, err)
+			}
+			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (capacity.SweepReport, error) { return capacity.RunSweep(cmd.Context(), req) })
+			if err != nil || !f.json {
+				return namedFlagErr(cmd, err)
+			}
+			return writeJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, &req.Setup)
 	fl := cmd.Flags()
-	fl.StringVar(&f.vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")
-	fl.StringVar(&f.values, "values", "50,100,200", "comma-separated values of --vary")
-	fl.IntVar(&f.instances, "instances", 10, "instances per point")
-	fl.StringVar(&f.shard, "shard", "", "run shard i/n of the items (0-based)")
-	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
-	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
+	fl.StringVar(&req.Vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")
+	fl.StringVar(&values, "values", "50,100,200", "comma-separated values of --vary")
+	fl.IntVar(&req.Instances, "instances", 10, "instances per point")
+	fl.StringVar(&shard, "shard", "", "run shard i/n of the items (0-based)")
+	fl.StringVar(&csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
+	fl.StringVar(&jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	return cmd
 }
 
-// request reads the sweep's flags into a request (without its sink).
-func (f *capSweepFlags) request(cmd *cobra.Command) (capacity.SweepRequest, error) {
-	s, err := f.setup(cmd)
-	req := capacity.SweepRequest{Setup: s, Vary: f.vary, Instances: f.instances, Collect: f.json}
-	if err != nil {
-		return req, err
+// sweepValues reads the shard and the values of `capacity sweep` into req.
+func sweepValues(req *capacity.SweepRequest, values, shard string) error {
+	var err error
+	if req.Shard, err = runner.ParseShard(shard); err != nil {
+		return usagef("--shard: %v", err)
 	}
-	if req.Shard, err = runner.ParseShard(f.shard); err != nil {
-		return req, usagef("--shard: %v", err)
-	}
-	items, err := listFlag("values", f.values)
-	if err != nil {
-		return req, err
-	}
-	for _, s := range items {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return req, usagef("--values: bad number %q", s)
-		}
-		req.Values = append(req.Values, v)
-	}
-	return req, nil
+	req.Values, err = capacity.ParseValues(values)
+	return err
 }
 
-// run sweeps the points into the outputs chosen by --csv, --jsonl, --json.
-func (f *capSweepFlags) run(cmd *cobra.Command) error {
-	req, err := f.request(cmd)
-	if err != nil {
-		return err
-	}
-	if err := req.Validate(); err != nil {
-		return err
-	}
+// sweepOutputs checks that the rows go to --csv, --jsonl or --json, and at
+// most one of them to stdout.
+func sweepOutputs(csv, jsonl string, asJSON bool) error {
 	toStdout := 0
-	for _, p := range []string{f.csv, f.jsonl} {
+	for _, p := range []string{csv, jsonl} {
 		if p == "-" {
 			toStdout++
 		}
 	}
 	switch {
-	case f.csv == "" && f.jsonl == "" && !f.json:
+	case csv == "" && jsonl == "" && !asJSON:
 		return usagef("give --csv, --jsonl or --json")
-	case f.json && toStdout > 0 || toStdout > 1:
+	case asJSON && toStdout > 0 || toStdout > 1:
 		return usagef("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
-	closeOut := func() error { return nil }
-	if f.csv != "" || f.jsonl != "" {
-		if req.Sink, closeOut, err = runner.CreateOutputs[capacity.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
-			return err
-		}
-	}
-	rep, err := capacity.RunSweep(cmd.Context(), req)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	if err != nil || !f.json {
-		return err
-	}
-	return writeJSON(cmd.OutOrStdout(), rep)
+	return nil
 }

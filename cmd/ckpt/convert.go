@@ -42,7 +42,7 @@ cannot be IN.`,
 			if err != nil {
 				return namedFlagErr(cmd, err)
 			}
-			return rep.WriteText(cmd.ErrOrStderr())
+			return rep.WriteText(cmd.ErrOrStderr()) // stdout may be OUT
 		},
 	}
 	fl := cmd.Flags()
@@ -77,19 +77,13 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 			if err := req.Validate(); err != nil {
 				return namedFlagErr(cmd, err)
 			}
-			s, err := f.setup(cmd)
-			if err != nil {
+			if err := f.read(cmd); err != nil {
 				return err
 			}
-			req.Setup = s
-			rep, err := capacity.RunExport(cmd.Context(), req)
-			if err != nil {
-				return namedFlagErr(cmd, err)
-			}
-			return rep.WriteText(cmd.OutOrStdout())
+			return printer(cmd, false)(capacity.RunExport(cmd.Context(), req))
 		},
 	}
-	f.register(cmd)
+	f.register(cmd, &req.Setup)
 	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
 	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd
@@ -112,14 +106,7 @@ counted as violations and earn nothing.`,
 		Example: `  ckpt capacity batsim-score --workload inst.json --schedule out_jobs.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := capacity.RunScore(cmd.Context(), req)
-			if err != nil {
-				return namedFlagErr(cmd, err)
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), m)
-			}
-			return m.WriteText(cmd.OutOrStdout())
+			return printer(cmd, asJSON)(capacity.RunScore(cmd.Context(), req))
 		},
 	}
 	cmd.Flags().StringVar(&req.Workload, "workload", "", "Batsim workload written by ckpt capacity export")

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
@@ -19,31 +20,21 @@ import (
 // iosimFlags are shared by the iosim subcommands (and coord simulate):
 // they only become an iosim request, which validates them.
 type iosimFlags struct {
-	config, platform     string
-	bandwidth, mtbf      string
-	strategies           string
-	seeds                int
-	seed                 uint64
-	swf                  string
-	span, skip, fixed    string
-	ioChunk              string
-	workers              int
-	json                 bool
-	noFailures           bool
-	maxEvents            uint64
-	shard, csv, jsonl    string
-	vary, values         string
-	maple, fullBandwidth bool
-	efficiency, tol      float64
-	lo, hi, strategy     string
-	boundOnly            bool
-	printConfig          bool
-	fullPeriod           bool
-	scheduler            string
-	accounting           string
-	authorsModel         string
-	plotPath, htmlPath   string
-	timeline             string
+	config, platform  string
+	bandwidth, mtbf   string
+	strategies        string
+	seeds             int
+	seed              uint64
+	span, skip, fixed string
+	ioChunk           string
+	workers           int
+	json              bool
+	noFailures        bool
+	maxEvents         uint64
+	fullPeriod        bool
+	scheduler         string
+	accounting        string
+	authorsModel      string
 }
 
 func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
@@ -174,6 +165,9 @@ workload (Table I) on Cielo; --config loads your own machine (YAML or JSON).`,
 
 func newIOSimRunCmd() *cobra.Command {
 	var f iosimFlags
+	var req iosim.RunRequest
+	var printConfig bool
+	var plotPath, htmlPath string
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Monte Carlo waste of each strategy on one platform",
@@ -181,54 +175,186 @@ func newIOSimRunCmd() *cobra.Command {
   ckpt iosim run --strategies least-waste,ordered-nb-daly --json
   ckpt iosim run --config mymachine.yaml --print-config`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.run(cmd)) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if printConfig {
+				return namedFlagErr(cmd, f.printConfig(cmd))
+			}
+			if err := checkPictureFlags(plotPath); err != nil {
+				return err
+			}
+			if req.Timeline != "" && plotPath == "" && htmlPath == "" {
+				return usagef("--timeline %q: draws into --plot or --html; give one", req.Timeline)
+			}
+			var err error
+			if req.Simulation, err = f.simulation(cmd, f.strategies); err != nil {
+				return namedFlagErr(cmd, err)
+			}
+			rep, err := iosim.RunTrials(cmd.Context(), req)
+			if err == nil {
+				err = writePictures(plotPath, htmlPath, rep)
+			}
+			return printer(cmd, f.json)(rep, err)
+		},
 	}
 	f.common(cmd, true)
-	cmd.Flags().BoolVar(&f.printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
-	cmd.Flags().StringVar(&f.swf, "swf", "", "also write the job list of the first trial as an SWF v2.2 log (header: generator, platform, classes, seed)")
-	addPictureFlags(cmd.Flags(), &f.plotPath, &f.htmlPath, "the waste of each strategy, its split and the lower bound")
-	cmd.Flags().StringVar(&f.timeline, "timeline", "", "with --plot/--html, also draw the file system's use in the first trial over T0:T1 (10d:10.25d) or a length from the end of --skip (6h)")
+	cmd.Flags().BoolVar(&printConfig, "print-config", false, "print the effective config as JSON (a template for --config) and exit")
+	cmd.Flags().StringVar(&req.SWF, "swf", "", "also write the job list of the first trial as an SWF v2.2 log (header: generator, platform, classes, seed)")
+	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "the waste of each strategy, its split and the lower bound")
+	cmd.Flags().StringVar(&req.Timeline, "timeline", "", "with --plot/--html, also draw the file system's use in the first trial over T0:T1 (10d:10.25d) or a length from the end of --skip (6h)")
 	return cmd
 }
 
-// run is `ckpt iosim run`.
-func (f *iosimFlags) run(cmd *cobra.Command) error {
-	if f.printConfig {
-		src, err := f.source(cmd)
-		if err != nil {
-			return err
-		}
-		c, err := iosim.PrintConfig(src)
-		if err != nil {
-			return err
-		}
-		return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
-	}
-	if err := checkPictureFlags(f.plotPath); err != nil {
-		return err
-	}
-	if f.timeline != "" && f.plotPath == "" && f.htmlPath == "" {
-		return usagef("--timeline %q: draws into --plot or --html; give one", f.timeline)
-	}
-	s, err := f.simulation(cmd, f.strategies)
+// printConfig is `ckpt iosim run --print-config`.
+func (f *iosimFlags) printConfig(cmd *cobra.Command) error {
+	src, err := f.source(cmd)
 	if err != nil {
 		return err
 	}
-	rep, err := iosim.RunTrials(cmd.Context(), iosim.RunRequest{Simulation: s, SWF: f.swf, Timeline: f.timeline})
+	c, err := iosim.PrintConfig(src)
 	if err != nil {
 		return err
 	}
-	if err := writeRunPictures(f.plotPath, f.htmlPath, rep); err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
 }
 
-// writeRunPictures writes `iosim run --plot/--html`.
-func writeRunPictures(plotPath, htmlPath string, rep iosim.RunReport) error {
+func newIOSimSweepCmd() *cobra.Command {
+	var f iosimFlags
+	var req iosim.SweepRequest
+	var shard, csv, jsonl string
+	cmd := &cobra.Command{
+		Use:   "sweep",
+		Short: "Waste of each strategy against bandwidth or node MTBF (Figs. 2 and 3), shardable",
+		Example: `  ckpt iosim sweep --vary bandwidth --values 40GB/s,80GB/s,160GB/s --seeds 100 --csv fig2.csv
+  ckpt iosim sweep --vary mtbf --values 2y,5y,10y,25y,50y --bandwidth 40GB/s --csv fig3.csv
+  ckpt iosim sweep --vary bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if req.Simulation, err = f.simulation(cmd, f.strategies); err != nil {
+				return namedFlagErr(cmd, err)
+			}
+			if req.Shard, err = runner.ParseShard(shard); err != nil {
+				return usagef("--shard: %v", err)
+			}
+			if err := req.Validate(); err != nil {
+				return namedFlagErr(cmd, err)
+			}
+			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (iosim.SweepReport, error) { return iosim.RunSweep(cmd.Context(), req) })
+			if err == nil && !f.json && (csv == "-" || jsonl == "-") {
+				return nil // the rows hold stdout
+			}
+			return printer(cmd, f.json)(rep, err)
+		},
+	}
+	f.common(cmd, true)
+	fl := cmd.Flags()
+	fl.StringVar(&req.Vary, "vary", "bandwidth", "swept parameter: bandwidth | mtbf")
+	hiddenFlagAlias(fl, "vary", "param")
+	fl.StringVar(&req.Values, "values", "40GB/s,50GB/s,60GB/s,70GB/s,80GB/s,90GB/s,100GB/s,110GB/s,120GB/s,130GB/s,140GB/s,150GB/s,160GB/s", "comma-separated values of --vary")
+	fl.StringVar(&shard, "shard", "", "run only shard i/n of the items (0-based; merge with ckpt merge)")
+	fl.StringVar(&csv, "csv", "", "per-trial rows as CSV (- for stdout)")
+	fl.StringVar(&jsonl, "jsonl", "", "per-trial rows as JSON lines (- for stdout)")
+	return cmd
+}
+
+func newIOSimBoundCmd() *cobra.Command {
+	var f iosimFlags
+	var req iosim.BoundRequest
+	cmd := &cobra.Command{
+		Use:   "bound",
+		Short: "Lower bound on the platform waste (Theorem 1) with the optimal periods per class",
+		Example: `  ckpt iosim bound --bandwidth 40GB/s --mtbf 2y
+  ckpt iosim bound --maple --json     # the published curve's (flawed) computation`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if req.Source, err = f.source(cmd); err != nil {
+				return err
+			}
+			return printer(cmd, f.json)(iosim.RunBound(cmd.Context(), req))
+		},
+	}
+	f.common(cmd, false)
+	cmd.Flags().BoolVar(&req.Maple, "maple", false, "reproduce the paper's Maple computation (maple/celio.mpl, prospective.mpl): their inputs on the embedded platforms (shares, job sizes, checkpoint times and units), lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth")
+	cmd.Flags().BoolVar(&req.FullBandwidth, "full-bandwidth", false, "give checkpoints the whole bandwidth instead of what input/output/regular I/O leave")
+	return cmd
+}
+
+func newIOSimBandwidthForCmd() *cobra.Command {
+	var f iosimFlags
+	var req iosim.BandwidthForRequest
+	var lo, hi string
+	cmd := &cobra.Command{
+		Use:   "bandwidth-for",
+		Short: "Smallest bandwidth at which a strategy reaches a target efficiency (Fig. 4), by bisection",
+		Example: `  ckpt iosim bandwidth-for --platform prospective --mtbf 10y --strategy least-waste
+  ckpt iosim bandwidth-for --efficiency 0.9 --strategy ordered-nb-daly --seeds 5 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list := ""
+			if cmd.Flags().Changed("strategies") {
+				list = f.strategies
+			}
+			var err error
+			if req.Simulation, err = f.simulation(cmd, list); err != nil {
+				return namedFlagErr(cmd, err)
+			}
+			if req.Maple && !cmd.Flags().Changed("efficiency") {
+				req.Efficiency = 0 // the Maple file's own target
+			}
+			for _, b := range []struct {
+				name, v string
+				p       *float64
+			}{{"lo", lo, &req.Lo}, {"hi", hi, &req.Hi}} {
+				if *b.p, err = units.ParseBandwidth(b.v); err != nil {
+					return usagef("--%s: %v", b.name, err)
+				}
+			}
+			return printer(cmd, f.json)(iosim.RunBandwidthFor(cmd.Context(), req))
+		},
+	}
+	f.common(cmd, true)
+	fl := cmd.Flags()
+	fl.StringVar(&req.Strategy, "strategy", "least-waste", "strategy: "+strings.Join(iosim.Names(), ", "))
+	fl.Float64Var(&req.Efficiency, "efficiency", 0.8, "target efficiency 1 - waste")
+	fl.StringVar(&lo, "lo", "1GB/s", "lower end of the bisection")
+	fl.StringVar(&hi, "hi", "1PB/s", "upper end of the bisection")
+	fl.Float64Var(&req.Tolerance, "tolerance", 0.05, "relative precision of the answer")
+	fl.BoolVar(&req.BoundOnly, "bound", false, "no simulation: the bandwidth at which the lower bound on the waste reaches the target (what no strategy can beat)")
+	fl.BoolVar(&req.Maple, "maple", false, "with --bound: the published prospective-system curve (maple/prospective.mpl: its inputs, units and waste target 0.8)")
+	// Registered by common for run and sweep; the request refuses them.
+	_ = fl.MarkHidden("strategies")
+	_ = fl.MarkHidden("bandwidth")
+	return cmd
+}
+
+// textReport is a Report that renders itself as text; its JSON is its
+// schema.
+type textReport interface{ WriteText(io.Writer) error }
+
+// printer returns the function that prints a command's report: JSON with
+// --json, else its text. An error is returned instead, naming the flag of
+// a request's field.
+func printer(cmd *cobra.Command, asJSON bool) func(textReport, error) error {
+	return func(rep textReport, err error) error {
+		switch {
+		case err != nil:
+			return namedFlagErr(cmd, err)
+		case asJSON:
+			return writeJSON(cmd.OutOrStdout(), rep)
+		}
+		return rep.WriteText(cmd.OutOrStdout())
+	}
+}
+
+// pictureReport is a Report that draws itself for --plot and --html.
+type pictureReport interface {
+	WritePlot(path string) error
+	Page() (report.Page, error)
+}
+
+// writePictures draws rep into the --plot and --html files given.
+func writePictures(plotPath, htmlPath string, rep pictureReport) error {
 	if plotPath != "" {
 		if err := rep.WritePlot(plotPath); err != nil {
 			return err
@@ -244,147 +370,20 @@ func writeRunPictures(plotPath, htmlPath string, rep iosim.RunReport) error {
 	return writePage(htmlPath, page)
 }
 
-func newIOSimSweepCmd() *cobra.Command {
-	var f iosimFlags
-	cmd := &cobra.Command{
-		Use:   "sweep",
-		Short: "Waste of each strategy against bandwidth or node MTBF (Figs. 2 and 3), shardable",
-		Example: `  ckpt iosim sweep --vary bandwidth --values 40GB/s,80GB/s,160GB/s --seeds 100 --csv fig2.csv
-  ckpt iosim sweep --vary mtbf --values 2y,5y,10y,25y,50y --bandwidth 40GB/s --csv fig3.csv
-  ckpt iosim sweep --vary bandwidth --values 40GB/s,160GB/s --shard "$SLURM_ARRAY_TASK_ID/8" --csv part.$SLURM_ARRAY_TASK_ID.csv`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.sweep(cmd)) },
-	}
-	f.common(cmd, true)
-	fl := cmd.Flags()
-	fl.StringVar(&f.vary, "vary", "bandwidth", "swept parameter: bandwidth | mtbf")
-	hiddenFlagAlias(fl, "vary", "param")
-	fl.StringVar(&f.values, "values", "40GB/s,50GB/s,60GB/s,70GB/s,80GB/s,90GB/s,100GB/s,110GB/s,120GB/s,130GB/s,140GB/s,150GB/s,160GB/s", "comma-separated values of --vary")
-	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the items (0-based; merge with ckpt merge)")
-	fl.StringVar(&f.csv, "csv", "", "per-trial rows as CSV (- for stdout)")
-	fl.StringVar(&f.jsonl, "jsonl", "", "per-trial rows as JSON lines (- for stdout)")
-	return cmd
-}
-
-// sweep is `ckpt iosim sweep`.
-func (f *iosimFlags) sweep(cmd *cobra.Command) error {
-	s, err := f.simulation(cmd, f.strategies)
-	if err != nil {
-		return err
-	}
-	req := iosim.SweepRequest{Simulation: s, Vary: f.vary, Values: f.values}
-	if req.Shard, err = runner.ParseShard(f.shard); err != nil {
-		return usagef("--shard: %v", err)
-	}
-	if err := req.Validate(); err != nil {
-		return err
-	}
+// sweepRows runs a sweep whose rows go to the --csv and --jsonl files
+// given (- for stdout) through *sink, and closes the files after it.
+func sweepRows[T, R any](cmd *cobra.Command, csv, jsonl string, sink *runner.Sink[T], run func() (R, error)) (R, error) {
 	closeOut := func() error { return nil }
-	if f.csv != "" || f.jsonl != "" {
-		if req.Sink, closeOut, err = runner.CreateOutputs[iosim.TrialResult](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
-			return err
+	if csv != "" || jsonl != "" {
+		var err error
+		if *sink, closeOut, err = runner.CreateOutputs[T](cmd.OutOrStdout(), csv, jsonl); err != nil {
+			var none R
+			return none, err
 		}
 	}
-	rep, err := iosim.RunSweep(cmd.Context(), req)
+	rep, err := run()
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
-	switch {
-	case err != nil:
-		return err
-	case f.json:
-		return writeJSON(cmd.OutOrStdout(), rep)
-	case f.csv == "-" || f.jsonl == "-":
-		return nil
-	}
-	return rep.WriteText(cmd.OutOrStdout())
-}
-
-func newIOSimBoundCmd() *cobra.Command {
-	var f iosimFlags
-	cmd := &cobra.Command{
-		Use:   "bound",
-		Short: "Lower bound on the platform waste (Theorem 1) with the optimal periods per class",
-		Example: `  ckpt iosim bound --bandwidth 40GB/s --mtbf 2y
-  ckpt iosim bound --maple --json     # the published curve's (flawed) computation`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.bound(cmd)) },
-	}
-	f.common(cmd, false)
-	cmd.Flags().BoolVar(&f.maple, "maple", false, "reproduce the paper's Maple computation (maple/celio.mpl, prospective.mpl): their inputs on the embedded platforms (shares, job sizes, checkpoint times and units), lambda = min(0, r), job counts weighted by 1/walltime, full bandwidth")
-	cmd.Flags().BoolVar(&f.fullBandwidth, "full-bandwidth", false, "give checkpoints the whole bandwidth instead of what input/output/regular I/O leave")
-	return cmd
-}
-
-// bound is `ckpt iosim bound`.
-func (f *iosimFlags) bound(cmd *cobra.Command) error {
-	src, err := f.source(cmd)
-	if err != nil {
-		return err
-	}
-	rep, err := iosim.RunBound(cmd.Context(), iosim.BoundRequest{Source: src, Maple: f.maple, FullBandwidth: f.fullBandwidth})
-	if err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
-}
-
-func newIOSimBandwidthForCmd() *cobra.Command {
-	var f iosimFlags
-	cmd := &cobra.Command{
-		Use:   "bandwidth-for",
-		Short: "Smallest bandwidth at which a strategy reaches a target efficiency (Fig. 4), by bisection",
-		Example: `  ckpt iosim bandwidth-for --platform prospective --mtbf 10y --strategy least-waste
-  ckpt iosim bandwidth-for --efficiency 0.9 --strategy ordered-nb-daly --seeds 5 --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return namedFlagErr(cmd, f.bandwidthFor(cmd)) },
-	}
-	f.common(cmd, true)
-	fl := cmd.Flags()
-	fl.StringVar(&f.strategy, "strategy", "least-waste", "strategy: "+strings.Join(iosim.Names(), ", "))
-	fl.Float64Var(&f.efficiency, "efficiency", 0.8, "target efficiency 1 - waste")
-	fl.StringVar(&f.lo, "lo", "1GB/s", "lower end of the bisection")
-	fl.StringVar(&f.hi, "hi", "1PB/s", "upper end of the bisection")
-	fl.Float64Var(&f.tol, "tolerance", 0.05, "relative precision of the answer")
-	fl.BoolVar(&f.boundOnly, "bound", false, "no simulation: the bandwidth at which the lower bound on the waste reaches the target (what no strategy can beat)")
-	fl.BoolVar(&f.maple, "maple", false, "with --bound: the published prospective-system curve (maple/prospective.mpl: its inputs, units and waste target 0.8)")
-	// Registered by common for run and sweep; the request refuses them.
-	_ = fl.MarkHidden("strategies")
-	_ = fl.MarkHidden("bandwidth")
-	return cmd
-}
-
-// bandwidthFor is `ckpt iosim bandwidth-for`.
-func (f *iosimFlags) bandwidthFor(cmd *cobra.Command) error {
-	list := ""
-	if cmd.Flags().Changed("strategies") {
-		list = f.strategies
-	}
-	s, err := f.simulation(cmd, list)
-	if err != nil {
-		return err
-	}
-	req := iosim.BandwidthForRequest{Simulation: s, Strategy: f.strategy, Efficiency: f.efficiency, Tolerance: f.tol, BoundOnly: f.boundOnly, Maple: f.maple}
-	if f.maple && !cmd.Flags().Changed("efficiency") {
-		req.Efficiency = 0 // the Maple file's own target
-	}
-	for _, b := range []struct {
-		name, v string
-		p       *float64
-	}{{"lo", f.lo, &req.Lo}, {"hi", f.hi, &req.Hi}} {
-		if *b.p, err = units.ParseBandwidth(b.v); err != nil {
-			return usagef("--%s: %v", b.name, err)
-		}
-	}
-	rep, err := iosim.RunBandwidthFor(cmd.Context(), req)
-	if err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return rep, err
 }
