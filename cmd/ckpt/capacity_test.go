@@ -209,18 +209,26 @@ func TestCapacitySweepCtrlC(t *testing.T) {
 		"--instances", "1", "--strategies", "dp-goodput", "--workers", "2"}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
+	var errb bytes.Buffer
 	done := make(chan int)
 	go func() { done <- execute(ctx, args, strings.NewReader(""), &out, &errb) }()
-	time.Sleep(300 * time.Millisecond)
+	// The two short items take milliseconds and the long one (a million
+	// sections) minutes; the rows are written when the sweep stops, so
+	// cancel after a pause long enough for the short ones on a loaded
+	// machine.
+	time.Sleep(2 * time.Second)
 	cancel()
+	// The bound is generous (a loaded machine delays the goroutines), yet
+	// far below the long item's minutes, so a sweep deaf to the
+	// cancellation still fails here.
 	select {
 	case code := <-done:
 		if code != 1 || !strings.Contains(errb.String(), "canceled") {
 			t.Fatalf("exit %d, stderr %q", code, errb.String())
 		}
-	case <-time.After(slow * time.Second):
-		t.Fatal("sweep still running a second after the cancellation")
+	case <-time.After(10 * slow * time.Second):
+		t.Fatal("sweep still running 10 s after the cancellation")
 	}
 	s := out.String()
 	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
