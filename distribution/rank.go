@@ -61,13 +61,6 @@ const (
 	ByBIC
 )
 
-func (c Criterion) String() string {
-	if c == ByBIC {
-		return "BIC"
-	}
-	return "AIC"
-}
-
 // FitRanked fits each of families to samples by maximum likelihood (Fit)
 // and returns one Candidate per family: the fitted ones by increasing
 // criterion (ties keep the order of families), then the skipped ones (a

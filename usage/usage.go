@@ -3,7 +3,6 @@ package usage
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -58,19 +57,4 @@ func Open(path string) (*os.File, error) {
 		return nil, Wrap(err)
 	}
 	return f, nil
-}
-
-// ReadFile reads a whole input file; a missing or unreadable file is a
-// usage error that names the path. A folder is refused the same way.
-func ReadFile(path string) ([]byte, error) {
-	f, err := Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return nil, Wrap(&os.PathError{Op: "read", Path: path, Err: err})
-	}
-	return b, nil
 }
