@@ -380,3 +380,14 @@ func writeReproduction(w io.Writer, rep Reproduction) {
 	}
 	fmt.Fprint(w, "</div>\n</section>\n")
 }
+
+// WriteFile writes the report of results folder dir (Load) to the HTML
+// file out, atomically (output.WriteFile): a failed write leaves whatever
+// out held before and no partial file.
+func WriteFile(dir, out string, opt Options) error {
+	r, err := Load(dir, opt)
+	if err != nil {
+		return err
+	}
+	return output.WriteFile(out, r.WriteHTML)
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -9,14 +8,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // flagErr checks what every flag helper's refusal must be: a usage error
 // (exit 2), one line, naming the flag.
 func flagErr(t *testing.T, name string, err error) {
 	t.Helper()
-	var ue usageError
-	if !errors.As(err, &ue) {
+	if !inputerr.Is(err) {
 		t.Fatalf("error %v is not a usage error", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "--"+name+": ") {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -41,19 +40,4 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
 
 // writeReport writes the report of results folder dir to the file out,
 // leaving no partial file behind on error.
-func writeReport(dir, out string) error {
-	r, err := report.Load(dir, reportOptions())
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := r.WriteHTML(f); err != nil {
-		f.Close()
-		removePartial(out)
-		return err
-	}
-	return f.Close()
-}
+func writeReport(dir, out string) error { return report.WriteFile(dir, out, reportOptions()) }
