@@ -179,6 +179,28 @@ func Simulate(ctx context.Context, r SimRequest, sink runner.Sink[TaskRun], prog
 	return rep, nil
 }
 
+// SimulateToFiles is Simulate writing every run to the CSV file csvPath
+// and the JSON-lines file jsonlPath ("": none; "-": stdout), created only
+// once the request is valid and closed before it returns
+// (runner.CreateOutputs).
+func SimulateToFiles(ctx context.Context, r SimRequest, stdout io.Writer, csvPath, jsonlPath string, progress io.Writer) (*SimReport, error) {
+	if csvPath == "" && jsonlPath == "" {
+		return Simulate(ctx, r, nil, progress)
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	sink, closeOut, err := runner.CreateOutputs[TaskRun](stdout, csvPath, jsonlPath)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Simulate(ctx, r, sink, progress)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return rep, err
+}
+
 // WriteText writes the report as `ckpt interval simulate` prints it.
 func (r *SimReport) WriteText(out io.Writer) error {
 	w := output.NewWriter(out)

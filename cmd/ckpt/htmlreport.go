@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -24,14 +23,11 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
   ckpt report results --out results.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				out = filepath.Join(args[0], "report.html")
+			path, err := report.WriteFile(args[0], out, reportOptions())
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", path)
 			}
-			if err := writeReport(args[0], out); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", out)
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output HTML file (default DIR/report.html)")
@@ -39,5 +35,8 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
 }
 
 // writeReport writes the report of results folder dir to the file out,
-// leaving no partial file behind on error.
-func writeReport(dir, out string) error { return report.WriteFile(dir, out, reportOptions()) }
+// leaving no partial file behind on error (report.WriteFile).
+func writeReport(dir, out string) error {
+	_, err := report.WriteFile(dir, out, reportOptions())
+	return err
+}

@@ -4,7 +4,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/interval"
-	"github.com/ckpt-hpc/ckpt/runner"
 )
 
 // intervalSimFlags are the flags of ckpt interval simulate, read straight
@@ -85,20 +84,7 @@ func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
 	if f.req.R, err = durationFlag("restart", f.restart); err != nil {
 		return err
 	}
-	var sink runner.Sink[interval.TaskRun]
-	closeOut := func() error { return nil }
-	if f.csv != "" || f.jsonl != "" {
-		if err := f.req.Validate(); err != nil { // before creating the files
-			return flagNamed(err, intervalFlagOf)
-		}
-		if sink, closeOut, err = runner.CreateOutputs[interval.TaskRun](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
-			return err
-		}
-	}
-	rep, err := interval.Simulate(cmd.Context(), f.req, sink, cmd.ErrOrStderr())
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+	rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
 	if err != nil {
 		return flagNamed(err, intervalFlagOf)
 	}
