@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -190,12 +189,4 @@ var intervalFlagOf = map[string]string{
 
 // flagNamed renames the field of a usage error after its flag, so that a
 // Request's error speaks the command line's words.
-func flagNamed(err error, flags map[string]string) error {
-	var ue *inputerr.Error
-	if errors.As(err, &ue) {
-		if f, ok := flags[ue.Field]; ok {
-			return &inputerr.Error{Field: f, Err: ue.Err}
-		}
-	}
-	return err
-}
+func flagNamed(err error, flags map[string]string) error { return inputerr.Renamed(err, flags) }
