@@ -167,3 +167,23 @@ func TestSharedFlagDefinitions(t *testing.T) {
 		t.Error("--seed -1 accepted")
 	}
 }
+
+// A flag read straight into a request (a textValue) refuses a bad value
+// when parsed, in one line naming the flag as the helpers above do.
+func TestTextValueNamesTheFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"interval", "--te", "abc", "--ckpt", "1", "--failures", "1"}, "ckpt: --te: invalid duration \"abc\""},
+		{[]string{"interval", "--te", "10", "--ckpt", "1", "--failures", "x"}, "ckpt: --failures: want a number of failures >= 0, got \"x\""},
+		{[]string{"interval", "--te", "10", "--ckpt", "1", "--restart", "1q", "--failures", "1"}, "ckpt: --restart: invalid duration \"1q\""},
+		{[]string{"interval", "simulate", "--te", "10", "--ckpt", "1", "--mtbf", "-"}, "ckpt: --mtbf: invalid duration \"-\""},
+		{[]string{"failures", "x", "--task", "1h1"}, "ckpt: --task: invalid duration \"1h1\""},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
