@@ -212,3 +212,48 @@ func TestRequestJSON(t *testing.T) {
 		t.Errorf("JSON %s\nwant %s\nback %+v", b, want, back)
 	}
 }
+
+// A simulation whose runs could not finish is refused by Validate, before
+// any run (issue 22): E(Y) = 1e308, a period far below the checkpoint cost
+// in a day's work, failures far more frequent than a checkpoint, or E(Y)
+// = 0. A request that can run passes, and so do file sources whose law is
+// known only once loaded.
+func TestSimRequestValidateRefusesHopelessRuns(t *testing.T) {
+	f := func(ey float64) FailureSource { return FailureSource{ExpectedFailures: &ey, System: -1} }
+	base := SimRequest{Te: 86400, C: 300, Failures: f(3), Runs: 10, Model: SimModel{CheckpointFailures: true}}
+	if err := base.Validate(); err != nil {
+		t.Fatalf("valid request: %v", err)
+	}
+	for _, c := range []struct {
+		field string
+		edit  func(*SimRequest)
+	}{
+		{"failures.expected_failures", func(r *SimRequest) { r.Failures = f(1e308) }},
+		{"failures.expected_failures", func(r *SimRequest) { r.Failures = f(1e308); r.Strategy = "count:3" }},
+		{"failures.expected_failures", func(r *SimRequest) { r.Failures = f(3000) }},
+		{"failures.expected_failures", func(r *SimRequest) { r.Failures = f(0) }},
+		{"failures.mtbf_s", func(r *SimRequest) { r.Failures = FailureSource{MTBF: 1e-6, System: -1} }},
+		{"strategy", func(r *SimRequest) { r.Strategy = "period:1e-9" }},
+		{"strategy", func(r *SimRequest) {
+			r.Failures = FailureSource{Dist: "exponential:rate=1e-10", System: -1}
+			r.Strategy = "period:1e-9"
+		}},
+		{"strategy", func(r *SimRequest) { r.Strategy = "count:1e12" }},
+	} {
+		r := base
+		c.edit(&r)
+		err := r.Validate()
+		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), c.field+": ") {
+			t.Errorf("%+v: error %v, want a usage error naming %s", r, err, c.field)
+		}
+	}
+	for _, r := range []SimRequest{
+		{Te: 86400, C: 300, Failures: FailureSource{Dist: "exponential:rate=1", System: -1}, Runs: 1},
+		{Te: 86400, C: 300, Failures: FailureSource{LANL: "x.csv", System: 20}, Strategy: "young", Runs: 1},
+		{Te: 86400, C: 300, Failures: f(3000), Model: SimModel{}, Strategy: "count:600", Runs: 1},
+	} {
+		if err := r.Validate(); err != nil {
+			t.Errorf("%+v: %v, want it to pass", r, err)
+		}
+	}
+}

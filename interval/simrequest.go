@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -56,7 +58,65 @@ func (r SimRequest) Validate() error {
 	case r.Failures.GloudSim != "" || r.Failures.FTA != "" || r.Failures.Google != "":
 		return usage.Fieldf("failures", "simulation draws from a law: give an MTBF, E(Y), a law spec, a LANL system or failure times")
 	}
-	return r.Failures.Validate()
+	if err := r.Failures.Validate(); err != nil {
+		return err
+	}
+	return r.checkRuns()
+}
+
+// checkRuns refuses up front a request whose runs could not finish: a
+// policy of more than maxSimFailures intervals, or exponential failures
+// (given as an MTBF or E(Y)) expecting more than maxSimFailures failures
+// in a run, counted as a lower bound (the work and, when failures strike
+// them, the checkpoints are exposed; restarts only add failures). The
+// period of young, daly and mnof depends on the law: with failures read
+// from a file, it is known only once loaded, and only period:D and count:N
+// are checked.
+func (r SimRequest) checkRuns() error {
+	s := r.Failures
+	mtbf, field := math.NaN(), ""
+	switch {
+	case len(s.files()) > 0:
+	case s.MTBF != 0:
+		mtbf, field = s.MTBF, "failures.mtbf_s"
+	case *s.ExpectedFailures == 0:
+		return usage.Fieldf("failures.expected_failures", "0 failures: nothing to simulate (give E(Y) > 0)")
+	default:
+		mtbf, field = r.Te / *s.ExpectedFailures, "failures.expected_failures"
+	}
+	strategy, intervalsField := r.strategy(), field
+	if name, _, _ := strings.Cut(strategy, ":"); name == "period" || name == "count" {
+		intervalsField = "strategy"
+	} else if math.IsNaN(mtbf) {
+		return nil
+	}
+	period, err := PolicyPeriod(strategy, Task{Te: r.Te, C: r.C, R: r.R, MTBF: mtbf})
+	if err != nil {
+		return usage.Fieldf("strategy", "%v", err)
+	}
+	n := IntervalsForPeriod(r.Te, period)
+	if n > maxSimFailures {
+		return usage.Fieldf(intervalsField, "the %s policy gives %d intervals of %.4g s: more than %d in one run cannot be simulated; check the units",
+			strategy, n, period, maxSimFailures)
+	}
+	exposed := period
+	if r.Model.CheckpointFailures {
+		exposed += r.C
+	}
+	last := r.Te - float64(n-1)*period
+	if f := float64(n-1)*math.Expm1(exposed/mtbf) + math.Expm1(last/mtbf); f > maxSimFailures {
+		return usage.Fieldf(field, "the %s policy (%d intervals of %.4g s) expects at least %.4g failures per run at an MTBF of %.4g s: more than %d in one run cannot be simulated; check the units",
+			strategy, n, period, f, mtbf, maxSimFailures)
+	}
+	return nil
+}
+
+// strategy is the request's policy ("" is mnof).
+func (r SimRequest) strategy() string {
+	if r.Strategy == "" {
+		return MethodMNOF
+	}
+	return r.Strategy
 }
 
 // SimReport is the answer to a SimRequest and the JSON of `ckpt interval
@@ -99,10 +159,7 @@ func Simulate(ctx context.Context, r SimRequest, sink runner.Sink[TaskRun], prog
 	if fs.Law != nil {
 		mtbf = fs.Law.Mean()
 	}
-	strategy := r.Strategy
-	if strategy == "" {
-		strategy = MethodMNOF
-	}
+	strategy := r.strategy()
 	if spec.Period, err = PolicyPeriod(strategy, Task{Te: r.Te, C: r.C, R: r.R, MTBF: mtbf}); err != nil {
 		return nil, usage.Fieldf("strategy", "%v", err)
 	}
@@ -120,6 +177,28 @@ func Simulate(ctx context.Context, r SimRequest, sink runner.Sink[TaskRun], prog
 		MeanWallclock: output.Number(sum.MeanWallclock), HalfWidth: output.Number(sum.HalfWidth),
 		MeanWPR: output.Number(sum.MeanWPR), MeanFailures: output.Number(sum.MeanFailures), Model: r.Model}
 	return rep, nil
+}
+
+// SimulateToFiles is Simulate writing every run to the CSV file csvPath
+// and the JSON-lines file jsonlPath ("": none; "-": stdout), created only
+// once the request is valid and closed before it returns
+// (runner.CreateOutputs).
+func SimulateToFiles(ctx context.Context, r SimRequest, stdout io.Writer, csvPath, jsonlPath string, progress io.Writer) (*SimReport, error) {
+	if csvPath == "" && jsonlPath == "" {
+		return Simulate(ctx, r, nil, progress)
+	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	sink, closeOut, err := runner.CreateOutputs[TaskRun](stdout, csvPath, jsonlPath)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := Simulate(ctx, r, sink, progress)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return rep, err
 }
 
 // WriteText writes the report as `ckpt interval simulate` prints it.

@@ -380,3 +380,18 @@ func writeReproduction(w io.Writer, rep Reproduction) {
 	}
 	fmt.Fprint(w, "</div>\n</section>\n")
 }
+
+// WriteFile writes the report of results folder dir (Load) to the HTML
+// file out ("": dir/report.html), atomically (output.WriteFile): a failed
+// write leaves whatever out held before and no partial file. It returns
+// the file's path.
+func WriteFile(dir, out string, opt Options) (string, error) {
+	if out == "" {
+		out = filepath.Join(dir, "report.html")
+	}
+	r, err := Load(dir, opt)
+	if err != nil {
+		return "", err
+	}
+	return out, output.WriteFile(out, r.WriteHTML)
+}

@@ -232,3 +232,25 @@ func TestWriteErrorReported(t *testing.T) {
 		t.Error("page write error lost")
 	}
 }
+
+// WriteFile on a folder with no reproduction leaves the file that was
+// there untouched, and writes no DIR/report.html (its default).
+func TestWriteFileDefaultAndNoPartial(t *testing.T) {
+	empty := t.TempDir()
+	out := filepath.Join(empty, "keep.html")
+	if err := os.WriteFile(out, []byte("before"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFile(empty, out, Options{}); err == nil {
+		t.Fatal("a folder with no reproduction was accepted")
+	}
+	if b, _ := os.ReadFile(out); string(b) != "before" {
+		t.Fatalf("the existing file became %q", b)
+	}
+	if _, err := WriteFile(empty, "", Options{}); err == nil {
+		t.Fatal("a folder with no reproduction was accepted")
+	}
+	if _, err := os.Stat(filepath.Join(empty, "report.html")); !os.IsNotExist(err) {
+		t.Fatalf("report.html: %v, want none", err)
+	}
+}

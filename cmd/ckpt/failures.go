@@ -8,12 +8,12 @@ import (
 	"github.com/ckpt-hpc/ckpt/interval"
 )
 
-// failuresFlags are the flags of ckpt failures.
+// failuresFlags are the flags of ckpt failures, read straight into the
+// request but for --nodes and --json.
 type failuresFlags struct {
-	format, task, nodes string
-	on                  int
-	seed                uint64
-	json                bool
+	req   interval.StatsRequest
+	nodes string
+	json  bool
 }
 
 func newFailuresCmd() *cobra.Command {
@@ -33,28 +33,23 @@ MNOF and MTBF per priority from the tasks' execution segments.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runFailures(cmd, args[0], f) },
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "", "fta or google (default: fta for a folder or *event_trace*, google otherwise)")
-	fl.StringVar(&f.task, "task", "", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
+	fl, r := cmd.Flags(), &f.req
+	fl.StringVar(&r.Format, "format", "", "fta or google (default: fta for a folder or *event_trace*, google otherwise)")
+	durationVar(fl, &r.Task, "task", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
 	fl.StringVar(&f.nodes, "nodes", "", "comma-separated nodes the task runs on (FTA names or ids)")
-	fl.IntVar(&f.on, "on", 0, "or: the number of typical nodes the task runs on")
-	addSeedFlag(fl, &f.seed, 1)
+	fl.IntVar(&r.On, "on", 0, "or: the number of typical nodes the task runs on")
+	addSeedFlag(fl, &r.Seed, 1)
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
 
-// runFailures maps the flags to an interval.StatsRequest and renders its
-// report.
+// runFailures completes the interval.StatsRequest the flags were read
+// into and renders its report.
 func runFailures(cmd *cobra.Command, path string, f failuresFlags) error {
-	req := interval.StatsRequest{Path: path, Format: f.format, On: f.on, Seed: f.seed}
+	req := f.req
+	req.Path = path
 	if f.nodes != "" {
 		req.Nodes = strings.Split(f.nodes, ",")
-	}
-	if f.task != "" {
-		var err error
-		if req.Task, err = durationFlag("task", f.task); err != nil {
-			return err
-		}
 	}
 	rep, err := interval.RunStats(cmd.Context(), req)
 	if err != nil {

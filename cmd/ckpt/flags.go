@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"io"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/output"
@@ -78,6 +80,46 @@ func listFlag(name, list string) ([]string, error) {
 		return nil, usagef("--%s: %v", name, err)
 	}
 	return items, nil
+}
+
+// textValue is a flag shown in --help as a string and read by set as it
+// is parsed; set's error is reported as "--NAME: error" (flagError), as
+// durationFlag's are.
+type textValue struct {
+	text string
+	set  func(string) error
+}
+
+// valueError is the error of a textValue's set.
+type valueError struct{ error }
+
+func (v *textValue) String() string { return v.text }
+func (v *textValue) Type() string   { return "string" }
+func (v *textValue) Set(s string) error {
+	if err := v.set(s); err != nil {
+		return valueError{err}
+	}
+	v.text = s
+	return nil
+}
+
+// durationVar defines a duration flag read into dst in seconds.
+func durationVar(fl *pflag.FlagSet, dst *float64, name, help string) {
+	fl.Var(&textValue{set: func(s string) (err error) {
+		*dst, err = units.ParseSeconds(s)
+		return err
+	}}, name, help)
+}
+
+// flagError is the root's flag error hook: every flag error is a usage
+// error, and a textValue's names its flag as "--NAME: error".
+func flagError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	var v valueError
+	if errors.As(err, &bad) && errors.As(err, &v) {
+		return usagef("--%s: %v", bad.GetFlag().Name, v.error)
+	}
+	return usage(err)
 }
 
 // addJSONFlag defines --json.

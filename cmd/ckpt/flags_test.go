@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -9,14 +8,14 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // flagErr checks what every flag helper's refusal must be: a usage error
 // (exit 2), one line, naming the flag.
 func flagErr(t *testing.T, name string, err error) {
 	t.Helper()
-	var ue usageError
-	if !errors.As(err, &ue) {
+	if !inputerr.Is(err) {
 		t.Fatalf("error %v is not a usage error", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "--"+name+": ") {
@@ -166,5 +165,25 @@ func TestSharedFlagDefinitions(t *testing.T) {
 	}
 	if err := fl.Parse([]string{"--seed", "-1"}); err == nil {
 		t.Error("--seed -1 accepted")
+	}
+}
+
+// A flag read straight into a request (a textValue) refuses a bad value
+// when parsed, in one line naming the flag as the helpers above do.
+func TestTextValueNamesTheFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"interval", "--te", "abc", "--ckpt", "1", "--failures", "1"}, "ckpt: --te: invalid duration \"abc\""},
+		{[]string{"interval", "--te", "10", "--ckpt", "1", "--failures", "x"}, "ckpt: --failures: want a number of failures >= 0, got \"x\""},
+		{[]string{"interval", "--te", "10", "--ckpt", "1", "--restart", "1q", "--failures", "1"}, "ckpt: --restart: invalid duration \"1q\""},
+		{[]string{"interval", "simulate", "--te", "10", "--ckpt", "1", "--mtbf", "-"}, "ckpt: --mtbf: invalid duration \"-\""},
+		{[]string{"failures", "x", "--task", "1h1"}, "ckpt: --task: invalid duration \"1h1\""},
+	} {
+		_, errOut, code := run(t, "", c.args...)
+		if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errOut, c.want)
+		}
 	}
 }

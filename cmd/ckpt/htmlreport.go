@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -25,14 +23,11 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
   ckpt report results --out results.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				out = filepath.Join(args[0], "report.html")
+			path, err := report.WriteFile(args[0], out, reportOptions())
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", path)
 			}
-			if err := writeReport(args[0], out); err != nil {
-				return err
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", out)
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output HTML file (default DIR/report.html)")
@@ -40,20 +35,8 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
 }
 
 // writeReport writes the report of results folder dir to the file out,
-// leaving no partial file behind on error.
+// leaving no partial file behind on error (report.WriteFile).
 func writeReport(dir, out string) error {
-	r, err := report.Load(dir, reportOptions())
-	if err != nil {
-		return err
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := r.WriteHTML(f); err != nil {
-		f.Close()
-		removePartial(out)
-		return err
-	}
-	return f.Close()
+	_, err := report.WriteFile(dir, out, reportOptions())
+	return err
 }

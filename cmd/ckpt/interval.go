@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -9,21 +8,18 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
+// intervalFlags are the flags of ckpt interval: most read straight into
+// the request, the others mapped by intervalRequest.
 type intervalFlags struct {
-	te, ckpt, restart, mtbf string
-	failures                string
-	traceFile, lanlFile     string
-	ftaPath, google         string
-	priority, system, nodes int
-	maxLength               string
-	memory                  float64
-	blcr, data              string
-	local, shared           string
-	json                    bool
-	plotPath, htmlPath      string
+	req                interval.Request
+	system, nodes      int
+	local, shared      string
+	json               bool
+	plotPath, htmlPath string
 }
 
 const intervalLong = `Plan how many checkpoints a task should take and how far apart, given its
@@ -87,26 +83,43 @@ func newIntervalCmd() *cobra.Command {
 }
 
 func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
-	fl.StringVar(&f.te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
-	fl.StringVar(&f.ckpt, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
-	fl.StringVar(&f.restart, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
-	fl.StringVar(&f.failures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
-	fl.StringVar(&f.mtbf, "mtbf", "", "mean time between failures (> 0)")
-	fl.StringVar(&f.traceFile, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
-	fl.IntVar(&f.priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
-	fl.StringVar(&f.maxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
-	fl.StringVar(&f.lanlFile, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
+	r, fs := &f.req, &f.req.Failures
+	durationVar(fl, &r.Te, "te", "work of the task Te, without failures nor checkpoints (required)")
+	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
+	fl.Var(&textValue{set: func(s string) error {
+		v, err := units.ParseSeconds(s)
+		r.R = &v
+		return err
+	}}, "restart", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
+	failuresVar(fl, fs, "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
+	durationVar(fl, &fs.MTBF, "mtbf", "mean time between failures (> 0)")
+	fl.StringVar(&fs.GloudSim, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
+	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
+	durationVar(fl, &fs.MaxLength, "max-length", "with --trace: only tasks whose work is below this (default: no limit)")
+	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
 	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
-	fl.StringVar(&f.ftaPath, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
+	fl.StringVar(&fs.FTA, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
 	fl.IntVar(&f.nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
-	fl.StringVar(&f.google, "google", "", "Google cluster trace task_events table (.csv, .csv.gz) to estimate MNOF and MTBF from (one --priority)")
-	fl.Float64Var(&f.memory, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
-	fl.StringVar(&f.blcr, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
-	fl.StringVar(&f.data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
+	fl.StringVar(&fs.Google, "google", "", "Google cluster trace task_events table (.csv, .csv.gz) to estimate MNOF and MTBF from (one --priority)")
+	fl.Float64Var(&r.MemoryMB, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
+	fl.StringVar(&r.BLCR, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
+	fl.StringVar(&r.Data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
 	fl.StringVar(&f.local, "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)")
 	fl.StringVar(&f.shared, "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)")
 	addJSONFlag(fl, &f.json)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "E(Tw) against the number of intervals, the methods' choices marked (and, with --trace, --lanl or --fta, the fitted failure law over the data)")
+}
+
+// failuresVar defines --failures E(Y), read into fs.ExpectedFailures.
+func failuresVar(fl *pflag.FlagSet, fs *interval.FailureSource, help string) {
+	fl.Var(&textValue{set: func(s string) error {
+		ey, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return fmt.Errorf("want a number of failures >= 0, got %q", s)
+		}
+		fs.ExpectedFailures = &ey
+		return nil
+	}}, "failures", help)
 }
 
 func runInterval(cmd *cobra.Command, f intervalFlags) error {
@@ -124,19 +137,8 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	if w := rep.Warning(); w != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
 	}
-	if f.plotPath != "" {
-		if err := rep.Plot(f.plotPath); err != nil {
-			return err
-		}
-	}
-	if f.htmlPath != "" {
-		page, err := rep.Page()
-		if err != nil {
-			return err
-		}
-		if err := writePage(f.htmlPath, page); err != nil {
-			return err
-		}
+	if err := writePictures(f.plotPath, f.htmlPath, rep); err != nil {
+		return err
 	}
 	if f.json {
 		return writeJSON(cmd.OutOrStdout(), rep)
@@ -144,7 +146,7 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	return rep.WriteText(cmd.OutOrStdout())
 }
 
-// intervalRequest maps the flags to an interval.Request; the request
+// intervalRequest completes the request the flags were read into; it
 // validates itself in interval.Run.
 func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request, error) {
 	for _, n := range []struct{ flag, with string }{{"priority", "trace"}, {"system", "lanl"}, {"max-length", "trace"}, {"nodes", "fta"}} {
@@ -155,40 +157,14 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 	if given("local") != given("shared") {
 		return interval.Request{}, usagef("give both --local C,R and --shared C,R")
 	}
-	r := interval.Request{MemoryMB: f.memory, BLCR: f.blcr, Data: f.data, Fits: f.plotPath != "" || f.htmlPath != "",
-		Failures: interval.FailureSource{GloudSim: f.traceFile, Priority: f.priority, LANL: f.lanlFile, System: -1, FTA: f.ftaPath, Google: f.google}}
+	r := f.req
+	r.Fits = f.plotPath != "" || f.htmlPath != ""
+	r.Failures.System = -1
 	if given("system") {
 		r.Failures.System = f.system
 	}
-	if given("nodes") || f.ftaPath != "" {
+	if given("nodes") || r.Failures.FTA != "" {
 		r.Failures.Nodes = f.nodes
-	}
-	durs := []struct {
-		flag, v string
-		dst     *float64
-	}{{"te", f.te, &r.Te}, {"ckpt", f.ckpt, &r.C}, {"mtbf", f.mtbf, &r.Failures.MTBF}, {"max-length", f.maxLength, &r.Failures.MaxLength}}
-	for _, d := range durs {
-		if given(d.flag) {
-			v, err := durationFlag(d.flag, d.v)
-			if err != nil {
-				return r, err
-			}
-			*d.dst = v
-		}
-	}
-	if given("restart") {
-		v, err := durationFlag("restart", f.restart)
-		if err != nil {
-			return r, err
-		}
-		r.R = &v
-	}
-	if given("failures") {
-		ey, err := strconv.ParseFloat(f.failures, 64)
-		if err != nil {
-			return r, usagef("--failures: want a number of failures >= 0, got %q", f.failures)
-		}
-		r.Failures.ExpectedFailures = &ey
 	}
 	for _, x := range []struct{ name, v string }{{"local", f.local}, {"shared", f.shared}} {
 		if given(x.name) {
@@ -213,12 +189,4 @@ var intervalFlagOf = map[string]string{
 
 // flagNamed renames the field of a usage error after its flag, so that a
 // Request's error speaks the command line's words.
-func flagNamed(err error, flags map[string]string) error {
-	var ue *inputerr.Error
-	if errors.As(err, &ue) {
-		if f, ok := flags[ue.Field]; ok {
-			return &inputerr.Error{Field: f, Err: ue.Err}
-		}
-	}
-	return err
-}
+func flagNamed(err error, flags map[string]string) error { return inputerr.Renamed(err, flags) }

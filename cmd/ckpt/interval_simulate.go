@@ -1,24 +1,18 @@
 package main
 
 import (
-	"strconv"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/interval"
-	"github.com/ckpt-hpc/ckpt/runner"
 )
 
+// intervalSimFlags are the flags of ckpt interval simulate, read straight
+// into the request but for --restart (whose default "0" --help shows) and
+// the outputs.
 type intervalSimFlags struct {
-	te, ckpt, restart, mtbf   string
-	strategy, dist, lanl      string
-	times, failures           string
-	system, runs, workers     int
-	seed                      uint64
-	csv, jsonl                string
-	json                      bool
-	restartFail, ckptFail, r0 bool
+	req                 interval.SimRequest
+	restart, csv, jsonl string
+	json                bool
 }
 
 const intervalSimLong = `Simulate one task of work --te under a checkpoint policy (--strategy: young,
@@ -58,52 +52,39 @@ func newIntervalSimulateCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runIntervalSimulate(cmd, f) },
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&f.te, "te", "", "work of the task Te (required)")
-	fl.StringVar(&f.ckpt, "ckpt", "", "checkpoint cost C (> 0, required)")
+	fl, r := cmd.Flags(), &f.req
+	durationVar(fl, &r.Te, "te", "work of the task Te (required)")
+	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0, required)")
 	fl.StringVar(&f.restart, "restart", "0", "restart cost R (>= 0)")
-	fl.StringVar(&f.strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
-	addIntervalSimSourceFlags(fl, &f)
-	fl.IntVar(&f.runs, "runs", 1000, "number of runs (>= 1)")
-	addSeedFlag(fl, &f.seed, 1)
-	addWorkersFlag(fl, &f.workers)
+	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
+	fs, m := &r.Failures, &r.Model
+	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
+	durationVar(fl, &fs.MTBF, "mtbf", "exponential failures of this mean")
+	failuresVar(fl, fs, "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))")
+	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
+	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")
+	fl.StringVar(&fs.FailureTimes, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
+	fl.BoolVar(&m.RestartFailures, "restart-failures", true, "failures strike restarts too")
+	fl.BoolVar(&m.CheckpointFailures, "checkpoint-failures", true, "failures strike checkpoints too")
+	fl.BoolVar(&m.FirstRestart, "first-restart", true, "a failure before the first checkpoint costs a restart")
+	fl.IntVar(&r.Runs, "runs", 1000, "number of runs (>= 1)")
+	addSeedFlag(fl, &r.Seed, 1)
+	addWorkersFlag(fl, &r.Workers)
 	fl.StringVar(&f.csv, "csv", "", "write one row per run to this CSV file (- for stdout)")
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one row per run to this JSON-lines file (- for stdout)")
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
 
-func addIntervalSimSourceFlags(fl *pflag.FlagSet, f *intervalSimFlags) {
-	fl.StringVar(&f.dist, "dist", "", "law of the times between failures (a distribution spec)")
-	fl.StringVar(&f.mtbf, "mtbf", "", "exponential failures of this mean")
-	fl.StringVar(&f.failures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))")
-	fl.StringVar(&f.lanl, "lanl", "", "LANL failure log: draw from the law fitted to --system")
-	fl.IntVar(&f.system, "system", -1, "with --lanl: the system number")
-	fl.StringVar(&f.times, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
-	fl.BoolVar(&f.restartFail, "restart-failures", true, "failures strike restarts too")
-	fl.BoolVar(&f.ckptFail, "checkpoint-failures", true, "failures strike checkpoints too")
-	fl.BoolVar(&f.r0, "first-restart", true, "a failure before the first checkpoint costs a restart")
-}
-
 func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
-	req, err := intervalSimRequest(cmd.Flags().Changed, f)
-	if err != nil {
+	if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
+		return usagef("--system goes with --lanl")
+	}
+	var err error
+	if f.req.R, err = durationFlag("restart", f.restart); err != nil {
 		return err
 	}
-	var sink runner.Sink[interval.TaskRun]
-	closeOut := func() error { return nil }
-	if f.csv != "" || f.jsonl != "" {
-		if err := req.Validate(); err != nil { // before creating the files
-			return flagNamed(err, intervalFlagOf)
-		}
-		if sink, closeOut, err = runner.CreateOutputs[interval.TaskRun](cmd.OutOrStdout(), f.csv, f.jsonl); err != nil {
-			return err
-		}
-	}
-	rep, err := interval.Simulate(cmd.Context(), req, sink, cmd.ErrOrStderr())
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+	rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
 	if err != nil {
 		return flagNamed(err, intervalFlagOf)
 	}
@@ -114,34 +95,4 @@ func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
 		return writeJSON(cmd.OutOrStdout(), rep)
 	}
 	return rep.WriteText(cmd.OutOrStdout())
-}
-
-// intervalSimRequest maps the flags to an interval.SimRequest.
-func intervalSimRequest(given func(string) bool, f intervalSimFlags) (interval.SimRequest, error) {
-	r := interval.SimRequest{Strategy: f.strategy, Runs: f.runs, Seed: f.seed, Workers: f.workers,
-		Model:    interval.SimModel{RestartFailures: f.restartFail, CheckpointFailures: f.ckptFail, FirstRestart: f.r0},
-		Failures: interval.FailureSource{Dist: f.dist, LANL: f.lanl, System: f.system, FailureTimes: f.times}}
-	if given("system") && !given("lanl") {
-		return r, usagef("--system goes with --lanl")
-	}
-	for _, d := range []struct {
-		flag, v string
-		dst     *float64
-	}{{"te", f.te, &r.Te}, {"ckpt", f.ckpt, &r.C}, {"restart", f.restart, &r.R}, {"mtbf", f.mtbf, &r.Failures.MTBF}} {
-		if given(d.flag) || d.flag == "restart" {
-			v, err := durationFlag(d.flag, d.v)
-			if err != nil {
-				return r, err
-			}
-			*d.dst = v
-		}
-	}
-	if given("failures") {
-		ey, err := strconv.ParseFloat(f.failures, 64)
-		if err != nil {
-			return r, usagef("--failures: want a number of failures >= 0, got %q", f.failures)
-		}
-		r.Failures.ExpectedFailures = &ey
-	}
-	return r, nil
 }

@@ -87,6 +87,11 @@ func TestIntervalSimulateRefusals(t *testing.T) {
 		{"--te", "10", "--ckpt", "1", "--dist", "weibull:k=1"},
 		{"--te", "10", "--ckpt", "1", "--mtbf", "1h", "--system", "3"},
 		{"--te", "10", "--ckpt", "1", "--failure-times", "/nonexistent/f"},
+		// runs that could not finish are refused up front (issue 22)
+		{"--te", "1d", "--ckpt", "5m", "--failures", "1e308"},
+		{"--te", "1d", "--ckpt", "5m", "--failures", "3", "--strategy", "period:1e-9"},
+		{"--te", "1d", "--ckpt", "5m", "--failures", "0"},
+		{"--te", "1d", "--ckpt", "5m", "--failures", "3", "--strategy", "period:1e-9", "--csv", "/nonexistent/runs.csv"},
 	} {
 		if _, errOut, code := run(t, "", append([]string{"interval", "simulate"}, a...)...); code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q", a, code, errOut)

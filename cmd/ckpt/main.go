@@ -15,24 +15,14 @@ import (
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
-// usageError marks errors caused by the user's input (flags, specs, input
-// files): they exit with status 2, everything else with 1. Packages mark
-// theirs with usage.Error (a Request's Validate, an input file's loader),
-// which counts the same (imported as inputerr: usage is this file's wrapper).
-type usageError struct{ err error }
+// usage marks err as a usage error (nil stays nil): errors caused by the
+// user's input (flags, specs, input files) exit with status 2, everything
+// else with 1. Packages mark theirs the same way, with package usage (a
+// Request's Validate, an input file's loader; imported as inputerr: usage
+// is this wrapper).
+func usage(err error) error { return inputerr.Wrap(err) }
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// usage wraps err as a usage error (nil stays nil).
-func usage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
-}
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+func usagef(format string, a ...any) error { return inputerr.Errorf(format, a...) }
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
@@ -46,7 +36,7 @@ Every command prints a human-readable report, or JSON with --json.`,
 		Version:       versionString(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(
 		newReserveCmd(),
 		newIntervalCmd(),
@@ -63,7 +53,19 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newConvertCmd(),
 		newFailuresCmd(),
 	)
+	markArgErrors(root)
 	return root
+}
+
+// markArgErrors makes the argument errors of every command (cobra's Args
+// checks: unknown command, wrong number of arguments) usage errors.
+func markArgErrors(c *cobra.Command) {
+	if args := c.Args; args != nil {
+		c.Args = func(c *cobra.Command, a []string) error { return usage(args(c, a)) }
+	}
+	for _, sub := range c.Commands() {
+		markArgErrors(sub)
+	}
 }
 
 // execute runs ckpt with the given arguments and streams and returns the
@@ -84,8 +86,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	fmt.Fprintln(stderr, "ckpt:", err)
-	var ue usageError
-	if errors.As(err, &ue) || inputerr.Is(err) || isCobraUsage(err) {
+	if inputerr.Is(err) || isUnknownCommand(err) {
 		return 2
 	}
 	return 1
@@ -98,14 +99,8 @@ func main() {
 	os.Exit(code)
 }
 
-// isCobraUsage recognises cobra's own argument errors (unknown command,
-// wrong number of arguments), which do not go through the flag error hook.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
+// isUnknownCommand recognises the root's unknown-command error, which cobra
+// returns untyped before any Args check or flag error hook runs.
+func isUnknownCommand(err error) bool {
+	return strings.HasPrefix(err.Error(), "unknown command ")
 }

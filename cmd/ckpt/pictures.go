@@ -34,8 +34,15 @@ func checkPictureFlags(plotPath string) error {
 	return usagef("--plot %q: want a .svg or .png file", plotPath)
 }
 
-// writePlanPictures draws the plan of `ckpt reserve` (its report's picture).
-func writePlanPictures(plotPath, htmlPath string, rep *reservation.Report) error {
+// pictured is a report with a picture and an HTML page.
+type pictured interface {
+	Plot(path string) error
+	Page() (report.Page, error)
+}
+
+// writePictures draws a report to --plot and writes its page to --html
+// (each skipped when its path is "").
+func writePictures(plotPath, htmlPath string, rep pictured) error {
 	if plotPath != "" {
 		if err := rep.Plot(plotPath); err != nil {
 			return err
@@ -49,6 +56,11 @@ func writePlanPictures(plotPath, htmlPath string, rep *reservation.Report) error
 		return err
 	}
 	return writePage(htmlPath, page)
+}
+
+// writePlanPictures draws the plan of `ckpt reserve` (its report's picture).
+func writePlanPictures(plotPath, htmlPath string, rep *reservation.Report) error {
+	return writePictures(plotPath, htmlPath, rep)
 }
 
 // removePartial removes what a failed write left at path when it is a
@@ -76,19 +88,7 @@ func writePage(path string, page report.Page) error {
 // writeProfilePictures draws a plan of `ckpt reserve --profile/--tasks`:
 // memory over time with each reservation as a time × memory box.
 func writeProfilePictures(plotPath, htmlPath string, rep *memplan.Report) error {
-	if plotPath != "" {
-		if err := rep.Plot(plotPath); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	page, err := rep.Page()
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, page)
+	return writePictures(plotPath, htmlPath, rep)
 }
 
 // writeChainPictures draws a chain's reservations on a time line, up to

@@ -23,33 +23,22 @@ func formatVersion(bi *debug.BuildInfo) string {
 	if version == "" {
 		version = "(devel)"
 	}
-	var rev, when string
-	modified := false
+	vcs := map[string]string{}
 	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
+		vcs[s.Key] = s.Value
+	}
+	rev := "revision unknown"
+	if r := vcs["vcs.revision"]; r != "" {
+		rev = "revision " + r
+		if vcs["vcs.modified"] == "true" {
+			rev += "+modified"
 		}
 	}
-	var parts []string
-	if rev != "" {
-		r := "revision " + rev
-		if modified {
-			r += "+modified"
+	parts := []string{rev}
+	for _, p := range []string{vcs["vcs.time"], bi.GoVersion} {
+		if p != "" {
+			parts = append(parts, p)
 		}
-		parts = append(parts, r)
-	} else {
-		parts = append(parts, "revision unknown")
-	}
-	if when != "" {
-		parts = append(parts, when)
-	}
-	if bi.GoVersion != "" {
-		parts = append(parts, bi.GoVersion)
 	}
 	return "ckpt " + version + " (" + strings.Join(parts, ", ") + ")"
 }
