@@ -152,7 +152,7 @@ func (s Setup) runnerOptions(label string, shard runner.Shard) runner.Options {
 type SimulateRequest struct {
 	Setup
 	// Pictures draws the first sections of each strategy's schedule
-	// (SimulateReport.WritePlot, Page).
+	// (SimulateReport.Plot, Page).
 	Pictures bool `json:"-"`
 }
 

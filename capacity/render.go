@@ -53,9 +53,9 @@ func (r SimulateReport) WriteText(out io.Writer) error {
 // picturesHeight is the height of the stacked schedule panels.
 func (r SimulateReport) picturesHeight() vg.Length { return vg.Length(len(r.Panels)) * 2.6 * vg.Inch }
 
-// WritePlot draws the schedules (SimulateRequest.Pictures) into an SVG or
+// Plot draws the schedules (SimulateRequest.Pictures) into an SVG or
 // PNG file.
-func (r SimulateReport) WritePlot(path string) error {
+func (r SimulateReport) Plot(path string) error {
 	return plot.Stack(path, 0, r.picturesHeight(), r.Panels...)
 }
 

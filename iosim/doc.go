@@ -12,7 +12,7 @@
 // (BandwidthForRequest → BandwidthForReport: Fig. 4). A request's Validate
 // names the bad field in a usage error; a report is the JSON schema of the
 // command's --json and has its WriteText (render.go) and, for RunReport,
-// WritePlot and Page.
+// Plot and Page.
 //
 // # Model (Sections II and V)
 //

@@ -70,8 +70,8 @@ func (rep RunReport) missingCheckpoints() string {
 	return strings.Join(out, ", ")
 }
 
-// WritePlot draws the report (and its timelines) into an SVG or PNG file.
-func (rep RunReport) WritePlot(path string) error { return PlotRun(path, rep, rep.Timelines) }
+// Plot draws the report (and its timelines) into an SVG or PNG file.
+func (rep RunReport) Plot(path string) error { return PlotRun(path, rep, rep.Timelines) }
 
 // Page is the report as an HTML page.
 func (rep RunReport) Page() (report.Page, error) { return RunPage(rep, rep.Timelines) }

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
-	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
@@ -345,29 +344,6 @@ func printer(cmd *cobra.Command, asJSON bool) func(textReport, error) error {
 		}
 		return rep.WriteText(cmd.OutOrStdout())
 	}
-}
-
-// pictureReport is a Report that draws itself for --plot and --html.
-type pictureReport interface {
-	WritePlot(path string) error
-	Page() (report.Page, error)
-}
-
-// writePictures draws rep into the --plot and --html files given.
-func writePictures(plotPath, htmlPath string, rep pictureReport) error {
-	if plotPath != "" {
-		if err := rep.WritePlot(plotPath); err != nil {
-			return err
-		}
-	}
-	if htmlPath == "" {
-		return nil
-	}
-	page, err := rep.Page()
-	if err != nil {
-		return err
-	}
-	return writePage(htmlPath, page)
 }
 
 // sweepRows runs a sweep whose rows go to the --csv and --jsonl files
