@@ -5,11 +5,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -47,25 +48,12 @@ func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	return nil
 }
 
-// writeSbatchChain prints the submission script of plan r.
-func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
-	rs := make([]reservation.Reservation, len(r.Reservations))
-	for k, rv := range r.Reservations {
-		rs[k] = rv.Reservation
-	}
-	steps, err := slurm.StepsOf(rs, nil)
-	if err != nil {
-		return usage(err)
-	}
-	return writeChain(cmd, w, steps, job, name)
-}
-
-// writeChain is the one path from a plan's steps to a submission script,
-// for ckpt reserve --sbatch with or without --profile: the --sbatch
-// options (--ahead, --sbatch-arg, the options after --) mapped to
-// slurm.ChainOf, the chain checked against the cluster's limits
-// (slurm.CheckCluster), the script printed.
-func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name string) error {
+// writeChain is the one path from a plan's steps (slurm.PlanSteps,
+// slurm.MemPlanSteps) to a submission script, for ckpt reserve --sbatch
+// with or without --profile: the --sbatch options (--ahead, --sbatch-arg,
+// the options after --) mapped to slurm.ChainOptions, the script made and
+// checked against the cluster's limits by slurm.Submission, then printed.
+func writeChain(cmd *cobra.Command, steps []slurm.Step, job, name string) error {
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
 	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
@@ -73,22 +61,15 @@ func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name s
 	if err != nil {
 		return usagef("--ahead %s", err)
 	}
-	ch, err := slurm.ChainOf(steps, slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra})
-	if err != nil {
-		return usage(err)
-	}
-	warning, err := slurm.CheckCluster(cmd.Context(), slurm.Exec{}, ch)
-	if err != nil {
-		return usage(err)
-	}
+	o := slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra}
+	script, warning, err := slurm.Submission(cmd.Context(), slurm.Exec{}, steps, o)
 	if warning != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s\n", warning)
 	}
-	script, err := ch.Script()
 	if err != nil {
-		return usage(err)
+		return err
 	}
-	_, err = io.WriteString(w, script)
+	_, err = io.WriteString(cmd.OutOrStdout(), script)
 	return err
 }
 
@@ -117,7 +98,7 @@ func newChainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeChainPictures(plotPath, htmlPath, st, cs); err != nil {
+			if err := report.WritePictures(plotPath, htmlPath, slurm.ChainPictures{State: st, Status: cs, Now: time.Now()}); err != nil {
 				return err
 			}
 			if js {
@@ -188,16 +169,9 @@ and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
 func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
 	fl := cmd.Flags()
 	src := slurm.HistorySource{Path: file, Stdin: cmd.InOrStdin(), Format: trace.HistorySacct, Fit: f.fit}
-	var err error
-	if fl.Changed("states") {
-		if src.States, err = listFlag("states", f.states); err != nil {
-			return err
-		}
-	}
-	if fl.Changed("censored") {
-		if src.Censored, err = listFlag("censored", f.censored); err != nil {
-			return err
-		}
+	src, err := withStates(fl, src, f.states, f.censored)
+	if err != nil {
+		return err
 	}
 	h, learned, err := src.Learn()
 	if err != nil {

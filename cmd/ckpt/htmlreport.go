@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -46,14 +45,5 @@ func writeReport(dir, out string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := r.WriteHTML(f); err != nil {
-		f.Close()
-		removePartial(out)
-		return err
-	}
-	return f.Close()
+	return report.WriteFile(out, r.WriteHTML)
 }
