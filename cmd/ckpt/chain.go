@@ -78,9 +78,14 @@ func newChainCmd() *cobra.Command {
 		Use:   "chain",
 		Short: "Report or cancel a reservation chain submitted by ckpt reserve --sbatch",
 	}
+	cmd.AddCommand(newChainStatusCmd(), newChainCancelCmd(), newChainHistoryCmd())
+	return cmd
+}
+
+func newChainStatusCmd() *cobra.Command {
 	var js bool
 	var plotPath, htmlPath string
-	status := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "status ID",
 		Short: "Show which reservation runs, the progress saved, what is pending and the outcome",
 		Example: `  ckpt chain status slant-20260101-120000-4242 --json
@@ -107,10 +112,14 @@ func newChainCmd() *cobra.Command {
 			return cs.WriteText(cmd.OutOrStdout())
 		},
 	}
-	addJSONFlag(status.Flags(), &js)
-	addPictureFlags(status.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
-	var cancelJSON bool
-	cancel := &cobra.Command{
+	addJSONFlag(cmd.Flags(), &js)
+	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
+	return cmd
+}
+
+func newChainCancelCmd() *cobra.Command {
+	var js bool
+	cmd := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel every pending or running reservation of a chain",
 		Args:  cobra.ExactArgs(1),
@@ -124,14 +133,13 @@ func newChainCmd() *cobra.Command {
 				return err
 			}
 			c := slurm.Cancelled{ID: st.ID, Jobs: ids}
-			if cancelJSON {
+			if js {
 				return writeJSON(cmd.OutOrStdout(), c)
 			}
 			return c.WriteText(cmd.OutOrStdout())
 		},
 	}
-	addJSONFlag(cancel.Flags(), &cancelJSON)
-	cmd.AddCommand(status, cancel, newChainHistoryCmd())
+	addJSONFlag(cmd.Flags(), &js)
 	return cmd
 }
 

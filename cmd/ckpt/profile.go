@@ -69,11 +69,15 @@ func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
 // singleJobFlags are the flags of ckpt reserve that only the single-job
 // planner reads, with the reason they do not apply to --profile/--tasks.
 var singleJobFlags = []struct{ name, why string }{
+	{"alpha", costsWhy}, {"beta", costsWhy}, {"gamma", costsWhy},
 	{"epsilon", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-tau", "the multi-phase strategies are not periodic"},
 	{"column", "it selects the column of --history"},
 }
+
+// costsWhy is why the cost model's flags do not apply to --profile/--tasks.
+const costsWhy = "they minimise the reservation time (alpha=1, beta=gamma=0)"
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	req, err := profileRequest(cmd, f)
@@ -156,11 +160,6 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.req.Algorithm != reservation.AlgoAllCkpt:
 		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.req.Algorithm, strings.Join(memplan.AppStrategies, "|"))
-	}
-	for _, name := range []string{"alpha", "beta", "gamma"} {
-		if fl.Changed(name) {
-			return usagef("--%s does not apply to "+profileSources+": they minimise the reservation time (alpha=1, beta=gamma=0)", name)
-		}
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
