@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -41,7 +42,12 @@ func (s HistorySource) Validate() error {
 	if err := distribution.CheckFitMethod(s.fit()); err != nil {
 		return usage.Wrap(err)
 	}
-	return s.states().Validate()
+	err := s.states().Validate()
+	var ue *usage.Error
+	if errors.As(err, &ue) && ue.Field == "Complete" {
+		ue.Field = "States" // this source's name of RunsOptions.Complete
+	}
+	return err
 }
 
 // fit is the fit method, auto when none is given.

@@ -34,7 +34,7 @@ func TestHistorySourceRefusesUnknownStates(t *testing.T) {
 	} {
 		tc.src.Stdin = strings.NewReader(sourceSacct)
 		_, err := tc.src.LoadWalltime(context.Background())
-		if field(err) != tc.field || !strings.Contains(err.Error(), "not a sacct state") {
+		if field(err) != tc.field || !strings.Contains(err.Error(), "not a Slurm job state") {
 			t.Errorf("%+v: %v", tc.src, err)
 		}
 	}

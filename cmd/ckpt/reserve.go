@@ -129,7 +129,7 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		if err := checkPictureFlags(f.plotPath); err != nil {
 			return err
 		}
-		return runProfile(cmd, f) // draws with writeProfilePictures
+		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
 		return err
