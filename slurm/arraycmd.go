@@ -8,7 +8,20 @@ import (
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/runner"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
+
+// CheckTaskArgs refuses a command (args) that gives an option the array
+// sets for each task: --shard, --items or --finish. The error is a usage
+// error.
+func CheckTaskArgs(args []string) error {
+	for _, own := range []string{"--shard", "--items", "--finish"} {
+		if slices.ContainsFunc(args, func(a string) bool { return a == own || strings.HasPrefix(a, own+"=") }) {
+			return usage.Errorf("%s: array sets it for each task", own)
+		}
+	}
+	return nil
+}
 
 // shardArgs is the --shard option of task TaskID among a.Tasks.
 func (a Array) shardArgs() []string { return []string{"--shard", "auto/" + strconv.Itoa(a.Tasks)} }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/units"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // ChainOptions are the submission choices of a chain, apart from its plan.
@@ -48,6 +50,30 @@ func StepsOf(rs []reservation.Reservation, memGB []float64) ([]Step, error) {
 	return out, nil
 }
 
+// PlanSteps is StepsOf the reservations of a plan (ckpt reserve --sbatch);
+// errors are usage errors.
+func PlanSteps(r *reservation.Result) ([]Step, error) {
+	rs := make([]reservation.Reservation, len(r.Reservations))
+	for k, rv := range r.Reservations {
+		rs[k] = rv.Reservation
+	}
+	steps, err := StepsOf(rs, nil)
+	return steps, usage.Wrap(err)
+}
+
+// MemPlanSteps is StepsOf the reservations of a multi-phase plan, each
+// asking for its memory (ckpt reserve --profile --sbatch); errors are
+// usage errors.
+func MemPlanSteps(p *memplan.MemPlan) ([]Step, error) {
+	rs := make([]reservation.Reservation, len(p.Reservations))
+	mem := make([]float64, len(p.Reservations))
+	for k, r := range p.Reservations {
+		rs[k], mem[k] = r.Reservation, r.Mem
+	}
+	steps, err := StepsOf(rs, mem)
+	return steps, usage.Wrap(err)
+}
+
 // maxMemGB bounds a memory request so that its MiB count fits an int64
 // with room to spare (an exabyte).
 const maxMemGB = 1e9
@@ -68,6 +94,22 @@ func ChainOf(steps []Step, o ChainOptions) (Chain, error) {
 		return Chain{}, err
 	}
 	return c, nil
+}
+
+// Submission is the script that submits steps under o (ChainOf), the
+// chain checked against the limits cl reports (CheckCluster): the one path
+// from a plan to a submission script. warning, when not "", says why the
+// chain could not be checked. Errors are usage errors.
+func Submission(ctx context.Context, cl Limiter, steps []Step, o ChainOptions) (script, warning string, err error) {
+	c, err := ChainOf(steps, o)
+	if err != nil {
+		return "", "", usage.Wrap(err)
+	}
+	if warning, err = CheckCluster(ctx, cl, c); err != nil {
+		return "", warning, usage.Wrap(err)
+	}
+	script, err = c.Script()
+	return script, warning, usage.Wrap(err)
 }
 
 // Limiter says what the cluster's partitions allow (Exec: sinfo).

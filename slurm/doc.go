@@ -1,7 +1,8 @@
 // Package slurm runs ckpt's reservation plans on the Slurm workload manager,
 // end to end: it submits a plan as a chain of sbatch jobs (one per
-// reservation; StepsOf and ChainOf are the one way from a plan to a chain,
-// CheckCluster the one check against the partitions' limits), runs the application inside each reservation (Run, the
+// reservation; StepsOf (PlanSteps, MemPlanSteps) and ChainOf are the one
+// way from a plan to a chain, CheckCluster the one check against the
+// partitions' limits, Submission the two together), runs the application inside each reservation (Run, the
 // job-side runner behind "ckpt run"), reports and cancels chains (Status,
 // Cancel), and turns sacct records back into a walltime history in which a
 // chain counts as one run and runs that never finished are right-censored

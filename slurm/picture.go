@@ -143,6 +143,20 @@ func PlotChain(path string, st *State, now time.Time) error {
 	return plot.Stack(path, 0, chainHeight(st), ChainPanel(st, now))
 }
 
+// ChainPictures is a chain drawn up to Now, as ckpt chain status --plot
+// and --html draw it (a report.Pictured).
+type ChainPictures struct {
+	State  *State
+	Status ChainStatus
+	Now    time.Time
+}
+
+// Plot writes PlotChain.
+func (c ChainPictures) Plot(path string) error { return PlotChain(path, c.State, c.Now) }
+
+// Page is ChainPage.
+func (c ChainPictures) Page() (report.Page, error) { return ChainPage(c.State, c.Status, c.Now) }
+
 // chainHeight gives each reservation a row of a quarter inch.
 func chainHeight(st *State) vg.Length {
 	return vg.Length(math.Max(3, 1.6+0.25*float64(len(st.Chain.Steps)))) * vg.Inch

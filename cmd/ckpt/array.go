@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,10 +92,8 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if err != nil || sub.Flags().Lookup("shard") == nil || !sub.HasParent() {
 		return slurm.Array{}, nil, usagef("%q: not a ckpt command with --shard (a sweep, or repro NAME)", strings.Join(args, " "))
 	}
-	for _, own := range []string{"--shard", "--items", "--finish"} {
-		if slices.ContainsFunc(args, func(a string) bool { return a == own || strings.HasPrefix(a, own+"=") }) {
-			return slurm.Array{}, nil, usagef("%s: array sets it for each task", own)
-		}
+	if err := slurm.CheckTaskArgs(args); err != nil {
+		return slurm.Array{}, nil, err
 	}
 	limit, err := nonNegDurationFlag("time", f.time)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/registry"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/runner"
 )
 
@@ -125,7 +126,7 @@ func newCapacitySimulateCmd() *cobra.Command {
 			req.Pictures = plotPath != "" || htmlPath != ""
 			rep, err := capacity.RunSimulate(cmd.Context(), req)
 			if err == nil {
-				err = writePictures(plotPath, htmlPath, rep)
+				err = report.WritePictures(plotPath, htmlPath, rep)
 			}
 			return printer(cmd, f.json)(rep, err)
 		},

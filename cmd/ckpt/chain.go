@@ -5,11 +5,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -47,25 +48,12 @@ func checkSbatchFlags(cmd *cobra.Command, sbatch string) error {
 	return nil
 }
 
-// writeSbatchChain prints the submission script of plan r.
-func writeSbatchChain(cmd *cobra.Command, w io.Writer, r *reservation.Result, job, name string) error {
-	rs := make([]reservation.Reservation, len(r.Reservations))
-	for k, rv := range r.Reservations {
-		rs[k] = rv.Reservation
-	}
-	steps, err := slurm.StepsOf(rs, nil)
-	if err != nil {
-		return usage(err)
-	}
-	return writeChain(cmd, w, steps, job, name)
-}
-
-// writeChain is the one path from a plan's steps to a submission script,
-// for ckpt reserve --sbatch with or without --profile: the --sbatch
-// options (--ahead, --sbatch-arg, the options after --) mapped to
-// slurm.ChainOf, the chain checked against the cluster's limits
-// (slurm.CheckCluster), the script printed.
-func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name string) error {
+// writeChain is the one path from a plan's steps (slurm.PlanSteps,
+// slurm.MemPlanSteps) to a submission script, for ckpt reserve --sbatch
+// with or without --profile: the --sbatch options (--ahead, --sbatch-arg,
+// the options after --) mapped to slurm.ChainOptions, the script made and
+// checked against the cluster's limits by slurm.Submission, then printed.
+func writeChain(cmd *cobra.Command, steps []slurm.Step, job, name string) error {
 	extra, _ := cmd.Flags().GetStringArray("sbatch-arg")
 	extra = append(extra, cmd.Flags().Args()...) // the sbatch options after --
 	aheadFlag, _ := cmd.Flags().GetString("ahead")
@@ -73,22 +61,15 @@ func writeChain(cmd *cobra.Command, w io.Writer, steps []slurm.Step, job, name s
 	if err != nil {
 		return usagef("--ahead %s", err)
 	}
-	ch, err := slurm.ChainOf(steps, slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra})
-	if err != nil {
-		return usage(err)
-	}
-	warning, err := slurm.CheckCluster(cmd.Context(), slurm.Exec{}, ch)
-	if err != nil {
-		return usage(err)
-	}
+	o := slurm.ChainOptions{Job: job, Name: name, Ahead: ahead, Extra: extra}
+	script, warning, err := slurm.Submission(cmd.Context(), slurm.Exec{}, steps, o)
 	if warning != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s\n", warning)
 	}
-	script, err := ch.Script()
 	if err != nil {
-		return usage(err)
+		return err
 	}
-	_, err = io.WriteString(w, script)
+	_, err = io.WriteString(cmd.OutOrStdout(), script)
 	return err
 }
 
@@ -97,9 +78,14 @@ func newChainCmd() *cobra.Command {
 		Use:   "chain",
 		Short: "Report or cancel a reservation chain submitted by ckpt reserve --sbatch",
 	}
+	cmd.AddCommand(newChainStatusCmd(), newChainCancelCmd(), newChainHistoryCmd())
+	return cmd
+}
+
+func newChainStatusCmd() *cobra.Command {
 	var js bool
 	var plotPath, htmlPath string
-	status := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "status ID",
 		Short: "Show which reservation runs, the progress saved, what is pending and the outcome",
 		Example: `  ckpt chain status slant-20260101-120000-4242 --json
@@ -117,7 +103,7 @@ func newChainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeChainPictures(plotPath, htmlPath, st, cs); err != nil {
+			if err := report.WritePictures(plotPath, htmlPath, slurm.ChainPictures{State: st, Status: cs, Now: time.Now()}); err != nil {
 				return err
 			}
 			if js {
@@ -126,10 +112,14 @@ func newChainCmd() *cobra.Command {
 			return cs.WriteText(cmd.OutOrStdout())
 		},
 	}
-	addJSONFlag(status.Flags(), &js)
-	addPictureFlags(status.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
-	var cancelJSON bool
-	cancel := &cobra.Command{
+	addJSONFlag(cmd.Flags(), &js)
+	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "the chain's reservations on a time line (reserved, ran by outcome, checkpoints)")
+	return cmd
+}
+
+func newChainCancelCmd() *cobra.Command {
+	var js bool
+	cmd := &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel every pending or running reservation of a chain",
 		Args:  cobra.ExactArgs(1),
@@ -143,14 +133,13 @@ func newChainCmd() *cobra.Command {
 				return err
 			}
 			c := slurm.Cancelled{ID: st.ID, Jobs: ids}
-			if cancelJSON {
+			if js {
 				return writeJSON(cmd.OutOrStdout(), c)
 			}
 			return c.WriteText(cmd.OutOrStdout())
 		},
 	}
-	addJSONFlag(cancel.Flags(), &cancelJSON)
-	cmd.AddCommand(status, cancel, newChainHistoryCmd())
+	addJSONFlag(cmd.Flags(), &js)
 	return cmd
 }
 
@@ -188,16 +177,9 @@ and skipped, and why; the law's spec is what ckpt reserve --dist takes.`,
 func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error {
 	fl := cmd.Flags()
 	src := slurm.HistorySource{Path: file, Stdin: cmd.InOrStdin(), Format: trace.HistorySacct, Fit: f.fit}
-	var err error
-	if fl.Changed("states") {
-		if src.States, err = listFlag("states", f.states); err != nil {
-			return err
-		}
-	}
-	if fl.Changed("censored") {
-		if src.Censored, err = listFlag("censored", f.censored); err != nil {
-			return err
-		}
+	src, err := withStates(fl, src, f.states, f.censored)
+	if err != nil {
+		return err
 	}
 	h, learned, err := src.Learn()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
@@ -137,7 +138,7 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	if w := rep.Warning(); w != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
 	}
-	if err := writePictures(f.plotPath, f.htmlPath, rep); err != nil {
+	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	if f.json {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
@@ -190,7 +191,7 @@ func newIOSimRunCmd() *cobra.Command {
 			}
 			rep, err := iosim.RunTrials(cmd.Context(), req)
 			if err == nil {
-				err = writePictures(plotPath, htmlPath, rep)
+				err = report.WritePictures(plotPath, htmlPath, rep)
 			}
 			return printer(cmd, f.json)(rep, err)
 		},

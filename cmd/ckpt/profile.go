@@ -3,16 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // tasksFlag is the flag of ckpt reserve naming a folder of traces,
@@ -24,30 +23,21 @@ const (
 	withSource     = "with " + profileSources + ": "
 )
 
-func addProfileFlags(cmd *cobra.Command) {
-	fl, d := cmd.Flags(), memplan.DefaultRequest()
-	fl.String("mem-strategy", d.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
-	fl.Float64("mem-tau", d.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
-	fl.Float64("ckpt-tau", d.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.String("ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
-	fl.Float64("ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
-	fl.Float64("mem-margin", d.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
-	fl.Float64("v2-eps", d.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
-	fl.String("transfer-runs", "", withSource+"a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
-	fl.Int("phases", d.Phases, "with --"+tasksFlag+" of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
-	// The flags above mean nothing without --profile/--tasks: refuse them
-	// there rather than ignore them (chained after any other PreRunE).
-	prev, prevPlain := cmd.PreRunE, cmd.PreRun
-	cmd.PreRunE = func(c *cobra.Command, args []string) error {
-		if prev != nil {
-			if err := prev(c, args); err != nil {
-				return err
-			}
-		} else if prevPlain != nil {
-			prevPlain(c, args)
-		}
-		return checkProfileOnlyFlags(c)
-	}
+// addProfileFlags defines the flags of --profile/--task-dir, bound to the
+// memplan.Request f.mem (with its defaults) but for the two costs whose
+// default is the model's.
+func (f *reserveFlags) addProfileFlags(cmd *cobra.Command) {
+	fl, m := cmd.Flags(), &f.mem
+	*m = memplan.DefaultRequest()
+	fl.StringVar(&m.Strategy, "mem-strategy", m.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
+	fl.Float64Var(&m.MemTau, "mem-tau", m.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
+	fl.Float64Var(&m.CkptTau, "ckpt-tau", m.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
+	fl.StringVar(&f.ckptLatency, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	fl.Float64Var(&f.ckptBandwidth, "ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
+	fl.Float64Var(&m.MemMargin, "mem-margin", m.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
+	fl.Float64Var(&m.V2Eps, "v2-eps", m.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
+	fl.StringVar(&m.TransferRuns, "transfer-runs", "", withSource+"a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
+	fl.IntVar(&m.Phases, "phases", m.Phases, "with --"+tasksFlag+" of whole-run traces: keep the runs segmented into this many phases (default: the most common count; the others are dropped with a warning)")
 	cmd.Example += `
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
@@ -58,12 +48,10 @@ func addProfileFlags(cmd *cobra.Command) {
 // profileOnlyFlags are the flags addProfileFlags defines.
 var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases", "transfer-runs"}
 
-// checkProfileOnlyFlags refuses the flags of --profile/--tasks without them.
-func checkProfileOnlyFlags(cmd *cobra.Command) error {
-	fl := cmd.Flags()
-	p, _ := fl.GetString("profile")
-	t, _ := fl.GetString(tasksFlag)
-	if p != "" || t != "" {
+// checkProfileOnlyFlags refuses the flags of --profile/--tasks without
+// them, rather than ignore them.
+func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
+	if f.profile != "" || f.tasks != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
@@ -81,11 +69,15 @@ func checkProfileOnlyFlags(cmd *cobra.Command) error {
 // singleJobFlags are the flags of ckpt reserve that only the single-job
 // planner reads, with the reason they do not apply to --profile/--tasks.
 var singleJobFlags = []struct{ name, why string }{
+	{"alpha", costsWhy}, {"beta", costsWhy}, {"gamma", costsWhy},
 	{"epsilon", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-tau", "the multi-phase strategies are not periodic"},
 	{"column", "it selects the column of --history"},
 }
+
+// costsWhy is why the cost model's flags do not apply to --profile/--tasks.
+const costsWhy = "they minimise the reservation time (alpha=1, beta=gamma=0)"
 
 func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	req, err := profileRequest(cmd, f)
@@ -96,17 +88,20 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return profileFlagError(cmd.Flags(), err)
 	}
-	if err := writeProfilePictures(f.plotPath, f.htmlPath, rep); err != nil {
+	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
 	if f.sbatch != "" {
-		return writeProfileSbatch(cmd, out, f, rep.Plan)
+		steps, err := slurm.MemPlanSteps(rep.Plan)
+		if err != nil {
+			return err
+		}
+		return writeChain(cmd, steps, f.sbatch, f.jobName)
 	}
 	if f.json {
-		return rep.WriteJSON(out)
+		return rep.WriteJSON(cmd.OutOrStdout())
 	}
-	return rep.WriteText(out, f.all)
+	return rep.WriteText(cmd.OutOrStdout(), f.all)
 }
 
 // profileRequest maps the flags of ckpt reserve --profile/--tasks to a
@@ -116,61 +111,37 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 	if err := checkProfileFlags(cmd, f); err != nil {
 		return memplan.Request{}, err
 	}
-	req := memplan.DefaultRequest()
-	req.Profile, req.Tasks, req.Others = f.profile, f.tasks, !f.noBaselines
+	req := f.mem
+	req.Profile, req.Tasks, req.Others, req.TailMass = f.profile, f.tasks, !f.req.NoBaselines, f.req.TailMass
 	req.Warn = func(w string) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s (--phases N keeps another count)\n", w)
 	}
 	if fl.Changed("fit") {
 		req.Fit = f.fit
 	}
-	req.Phases, _ = fl.GetInt("phases")
-	req.TransferRuns, _ = fl.GetString("transfer-runs")
-	req.Strategy, _ = fl.GetString("mem-strategy")
 	if fl.Changed("strategy") {
 		req.Strategy = memplan.StrategyAllCkpt
 	}
-	req.MemTau, _ = fl.GetFloat64("mem-tau")
-	req.CkptTau, _ = fl.GetFloat64("ckpt-tau")
-	req.V2Eps, _ = fl.GetFloat64("v2-eps")
-	req.MemMargin, _ = fl.GetFloat64("mem-margin")
-	req.TailMass, _ = fl.GetFloat64("tail-mass")
 	if fl.Changed("n") {
-		req.N, _ = fl.GetInt("n")
+		req.N = f.req.N
 	}
 	if fl.Changed("ckpt-bandwidth") {
-		b, _ := fl.GetFloat64("ckpt-bandwidth")
-		req.CkptBandwidthGBps = &b
+		req.CkptBandwidthGBps = &f.ckptBandwidth
 	}
 	for _, d := range []struct {
-		flag string
-		to   **float64
-	}{{"ckpt-latency", &req.CkptLatencyS}, {"restart", &req.RestartS}} {
+		flag, v string
+		to      **float64
+	}{{"ckpt-latency", f.ckptLatency, &req.CkptLatencyS}, {"restart", f.restart, &req.RestartS}} {
 		if !fl.Changed(d.flag) {
 			continue
 		}
-		v, err := durationFlag(d.flag, fl.Lookup(d.flag).Value.String())
+		v, err := durationFlag(d.flag, d.v)
 		if err != nil {
 			return req, err
 		}
 		*d.to = &v
 	}
 	return req, nil
-}
-
-// writeProfileSbatch prints the plan as a chain of sbatch jobs, each
-// asking for its reservation's memory (writeChain, as without --profile).
-func writeProfileSbatch(cmd *cobra.Command, w io.Writer, f reserveFlags, plan *memplan.MemPlan) error {
-	rs := make([]reservation.Reservation, len(plan.Reservations))
-	mem := make([]float64, len(plan.Reservations))
-	for k, r := range plan.Reservations {
-		rs[k], mem[k] = r.Reservation, r.Mem
-	}
-	steps, err := slurm.StepsOf(rs, mem)
-	if err != nil {
-		return usage(err)
-	}
-	return writeChain(cmd, w, steps, f.sbatch, f.jobName)
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to
@@ -187,13 +158,8 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 		return usagef("--ckpt does not apply to " + profileSources + ": the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
 	case f.sbatch != "" && f.json:
 		return usagef("give --sbatch or --json, not both")
-	case fl.Changed("strategy") && f.strategy != reservation.AlgoAllCkpt:
-		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.strategy, strings.Join(memplan.AppStrategies, "|"))
-	}
-	for _, name := range []string{"alpha", "beta", "gamma"} {
-		if fl.Changed(name) {
-			return usagef("--%s does not apply to "+profileSources+": they minimise the reservation time (alpha=1, beta=gamma=0)", name)
-		}
+	case fl.Changed("strategy") && f.req.Algorithm != reservation.AlgoAllCkpt:
+		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.req.Algorithm, strings.Join(memplan.AppStrategies, "|"))
 	}
 	for _, sf := range singleJobFlags {
 		if fl.Changed(sf.name) {
@@ -212,12 +178,8 @@ var profileRequestFlags = map[string]string{"Profile": "profile", "Tasks": tasks
 // memplan.Run names: "--mem-margin 1e+300: want a value in [0, 10]" for an
 // option out of range, "--transfer-runs: ..." otherwise.
 func profileFlagError(fl *pflag.FlagSet, err error) error {
-	var ue *inputerr.Error
-	if !errors.As(err, &ue) || ue.Field == "" {
-		return err
-	}
-	name, ok := profileRequestFlags[ue.Field]
-	if !ok {
+	name, ue := flagOfField(err, profileRequestFlags)
+	if name == "" {
 		return err
 	}
 	var oe *memplan.OptionError

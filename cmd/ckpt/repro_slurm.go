@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/repro"
 	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
@@ -70,15 +68,11 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	if err != nil {
 		return err
 	}
-	seed := uint64(reproslurm.DefaultSeed)
-	if cmd.Flags().Changed("seed") {
-		seed = f.seed
-	}
 	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
 		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
-	d, err := reproslurm.DesignFor(seed, f.quick, sf.jobs, sf.mix)
+	d, err := slurmDesign(cmd, f)
 	if err != nil {
-		return slurmFlagError(err)
+		return err
 	}
 	if err := cfg.Complete(f.quick, cpus); err != nil {
 		return slurmFlagError(err)
@@ -93,12 +87,22 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	return nil
 }
 
+// slurmDesign is the experiment's design: --seed (default
+// reproslurm.DefaultSeed), --quick, --jobs-per-cell and --mix-runs.
+func slurmDesign(cmd *cobra.Command, f reproFlags) (reproslurm.Design, error) {
+	seed := uint64(reproslurm.DefaultSeed)
+	if cmd.Flags().Changed("seed") {
+		seed = f.seed
+	}
+	d, err := reproslurm.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
+	return d, slurmFlagError(err)
+}
+
 // slurmFlagError names the flag of the repro/slurm field an error names.
 func slurmFlagError(err error) error {
 	flags := map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}
-	var ue *inputerr.Error
-	if errors.As(err, &ue) && flags[ue.Field] != "" {
-		return usagef("--%s %v", flags[ue.Field], ue.Err)
+	if name, ue := flagOfField(err, flags); name != "" {
+		return usagef("--%s %v", name, ue.Err)
 	}
 	return err
 }
@@ -106,13 +110,9 @@ func slurmFlagError(err error) error {
 // resummarizeSlurm runs --resummarize.
 func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 	out := filepath.Join(f.out, "slurm")
-	seed := uint64(reproslurm.DefaultSeed)
-	if cmd.Flags().Changed("seed") {
-		seed = f.seed
-	}
-	d, err := reproslurm.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
+	d, err := slurmDesign(cmd, f)
 	if err != nil {
-		return slurmFlagError(err)
+		return err
 	}
 	if !slurm.ValidScale(f.slurm.scale) {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)

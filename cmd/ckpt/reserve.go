@@ -15,6 +15,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/memplan"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
@@ -23,17 +25,20 @@ import (
 type reserveFlags struct {
 	distSpec, history, column, fit string
 	states, censored               string // sacct states of lone jobs: complete, censored
-	ckpt, restart                  string
-	alpha, beta, gamma             float64
-	epsilon                        float64
-	n, maxN, maxTau                int
-	tailMass                       float64
-	strategy, evaluate             string
-	json, noBaselines, all         bool
+	ckpt, restart                  string // durations, req.Costs.C and .R
+	evaluate                       string
+	json, all                      bool
 	sbatch, jobName                string
 	profile, tasks                 string
 	plotPath, htmlPath             string
 	nSet                           bool // --n given explicitly
+	// req holds the flags that are fields of the Request as they are.
+	req reservation.Request
+	// mem are the options of --profile/--task-dir; ckptLatency and
+	// ckptBandwidth their costs, given only when the flag is.
+	mem           memplan.Request
+	ckptLatency   string
+	ckptBandwidth float64
 }
 
 func newReserveCmd() *cobra.Command {
@@ -66,18 +71,18 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	def := reservation.DefaultRequest()
 	fl.StringVar(&f.ckpt, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)")
 	fl.StringVar(&f.restart, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)")
-	fl.Float64Var(&f.epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
-	fl.IntVar(&f.n, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
-	fl.StringVar(&f.strategy, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
+	fl.Float64Var(&f.req.Epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
+	fl.IntVar(&f.req.N, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
+	fl.StringVar(&f.req.Algorithm, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
-	fl.BoolVar(&f.noBaselines, "no-baselines", false, "skip pricing the other strategies")
+	fl.BoolVar(&f.req.NoBaselines, "no-baselines", false, "skip pricing the other strategies")
 	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
 	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	cmd.AddCommand(newReserveSweepCmd())
-	addProfileFlags(cmd)
+	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs (with --profile/--tasks: memory over time with each reservation as a time × memory box)")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
@@ -104,16 +109,19 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 	fl.StringVar(&f.states, "states", "COMPLETED", "sacct --history: states of lone jobs that are complete runs")
 	fl.StringVar(&f.censored, "censored", "TIMEOUT", "sacct --history: states of lone jobs that are censored runs (still running at their elapsed time)")
 	def := reservation.DefaultRequest()
-	fl.Float64Var(&f.alpha, "alpha", def.Costs.Alpha, "cost per second reserved (> 0)")
-	fl.Float64Var(&f.beta, "beta", def.Costs.Beta, "cost per second used (>= 0)")
-	fl.Float64Var(&f.gamma, "gamma", def.Costs.Gamma, "fixed cost per reservation (>= 0)")
-	fl.IntVar(&f.maxN, "max-n", def.MaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
-	fl.IntVar(&f.maxTau, "max-tau", def.MaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
-	fl.Float64Var(&f.tailMass, "tail-mass", def.TailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
+	fl.Float64Var(&f.req.Costs.Alpha, "alpha", def.Costs.Alpha, "cost per second reserved (> 0)")
+	fl.Float64Var(&f.req.Costs.Beta, "beta", def.Costs.Beta, "cost per second used (>= 0)")
+	fl.Float64Var(&f.req.Costs.Gamma, "gamma", def.Costs.Gamma, "fixed cost per reservation (>= 0)")
+	fl.IntVar(&f.req.MaxN, "max-n", def.MaxN, fmt.Sprintf("cap on the number of points derived from --epsilon (at most %d)", reservation.MaxGridPoints))
+	fl.IntVar(&f.req.MaxTau, "max-tau", def.MaxTau, fmt.Sprintf("largest number of chunks tried by the periodic strategies (at most %d: the search takes O(tau²) time)", reservation.MaxTauLimit))
+	fl.Float64Var(&f.req.TailMass, "tail-mass", def.TailMass, "probability cut off above Q(1-tail-mass) for unbounded laws")
 }
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	f.nSet = cmd.Flags().Changed("n")
+	if err := f.checkProfileOnlyFlags(cmd.Flags()); err != nil {
+		return err
+	}
 	if err := checkSbatchFlags(cmd, f.sbatch); err != nil {
 		return err
 	}
@@ -121,7 +129,7 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		if err := checkPictureFlags(f.plotPath); err != nil {
 			return err
 		}
-		return runProfile(cmd, f) // draws with writeProfilePictures
+		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
 		return err
@@ -141,17 +149,20 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
-	if err := writePlanPictures(f.plotPath, f.htmlPath, rep); err != nil {
+	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
 	switch {
 	case f.sbatch != "":
-		return writeSbatchChain(cmd, out, rep.Result, f.sbatch, f.jobName)
+		steps, err := slurm.PlanSteps(rep.Result)
+		if err != nil {
+			return err
+		}
+		return writeChain(cmd, steps, f.sbatch, f.jobName)
 	case f.json:
-		return writeJSON(out, rep)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
-	return rep.WriteText(out, f.all)
+	return rep.WriteText(cmd.OutOrStdout(), f.all)
 }
 
 // checkApplicable refuses flags that would be ignored.
@@ -214,7 +225,7 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 		return reservation.Request{}, usagef("give --sbatch or --json, not both")
 	case f.distSpec != "" && f.history != "":
 		return reservation.Request{}, usagef("give --dist or --history, not both")
-	case f.nSet && f.n == 0:
+	case f.nSet && f.req.N == 0:
 		return reservation.Request{}, usagef("--n must be >= 1, got 0 (leave it out to size the grid by --epsilon)")
 	}
 	req, err := f.costRequest()
@@ -241,11 +252,9 @@ func (f reserveFlags) costRequest() (reservation.Request, error) {
 	if err != nil {
 		return reservation.Request{}, err
 	}
-	return reservation.Request{
-		Costs:     reservation.Costs{Alpha: f.alpha, Beta: f.beta, Gamma: f.gamma, C: c, R: r},
-		Algorithm: f.strategy, Epsilon: f.epsilon, N: f.n, MaxN: f.maxN, MaxTau: f.maxTau, TailMass: f.tailMass,
-		NoBaselines: f.noBaselines,
-	}, nil
+	req := f.req
+	req.Costs.C, req.Costs.R = c, r
+	return req, nil
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and
@@ -258,15 +267,22 @@ func (f reserveFlags) walltime(cmd *cobra.Command) (reservation.WalltimeSource, 
 		return reservation.LawSpec(f.distSpec), nil
 	}
 	src := slurm.HistorySource{Path: f.history, Stdin: cmd.InOrStdin(), Column: f.column, Fit: f.fit}
-	var err error
-	if cmd.Flags().Changed("states") {
-		if src.States, err = listFlag("states", f.states); err != nil {
-			return nil, err
+	return withStates(cmd.Flags(), src, f.states, f.censored)
+}
+
+// withStates is src with the sacct states of --states and --censored,
+// when given (ckpt reserve --history and ckpt chain history).
+func withStates(fl *pflag.FlagSet, src slurm.HistorySource, states, censored string) (slurm.HistorySource, error) {
+	for _, l := range []struct {
+		flag, list string
+		to         *[]string
+	}{{"states", states, &src.States}, {"censored", censored, &src.Censored}} {
+		if !fl.Changed(l.flag) {
+			continue
 		}
-	}
-	if cmd.Flags().Changed("censored") {
-		if src.Censored, err = listFlag("censored", f.censored); err != nil {
-			return nil, err
+		var err error
+		if *l.to, err = listFlag(l.flag, l.list); err != nil {
+			return src, err
 		}
 	}
 	return src, nil
@@ -285,24 +301,27 @@ var requestFlags = map[string]string{
 // as typed); the walltime source's errors are prefixed by --dist or
 // --history. Other errors are returned as they are.
 func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
-	var ue *inputerr.Error
-	if !errors.As(err, &ue) || ue.Field == "" {
+	name, ue := flagOfField(err, requestFlags)
+	switch {
+	case ue != nil && ue.Field == "Walltime" && f.history != "":
+		return usagef("--history: %v", ue.Err)
+	case ue != nil && ue.Field == "Walltime":
+		return usagef("--dist: %v", ue.Err)
+	case name == "":
 		return err
-	}
-	if ue.Field == "Walltime" {
-		flag := "dist"
-		if f.history != "" {
-			flag = "history"
-		}
-		return usagef("--%s: %v", flag, ue.Err)
-	}
-	name, ok := requestFlags[ue.Field]
-	if !ok {
-		return err
-	}
-	if (name == "ckpt" || name == "restart") && fl != nil && fl.Changed(name) {
+	case (name == "ckpt" || name == "restart") && fl != nil && fl.Changed(name):
 		// the duration as typed, the message has seconds: "--ckpt 400y: 1.26e+10 s is …"
 		return usagef("--%s %s: %v", name, fl.Lookup(name).Value, ue.Err)
 	}
 	return usagef("--%s %v", name, ue.Err)
+}
+
+// flagOfField returns the usage error (usage.Error) in err, if any, and
+// the flag that flags names for its Field ("" when none).
+func flagOfField(err error, flags map[string]string) (string, *inputerr.Error) {
+	var ue *inputerr.Error
+	if !errors.As(err, &ue) {
+		return "", nil
+	}
+	return flags[ue.Field], ue
 }

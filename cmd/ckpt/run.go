@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,10 +12,10 @@ import (
 )
 
 type runFlags struct {
-	dir, reservation, margin, after, end, coordinator string
-	grace                                             string
-	scale                                             float64
-	json                                              bool
+	slurm.JobSettings
+	dir, margin, coordinator, grace string
+	scale                           float64
+	json                            bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -42,10 +41,10 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl := cmd.Flags()
 	fl.SetInterspersed(false) // the app's own flags are not ckpt's
 	fl.StringVar(&f.dir, "chain-dir", os.Getenv("CKPT_CHAIN_DIR"), "chain folder (default $CKPT_CHAIN_DIR, set by the submission)")
-	fl.StringVar(&f.reservation, "reservation", os.Getenv("CKPT_RESERVATION"), "reservation index, 1-based (default $CKPT_RESERVATION)")
+	fl.StringVar(&f.Reservation, "reservation", os.Getenv("CKPT_RESERVATION"), "reservation index, 1-based (default $CKPT_RESERVATION)")
 	fl.StringVar(&f.margin, "margin", "15s", "signal the app this long before end - C: covers signal delivery and the app's reaction")
-	fl.StringVar(&f.after, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
-	fl.StringVar(&f.end, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
+	fl.StringVar(&f.After, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
+	fl.StringVar(&f.End, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
 	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
 	fl.Float64Var(&f.scale, "scale", 0, "run the plan S times faster than real time: a reservation of length L lasts L/S seconds and the runner stops the app then (default: the chain's scale, else 1, Slurm's end)")
 	fl.StringVar(&f.grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
@@ -53,55 +52,36 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	return cmd
 }
 
+// config is the runner's configuration: the flags, completed by
+// slurm.JobSettings.Complete.
 func (f runFlags) config(args []string) (slurm.RunConfig, error) {
-	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ()}
+	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ(), Scale: f.scale}
 	if f.dir == "" {
-		return cfg, fmt.Errorf("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
+		return cfg, usagef("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
 	}
-	k, err := strconv.Atoi(f.reservation)
-	if err != nil || k < 1 {
-		return cfg, fmt.Errorf("--reservation %q: want an index >= 1", f.reservation)
+	if err := f.Complete(&cfg, os.Getenv); err != nil {
+		if name, ue := flagOfField(err, runFields); name != "" {
+			return cfg, usagef("--%s %v", name, ue.Err)
+		}
+		return cfg, err
 	}
-	cfg.Reservation = k
 	m, err := nonNegDurationFlag("margin", f.margin)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Margin = time.Duration(m * float64(time.Second))
 	g, err := positiveDurationFlag("start-grace", f.grace)
-	if err != nil {
-		return cfg, err
-	}
 	cfg.Grace = time.Duration(g * float64(time.Second))
-	if !slurm.ValidScale(f.scale) {
-		return cfg, fmt.Errorf("--scale %v: want a factor in [1e-3, 1e6] (0: the chain's)", f.scale)
-	}
-	cfg.Scale = f.scale
-	switch f.after {
-	case "exit":
-	case "continue":
-		cfg.Continue = true
-	default:
-		return cfg, fmt.Errorf("--after-checkpoint %q: want exit or continue", f.after)
-	}
-	end := f.end
-	if end == "" {
-		end = os.Getenv("SLURM_JOB_END_TIME")
-	}
-	if end != "" {
-		sec, err := strconv.ParseInt(end, 10, 64)
-		if err != nil || sec <= 0 {
-			return cfg, fmt.Errorf("end time %q: want Unix seconds", end)
-		}
-		cfg.End = time.Unix(sec, 0)
-	}
-	return cfg, nil
+	return cfg, err
 }
+
+// runFields names the flag of each field slurm.JobSettings.Complete sets.
+var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint"}
 
 func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 	cfg, err := f.config(args)
 	if err != nil {
-		return usage(err)
+		return err
 	}
 	cfg.Stdout, cfg.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.coordinator != "" { // the gate stands between the runner's signal and the app

@@ -1,0 +1,45 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/ckpt-hpc/ckpt/output"
+)
+
+// Pictured is a report that draws itself: a picture (.svg or .png, chosen
+// by the path's extension) and a self-contained HTML page.
+type Pictured interface {
+	Plot(path string) error
+	Page() (Page, error)
+}
+
+// WritePictures writes r's picture to plotPath and its page to htmlPath,
+// each only when its path is not "" (the --plot and --html of a command).
+func WritePictures(plotPath, htmlPath string, r Pictured) error {
+	if plotPath != "" {
+		if err := r.Plot(plotPath); err != nil {
+			return err
+		}
+	}
+	if htmlPath == "" {
+		return nil
+	}
+	page, err := r.Page()
+	if err != nil {
+		return err
+	}
+	return page.WriteFile(htmlPath)
+}
+
+// WriteFile writes the page to path through a temporary file renamed on
+// success (output.WriteFile): a failed write leaves whatever path held
+// before. An error of the write names the path.
+func (p Page) WriteFile(path string) error {
+	return output.WriteFile(path, func(w io.Writer) error {
+		if err := p.WriteHTML(w); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return nil
+	})
+}
