@@ -41,14 +41,14 @@ func (f *reserveFlags) addProfileFlags(cmd *cobra.Command) {
 	cmd.Example += `
   ckpt reserve --profile slant
   ckpt reserve --profile app.yaml --json
-  ckpt reserve --tasks runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
+  ckpt reserve --task-dir runs/ --mem-strategy mem-all-ckpt-v2 --sbatch job.sh > submit.sh
   ckpt reserve --profile slant --transfer-runs knl-phase-times.csv`
 }
 
 // profileOnlyFlags are the flags addProfileFlags defines.
 var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-latency", "ckpt-bandwidth", "mem-margin", "v2-eps", "phases", "transfer-runs"}
 
-// checkProfileOnlyFlags refuses the flags of --profile/--tasks without
+// checkProfileOnlyFlags refuses the flags of --profile/--task-dir without
 // them, rather than ignore them.
 func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
 	if f.profile != "" || f.tasks != "" {
@@ -104,7 +104,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	return rep.WriteText(cmd.OutOrStdout(), f.all)
 }
 
-// profileRequest maps the flags of ckpt reserve --profile/--tasks to a
+// profileRequest maps the flags of ckpt reserve --profile/--task-dir to a
 // memplan.Request, after refusing the flags that do not apply.
 func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error) {
 	fl := cmd.Flags()
@@ -145,7 +145,7 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to
-// --profile/--tasks (the Request's own fields are validated by
+// --profile/--task-dir (the Request's own fields are validated by
 // memplan.Request.Validate).
 func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 	fl := cmd.Flags()

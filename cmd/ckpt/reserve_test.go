@@ -171,6 +171,10 @@ tasks:
 // process through the root command, with the files it names written to a
 // scratch folder.
 func TestReserveHelpExamplesRun(t *testing.T) {
+	// The examples are checked as plans, not against the limits of a Slurm
+	// this machine may run (a 24 GB node refuses the --mem of a profile's
+	// plan): no sinfo on PATH, so --sbatch checks no cluster.
+	t.Setenv("PATH", t.TempDir())
 	dir := t.TempDir()
 	stdins := exampleFixtures(t, dir)
 	root := newRoot()
