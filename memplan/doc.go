@@ -10,7 +10,7 @@
 // the model's source (a built-in or file profile, or a folder of traces),
 // the costs and the options, each with its unit; Request.Validate names the
 // first field out of range (a usage.Error); the *Report Run returns is the
-// JSON schema of `ckpt reserve --profile/--tasks --json`, with its text
+// JSON schema of `ckpt reserve --profile/--task-dir --json`, with its text
 // renderer (Report.WriteText) beside it and its pictures in picture.go.
 // `ckpt reserve --profile` maps its flags to a Request and renders the
 // Report; nothing else.

@@ -30,7 +30,7 @@ const (
 )
 
 // ProfilePanels draws a memory-aware plan over its application (named by
-// the last element of its name, which is a folder's path for --tasks), as Fig.
+// the last element of its name, which is a folder's path for --task-dir), as Fig.
 // 18 of the profiles paper does (Gainaru et al.): memory against the
 // application's progress (its work time t, without restarts and
 // checkpoints), with

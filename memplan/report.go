@@ -15,7 +15,7 @@ import (
 )
 
 // Report is what Run returns, and its JSON encoding is the schema of
-// `ckpt reserve --profile/--tasks --json`. Times are in seconds, memory in
+// `ckpt reserve --profile/--task-dir --json`. Times are in seconds, memory in
 // GB (1e9 bytes), bandwidths in GB/s.
 type Report struct {
 	// Application is the model's name; Source says where it came from.
