@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
-
-	"github.com/ckpt-hpc/ckpt/report"
 )
 
 // addPictureFlags defines --plot FILE.svg|.png and --html FILE.html, which
@@ -28,6 +26,3 @@ func checkPictureFlags(plotPath string) error {
 	}
 	return usagef("--plot %q: want a .svg or .png file", plotPath)
 }
-
-// writePage writes an HTML page to path, leaving no partial file on error.
-func writePage(path string, page report.Page) error { return page.WriteFile(path) }
