@@ -60,18 +60,6 @@ func durationListFlag(name, list string) ([]float64, error) {
 	return out, nil
 }
 
-// bandwidthFlag reads a bandwidth flag (bytes/s) that must be > 0.
-func bandwidthFlag(name, v string) (float64, error) {
-	b, err := units.ParseBandwidth(v)
-	if err != nil {
-		return 0, usagef("--%s: %v", name, err)
-	}
-	if !(b > 0) {
-		return 0, usagef("--%s: %s must be > 0", name, v)
-	}
-	return b, nil
-}
-
 // listFlag splits a comma-separated list of names (--strategies), refusing
 // empty and repeated items.
 func listFlag(name, list string) ([]string, error) {

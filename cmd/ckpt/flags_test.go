@@ -187,3 +187,15 @@ func TestTextValueNamesTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// bandwidthFlag reads (used by the tests of the bandwidth grammar only) a bandwidth flag (bytes/s) that must be > 0.
+func bandwidthFlag(name, v string) (float64, error) {
+	b, err := units.ParseBandwidth(v)
+	if err != nil {
+		return 0, usagef("--%s: %v", name, err)
+	}
+	if !(b > 0) {
+		return 0, usagef("--%s: %s must be > 0", name, v)
+	}
+	return b, nil
+}
