@@ -157,12 +157,26 @@ func (c Chain) Args(id, dir string, k int, earlier []string) []string {
 		a = append(a, "--mem="+s.Mem)
 	}
 	a = append(a, c.Extra...)
-	a = append(a, fmt.Sprintf("--export=ALL,CKPT_CHAIN=%s,CKPT_CHAIN_DIR=%s,CKPT_RESERVATION=%d,CKPT_CHECKPOINT=%d,CKPT_RESTART=%d,CKPT_MILESTONE=%d",
-		id, dir, k, b2i(s.Checkpoint), b2i(s.Restart), int64(math.Round(s.Milestone))))
+	// A bare ALL: the reservation's variables (Env) travel in sbatch's own
+	// environment. The list form (--export=ALL,K=V) makes sbatch set
+	// SLURM_GET_USER_ENV=1, and slurmd then runs the user's login shell
+	// (su -) before every launch: seconds to minutes on a node whose
+	// profile is slow, enough to kill short reservations before they start.
+	a = append(a, "--export=ALL")
 	if len(earlier) > 0 {
 		a = append(a, "--dependency=afternotok:"+strings.Join(earlier, ":"), "--kill-on-invalid-dep=yes")
 	}
 	return append(a, c.Job)
+}
+
+// Env returns the environment of reservation k (1-based) of chain id whose
+// state folder is dir, as NAME=VALUE: the runner's protocol variables, which
+// sbatch exports to the job with --export=ALL (Args).
+func (c Chain) Env(id, dir string, k int) []string {
+	s := c.Steps[k-1]
+	return []string{"CKPT_CHAIN=" + id, "CKPT_CHAIN_DIR=" + dir, "CKPT_RESERVATION=" + strconv.Itoa(k),
+		"CKPT_CHECKPOINT=" + strconv.Itoa(b2i(s.Checkpoint)), "CKPT_RESTART=" + strconv.Itoa(b2i(s.Restart)),
+		"CKPT_MILESTONE=" + strconv.FormatInt(int64(math.Round(s.Milestone)), 10)}
 }
 
 // window returns how many reservations the submission script submits.
@@ -214,9 +228,9 @@ cat > "$dir/chain.json" <<'CKPT_PLAN'
 	b.Write(plan)
 	b.WriteString("\nCKPT_PLAN\nsubmitted=()\n")
 	b.WriteString(`trap 'if [ ${#submitted[@]} -gt 0 ]; then scancel "${submitted[@]}" || true; fi; echo "ckpt: submission failed; cancelled ${submitted[*]:-nothing}" >&2; exit 1' ERR
-submit() { # reservation, sbatch arguments...
+submit() { # reservation, then env NAME=VALUE... sbatch ARGUMENTS...
 	local k=$1 id; shift
-	id=$(sbatch "$@"); id=${id%%;*}
+	id=$("$@"); id=${id%%;*}
 	submitted+=("$id")
 	echo "$k $id" >> "$dir/jobs"
 }
@@ -234,8 +248,9 @@ submit() { # reservation, sbatch arguments...
 		if s.Restart {
 			b.WriteString(", restart from the last checkpoint")
 		}
-		b.WriteString("\nsubmit " + strconv.Itoa(k))
-		for _, a := range c.Args(ref("chain"), ref("dir"), k, deps) {
+		b.WriteString("\nsubmit " + strconv.Itoa(k) + " env")
+		words := append(c.Env(ref("chain"), ref("dir"), k), "sbatch")
+		for _, a := range append(words, c.Args(ref("chain"), ref("dir"), k, deps)...) {
 			b.WriteString(" " + scriptWord(a))
 		}
 		b.WriteString("\n")

@@ -22,10 +22,16 @@ func TestArgs(t *testing.T) {
 	c := sample()
 	got := strings.Join(c.Args("seg-1", "/c/seg-1", 3, []string{"11", "12"}), " ")
 	want := "--parsable --job-name=seg.r3 --comment=ckpt:chain=seg-1 --time=00:30:00 --partition=debug --output=o $x " +
-		"--export=ALL,CKPT_CHAIN=seg-1,CKPT_CHAIN_DIR=/c/seg-1,CKPT_RESERVATION=3,CKPT_CHECKPOINT=1,CKPT_RESTART=1,CKPT_MILESTONE=25200 " +
-		"--dependency=afternotok:11:12 --kill-on-invalid-dep=yes run seg.sh"
+		"--export=ALL --dependency=afternotok:11:12 --kill-on-invalid-dep=yes run seg.sh"
 	if got != want {
 		t.Errorf("args\n%s\nwant\n%s", got, want)
+	}
+	// The list form --export=ALL,K=V would make sbatch set
+	// SLURM_GET_USER_ENV=1 (a login shell before every launch): the
+	// variables travel in sbatch's environment instead.
+	env := strings.Join(c.Env("seg-1", "/c/seg-1", 3), " ")
+	if wantEnv := "CKPT_CHAIN=seg-1 CKPT_CHAIN_DIR=/c/seg-1 CKPT_RESERVATION=3 CKPT_CHECKPOINT=1 CKPT_RESTART=1 CKPT_MILESTONE=25200"; env != wantEnv {
+		t.Errorf("env\n%s\nwant\n%s", env, wantEnv)
 	}
 	if strings.Contains(got, "--signal") {
 		t.Error("the chain asks Slurm for a signal: ckpt run sends it, to the second")

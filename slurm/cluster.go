@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -14,8 +15,10 @@ import (
 // Slurm: one method per command it runs. Exec runs the real commands;
 // tests use a recorder.
 type Cluster interface {
-	// Sbatch submits a job with the given arguments and returns its ID.
-	Sbatch(ctx context.Context, args []string) (string, error)
+	// Sbatch submits a job with the given arguments, env (NAME=VALUE) added
+	// to sbatch's environment (--export=ALL passes it to the job), and
+	// returns its ID.
+	Sbatch(ctx context.Context, env, args []string) (string, error)
 	// Queue returns the state (PENDING, RUNNING, …) of those of ids that
 	// squeue still lists.
 	Queue(ctx context.Context, ids []string) (map[string]string, error)
@@ -55,8 +58,16 @@ type Exec struct{}
 // run runs a Slurm command and returns its standard output; an error is
 // one line naming the command and its first line of standard error.
 func run(ctx context.Context, name string, args ...string) (string, error) {
+	return runEnv(ctx, nil, name, args...)
+}
+
+// runEnv is run with env (NAME=VALUE) added to this process's environment.
+func runEnv(ctx context.Context, env []string, name string, args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	c := exec.CommandContext(ctx, name, args...)
+	if len(env) > 0 {
+		c.Env = append(os.Environ(), env...)
+	}
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Run(); err != nil {
 		msg, _, _ := strings.Cut(strings.TrimSpace(errb.String()), "\n")
@@ -69,8 +80,8 @@ func run(ctx context.Context, name string, args ...string) (string, error) {
 }
 
 // Sbatch runs sbatch (the arguments include --parsable).
-func (Exec) Sbatch(ctx context.Context, args []string) (string, error) {
-	out, err := run(ctx, "sbatch", args...)
+func (Exec) Sbatch(ctx context.Context, env, args []string) (string, error) {
+	out, err := runEnv(ctx, env, "sbatch", args...)
 	if err != nil {
 		return "", err
 	}

@@ -13,6 +13,7 @@ import (
 // jobs and --kill-on-invalid-dep.
 type fakeSlurm struct {
 	calls   []string
+	envs    []string // the env of each sbatch call
 	jobs    []*fakeJob
 	end     time.Time
 	failAt  int // the failAt-th sbatch fails (1-based; 0 never)
@@ -34,9 +35,10 @@ func (f *fakeSlurm) job(id string) *fakeJob {
 	return nil
 }
 
-func (f *fakeSlurm) Sbatch(_ context.Context, args []string) (string, error) {
+func (f *fakeSlurm) Sbatch(_ context.Context, env, args []string) (string, error) {
 	f.sbatchN++
 	f.calls = append(f.calls, "sbatch "+strings.Join(args, " "))
+	f.envs = append(f.envs, strings.Join(env, " "))
 	if f.sbatchN == f.failAt {
 		return "", fmt.Errorf("sbatch: error: QOSMaxSubmitJobPerUserLimit")
 	}

@@ -82,7 +82,7 @@ func Submit(ctx context.Context, cl Cluster, st *State, ks []int) error {
 		if err != nil {
 			return err
 		}
-		id, err := cl.Sbatch(ctx, st.Chain.Args(st.ID, st.Dir, j, deps))
+		id, err := cl.Sbatch(ctx, st.Chain.Env(st.ID, st.Dir, j), st.Chain.Args(st.ID, st.Dir, j, deps))
 		if err != nil {
 			return fmt.Errorf("reservation %d: %w", j, err)
 		}

@@ -107,7 +107,7 @@ func TestPreviousOnlyDependencyRunsAgain(t *testing.T) {
 		if prev != "" {
 			args = append(args, "--dependency=afternotok:"+prev, "--kill-on-invalid-dep=yes")
 		}
-		prev, _ = f.Sbatch(context.Background(), args)
+		prev, _ = f.Sbatch(context.Background(), nil, args)
 	}
 	var ran []string
 	for j := f.schedule(); j != nil; j = f.schedule() {
