@@ -66,6 +66,7 @@ type group struct {
 	Seen    int     // runs ever seen
 	Ledger  float64 // Σ over ended advised jobs of (user's turnaround − advice's), seconds
 	Judged  int     // jobs in the ledger
+	Req     float64 // the request of the group's key, 0 for levels without it
 	version int
 }
 
@@ -88,9 +89,13 @@ type Advice struct {
 	// (Slurm's --time-min): the smallest t ≤ Time whose chance of a kill
 	// under the group's law is at most 5 points above Time's.
 	TimeMin float64 `json:"time_min"`
-	// Sequence is the whole optimal sequence (Time first), ending with the
-	// request; a killed reservation resubmits with the next one.
+	// Sequence is the sequence to follow (Time first), ending with the
+	// request; a killed reservation resubmits with the next one. It is the
+	// request alone when the advisor keeps it.
 	Sequence []float64 `json:"sequence"`
+	// Plan is the optimal sequence for the group's law, followed or not:
+	// the ledger judges it.
+	Plan []float64 `json:"plan,omitempty"`
 	// Keep says to keep the user's request (Reason says why).
 	Keep   bool   `json:"keep_user_request"`
 	Reason string `json:"reason"`
@@ -198,14 +203,19 @@ func (e *Engine) Advise(q Query) Advice {
 		return a
 	}
 	a.Level, a.Key, a.Runs, a.Ledger, a.Judged = Levels[l].Name, k, len(g.Runs), g.Ledger, g.Judged
-	a.Sequence = append([]float64(nil), a.Sequence...)
+	a.Plan = a.Sequence
 	switch {
 	case a.Time >= req:
 		a.Keep, a.Reason = true, "the optimal sequence starts with the request"
+	case e.P.Abstain && g.Judged == 0:
+		a.Keep, a.Reason = true, "the advice has no record in this group yet (it is judged on ended jobs before it is followed)"
 	case e.P.Abstain && g.Ledger <= 0:
-		a.Keep, a.Reason = true, fmt.Sprintf("past advice in this group did worse than its users' requests (%.0f s over %d jobs)", -g.Ledger, g.Judged)
+		a.Keep, a.Reason = true, fmt.Sprintf("past advice in this group did no better than its users' requests (%.0f s lost over %d jobs)", math.Abs(g.Ledger), g.Judged)
 	default:
-		a.Reason = fmt.Sprintf("optimal sequence for %d past runs: expected turnaround %.0f s instead of %.0f s", len(g.Runs), a.Expected, a.ExpectedUser)
+		a.Reason = fmt.Sprintf("optimal sequence for %d past runs, and it saved %.0f s over %d past jobs of the group", len(g.Runs), g.Ledger, g.Judged)
+	}
+	if a.Keep {
+		a.Time, a.TimeMin, a.Sequence = req, req, []float64{req}
 	}
 	return a
 }
@@ -294,7 +304,7 @@ func (e *Engine) Observe(j Job, adv *Advice) {
 		if g := e.groups[adv.Key]; g != nil {
 			if m, ok := e.WaitModel(); ok {
 				x := j.Length()
-				g.Ledger += Play(nil, j.Requested, x, m).Turnaround - Play(adv.Sequence, j.Requested, x, m).Turnaround
+				g.Ledger += Play(nil, j.Requested, x, m).Turnaround - Play(adv.Plan, j.Requested, x, m).Turnaround
 				g.Judged++
 			}
 		}
@@ -306,6 +316,9 @@ func (e *Engine) Observe(j Job, adv *Advice) {
 		g := e.groups[k]
 		if g == nil {
 			g = &group{}
+			if Levels[l].Req {
+				g.Req = j.Requested
+			}
 			e.groups[k] = g
 		}
 		g.add(r, e.P.Window)

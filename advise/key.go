@@ -63,11 +63,13 @@ func Key(l int, q Query) string {
 	return b.String()
 }
 
-// clean maps the bytes a key uses as separators (blank, tab, newline) to '_'.
+// clean maps the bytes a key uses as separators or that JSON would escape
+// (blanks, control characters, quotes, backslashes) to '_'.
 func clean(s string) string {
-	if strings.ContainsAny(s, " \t\n\r") {
+	bad := func(r rune) bool { return r <= ' ' || r == '"' || r == '\\' || r == 0x7f }
+	if strings.IndexFunc(s, bad) >= 0 {
 		return strings.Map(func(r rune) rune {
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			if bad(r) {
 				return '_'
 			}
 			return r

@@ -195,7 +195,7 @@ func policySequence(pol string, j Job, a Advice, runs []Run, last []float64) []f
 		}
 	case PolicyCkpt:
 		if a.advised {
-			return a.Sequence
+			return a.Plan
 		}
 	case PolicyCkptAbstain:
 		if !a.Keep {
