@@ -300,14 +300,8 @@ func timeMin(values, probs []float64, t float64) float64 {
 // Observe records an ended job and, when adv is the advice it was given at
 // submission, judges that advice in the ledger of its group.
 func (e *Engine) Observe(j Job, adv *Advice) {
-	if adv != nil && adv.advised && adv.Key != "" {
-		if g := e.groups[adv.Key]; g != nil {
-			if m, ok := e.WaitModel(); ok {
-				x := j.Length()
-				g.Ledger += Play(nil, j.Requested, x, m).Turnaround - Play(adv.Plan, j.Requested, x, m).Turnaround
-				g.Judged++
-			}
-		}
+	if adv != nil {
+		e.judge(j, *adv, j.Requested)
 	}
 	q := j.query()
 	r := Run{X: j.Length(), Censored: j.Censored()}
@@ -331,12 +325,29 @@ func (e *Engine) Observe(j Job, adv *Advice) {
 	}
 }
 
+// judge credits the ledger of adv's group with the turnaround adv's plan
+// saved over the request req alone for the ended job j.
+func (e *Engine) judge(j Job, adv Advice, req float64) {
+	if !adv.advised || adv.Key == "" || req < j.Length() {
+		return
+	}
+	g := e.groups[adv.Key]
+	m, ok := e.WaitModel()
+	if g == nil || !ok {
+		return
+	}
+	x := j.Length()
+	g.Ledger += Play(nil, req, x, m).Turnaround - Play(adv.Plan, req, x, m).Turnaround
+	g.Judged++
+}
+
 // pending is a submitted job waiting for its end.
 type pending struct {
-	end float64
-	seq int
-	job Job
-	adv Advice
+	end    float64
+	seq    int
+	job    Job
+	adv    Advice
+	noTime Advice // the advice had the user given no --time (learn only)
 }
 
 type endHeap []pending
@@ -360,24 +371,34 @@ func (h *endHeap) Pop() any {
 // Feed plays jobs (in submit order) through e with no look-ahead: before
 // each submission, every job that ended by then is observed. visit (when
 // not nil) sees each job with its advice at submission. Jobs still running
-// after the last submission are observed at the end. O(J log J) plus the
-// plans.
-func (e *Engine) Feed(jobs []Job, visit func(i int, j Job, a Advice)) {
+// after the last submission are observed at the end. With noTime, each job
+// is also advised as if its user had given no --time, and that advice is
+// judged in its own group's ledger (so that a model can answer jobs
+// without --time); the replay does not need it. O(J log J) plus the plans.
+func (e *Engine) Feed(jobs []Job, noTime bool, visit func(i int, j Job, a Advice)) {
 	var h endHeap
+	observe := func(p pending) {
+		e.judge(p.job, p.noTime, p.noTime.Requested)
+		e.Observe(p.job, &p.adv)
+	}
 	for i, j := range jobs {
 		for h.Len() > 0 && h[0].end <= j.Submit {
-			p := heap.Pop(&h).(pending)
-			e.Observe(p.job, &p.adv)
+			observe(heap.Pop(&h).(pending))
 		}
-		a := e.Advise(j.query())
+		q := j.query()
+		a := e.Advise(q)
 		if visit != nil {
 			visit(i, j, a)
 		}
-		heap.Push(&h, pending{end: j.End(), seq: i, job: j, adv: a})
+		p := pending{end: j.End(), seq: i, job: j, adv: a}
+		if noTime {
+			q.Requested = 0
+			p.noTime = e.Advise(q)
+		}
+		heap.Push(&h, p)
 		e.lastSeen = max(e.lastSeen, j.Submit)
 	}
 	for h.Len() > 0 {
-		p := heap.Pop(&h).(pending)
-		e.Observe(p.job, &p.adv)
+		observe(heap.Pop(&h).(pending))
 	}
 }

@@ -36,7 +36,7 @@ func TestModelAnswersAsTheEngine(t *testing.T) {
 	l := synthLog(7, 600)
 	p := DefaultParams()
 	e := NewEngine(p)
-	e.Feed(l.Jobs, nil)
+	e.Feed(l.Jobs, true, nil)
 	path := filepath.Join(t.TempDir(), "m.model")
 	if err := e.WriteModel(path); err != nil {
 		t.Fatal(err)
@@ -70,12 +70,12 @@ func TestLearnIncremental(t *testing.T) {
 	l := synthLog(11, 400)
 	whole, half := filepath.Join(dir, "whole"), filepath.Join(dir, "half")
 	e := NewEngine(DefaultParams())
-	e.Feed(l.Jobs, nil)
+	e.Feed(l.Jobs, true, nil)
 	if err := e.WriteModel(whole); err != nil {
 		t.Fatal(err)
 	}
 	e1 := NewEngine(DefaultParams())
-	e1.Feed(l.Jobs[:150], nil)
+	e1.Feed(l.Jobs[:150], true, nil)
 	if err := e1.WriteModel(half); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestLearnIncremental(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e2.Feed(l.Jobs[150:], nil)
+	e2.Feed(l.Jobs[150:], true, nil)
 	if err := e2.WriteModel(half); err != nil {
 		t.Fatal(err)
 	}

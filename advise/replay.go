@@ -108,7 +108,7 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 		}
 		m, ok := wf.Model()
 		if !ok || m.N < p.MinWaitPairs {
-			return ReplayReport{}, usage.Errorf("%s: %d jobs with a known wait, at least %d needed to fit the wait model (give one with --wait A,B)", log.Name, m.N, p.MinWaitPairs)
+			return ReplayReport{}, usage.Errorf("%s: the wait model needs %d jobs with a known wait and at least two distinct requests, the log has %d (give one with --wait A,B)", log.Name, p.MinWaitPairs, m.N)
 		}
 		eval = m
 	}
@@ -130,7 +130,7 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 		lastTwo[j.User] = h
 	}
 	var err error
-	e.Feed(log.Jobs, func(i int, j Job, a Advice) {
+	e.Feed(log.Jobs, false, func(i int, j Job, a Advice) {
 		if i%4096 == 0 && err == nil {
 			err = ctx.Err()
 		}

@@ -78,7 +78,7 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 		return rep, err
 	}
 	rep.New = len(jobs)
-	e.Feed(jobs, nil)
+	e.Feed(jobs, true, nil)
 	if err := e.WriteModel(r.Model); err != nil {
 		return rep, err
 	}
