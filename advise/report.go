@@ -10,7 +10,12 @@ import (
 func (r ReplayReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %d jobs replayed (%d read), %d hit their limit (played as if their length were the request)\n",
 		r.Log, r.Jobs, r.Read, r.Censored)
-	fmt.Fprintf(w, "evaluation %s; advisor: groups of >= %d runs, last %d kept\n", r.Wait, r.Params.MinRuns, r.Params.Window)
+	how := "fitted on the log"
+	if r.Params.Wait.A > 0 {
+		how = "fixed by --wait"
+	}
+	fmt.Fprintf(w, "evaluation wait = %.3g·t + %.0f s (%s); advisor: groups of >= %d runs, last %d kept, prior %g\n",
+		r.Wait.A, r.Wait.B, how, r.Params.MinRuns, r.Params.Window, r.Params.Prior)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tturnaround h\tvs user\treserved/used\tkill rate\tsubmissions/job\tlost node-h\tchanged\t")
 	for _, p := range r.Policies {
