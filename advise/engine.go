@@ -191,6 +191,11 @@ func (e *Engine) Advise(q Query) Advice {
 		keep.Reason = fmt.Sprintf("too little history: no group with %d ended runs", e.P.MinRuns)
 		return keep
 	}
+	return e.adviseFrom(l, k, g, req, m)
+}
+
+// adviseFrom is the advice of group g (level l, key k) for a request req.
+func (e *Engine) adviseFrom(l int, k string, g *group, req float64, m WaitModel) Advice {
 	ck := cacheKey{k, req}
 	epoch := int(e.wait.N) / 1000
 	c, hit := e.cache[ck]
@@ -347,7 +352,27 @@ type pending struct {
 	seq    int
 	job    Job
 	adv    Advice
-	noTime Advice // the advice had the user given no --time (learn only)
+	noTime []Advice // the advice of each level without the request (learn only)
+}
+
+// noTimeAdvice is, for every level without the request whose group has
+// enough history, the advice that group gives a job with no --time.
+func (e *Engine) noTimeAdvice(q Query) []Advice {
+	m, ok := e.WaitModel()
+	if !ok || e.maxReq <= 0 {
+		return nil
+	}
+	var out []Advice
+	for l, lv := range Levels {
+		if lv.Req {
+			continue
+		}
+		k := Key(l, q)
+		if g := e.groups[k]; g != nil && len(g.Runs) >= e.P.MinRuns {
+			out = append(out, e.adviseFrom(l, k, g, e.maxReq, m))
+		}
+	}
+	return out
 }
 
 type endHeap []pending
@@ -372,13 +397,16 @@ func (h *endHeap) Pop() any {
 // each submission, every job that ended by then is observed. visit (when
 // not nil) sees each job with its advice at submission. Jobs still running
 // after the last submission are observed at the end. With noTime, each job
-// is also advised as if its user had given no --time, and that advice is
-// judged in its own group's ledger (so that a model can answer jobs
-// without --time); the replay does not need it. O(J log J) plus the plans.
+// is also advised as if its user had given no --time, by every level
+// without the request, and each such advice is judged in its group's
+// ledger (so that a model can answer jobs without --time, whichever fields
+// they give); the replay does not need it. O(J log J) plus the plans.
 func (e *Engine) Feed(jobs []Job, noTime bool, visit func(i int, j Job, a Advice)) {
 	var h endHeap
 	observe := func(p pending) {
-		e.judge(p.job, p.noTime, p.noTime.Requested)
+		for _, a := range p.noTime {
+			e.judge(p.job, a, a.Requested)
+		}
 		e.Observe(p.job, &p.adv)
 	}
 	for i, j := range jobs {
@@ -392,8 +420,7 @@ func (e *Engine) Feed(jobs []Job, noTime bool, visit func(i int, j Job, a Advice
 		}
 		p := pending{end: j.End(), seq: i, job: j, adv: a}
 		if noTime {
-			q.Requested = 0
-			p.noTime = e.Advise(q)
+			p.noTime = e.noTimeAdvice(q)
 		}
 		heap.Push(&h, p)
 		e.lastSeen = max(e.lastSeen, j.Submit)

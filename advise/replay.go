@@ -100,17 +100,9 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 	if err := p.Validate(); err != nil {
 		return ReplayReport{}, err
 	}
-	eval := p.Wait
-	if eval.A <= 0 {
-		var wf WaitFit
-		for _, j := range log.Jobs {
-			wf.Add(j.Requested, j.Wait)
-		}
-		m, ok := wf.Model()
-		if !ok || m.N < p.MinWaitPairs {
-			return ReplayReport{}, usage.Errorf("%s: the wait model needs %d jobs with a known wait and at least two distinct requests, the log has %d (give one with --wait A,B)", log.Name, p.MinWaitPairs, m.N)
-		}
-		eval = m
+	eval, err := evalWait(log, p)
+	if err != nil {
+		return ReplayReport{}, err
 	}
 	rep := ReplayReport{Log: log.Name, Jobs: len(log.Jobs), Read: log.Read, Wait: eval, Params: p, Skipped: log.Skipped}
 	res := make([]PolicyResult, len(Policies))
@@ -129,7 +121,6 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 		}
 		lastTwo[j.User] = h
 	}
-	var err error
 	e.Feed(log.Jobs, false, func(i int, j Job, a Advice) {
 		if i%4096 == 0 && err == nil {
 			err = ctx.Err()
@@ -159,6 +150,23 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 	}
 	rep.Policies = res
 	return rep, nil
+}
+
+// evalWait is the replay's wait model: p.Wait when given, else the
+// least-squares fit on the whole log.
+func evalWait(log Log, p Params) (WaitModel, error) {
+	if p.Wait.A > 0 {
+		return p.Wait, nil
+	}
+	var wf WaitFit
+	for _, j := range log.Jobs {
+		wf.Add(j.Requested, j.Wait)
+	}
+	m, ok := wf.Model()
+	if !ok || m.N < p.MinWaitPairs {
+		return m, usage.Errorf("%s: the wait model needs %d jobs with a known wait and at least two distinct requests, the log has %d (give one with --wait A,B)", log.Name, p.MinWaitPairs, m.N)
+	}
+	return m, nil
 }
 
 // policySequence is the sequence policy pol asks for job j (nil: the user's
