@@ -62,12 +62,16 @@ type Run struct {
 
 // group is the history of one group key.
 type group struct {
-	Runs    []Run   // the last Window runs, oldest first
-	Seen    int     // runs ever seen
-	Ledger  float64 // Σ over ended advised jobs of (user's turnaround − advice's), seconds
-	Judged  int     // jobs in the ledger
-	Req     float64 // the request of the group's key, 0 for levels without it
-	version int
+	Runs   []Run   // the last Window runs, oldest first
+	Seen   int     // runs ever seen
+	Ledger float64 // Σ over ended advised jobs of (user's turnaround − advice's), seconds
+	Judged int     // jobs in the ledger
+	// LedgerNoTime and JudgedNoTime judge the advice for jobs without
+	// --time (against the longest request seen) apart.
+	LedgerNoTime float64
+	JudgedNoTime int
+	Req          float64 // the request of the group's key, 0 for levels without it
+	version      int
 }
 
 func (g *group) add(r Run, window int) {
@@ -115,6 +119,7 @@ type Advice struct {
 	Requested float64 `json:"requested"`
 
 	advised bool // a sequence was computed (the group had enough history)
+	noTime  bool // the advice is for a job without --time
 }
 
 // Engine is the advisor's state: the groups' histories and ledgers and the
@@ -191,11 +196,11 @@ func (e *Engine) Advise(q Query) Advice {
 		keep.Reason = fmt.Sprintf("too little history: no group with %d ended runs", e.P.MinRuns)
 		return keep
 	}
-	return e.adviseFrom(l, k, g, req, m)
+	return e.adviseFrom(l, k, g, req, q.Requested <= 0, m)
 }
 
 // adviseFrom is the advice of group g (level l, key k) for a request req.
-func (e *Engine) adviseFrom(l int, k string, g *group, req float64, m WaitModel) Advice {
+func (e *Engine) adviseFrom(l int, k string, g *group, req float64, noTime bool, m WaitModel) Advice {
 	ck := cacheKey{k, req}
 	epoch := int(e.wait.N) / 1000
 	c, hit := e.cache[ck]
@@ -207,17 +212,20 @@ func (e *Engine) adviseFrom(l int, k string, g *group, req float64, m WaitModel)
 	if !a.advised {
 		return a
 	}
-	a.Level, a.Key, a.Runs, a.Ledger, a.Judged = Levels[l].Name, k, len(g.Runs), g.Ledger, g.Judged
+	a.Level, a.Key, a.Runs, a.Ledger, a.Judged, a.noTime = Levels[l].Name, k, len(g.Runs), g.Ledger, g.Judged, noTime
+	if noTime {
+		a.Ledger, a.Judged = g.LedgerNoTime, g.JudgedNoTime
+	}
 	a.Plan = a.Sequence
 	switch {
 	case a.Time >= req:
 		a.Keep, a.Reason = true, "the optimal sequence starts with the request"
-	case e.P.Abstain && g.Judged == 0:
+	case e.P.Abstain && a.Judged == 0:
 		a.Keep, a.Reason = true, "the advice has no record in this group yet (it is judged on ended jobs before it is followed)"
-	case e.P.Abstain && g.Ledger <= 0:
-		a.Keep, a.Reason = true, fmt.Sprintf("past advice in this group did no better than its users' requests (%.0f s lost over %d jobs)", math.Abs(g.Ledger), g.Judged)
+	case e.P.Abstain && a.Ledger <= 0:
+		a.Keep, a.Reason = true, fmt.Sprintf("past advice in this group did no better than its users' requests (%.0f s lost over %d jobs)", math.Abs(a.Ledger), a.Judged)
 	default:
-		a.Reason = fmt.Sprintf("optimal sequence for %d past runs, and it saved %.0f s over %d past jobs of the group", len(g.Runs), g.Ledger, g.Judged)
+		a.Reason = fmt.Sprintf("optimal sequence for %d past runs, and it saved %.0f s over %d past jobs of the group", len(g.Runs), a.Ledger, a.Judged)
 	}
 	if a.Keep {
 		a.Time, a.TimeMin, a.Sequence = req, req, []float64{req}
@@ -342,7 +350,13 @@ func (e *Engine) judge(j Job, adv Advice, req float64) {
 		return
 	}
 	x := j.Length()
-	g.Ledger += Play(nil, req, x, m).Turnaround - Play(adv.Plan, req, x, m).Turnaround
+	d := Play(nil, req, x, m).Turnaround - Play(adv.Plan, req, x, m).Turnaround
+	if adv.noTime {
+		g.LedgerNoTime += d
+		g.JudgedNoTime++
+		return
+	}
+	g.Ledger += d
 	g.Judged++
 }
 
@@ -352,24 +366,26 @@ type pending struct {
 	seq    int
 	job    Job
 	adv    Advice
-	noTime []Advice // the advice of each level without the request (learn only)
+	levels []Advice // the advice of each level (learn only)
 }
 
-// noTimeAdvice is, for every level without the request whose group has
-// enough history, the advice that group gives a job with no --time.
-func (e *Engine) noTimeAdvice(q Query) []Advice {
+// levelAdvice is, for every level whose group has enough history, the
+// advice that group gives q, and at the levels that do not key on the
+// request also the advice it would give q without --time (ending with the
+// longest request seen), judged in its own ledger.
+func (e *Engine) levelAdvice(q Query) []Advice {
 	m, ok := e.WaitModel()
 	if !ok || e.maxReq <= 0 {
 		return nil
 	}
 	var out []Advice
 	for l, lv := range Levels {
-		if lv.Req {
-			continue
-		}
 		k := Key(l, q)
 		if g := e.groups[k]; g != nil && len(g.Runs) >= e.P.MinRuns {
-			out = append(out, e.adviseFrom(l, k, g, e.maxReq, m))
+			out = append(out, e.adviseFrom(l, k, g, q.Requested, false, m))
+			if !lv.Req {
+				out = append(out, e.adviseFrom(l, k, g, e.maxReq, true, m))
+			}
 		}
 	}
 	return out
@@ -396,18 +412,23 @@ func (h *endHeap) Pop() any {
 // Feed plays jobs (in submit order) through e with no look-ahead: before
 // each submission, every job that ended by then is observed. visit (when
 // not nil) sees each job with its advice at submission. Jobs still running
-// after the last submission are observed at the end. With noTime, each job
-// is also advised as if its user had given no --time, by every level
-// without the request, and each such advice is judged in its group's
-// ledger (so that a model can answer jobs without --time, whichever fields
-// they give); the replay does not need it. O(J log J) plus the plans.
-func (e *Engine) Feed(jobs []Job, noTime bool, visit func(i int, j Job, a Advice)) {
+// after the last submission are observed at the end. With allLevels, each
+// job is also advised by every level with enough history (as if its user
+// had given no --time at the levels without the request), and each such
+// advice is judged in its group's ledger, so that a model can answer a job
+// that gives fewer fields than the log, or no --time; the replay does not
+// need it. O(J log J) plus the plans (one per level with allLevels).
+func (e *Engine) Feed(jobs []Job, allLevels bool, visit func(i int, j Job, a Advice)) {
 	var h endHeap
 	observe := func(p pending) {
-		for _, a := range p.noTime {
+		if p.levels == nil {
+			e.Observe(p.job, &p.adv)
+			return
+		}
+		for _, a := range p.levels {
 			e.judge(p.job, a, a.Requested)
 		}
-		e.Observe(p.job, &p.adv)
+		e.Observe(p.job, nil)
 	}
 	for i, j := range jobs {
 		for h.Len() > 0 && h[0].end <= j.Submit {
@@ -419,8 +440,8 @@ func (e *Engine) Feed(jobs []Job, noTime bool, visit func(i int, j Job, a Advice
 			visit(i, j, a)
 		}
 		p := pending{end: j.End(), seq: i, job: j, adv: a}
-		if noTime {
-			p.noTime = e.noTimeAdvice(q)
+		if allLevels {
+			p.levels = e.levelAdvice(q)
 		}
 		heap.Push(&h, p)
 		e.lastSeen = max(e.lastSeen, j.Submit)

@@ -39,14 +39,19 @@ type groupLine struct {
 	Seen     int       `json:"seen"`
 	Ledger   float64   `json:"ledger"`
 	Judged   int       `json:"judged"`
-	Req      float64   `json:"req,omitempty"`
+	// LedgerNoTime and JudgedNoTime are the ledger of the advice to jobs
+	// without --time.
+	LedgerNoTime float64 `json:"ledger_notime,omitempty"`
+	JudgedNoTime int     `json:"judged_notime,omitempty"`
+	Req          float64 `json:"req,omitempty"`
 	// Advice is precomputed for Req (or MaxRequested for levels without
 	// the request) when the group has enough history.
 	Advice *Advice `json:"advice,omitempty"`
 }
 
 func (g *group) line(key string) groupLine {
-	l := groupLine{Key: key, X: make([]float64, len(g.Runs)), Seen: g.Seen, Ledger: g.Ledger, Judged: g.Judged, Req: g.Req}
+	l := groupLine{Key: key, X: make([]float64, len(g.Runs)), Seen: g.Seen, Ledger: g.Ledger, Judged: g.Judged, Req: g.Req,
+		LedgerNoTime: g.LedgerNoTime, JudgedNoTime: g.JudgedNoTime}
 	for i, r := range g.Runs {
 		l.X[i] = r.X
 		if r.Censored {
@@ -57,7 +62,8 @@ func (g *group) line(key string) groupLine {
 }
 
 func (l groupLine) group() *group {
-	g := &group{Runs: make([]Run, len(l.X)), Seen: l.Seen, Ledger: l.Ledger, Judged: l.Judged, Req: l.Req}
+	g := &group{Runs: make([]Run, len(l.X)), Seen: l.Seen, Ledger: l.Ledger, Judged: l.Judged, Req: l.Req,
+		LedgerNoTime: l.LedgerNoTime, JudgedNoTime: l.JudgedNoTime}
 	for i, x := range l.X {
 		g.Runs[i].X = x
 	}

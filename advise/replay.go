@@ -121,7 +121,7 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 		}
 		lastTwo[j.User] = h
 	}
-	e.Feed(log.Jobs, false, func(i int, j Job, a Advice) {
+	e.Feed(log.Jobs, true, func(i int, j Job, a Advice) {
 		if i%4096 == 0 && err == nil {
 			err = ctx.Err()
 		}

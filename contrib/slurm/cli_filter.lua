@@ -38,6 +38,12 @@ local function given(v)
 	return v ~= nil and v ~= "" and v ~= "unset" and v ~= "(null)"
 end
 
+-- time_given is false for a --time the user did not set: nil, or Slurm's
+-- NO_VAL minutes as 22.05 renders an unset time ("2982616-04:14:00").
+local function time_given(v)
+	return given(v) and not string.match(tostring(v), "^2982616%-04:14")
+end
+
 -- leading_number of "4", "2-8", "4k" is "4"; nil otherwise.
 local function leading_number(v)
 	if not given(v) then
@@ -68,7 +74,9 @@ local function advise(options)
 	add("--job-name", options["job-name"])
 	add("--partition", options["partition"])
 	add("--nodes", leading_number(options["nodes"]))
-	add("--time", options["time"])
+	if time_given(options["time"]) then
+		add("--time", options["time"])
+	end
 	local cmd = table.concat(args, " ") .. " 2>/dev/null"
 	local p = io.popen(cmd, "r")
 	if p == nil then
@@ -84,7 +92,7 @@ end
 
 function slurm_cli_pre_submit(options, offset)
 	local ok, err = pcall(function()
-		local has_time = given(options["time"])
+		local has_time = time_given(options["time"])
 		if POLICY == "respect" and has_time then
 			return
 		end
