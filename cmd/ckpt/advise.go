@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/report"
 )
 
 // adviseNames maps the advise requests' fields to their flags.
@@ -57,7 +58,7 @@ docs/advise.md.`,
 func newAdviseLogCmd(use, short, example string, model *string,
 	run func(ctx context.Context, log string, p advise.Params) (textReport, error)) *cobra.Command {
 	var p advise.Params
-	var wait string
+	var wait, plotPath, htmlPath string
 	var asJSON bool
 	cmd := &cobra.Command{Use: use, Short: short, Example: example, Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,6 +70,11 @@ func newAdviseLogCmd(use, short, example string, model *string,
 			if err != nil {
 				return flagNamed(err, adviseNames)
 			}
+			if pic, ok := rep.(report.Pictured); ok {
+				if err := report.WritePictures(plotPath, htmlPath, pic); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), rep)
 			}
@@ -78,6 +84,9 @@ func newAdviseLogCmd(use, short, example string, model *string,
 	fl := cmd.Flags()
 	if model != nil {
 		fl.StringVar(model, "model", "", "the model file to create or extend")
+	} else {
+		fl.StringVar(&plotPath, "plot", "", "write the picture (turnaround against kill rate) to this .svg or .png")
+		fl.StringVar(&htmlPath, "html", "", "write the picture and the table to this HTML page")
 	}
 	fl.IntVar(&p.MinRuns, "min-runs", p.MinRuns, "ended runs a group needs before it is used")
 	fl.IntVar(&p.Window, "window", p.Window, "last runs a group keeps")

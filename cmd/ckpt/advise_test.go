@@ -100,9 +100,16 @@ func TestAdviseBadInput(t *testing.T) {
 }
 
 func TestAdviseReplay(t *testing.T) {
-	out, errb, code := run(t, "", "advise", "replay", adviseLog(t), "--min-runs", "5", "--wait", "0.8,1h")
+	dir := t.TempDir()
+	svg, page := filepath.Join(dir, "r.svg"), filepath.Join(dir, "r.html")
+	out, errb, code := run(t, "", "advise", "replay", adviseLog(t), "--min-runs", "5", "--wait", "0.8,1h", "--plot", svg, "--html", page)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, f := range []string{svg, page} {
+		if b, err := os.ReadFile(f); err != nil || !strings.Contains(string(b), "ckpt+abstain") {
+			t.Errorf("%s: %v, or no ckpt+abstain in it", f, err)
+		}
 	}
 	for _, p := range []string{"user request", "last-two mean", "max x1.5", "max x2", "group p90", "ckpt+abstain", "100 hit their limit"} {
 		if !strings.Contains(out, p) {
