@@ -131,7 +131,9 @@ type Engine struct {
 	maxReq   float64
 	lastSeen float64
 	jobs     int
-	cache    map[cacheKey]cached
+	// groupsWant is the group count a model file's header announces.
+	groupsWant int
+	cache      map[cacheKey]cached
 	// observed, when set, sees every job Observe records (the replay's
 	// baselines keep their own histories through it).
 	observed func(Job)

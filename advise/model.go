@@ -30,6 +30,13 @@ type modelHeader struct {
 	Groups     int     `json:"groups"`
 }
 
+// modelTrailer is the last line of a model file: a file cut short (a
+// copy that stopped, a full disk) lacks it and is refused.
+type modelTrailer struct {
+	End    string `json:"end"`
+	Groups int    `json:"groups"`
+}
+
 // groupLine is one group of a model file: one JSON object per line, its key
 // first, lines sorted by key.
 type groupLine struct {
@@ -106,6 +113,9 @@ func (e *Engine) WriteModel(path string) error {
 				return err
 			}
 		}
+		if err := enc.Encode(modelTrailer{End: ModelFormat, Groups: len(keys)}); err != nil {
+			return err
+		}
 		return bw.Flush()
 	})
 }
@@ -120,6 +130,12 @@ func ReadModel(path string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	body := bytes.TrimSuffix(rest, []byte{'\n'})
+	last := body[bytes.LastIndexByte(body, '\n')+1:]
+	if err := checkTrailer(path, last, e.groupsWant); err != nil {
+		return nil, err
+	}
+	rest = rest[:len(rest)-len(last)-1]
 	for n := 2; len(rest) > 0; n++ {
 		line, tail, _ := bytes.Cut(rest, []byte{'\n'})
 		rest = tail
@@ -144,8 +160,17 @@ func modelEngine(path string, b []byte) (*Engine, []byte, error) {
 		return nil, nil, usage.Errorf("%s: %v", path, err)
 	}
 	e := NewEngine(h.Params)
-	e.wait, e.maxReq, e.lastSeen, e.jobs = h.Wait, h.MaxRequested, h.LastSubmit, h.Jobs
+	e.wait, e.maxReq, e.lastSeen, e.jobs, e.groupsWant = h.Wait, h.MaxRequested, h.LastSubmit, h.Jobs, h.Groups
 	return e, rest, nil
+}
+
+// checkTrailer refuses a model whose last line is not its trailer.
+func checkTrailer(path string, last []byte, groups int) error {
+	var t modelTrailer
+	if err := json.Unmarshal(last, &t); err != nil || t.End != ModelFormat || t.Groups != groups {
+		return usage.Errorf("%s: the model file is incomplete (no end line for its %d groups): learn it again", path, groups)
+	}
+	return nil
 }
 
 // lineFile reads the lines of a sorted model file at offsets, without
@@ -170,6 +195,28 @@ func (lf lineFile) lineFrom(s int64) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// dropTrailer checks the file's last line and ends the search before it.
+func (lf *lineFile) dropTrailer(path string, groups int) error {
+	end := lf.size
+	if end > 0 {
+		var b [1]byte
+		if _, err := lf.f.ReadAt(b[:], end-1); err == nil && b[0] == '\n' {
+			end--
+		}
+	}
+	start := max(end-256, lf.base)
+	buf := make([]byte, end-start)
+	if _, err := lf.f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return usage.Errorf("%s: %v", path, err)
+	}
+	i := bytes.LastIndexByte(buf, '\n')
+	if err := checkTrailer(path, buf[i+1:], groups); err != nil {
+		return err
+	}
+	lf.size = start + int64(i) + 1
+	return nil
 }
 
 // nextStart is the first line start at or after p.
@@ -241,13 +288,16 @@ func Ask(path string, q Query) (Advice, error) {
 	lf := lineFile{f: f, size: fi.Size()}
 	first, err := lf.lineFrom(0)
 	if err != nil {
-		return Advice{}, err
+		return Advice{}, usage.Errorf("%s: %v", path, err)
 	}
 	e, _, err := modelEngine(path, first)
 	if err != nil {
 		return Advice{}, err
 	}
 	lf.base = int64(len(first)) + 1
+	if err := lf.dropTrailer(path, e.groupsWant); err != nil {
+		return Advice{}, err
+	}
 	_, mok := e.WaitModel()
 	for l, lv := range Levels {
 		if lv.Req && q.Requested <= 0 {

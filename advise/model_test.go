@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/rng"
@@ -101,5 +102,38 @@ func TestLearnRequestErrors(t *testing.T) {
 	}
 	if _, err := Learn(ctx, LearnRequest{Log: "/nonexistent.swf", Model: filepath.Join(t.TempDir(), "m"), Params: DefaultParams()}); err == nil {
 		t.Fatal("missing log accepted")
+	}
+}
+
+func TestTruncatedModelRefused(t *testing.T) {
+	e := NewEngine(DefaultParams())
+	e.Feed(synthLog(5, 300).Jobs, true, nil)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m")
+	if err := e.WriteModel(path); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	q := Query{Who: Who{User: "a", Group: "g", App: "p"}, Nodes: 2, Requested: 7200}
+	if _, err := Ask(path, q); err != nil {
+		t.Fatalf("whole model: %v", err)
+	}
+	// Cut at a line boundary and in the middle of a line.
+	cuts := []int{bytes.LastIndexByte(b[:len(b)-1], '\n') + 1, len(b) / 2, len(b) - 1}
+	for _, n := range cuts {
+		if err := os.WriteFile(path, b[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Ask(path, q); err == nil || !strings.Contains(err.Error(), "incomplete") {
+			if n != len(b)-1 { // only the final newline missing is still whole
+				t.Errorf("cut at %d of %d bytes: Ask says %v, want incomplete", n, len(b), err)
+			}
+		}
+		if _, err := ReadModel(path); (err == nil) != (n == len(b)-1) {
+			t.Errorf("cut at %d of %d bytes: ReadModel says %v", n, len(b), err)
+		}
+	}
+	if _, err := Ask(dir, q); err == nil {
+		t.Error("a folder as the model accepted")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/units"
@@ -28,6 +29,9 @@ func (r LearnRequest) Validate() error {
 	}
 	if r.Model == "" {
 		return usage.Fieldf("model", "a model file is needed")
+	}
+	if fi, err := os.Stat(filepath.Dir(r.Model)); err != nil || !fi.IsDir() {
+		return usage.Fieldf("model", "the folder of %s does not exist", r.Model)
 	}
 	return r.Params.Validate()
 }
