@@ -18,6 +18,15 @@ func (r ReplayReport) figure() (plot.Figure, []plot.Series) {
 	for i, p := range r.Policies {
 		series[i] = plot.Series{Name: p.Policy, X: []float64{100 * p.KillRate}, Y: []float64{100 * p.VsUser}}
 	}
+	for k, name := range []string{"ckpt, other priors", "ckpt+abstain, other priors"} {
+		s := plot.Series{Name: name}
+		for i := k; i < len(r.Points); i += 2 {
+			s.X, s.Y = append(s.X, 100*r.Points[i].KillRate), append(s.Y, 100*r.Points[i].VsUser)
+		}
+		if len(s.X) > 0 {
+			series = append(series, s)
+		}
+	}
 	return fig, series
 }
 
@@ -44,7 +53,7 @@ func (r ReplayReport) Page() (report.Page, error) {
 	}
 	t := report.Table{Caption: "one line per policy, on the same jobs",
 		Header: []string{"policy", "mean turnaround (h)", "vs user", "reserved/used", "kill rate", "submissions/job", "lost node-h", "changed"}}
-	for _, p := range r.Policies {
+	for _, p := range append(append([]PolicyResult(nil), r.Policies...), r.Points...) {
 		t.Rows = append(t.Rows, []string{p.Policy, fmt.Sprintf("%.3f", p.MeanTurnaround/3600), fmt.Sprintf("%+.1f%%", 100*p.VsUser),
 			fmt.Sprintf("%.2f", p.ReservedOverUsed), fmt.Sprintf("%.1f%%", 100*p.KillRate), fmt.Sprintf("%.3f", p.SubmissionsPerJob),
 			fmt.Sprintf("%.0f", p.LostNodeHours), fmt.Sprint(p.Changed)})

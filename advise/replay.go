@@ -87,7 +87,10 @@ type ReplayReport struct {
 	Wait     WaitModel      `json:"wait_model"`
 	Params   Params         `json:"params"`
 	Policies []PolicyResult `json:"policies"`
-	Skipped  map[string]int `json:"skipped,omitempty"`
+	// Points are ckpt's operating points (ReplayRequest.Priors): ckpt and
+	// ckpt+abstain replayed with each prior.
+	Points  []PolicyResult `json:"operating_points,omitempty"`
+	Skipped map[string]int `json:"skipped,omitempty"`
 }
 
 // Replay plays the log's jobs in submit order with no look-ahead — each job

@@ -18,7 +18,7 @@ func (r ReplayReport) WriteText(w io.Writer) error {
 		r.Wait.A, r.Wait.B, how, r.Params.MinRuns, r.Params.Window, r.Params.Prior)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tturnaround h\tvs user\treserved/used\tkill rate\tsubmissions/job\tlost node-h\tchanged\t")
-	for _, p := range r.Policies {
+	for _, p := range append(append([]PolicyResult(nil), r.Policies...), r.Points...) {
 		fmt.Fprintf(tw, "%s\t%.3f\t%+.1f%%\t%.2f\t%.1f%%\t%.3f\t%.0f\t%d\t\n", p.Policy, p.MeanTurnaround/3600,
 			100*p.VsUser, p.ReservedOverUsed, 100*p.KillRate, p.SubmissionsPerJob, p.LostNodeHours, p.Changed)
 	}

@@ -183,12 +183,20 @@ func (r AskReport) WriteText(w io.Writer) error {
 type ReplayRequest struct {
 	Log    string `json:"log"`
 	Params Params `json:"params"`
+	// Priors, when given, replay ckpt again with each of these priors (its
+	// operating points, from bold to cautious) for the picture.
+	Priors []float64 `json:"priors,omitempty"`
 }
 
 // Validate names the first bad field.
 func (r ReplayRequest) Validate() error {
 	if r.Log == "" {
 		return usage.Fieldf("log", "a job log is needed")
+	}
+	for _, p := range r.Priors {
+		if !(p >= 0) || math.IsInf(p, 0) {
+			return usage.Fieldf("priors", "each must be finite and >= 0, got %v", p)
+		}
 	}
 	return r.Params.Validate()
 }
@@ -202,7 +210,22 @@ func ReplayRun(ctx context.Context, r ReplayRequest) (ReplayReport, error) {
 	if err != nil {
 		return ReplayReport{}, err
 	}
-	return Replay(ctx, l, r.Params)
+	rep, err := Replay(ctx, l, r.Params)
+	for _, prior := range r.Priors {
+		if err != nil {
+			break
+		}
+		p := r.Params
+		p.Prior = prior
+		var pt ReplayReport
+		if pt, err = Replay(ctx, l, p); err == nil {
+			for _, pr := range pt.Policies[len(pt.Policies)-2:] {
+				pr.Policy = fmt.Sprintf("%s prior %g", pr.Policy, prior)
+				rep.Points = append(rep.Points, pr)
+			}
+		}
+	}
+	return rep, err
 }
 
 // WriteJSON writes v indented, the --json form of every report.

@@ -11,7 +11,7 @@ import (
 
 // adviseNames maps the advise requests' fields to their flags.
 var adviseNames = map[string]string{"model": "--model", "user": "--user", "nodes": "--nodes",
-	"time": "--time", "log": "LOG", "wait": "--wait", "min_runs": "--min-runs", "window": "--window", "prior": "--prior"}
+	"time": "--time", "log": "LOG", "wait": "--wait", "min_runs": "--min-runs", "window": "--window", "prior": "--prior", "priors": "--priors"}
 
 func newAdviseCmd() *cobra.Command {
 	var r advise.AskRequest
@@ -107,9 +107,12 @@ func newAdviseLearnCmd() *cobra.Command {
 }
 
 func newAdviseReplayCmd() *cobra.Command {
-	return newAdviseLogCmd("replay LOG", "Replay a job log with no look-ahead: users' requests, last-two, max×k, p90 and ckpt side by side",
-		"  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz --json", nil,
+	var priors []float64
+	cmd := newAdviseLogCmd("replay LOG", "Replay a job log with no look-ahead: users' requests, last-two, max×k, p90 and ckpt side by side",
+		"  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz --plot sdsc.svg --priors 0.5,1,4,8", nil,
 		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
-			return advise.ReplayRun(ctx, advise.ReplayRequest{Log: log, Params: p})
+			return advise.ReplayRun(ctx, advise.ReplayRequest{Log: log, Params: p, Priors: priors})
 		})
+	cmd.Flags().Float64SliceVar(&priors, "priors", nil, "also replay ckpt with each of these priors (its operating points)")
+	return cmd
 }

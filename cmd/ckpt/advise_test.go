@@ -89,6 +89,8 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"advise", "learn", log, "--model", notModel}, "not a ckpt-advise-model"},
 		{[]string{"advise", "replay", log, "--wait", "fast"}, "--wait"},
 		{[]string{"advise", "replay", log, "--window", "2"}, "--window"},
+		{[]string{"advise", "replay", log, "--priors", "1,-1"}, "--priors"},
+		{[]string{"advise", "replay", log, "--priors", "x"}, "--priors"},
 		{[]string{"advise", "replay", "/nonexistent.swf"}, "/nonexistent.swf"},
 		{[]string{"advise", "replay", notModel}, "x:1:"},
 	} {
@@ -102,7 +104,7 @@ func TestAdviseBadInput(t *testing.T) {
 func TestAdviseReplay(t *testing.T) {
 	dir := t.TempDir()
 	svg, page := filepath.Join(dir, "r.svg"), filepath.Join(dir, "r.html")
-	out, errb, code := run(t, "", "advise", "replay", adviseLog(t), "--min-runs", "5", "--wait", "0.8,1h", "--plot", svg, "--html", page)
+	out, errb, code := run(t, "", "advise", "replay", adviseLog(t), "--min-runs", "5", "--wait", "0.8,1h", "--plot", svg, "--html", page, "--priors", "1,4")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
 	}
@@ -111,7 +113,7 @@ func TestAdviseReplay(t *testing.T) {
 			t.Errorf("%s: %v, or no ckpt+abstain in it", f, err)
 		}
 	}
-	for _, p := range []string{"user request", "last-two mean", "max x1.5", "max x2", "group p90", "ckpt+abstain", "100 hit their limit"} {
+	for _, p := range []string{"ckpt+abstain prior 4", "user request", "last-two mean", "max x1.5", "max x2", "group p90", "ckpt+abstain", "100 hit their limit"} {
 		if !strings.Contains(out, p) {
 			t.Errorf("no %q in\n%s", p, out)
 		}
