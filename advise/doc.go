@@ -27,23 +27,26 @@
 // Window runs of a group are kept. A run that ended within Tolerance of its
 // limit is censored (its true length is at least the limit). The law is the
 // Kaplan–Meier estimate of the group's runs, clamped at the job's own
-// request, scaled by n/(n+1), with the remaining 1/(n+1) put on the job's
-// request: for exchangeable runs, the chance that the next one outlasts all
-// n seen so far (so that too little history never yields bold advice).
+// request, scaled by n/(n+k), with the remaining k/(n+k) put on the job's
+// request (k = Params.Prior, 2 by default; with k = 1 it is, for
+// exchangeable runs, the chance that the next one outlasts all n seen so
+// far), so that little history never yields bold advice.
 //
 // # Abstention
 //
-// Each group keeps a ledger: for every ended job it was asked for, the
+// Each group keeps a ledger: for every ended job it could advise, the
 // turnaround its advice would have given minus that of the user's request
-// (both under the advisor's wait model, fitted online from ended jobs).
-// While the ledger says the advice did worse, the group keeps the users'
-// requests.
+// (both under the advisor's wait model, fitted online from ended jobs),
+// whether the advice was followed or not. Until the ledger is positive,
+// the group keeps the users' requests. Advice to jobs without --time
+// (judged against the longest request seen) keeps a ledger apart.
 //
 // # Complexity
 //
-// Learning and replaying are O(J log J) for J jobs plus, per advised job
-// whose group changed, one DP of O(w²) for a window of w runs (Theorem 2
-// restricted to NO-CKPT is O(w) per row). A model file holds one sorted
-// line per group; answering reads it and binary-searches O(levels·log G)
-// lines, then decodes one line.
+// Learning and replaying are O(J log J) for J jobs plus, per job and per
+// level whose group has enough history, one DP of O(w²) for a window of w
+// runs (DynProgCount; NO-CKPT rows are O(w) each). A model file holds one
+// sorted JSON line per group between a header and an end line; answering
+// binary-searches it, O(levels·log G) line reads, and decodes at most one
+// line per level.
 package advise
