@@ -44,8 +44,9 @@
 // # Complexity
 //
 // Learning and replaying are O(J log J) for J jobs plus, per job and per
-// level whose group has enough history, one DP of O(w²) for a window of w
-// runs (DynProgCount; NO-CKPT rows are O(w) each). A model file holds one
+// level whose group has enough history, one plan for a window of w runs:
+// O(w log w) for the Kaplan–Meier estimate and O(w) for DynProgCount in the
+// NO-CKPT class (its package documentation). A model file holds one
 // sorted JSON line per group between a header and an end line; answering
 // binary-searches it, O(levels·log G) line reads, and decodes at most one
 // line per level.
