@@ -108,6 +108,9 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	if limit, _, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00"); norm(limit) != norm(want.SlurmTime) {
 		t.Errorf("--time under the within policy: TimeLimit=%s, want %s", limit, want.SlurmTime)
 	}
+	if _, comment, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00", "--time-min=03:00:00"); strings.Contains(comment, "ckpt") {
+		t.Errorf("a job with its own --time-min: Comment=%s, want it left alone", comment)
+	}
 	for name, b := range map[string]string{"missing": filepath.Join(dir, "nonexistent"), "broken": broken, "slow": slow} {
 		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b, "CKPT_ADVISE_TIMEOUT=1"})
 		if strings.Contains(comment, "ckpt") || limit == want.SlurmTime || took > 10*time.Second {

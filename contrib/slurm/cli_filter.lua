@@ -96,6 +96,12 @@ function slurm_cli_pre_submit(options, offset)
 		if POLICY == "respect" and has_time then
 			return
 		end
+		if time_given(options["time-min"]) then
+			-- The user's own --time-min could exceed the advised --time and
+			-- make sbatch refuse the job: leave such a job alone.
+			log("the job sets --time-min: left as it is")
+			return
+		end
 		local out, why = advise(options)
 		if out == nil then
 			log("%s", why)
