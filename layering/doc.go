@@ -21,7 +21,8 @@
 //     plans each memory class with the seed paper's dynamic program
 //     (Section 3 of hpc-application-profiles-and-reservations); the DP has
 //     one home.
-//  3. Services and reproductions built on the capabilities: slurm (the
+//  3. Services and reproductions built on the capabilities: advise (the
+//     site walltime advisor), slurm (the
 //     chain builder, the runner, the cluster interface), coord and its
 //     subpackages (the coordinator), repro and its subpackages. A
 //     reproduction may use a service (repro/slurm submits through

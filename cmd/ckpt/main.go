@@ -52,6 +52,7 @@ Every command prints a human-readable report, or JSON with --json.`,
 		newChainCmd(),
 		newConvertCmd(),
 		newFailuresCmd(),
+		newAdviseCmd(),
 	)
 	markArgErrors(root)
 	return root

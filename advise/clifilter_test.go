@@ -1,0 +1,128 @@
+package advise
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCLIFilterOnSlurm submits through contrib/slurm/cli_filter.lua on the
+// local Slurm, with CKPT_SLURM_CLI_FILTER=1. The filter runs in the
+// client, so a private copy of slurm.conf (SLURM_CONF) with
+// CliFilterPlugins=cli_filter/lua enables it for these submissions only;
+// the cluster's configuration is not touched. Jobs are submitted held and
+// cancelled at the end.
+func TestCLIFilterOnSlurm(t *testing.T) {
+	if os.Getenv("CKPT_SLURM_CLI_FILTER") != "1" {
+		t.Skip("set CKPT_SLURM_CLI_FILTER=1 to submit through the cli_filter on the local Slurm")
+	}
+	for _, c := range []string{"sbatch", "scontrol", "scancel", "timeout"} {
+		if _, err := exec.LookPath(c); err != nil {
+			t.Fatalf("%s: %v", c, err)
+		}
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ckpt")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/ckpt").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// User 7 runs about 10 min under 4 h requests; waits cost 0.8 s per
+	// second requested.
+	p := DefaultParams()
+	p.Wait = WaitModel{A: 0.8, B: 3600}
+	e := NewEngine(p)
+	var jobs []Job
+	for i, t0 := 0, 0.0; i < 60; i++ {
+		run := 500 + 10*float64(i%7)
+		jobs = append(jobs, Job{Submit: t0, Wait: 100, Run: run, Requested: 14400, Nodes: 1, Who: Who{User: "7"}})
+		t0 += 100 + run + 10
+	}
+	e.Feed(jobs, true, nil)
+	model := filepath.Join(dir, "site.model")
+	if err := e.WriteModel(model); err != nil {
+		t.Fatal(err)
+	}
+	want, err := AskRun(t.Context(), AskRequest{Model: model, Query: Query{Who: Who{User: "7"}, Nodes: 1}})
+	if err != nil || want.Keep {
+		t.Fatalf("the model keeps user 7's request (%v): %+v", err, want)
+	}
+	conf, err := os.ReadFile(slurmConf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := "\nCliFilterPlugins=cli_filter/lua\n"
+	if !regexp.MustCompile(`(?mi)^\s*PlugStackConfig`).Match(conf) {
+		extra += "PlugStackConfig=" + filepath.Join(filepath.Dir(slurmConf()), "plugstack.conf") + "\n"
+	}
+	lua, err := os.ReadFile("../contrib/slurm/cli_filter.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"slurm.conf": append(conf, extra...), "cli_filter.lua": lua} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	broken := filepath.Join(dir, "broken")
+	os.WriteFile(broken, []byte("#!/bin/sh\necho '{\"keep_user_request\": false, \"slurm_time\": \"rm -rf\"'\n"), 0o755)
+	slow := filepath.Join(dir, "slow")
+	os.WriteFile(slow, []byte("#!/bin/sh\nsleep 30\n"), 0o755)
+
+	submit := func(env []string, args ...string) (limit, comment string, took time.Duration) {
+		t.Helper()
+		cmd := exec.Command("sbatch", append([]string{"--parsable", "--hold", "--job-name", "ckpt-cli-filter-test", "--wrap", "true"}, args...)...)
+		cmd.Env = append(os.Environ(), append([]string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf"), "USER=7",
+			"CKPT_ADVISE_BIN=" + bin, "CKPT_ADVISE_MODEL=" + model, "CKPT_ADVISE_TIMEOUT=5"}, env...)...)
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		took = time.Since(start)
+		if err != nil {
+			t.Fatalf("sbatch %v: %v\n%s", args, err, out)
+		}
+		id := strings.TrimSpace(string(out))
+		id = id[strings.LastIndexByte(id, '\n')+1:]
+		t.Cleanup(func() { exec.Command("scancel", id).Run() })
+		show, err := exec.Command("scontrol", "show", "job", id).CombinedOutput()
+		if err != nil {
+			t.Fatalf("scontrol show job %s: %v\n%s", id, err, show)
+		}
+		if m := regexp.MustCompile(`TimeLimit=(\S+)`).FindSubmatch(show); m != nil {
+			limit = string(m[1])
+		}
+		if m := regexp.MustCompile(`Comment=(\S+)`).FindSubmatch(show); m != nil {
+			comment = string(m[1])
+		}
+		return limit, comment, took
+	}
+	norm := func(s string) string { return strings.TrimPrefix(s, "0-") }
+	if limit, comment, _ := submit(nil); norm(limit) != norm(want.SlurmTime) || comment != want.Comment {
+		t.Errorf("plain sbatch: TimeLimit=%s Comment=%s, want %s and %s", limit, comment, want.SlurmTime, want.Comment)
+	}
+	if limit, comment, _ := submit(nil, "--time=04:00:00"); limit != "04:00:00" || strings.Contains(comment, "ckpt") {
+		t.Errorf("--time under the respect policy: TimeLimit=%s Comment=%s, want 04:00:00 untouched", limit, comment)
+	}
+	if limit, _, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00"); norm(limit) != norm(want.SlurmTime) {
+		t.Errorf("--time under the within policy: TimeLimit=%s, want %s", limit, want.SlurmTime)
+	}
+	if _, comment, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00", "--time-min=03:00:00"); strings.Contains(comment, "ckpt") {
+		t.Errorf("a job with its own --time-min: Comment=%s, want it left alone", comment)
+	}
+	for name, b := range map[string]string{"missing": filepath.Join(dir, "nonexistent"), "broken": broken, "slow": slow} {
+		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b, "CKPT_ADVISE_TIMEOUT=1"})
+		if strings.Contains(comment, "ckpt") || limit == want.SlurmTime || took > 10*time.Second {
+			t.Errorf("%s advisor: TimeLimit=%s Comment=%s after %v; want the submission through unchanged, quickly", name, limit, comment, took)
+		}
+	}
+}
+
+// slurmConf is the slurm.conf the cluster's clients read.
+func slurmConf() string {
+	if c := os.Getenv("SLURM_CONF"); c != "" {
+		return c
+	}
+	return "/etc/slurm/slurm.conf"
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/report"
+)
+
+// adviseNames maps the advise requests' fields to their flags.
+var adviseNames = map[string]string{"model": "--model", "user": "--user", "nodes": "--nodes",
+	"time": "--time", "log": "LOG", "wait": "--wait", "min_runs": "--min-runs", "window": "--window", "prior": "--prior", "priors": "--priors"}
+
+func newAdviseCmd() *cobra.Command {
+	var r advise.AskRequest
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "advise --model FILE --user U [--nodes N] [--time T]",
+		Short: "The site's walltime advisor: the --time to ask for a job about to be submitted",
+		Long: `Answer, from a model learnt on the site's job log (ckpt advise learn), with the
+walltime to ask: the first reservation of the sequence of least expected
+turnaround (waits + runs under the site's fitted wait model), --time-min, the
+rest of the sequence if the job is killed, or the advice to keep the user's
+request (too little history, or a group whose past advice did worse). See
+docs/advise.md.`,
+		Example: `  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model
+  ckpt advise --model kth.model --user 12 --nodes 4 --time 15h
+  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			rep, err := advise.AskRun(cmd.Context(), r)
+			if err != nil {
+				return flagNamed(err, adviseNames)
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			return rep.WriteText(cmd.OutOrStdout())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&r.Model, "model", "", "the model file (ckpt advise learn)")
+	fl.StringVar(&r.User, "user", "", "the user (SWF: the user number)")
+	fl.StringVar(&r.Group, "account", "", "the account or group")
+	fl.StringVar(&r.App, "job-name", "", "the job name (SWF: the executable number)")
+	fl.StringVar(&r.Queue, "queue", "", "the queue (SWF: the queue number)")
+	fl.StringVar(&r.Partition, "partition", "", "the partition")
+	fl.Int64Var(&r.Nodes, "nodes", 1, "nodes (or processors, as the log counts them)")
+	durationVar(fl, &r.Requested, "time", "the user's own --time, if any (a duration: 3600, 90m, 01:30:00)")
+	addJSONFlag(fl, &asJSON)
+	cmd.AddCommand(newAdviseLearnCmd(), newAdviseReplayCmd())
+	return cmd
+}
+
+// newAdviseLogCmd is learn or replay: LOG, the method's flags, run.
+func newAdviseLogCmd(use, short, example string, model *string,
+	run func(ctx context.Context, log string, p advise.Params) (textReport, error)) *cobra.Command {
+	var p advise.Params
+	var wait, plotPath, htmlPath string
+	var asJSON bool
+	cmd := &cobra.Command{Use: use, Short: short, Example: example, Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var rep textReport
+			m, err := advise.ParseWait(wait)
+			if p.Wait = m; err == nil || wait == "" {
+				rep, err = run(cmd.Context(), args[0], p)
+			}
+			if err != nil {
+				return flagNamed(err, adviseNames)
+			}
+			if pic, ok := rep.(report.Pictured); ok {
+				if err := report.WritePictures(plotPath, htmlPath, pic); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return writeJSON(cmd.OutOrStdout(), rep)
+			}
+			return rep.WriteText(cmd.OutOrStdout())
+		}}
+	p = advise.DefaultParams()
+	fl := cmd.Flags()
+	if model != nil {
+		fl.StringVar(model, "model", "", "the model file to create or extend")
+	} else {
+		fl.StringVar(&plotPath, "plot", "", "write the picture (turnaround against kill rate) to this .svg or .png")
+		fl.StringVar(&htmlPath, "html", "", "write the picture and the table to this HTML page")
+	}
+	fl.IntVar(&p.MinRuns, "min-runs", p.MinRuns, "ended runs a group needs before it is used")
+	fl.IntVar(&p.Window, "window", p.Window, "last runs a group keeps")
+	fl.Float64Var(&p.Prior, "prior", p.Prior, "pseudo-runs at the request added to a group's law")
+	fl.BoolVar(&p.Abstain, "abstain", p.Abstain, "keep users' requests in groups where past advice did worse")
+	fl.StringVar(&wait, "wait", "", "fix the wait model A,B (wait = A·t + B) instead of fitting the log's waits")
+	addJSONFlag(fl, &asJSON)
+	return cmd
+}
+
+func newAdviseLearnCmd() *cobra.Command {
+	var model string
+	return newAdviseLogCmd("learn LOG --model FILE", "Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst)",
+		"  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model", &model,
+		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
+			return advise.Learn(ctx, advise.LearnRequest{Log: log, Model: model, Params: p})
+		})
+}
+
+func newAdviseReplayCmd() *cobra.Command {
+	var priors []float64
+	cmd := newAdviseLogCmd("replay LOG", "Replay a job log with no look-ahead: users' requests, last-two, max×k, p90 and ckpt side by side",
+		"  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz --plot sdsc.svg --priors 0.5,1,4,8", nil,
+		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
+			return advise.ReplayRun(ctx, advise.ReplayRequest{Log: log, Params: p, Priors: priors})
+		})
+	cmd.Flags().Float64SliceVar(&priors, "priors", nil, "also replay ckpt with each of these priors (its operating points)")
+	return cmd
+}
