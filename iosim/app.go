@@ -1,6 +1,7 @@
 package iosim
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -337,4 +338,15 @@ func writeFile(path, field string, write func(io.Writer) error) error {
 		return usage.Fieldf(field, "%s: %v", path, err)
 	}
 	return nil
+}
+
+// Buffered returns s with its Stdin read whole (at most MaxConfigBytes+1
+// bytes) when Config is "-", so that Validate and Run both read it.
+func (s Source) Buffered() (Source, error) {
+	if s.Config != "-" || s.Stdin == nil {
+		return s, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(s.Stdin, MaxConfigBytes+1))
+	s.Stdin = bytes.NewReader(b)
+	return s, err
 }

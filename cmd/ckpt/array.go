@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/slurm"
@@ -70,13 +69,6 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 	fl.StringArrayVar(&f.extra, "sbatch-arg", nil, "further sbatch option for both jobs, e.g. --partition=cpu (repeatable)")
 	fl.BoolVar(&f.resubmit, "resubmit", false, "submit only the shards whose files are missing or interrupted, then the merge job")
 	return cmd
-}
-
-// hiddenAlias makes --old a hidden name of flag --name, for one release.
-func hiddenAlias(fl *pflag.FlagSet, old, name string) {
-	f := fl.Lookup(name)
-	fl.Var(f.Value, old, "old name of --"+name)
-	_ = fl.MarkHidden(old)
 }
 
 // plan builds the array of command args and the per-task files whose end

@@ -35,7 +35,7 @@ MNOF and MTBF per priority from the tasks' execution segments.`,
 	}
 	fl, r := cmd.Flags(), &f.req
 	fl.StringVar(&r.Format, "format", "", "fta or google (default: fta for a folder or *event_trace*, google otherwise)")
-	durationVar(fl, &r.Task, "task", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
+	durationVar(fl, &r.Task, "task", "", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
 	fl.StringVar(&f.nodes, "nodes", "", "comma-separated nodes the task runs on (FTA names or ids)")
 	fl.IntVar(&r.On, "on", 0, "or: the number of typical nodes the task runs on")
 	addSeedFlag(fl, &r.Seed, 1)
@@ -52,11 +52,8 @@ func runFailures(cmd *cobra.Command, path string, f failuresFlags) error {
 		req.Nodes = strings.Split(f.nodes, ",")
 	}
 	rep, err := interval.RunStats(cmd.Context(), req)
-	if err != nil {
-		return flagNamed(err, map[string]string{"path": "PATH", "format": "--format", "task_s": "--task", "nodes": "--nodes", "on": "--on"})
+	if name, ue := flagOfField(err, map[string]string{"path": "PATH"}); name != "" {
+		ue.Field = name
 	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return printer(cmd, f.json, map[string]string{"task_s": "task"})(rep, err)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/registry"
+	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // The helpers below are the flag conventions every command shares: one
@@ -17,31 +20,21 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// durationFlag reads a duration flag's value in seconds.
-func durationFlag(name, v string) (float64, error) {
-	s, err := units.ParseSeconds(v)
+// durationFlag, nonNegDurationFlag and positiveDurationFlag read a
+// duration flag's value in seconds (any, >= 0, > 0).
+func durationFlag(name, v string) (float64, error) { return named(name, v, units.ParseSeconds) }
+
+func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
+
+func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
+
+// named reads v with parse, naming the flag in the error.
+func named(name, v string, parse func(string) (float64, error)) (float64, error) {
+	s, err := parse(v)
 	if err != nil {
 		return 0, usagef("--%s: %v", name, err)
 	}
 	return s, nil
-}
-
-// nonNegDurationFlag reads a duration that must be >= 0.
-func nonNegDurationFlag(name, v string) (float64, error) {
-	s, err := durationFlag(name, v)
-	if err == nil && s < 0 {
-		err = usagef("--%s: %s must be >= 0", name, v)
-	}
-	return s, err
-}
-
-// positiveDurationFlag reads a duration that must be > 0.
-func positiveDurationFlag(name, v string) (float64, error) {
-	s, err := durationFlag(name, v)
-	if err == nil && !(s > 0) {
-		err = usagef("--%s: %s must be > 0", name, v)
-	}
-	return s, err
 }
 
 // durationListFlag reads a comma-separated list of durations >= 0, none
@@ -91,12 +84,54 @@ func (v *textValue) Set(s string) error {
 	return nil
 }
 
-// durationVar defines a duration flag read into dst in seconds.
-func durationVar(fl *pflag.FlagSet, dst *float64, name, help string) {
-	fl.Var(&textValue{set: func(s string) (err error) {
-		*dst, err = units.ParseSeconds(s)
+// parsedVar defines a flag shown in --help as a string, def its default
+// ("" for none), read into dst by parse as it is parsed: a bad value is
+// refused as "--NAME: error" before the command runs.
+func parsedVar[T any](fl *pflag.FlagSet, dst *T, name, def, help string, parse func(string) (T, error)) {
+	v := &textValue{set: func(s string) (err error) {
+		*dst, err = parse(s)
 		return err
-	}}, name, help)
+	}}
+	if def != "" {
+		_ = v.Set(def) // the defaults are valid
+	}
+	fl.Var(v, name, help)
+}
+
+// durationVar defines a duration flag read into dst in seconds.
+func durationVar(fl *pflag.FlagSet, dst *float64, name, def, help string) {
+	parsedVar(fl, dst, name, def, help, units.ParseSeconds)
+}
+
+// positive reads a duration that must be > 0, nonNeg one that must be >= 0.
+func positive(s string) (float64, error) {
+	return bounded(s, func(v float64) bool { return v > 0 }, "> 0")
+}
+func nonNeg(s string) (float64, error) {
+	return bounded(s, func(v float64) bool { return v >= 0 }, ">= 0")
+}
+
+func bounded(s string, ok func(float64) bool, want string) (float64, error) {
+	v, err := units.ParseSeconds(s)
+	if err == nil && !ok(v) {
+		err = fmt.Errorf("%s must be %s", s, want)
+	}
+	return v, err
+}
+
+// optional makes parse's value a pointer: nil when the flag is not given.
+func optional[T any](parse func(string) (T, error)) func(string) (*T, error) {
+	return func(s string) (*T, error) {
+		v, err := parse(s)
+		return &v, err
+	}
+}
+
+// hiddenAlias makes --old a hidden name of flag --name, for one release
+// after a rename.
+func hiddenAlias(fl *pflag.FlagSet, old, name string) {
+	f := fl.Lookup(name)
+	fl.AddFlag(&pflag.Flag{Name: old, Usage: "old name of --" + name, Value: f.Value, DefValue: f.DefValue, Hidden: true})
 }
 
 // flagError is the root's flag error hook: every flag error is a usage
@@ -135,4 +170,66 @@ func checkWorkers(n int) error {
 		return usagef("--workers: %d must be >= 0", n)
 	}
 	return nil
+}
+
+// flagOfField returns the usage error (usage.Error) in err, if any, and
+// the flag that flags names for its Field ("" when none): the one mapping
+// from a Request's fields to the command line's flags.
+func flagOfField(err error, flags map[string]string) (string, *inputerr.Error) {
+	var ue *inputerr.Error
+	if !errors.As(err, &ue) {
+		return "", nil
+	}
+	return flags[ue.Field], ue
+}
+
+// namedFlag renames the field of a usage error in err after its flag, so
+// that "span: ..." reads "--span: ...": the flag flags maps the field to,
+// else the command's flag of the field's own name.
+func namedFlag(cmd *cobra.Command, err error, flags map[string]string) error {
+	name, ue := flagOfField(err, flags)
+	if ue != nil && name == "" && ue.Field != "" && cmd.Flags().Lookup(ue.Field) != nil {
+		name = ue.Field
+	}
+	if name != "" {
+		ue.Field = "--" + name
+	}
+	return err
+}
+
+// textReport is a Report that renders itself as text; its JSON is its
+// schema.
+type textReport interface{ WriteText(io.Writer) error }
+
+// printer returns the function that prints a command's report: JSON with
+// --json, else its text. An error is returned instead, naming the flag of
+// a request's field (namedFlag with flags).
+func printer(cmd *cobra.Command, asJSON bool, flags map[string]string) func(textReport, error) error {
+	return func(rep textReport, err error) error {
+		switch {
+		case err != nil:
+			return namedFlag(cmd, err, flags)
+		case asJSON:
+			return writeJSON(cmd.OutOrStdout(), rep)
+		}
+		return rep.WriteText(cmd.OutOrStdout())
+	}
+}
+
+// sweepRows runs a sweep whose rows go to the --csv and --jsonl files
+// given (- for stdout) through *sink, and closes the files after it.
+func sweepRows[T, R any](cmd *cobra.Command, csv, jsonl string, sink *runner.Sink[T], run func() (R, error)) (R, error) {
+	closeOut := func() error { return nil }
+	if csv != "" || jsonl != "" {
+		var err error
+		if *sink, closeOut, err = runner.CreateOutputs[T](cmd.OutOrStdout(), csv, jsonl); err != nil {
+			var none R
+			return none, err
+		}
+	}
+	rep, err := run()
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return rep, err
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/units"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // intervalFlags are the flags of ckpt interval: most read straight into
@@ -85,18 +84,14 @@ func newIntervalCmd() *cobra.Command {
 
 func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	r, fs := &f.req, &f.req.Failures
-	durationVar(fl, &r.Te, "te", "work of the task Te, without failures nor checkpoints (required)")
-	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
-	fl.Var(&textValue{set: func(s string) error {
-		v, err := units.ParseSeconds(s)
-		r.R = &v
-		return err
-	}}, "restart", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
-	failuresVar(fl, fs, "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
-	durationVar(fl, &fs.MTBF, "mtbf", "mean time between failures (> 0)")
+	durationVar(fl, &r.Te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
+	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
+	parsedVar(fl, &r.R, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)", optional(units.ParseSeconds))
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)", optional(failureCount))
+	durationVar(fl, &fs.MTBF, "mtbf", "", "mean time between failures (> 0)")
 	fl.StringVar(&fs.GloudSim, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
 	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
-	durationVar(fl, &fs.MaxLength, "max-length", "with --trace: only tasks whose work is below this (default: no limit)")
+	durationVar(fl, &fs.MaxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
 	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
 	fl.StringVar(&fs.FTA, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
@@ -111,16 +106,13 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "E(Tw) against the number of intervals, the methods' choices marked (and, with --trace, --lanl or --fta, the fitted failure law over the data)")
 }
 
-// failuresVar defines --failures E(Y), read into fs.ExpectedFailures.
-func failuresVar(fl *pflag.FlagSet, fs *interval.FailureSource, help string) {
-	fl.Var(&textValue{set: func(s string) error {
-		ey, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return fmt.Errorf("want a number of failures >= 0, got %q", s)
-		}
-		fs.ExpectedFailures = &ey
-		return nil
-	}}, "failures", help)
+// failureCount reads --failures E(Y).
+func failureCount(s string) (float64, error) {
+	ey, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a number of failures >= 0, got %q", s)
+	}
+	return ey, nil
 }
 
 func runInterval(cmd *cobra.Command, f intervalFlags) error {
@@ -133,18 +125,13 @@ func runInterval(cmd *cobra.Command, f intervalFlags) error {
 	}
 	rep, err := interval.Run(cmd.Context(), req)
 	if err != nil {
-		return flagNamed(err, intervalFlagOf)
+		return namedFlag(cmd, err, intervalFlagOf)
 	}
 	if w := rep.Warning(); w != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
 	}
-	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	err = report.WritePictures(f.plotPath, f.htmlPath, rep)
+	return printer(cmd, f.json, nil)(rep, err)
 }
 
 // intervalRequest completes the request the flags were read into; it
@@ -181,13 +168,8 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 
 // intervalFlagOf names the flag of each field of an interval.Request.
 var intervalFlagOf = map[string]string{
-	"te_s": "--te", "c_s": "--ckpt", "r_s": "--restart", "memory_mb": "--memory", "blcr": "--blcr", "data": "--data",
-	"failures.expected_failures": "--failures", "failures.mtbf_s": "--mtbf", "failures.gloudsim": "--trace",
-	"failures.max_length_s": "--max-length", "failures.lanl": "--lanl", "failures.fta": "--fta", "failures.nodes": "--nodes", "failures.priority": "--priority",
-	"failures.google": "--google", "failures.dist": "--dist", "failures.failure_times": "--failure-times",
-	"strategy": "--strategy", "runs": "--runs", "workers": "--workers", "failures.system": "--system",
+	"te_s": "te", "c_s": "ckpt", "r_s": "restart", "memory_mb": "memory", "failures.expected_failures": "failures",
+	"failures.mtbf_s": "mtbf", "failures.gloudsim": "trace", "failures.max_length_s": "max-length", "failures.lanl": "lanl",
+	"failures.fta": "fta", "failures.nodes": "nodes", "failures.priority": "priority", "failures.google": "google",
+	"failures.dist": "dist", "failures.failure_times": "failure-times", "failures.system": "system",
 }
-
-// flagNamed renames the field of a usage error after its flag, so that a
-// Request's error speaks the command line's words.
-func flagNamed(err error, flags map[string]string) error { return inputerr.Renamed(err, flags) }

@@ -53,14 +53,14 @@ func newIntervalSimulateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runIntervalSimulate(cmd, f) },
 	}
 	fl, r := cmd.Flags(), &f.req
-	durationVar(fl, &r.Te, "te", "work of the task Te (required)")
-	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0, required)")
+	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
+	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)")
 	fl.StringVar(&f.restart, "restart", "0", "restart cost R (>= 0)")
 	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
-	durationVar(fl, &fs.MTBF, "mtbf", "exponential failures of this mean")
-	failuresVar(fl, fs, "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))")
+	durationVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean")
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(failureCount))
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")
 	fl.StringVar(&fs.FailureTimes, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
@@ -85,14 +85,8 @@ func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
 		return err
 	}
 	rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
-	if err != nil {
-		return flagNamed(err, intervalFlagOf)
-	}
-	if f.csv == "-" || f.jsonl == "-" {
+	if err == nil && (f.csv == "-" || f.jsonl == "-") {
 		return nil
 	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return printer(cmd, f.json, intervalFlagOf)(rep, err)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +18,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type reserveFlags struct {
@@ -314,14 +312,4 @@ func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
 		return usagef("--%s %s: %v", name, fl.Lookup(name).Value, ue.Err)
 	}
 	return usagef("--%s %v", name, ue.Err)
-}
-
-// flagOfField returns the usage error (usage.Error) in err, if any, and
-// the flag that flags names for its Field ("" when none).
-func flagOfField(err error, flags map[string]string) (string, *inputerr.Error) {
-	var ue *inputerr.Error
-	if !errors.As(err, &ue) {
-		return "", nil
-	}
-	return flags[ue.Field], ue
 }
