@@ -13,7 +13,7 @@ import (
 
 func newCoordLoadgenCmd(f *coordFlags) *cobra.Command {
 	var opt loadgen.Options
-	var duration string
+	var duration float64
 	local := server.Settings{TTL: "30s", MaxTTL: "1d", NodeMTBF: "0"}
 	cmd := &cobra.Command{Use: "loadgen", Short: "Drive a coordinator with N simulated jobs; report decisions/s and latency",
 		Long: `loadgen registers --jobs simulated jobs and drives them from --clients
@@ -29,7 +29,7 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 	fl.IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
 	fl.IntVar(&opt.Clients, "workers", 64, "old name of --clients")
 	fl.MarkHidden("workers")
-	fl.StringVar(&duration, "duration", "10s", "measured duration")
+	parsedVar(fl, &duration, "duration", "10s", "measured duration", positive)
 	fl.StringVar(&local.Bandwidth, "bandwidth", "40GB/s", "bandwidth of the self-started coordinator")
 	fl.StringVar(&local.Policy, "policy", "least-waste", "policy of the self-started coordinator")
 	fl.BoolVar(&opt.NoSync, "unsafe-no-sync", false, "self-started coordinator without fsync")
@@ -38,11 +38,8 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 
 // runCoordLoadgen drives the coordinator named by f, else one started
 // with the settings local.
-func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, opt loadgen.Options, duration string, local server.Settings) error {
-	d, err := positiveDurationFlag("duration", duration)
-	if err != nil {
-		return err
-	}
+func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, opt loadgen.Options, d float64, local server.Settings) error {
+	var err error
 	opt.Duration, opt.Prefix = time.Duration(d*float64(time.Second)), fmt.Sprintf("lg%d-", time.Now().UnixNano())
 	if f.remote() {
 		f.id = "loadgen"
