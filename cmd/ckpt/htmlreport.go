@@ -23,7 +23,7 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
   ckpt report results --out results.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := report.WriteFile(args[0], out, reportOptions())
+			path, err := report.WriteFile(args[0], out, reproductions.ReportOptions())
 			if err == nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", path)
 			}
@@ -32,11 +32,4 @@ the reproduction's tolerance highlighted), every figure, and FINDINGS.md
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output HTML file (default DIR/report.html)")
 	return cmd
-}
-
-// writeReport writes the report of results folder dir to the file out,
-// leaving no partial file behind on error (report.WriteFile).
-func writeReport(dir, out string) error {
-	_, err := report.WriteFile(dir, out, reportOptions())
-	return err
 }

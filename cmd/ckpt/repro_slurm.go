@@ -14,14 +14,11 @@ import (
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
-// slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
-const slurmPaper = "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on a real Slurm"
-
 // slurmReproFlags are the flags that only `ckpt repro slurm` reads.
 type slurmReproFlags struct {
 	scale            float64
 	slots, jobs, mix int
-	margin, grace    string
+	margin, grace    float64
 	resummarize      bool
 }
 
@@ -30,13 +27,9 @@ func addSlurmReproFlags(fl *pflag.FlagSet, f *slurmReproFlags) {
 	fl.IntVar(&f.slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
 	fl.IntVar(&f.jobs, "jobs-per-cell", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
 	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
-	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
-	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
+	parsedVar(fl, &f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)", nonNeg)
+	parsedVar(fl, &f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)", positive)
 	hiddenAlias(fl, "jobs", "jobs-per-cell") // the previous name: --jobs is a file elsewhere
-}
-
-// addResummarizeFlag defines --resummarize.
-func addResummarizeFlag(fl *pflag.FlagSet, f *slurmReproFlags) {
 	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs-per-cell, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
 }
 
@@ -52,34 +45,26 @@ func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 		return err
 	}
 	sf := f.slurm
-	margin, err := nonNegDurationFlag("slurm-margin", sf.margin)
-	if err != nil {
-		return err
-	}
-	grace, err := positiveDurationFlag("start-grace", sf.grace)
-	if err != nil {
-		return err
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	out, err := filepath.Abs(filepath.Join(f.out, "slurm"))
+	out, err := filepath.Abs(filepath.Join(f.req.Out, "slurm"))
 	if err != nil {
 		return err
 	}
-	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
-		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
+	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(sf.margin * float64(time.Second)),
+		Grace: time.Duration(sf.grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
 	d, err := slurmDesign(cmd, f)
 	if err != nil {
 		return err
 	}
-	if err := cfg.Complete(f.quick, cpus); err != nil {
+	if err := cfg.Complete(f.req.Quick, cpus); err != nil {
 		return slurmFlagError(err)
 	}
-	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
+	rc := repro.Config{Dir: out, Quick: f.req.Quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
 	start := time.Now()
-	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", slurmPaper, out)
+	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", repro.SlurmPaper, out)
 	if err := reproslurm.Run(ctx, rc, cfg, d); err != nil {
 		return err
 	}
@@ -94,7 +79,7 @@ func slurmDesign(cmd *cobra.Command, f reproFlags) (reproslurm.Design, error) {
 	if cmd.Flags().Changed("seed") {
 		seed = f.seed
 	}
-	d, err := reproslurm.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
+	d, err := reproslurm.DesignFor(seed, f.req.Quick, f.slurm.jobs, f.slurm.mix)
 	return d, slurmFlagError(err)
 }
 
@@ -109,7 +94,7 @@ func slurmFlagError(err error) error {
 
 // resummarizeSlurm runs --resummarize.
 func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
-	out := filepath.Join(f.out, "slurm")
+	out := filepath.Join(f.req.Out, "slurm")
 	d, err := slurmDesign(cmd, f)
 	if err != nil {
 		return err
@@ -118,7 +103,7 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
 	}
 	d.RunScale = f.slurm.scale
-	return reproslurm.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
+	return reproslurm.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.req.Quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`
@@ -126,18 +111,14 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 // reads checkpoints of its size (package repro/slurm, StandIn).
 func newStandinCmd() *cobra.Command {
 	var s reproslurm.StandIn
-	var margin string
+	var margin float64
 	cmd := &cobra.Command{
 		Use:    "standin --walltime T --c C --r R [flags]",
 		Short:  "The stand-in application of ckpt repro slurm (run under ckpt run)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := nonNegDurationFlag("margin", margin)
-			if err != nil {
-				return err
-			}
-			s.Margin = time.Duration(m * float64(time.Second))
+			s.Margin = time.Duration(margin * float64(time.Second))
 			if code := s.Run(cmd.Context(), os.Getenv, cmd.ErrOrStderr()); code != 0 {
 				return fmt.Errorf("standin: exit %d (work not complete: checkpointed, stopped or failed)", code)
 			}
@@ -151,6 +132,6 @@ func newStandinCmd() *cobra.Command {
 	fl.Float64Var(&s.Variation, "variation", 0, "checkpoint size drawn uniform within ±this fraction of C")
 	fl.Uint64Var(&s.Seed, "seed", 0, "seed of the sizes")
 	fl.Float64Var(&s.BytesPerSecond, "bytes-per-second", 4096, "checkpoint bytes per second of C")
-	fl.StringVar(&margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'")
+	parsedVar(fl, &margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'", nonNeg)
 	return cmd
 }
