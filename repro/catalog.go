@@ -37,11 +37,6 @@ type Catalog map[string]Reproduction
 // Names are the catalog's names in order.
 func (c Catalog) Names() []string { return slices.Sorted(maps.Keys(c)) }
 
-// SlurmPaper is the paper `ckpt repro slurm` reproduces. It needs a
-// cluster, so "all" does not run it, but the report shows its folder when
-// there is one.
-const SlurmPaper = "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on a real Slurm"
-
 // ReportOptions describe every reproduction, and the slurm one, to the
 // report writer.
 func (c Catalog) ReportOptions() report.Options {
@@ -50,6 +45,8 @@ func (c Catalog) ReportOptions() report.Options {
 		text, _ := Findings(name) // repro/NAME holds its FINDINGS.md
 		opt.Papers[name] = report.Paper{Title: r.Paper, Findings: text, Tolerance: r.Tolerance}
 	}
+	// `ckpt repro slurm` needs a cluster, so "all" does not run it, but the
+	// report shows its folder when there is one.
 	text, _ := Findings("slurm")
 	opt.Papers["slurm"] = report.Paper{Title: "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on Slurm",
 		Findings: text, Tolerance: report.DefaultTolerance}

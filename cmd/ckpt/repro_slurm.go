@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ckpt-hpc/ckpt/repro"
 	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
@@ -36,74 +34,22 @@ func addSlurmReproFlags(fl *pflag.FlagSet, f *slurmReproFlags) {
 // runSlurmRepro runs `ckpt repro slurm`: Section 5 on the cluster that
 // answers sinfo (one line and exit 1 without one).
 func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
-	ctx := cmd.Context()
-	if f.slurm.resummarize {
-		return resummarizeSlurm(cmd, f)
-	}
-	cpus, err := reproslurm.Available(ctx, slurm.Exec{})
-	if err != nil {
-		return err
-	}
-	sf := f.slurm
 	exe, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	out, err := filepath.Abs(filepath.Join(f.req.Out, "slurm"))
-	if err != nil {
-		return err
-	}
-	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(sf.margin * float64(time.Second)),
-		Grace: time.Duration(sf.grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
-	d, err := slurmDesign(cmd, f)
-	if err != nil {
-		return err
-	}
-	if err := cfg.Complete(f.req.Quick, cpus); err != nil {
-		return slurmFlagError(err)
-	}
-	rc := repro.Config{Dir: out, Quick: f.req.Quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
-	start := time.Now()
-	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", repro.SlurmPaper, out)
-	if err := reproslurm.Run(ctx, rc, cfg, d); err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "done in %s; outputs in %s\n", time.Since(start).Round(time.Second), out)
-	return nil
-}
-
-// slurmDesign is the experiment's design: --seed (default
-// reproslurm.DefaultSeed), --quick, --jobs-per-cell and --mix-runs.
-func slurmDesign(cmd *cobra.Command, f reproFlags) (reproslurm.Design, error) {
-	seed := uint64(reproslurm.DefaultSeed)
+	sf := f.slurm
+	r := reproslurm.Request{Out: f.req.Out, Quick: f.req.Quick, Seed: reproslurm.DefaultSeed, Jobs: sf.jobs, MixRuns: sf.mix, Resummarize: sf.resummarize, Log: cmd.OutOrStdout(),
+		Config: reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(sf.margin * float64(time.Second)),
+			Grace: time.Duration(sf.grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}}
 	if cmd.Flags().Changed("seed") {
-		seed = f.seed
+		r.Seed = f.seed
 	}
-	d, err := reproslurm.DesignFor(seed, f.req.Quick, f.slurm.jobs, f.slurm.mix)
-	return d, slurmFlagError(err)
-}
-
-// slurmFlagError names the flag of the repro/slurm field an error names.
-func slurmFlagError(err error) error {
-	flags := map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}
-	if name, ue := flagOfField(err, flags); name != "" {
+	err = reproslurm.RunRequest(cmd.Context(), slurm.Exec{}, r)
+	if name, ue := flagOfField(err, map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}); name != "" {
 		return usagef("--%s %v", name, ue.Err)
 	}
 	return err
-}
-
-// resummarizeSlurm runs --resummarize.
-func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
-	out := filepath.Join(f.req.Out, "slurm")
-	d, err := slurmDesign(cmd, f)
-	if err != nil {
-		return err
-	}
-	if !slurm.ValidScale(f.slurm.scale) {
-		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
-	}
-	d.RunScale = f.slurm.scale
-	return reproslurm.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.req.Quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`
