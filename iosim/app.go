@@ -350,3 +350,17 @@ func (s Source) Buffered() (Source, error) {
 	s.Stdin = bytes.NewReader(b)
 	return s, err
 }
+
+// ResolveToken is Resolve for a simulation of one token strategy (ordered-*,
+// ordered-nb-*, least-waste*), whose arbiter a coordinator can stand in
+// for; another strategy is refused naming the field "strategies".
+func (s Simulation) ResolveToken() (Config, Options, Strategy, error) {
+	c, opt, sts, err := s.Resolve()
+	if err == nil && (len(sts) != 1 || sts[0].Sharing != Token) {
+		err = usage.Fieldf("strategies", "%q: want one token strategy (ordered-*, ordered-nb-*, least-waste*)", strings.Join(s.Strategies, ","))
+	}
+	if err != nil {
+		return c, opt, Strategy{}, err
+	}
+	return c, opt, sts[0], nil
+}

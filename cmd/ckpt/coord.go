@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -56,16 +55,7 @@ func (f *coordFlags) remote() bool { return client.Named(f.url) }
 
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
-	if f.id == "" {
-		return nil, usagef("--id: required")
-	}
-	if f.jobToken == "" {
-		f.jobToken = os.Getenv("CKPT_JOB_TOKEN")
-	}
-	if needJob && f.jobToken == "" {
-		return nil, usagef("--job-token: required (or $CKPT_JOB_TOKEN)")
-	}
-	return client.FromEnv(f.url, f.tokenFile)
+	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob)
 }
 
 // print prints v as JSON with --json, else text.
@@ -82,23 +72,14 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 	var req api.RegisterRequest
 	var endIn float64
 	var export bool
-	cmd := &cobra.Command{Use: "register", Short: "Register a job", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			cl, err := f.client(false)
-			if err != nil {
-				return err
-			}
-			req.ID, req.JobToken = f.id, f.jobToken
-			res, err := cl.RegisterIn(cmd.Context(), req, endIn)
-			if err != nil {
-				return client.Refused(err)
-			}
-			text := res.Text()
-			if export {
-				text = "export CKPT_JOB_TOKEN=" + res.JobToken
-			}
-			return f.print(cmd, res, text)
-		}}
+	cmd := f.verb("register", "Register a job", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		req.ID, req.JobToken = f.id, f.jobToken
+		res, err := cl.RegisterIn(ctx, req, endIn)
+		if export {
+			return res, "export CKPT_JOB_TOKEN=" + res.JobToken, err
+		}
+		return res, res.Text(), err
+	})
 	fl := cmd.Flags()
 	fl.IntVar(&req.Nodes, "nodes", 1, "nodes of the job")
 	parsedVar(fl, &req.Bytes, "size", "", "checkpoint size, e.g. 2TB (or give --ckpt)", units.ParseSize)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/coord/client"
@@ -34,19 +36,15 @@ prefix of the simulated jobs' ids on the server. Exits 1 if they differ.`,
 
 func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strategy string) error {
 	sim, err := sf.simulation(cmd)
-	sim.Strategies = []string{strategy}
+	sim.Strategies = strings.Split(strategy, ",")
 	var c iosim.Config
 	var opt iosim.Options
-	var sts []iosim.Strategy
+	var st iosim.Strategy
 	if err == nil {
-		c, opt, sts, err = sim.Resolve()
+		c, opt, st, err = sim.ResolveToken()
 	}
 	if err != nil {
 		return namedFlag(cmd, err, map[string]string{"strategies": "strategy"})
-	}
-	st := sts[0]
-	if len(sts) != 1 || st.Sharing != iosim.Token {
-		return usagef("--strategy: %q: want one token strategy (ordered-*, ordered-nb-*, least-waste*)", strategy)
 	}
 	if f.id == "" {
 		f.id = "sim-"

@@ -103,18 +103,15 @@ func durationVar(fl *pflag.FlagSet, dst *float64, name, def, help string) {
 	parsedVar(fl, dst, name, def, help, units.ParseSeconds)
 }
 
-// positive reads a duration that must be > 0, nonNeg one that must be >= 0.
-func positive(s string) (float64, error) {
-	return bounded(s, func(v float64) bool { return v > 0 }, "> 0")
-}
-func nonNeg(s string) (float64, error) {
-	return bounded(s, func(v float64) bool { return v >= 0 }, ">= 0")
-}
+// positive and nonNeg read a duration that must be > 0, >= 0.
+func positive(s string) (float64, error) { return bounded(s, ">") }
+func nonNeg(s string) (float64, error)   { return bounded(s, ">=") }
 
-func bounded(s string, ok func(float64) bool, want string) (float64, error) {
+// bounded reads a duration that must be op 0.
+func bounded(s, op string) (float64, error) {
 	v, err := units.ParseSeconds(s)
-	if err == nil && !ok(v) {
-		err = fmt.Errorf("%s must be %s", s, want)
+	if err == nil && !(v > 0 || v == 0 && op == ">=") {
+		err = fmt.Errorf("%s must be %s 0", s, op)
 	}
 	return v, err
 }

@@ -65,3 +65,19 @@ func (c *Client) RegisterIn(ctx context.Context, req api.RegisterRequest, endIn 
 	res.JobToken = req.JobToken
 	return res, err
 }
+
+// ForJob is FromEnv for a `ckpt coord` verb acting for job id (--id,
+// required) whose own token is *jobToken (--job-token), else
+// $CKPT_JOB_TOKEN, which *jobToken then holds; needJob requires one.
+func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client, error) {
+	if id == "" {
+		return nil, usage.Errorf("--id: required")
+	}
+	if *jobToken == "" {
+		*jobToken = os.Getenv("CKPT_JOB_TOKEN")
+	}
+	if needJob && *jobToken == "" {
+		return nil, usage.Errorf("--job-token: required (or $CKPT_JOB_TOKEN)")
+	}
+	return FromEnv(url, tokenFile)
+}
