@@ -16,8 +16,7 @@ import (
 // the request, the others mapped by intervalRequest.
 type intervalFlags struct {
 	req                interval.Request
-	system, nodes      int
-	local, shared      string
+	storages           [2]*interval.Storage // --local, --shared
 	json               bool
 	plotPath, htmlPath string
 }
@@ -93,17 +92,22 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
 	durationVar(fl, &fs.MaxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
-	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
+	fl.IntVar(&fs.System, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
 	fl.StringVar(&fs.FTA, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
-	fl.IntVar(&f.nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
+	fl.IntVar(&fs.Nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
 	fl.StringVar(&fs.Google, "google", "", "Google cluster trace task_events table (.csv, .csv.gz) to estimate MNOF and MTBF from (one --priority)")
 	fl.Float64Var(&r.MemoryMB, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
 	fl.StringVar(&r.BLCR, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
 	fl.StringVar(&r.Data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
-	fl.StringVar(&f.local, "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)")
-	fl.StringVar(&f.shared, "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)")
+	parsedVar(fl, &f.storages[0], "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)", storage("local"))
+	parsedVar(fl, &f.storages[1], "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)", storage("shared"))
 	addJSONFlag(fl, &f.json)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "E(Tw) against the number of intervals, the methods' choices marked (and, with --trace, --lanl or --fta, the fitted failure law over the data)")
+}
+
+// storage reads the costs C,R of storage name (--local, --shared).
+func storage(name string) func(string) (*interval.Storage, error) {
+	return optional(func(v string) (interval.Storage, error) { return interval.ParseStorage(name, v) })
 }
 
 // failureCount reads --failures E(Y).
@@ -147,20 +151,15 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 	}
 	r := f.req
 	r.Fits = f.plotPath != "" || f.htmlPath != ""
-	r.Failures.System = -1
-	if given("system") {
-		r.Failures.System = f.system
+	if !given("system") {
+		r.Failures.System = -1
 	}
-	if given("nodes") || r.Failures.FTA != "" {
-		r.Failures.Nodes = f.nodes
+	if !given("nodes") && r.Failures.FTA == "" {
+		r.Failures.Nodes = 0
 	}
-	for _, x := range []struct{ name, v string }{{"local", f.local}, {"shared", f.shared}} {
-		if given(x.name) {
-			s, err := interval.ParseStorage(x.name, x.v)
-			if err != nil {
-				return r, usagef("--%s: %v", x.name, err)
-			}
-			r.Storages = append(r.Storages, s)
+	for _, s := range f.storages {
+		if s != nil {
+			r.Storages = append(r.Storages, *s)
 		}
 	}
 	return r, nil
