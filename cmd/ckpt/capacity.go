@@ -57,14 +57,11 @@ avail instead of yield).`,
 }
 
 // simFlags are the flags shared by simulate, sweep and export, bound to
-// their request's Setup.
-type simFlags struct {
-	s    *capacity.Setup
-	json bool
-}
+// their request's Setup (with progress on stderr).
+type simFlags struct{ json bool }
 
 func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
-	f.s = s
+	cmd.PreRun = func(cmd *cobra.Command, _ []string) { s.ProgressTo = cmd.ErrOrStderr() }
 	fl := cmd.Flags()
 	parsedVar(fl, &s.Strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
 		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)",
@@ -84,9 +81,6 @@ func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
 	fl.StringVar(&s.Release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
 
-// read completes the Setup: progress on stderr.
-func (f *simFlags) read(cmd *cobra.Command) { f.s.ProgressTo = cmd.ErrOrStderr() }
-
 func newCapacitySimulateCmd() *cobra.Command {
 	var f simFlags
 	var req capacity.SimulateRequest
@@ -98,7 +92,6 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f.read(cmd)
 			if err := checkPictureFlags(plotPath); err != nil {
 				return err
 			}
@@ -134,7 +127,6 @@ only complete rows.`,
 			if f.json && !cmd.Flags().Changed("csv") {
 				csv = ""
 			}
-			f.read(cmd)
 			req.Collect = f.json
 			var err error
 			if req.Values, err = capacity.ParseValues(values); err == nil {

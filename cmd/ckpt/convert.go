@@ -61,10 +61,6 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 		Example: `  ckpt capacity export --p-max 16 --sections 4 --load 1 --out inst`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := req.Validate(); err != nil {
-				return namedFlag(cmd, err, nil)
-			}
-			f.read(cmd)
 			return printer(cmd, false, nil)(capacity.RunExport(cmd.Context(), req))
 		},
 	}
