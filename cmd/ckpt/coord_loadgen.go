@@ -13,7 +13,6 @@ import (
 
 func newCoordLoadgenCmd(f *coordFlags) *cobra.Command {
 	var opt loadgen.Options
-	var duration float64
 	local := server.Settings{TTL: "30s", MaxTTL: "1d", NodeMTBF: "0"}
 	cmd := &cobra.Command{Use: "loadgen", Short: "Drive a coordinator with N simulated jobs; report decisions/s and latency",
 		Long: `loadgen registers --jobs simulated jobs and drives them from --clients
@@ -25,7 +24,7 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { // the coordinator of f, else one started with local
 			var err error
-			opt.Duration, opt.Prefix = time.Duration(duration*float64(time.Second)), fmt.Sprintf("lg%d-", time.Now().UnixNano())
+			opt.Prefix = fmt.Sprintf("lg%d-", time.Now().UnixNano())
 			if f.remote() {
 				f.id = "loadgen"
 				cl, err := f.client(false)
@@ -49,7 +48,7 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 	fl.IntVar(&opt.Jobs, "jobs", 1000, "simulated jobs")
 	fl.IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
 	hiddenAlias(fl, "workers", "clients")
-	parsedVar(fl, &duration, "duration", "10s", "measured duration", positive)
+	parsedVar(fl, &opt.Duration, "duration", "10s", "measured duration", wallclock(positive))
 	fl.StringVar(&local.Bandwidth, "bandwidth", "40GB/s", "bandwidth of the self-started coordinator")
 	fl.StringVar(&local.Policy, "policy", "least-waste", "policy of the self-started coordinator")
 	fl.BoolVar(&opt.NoSync, "unsafe-no-sync", false, "self-started coordinator without fsync")

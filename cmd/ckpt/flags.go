@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -121,6 +122,14 @@ func optional[T any](parse func(string) (T, error)) func(string) (*T, error) {
 	return func(s string) (*T, error) {
 		v, err := parse(s)
 		return &v, err
+	}
+}
+
+// wallclock makes parse's seconds a time.Duration.
+func wallclock(parse func(string) (float64, error)) func(string) (time.Duration, error) {
+	return func(s string) (time.Duration, error) {
+		v, err := parse(s)
+		return time.Duration(v * float64(time.Second)), err
 	}
 }
 

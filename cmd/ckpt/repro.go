@@ -12,6 +12,7 @@ import (
 	reprocoop "github.com/ckpt-hpc/ckpt/repro/coop"
 	reproprofiles "github.com/ckpt-hpc/ckpt/repro/profiles"
 	reproreservation "github.com/ckpt-hpc/ckpt/repro/reservation"
+	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 )
 
 // reproductions maps `ckpt repro NAME` to the paper it reproduces.
@@ -34,7 +35,7 @@ type reproFlags struct {
 	req   repro.Request
 	seed  uint64
 	data  string
-	slurm slurmReproFlags
+	slurm reproslurm.Request
 }
 
 func newReproCmd() *cobra.Command {
