@@ -56,11 +56,9 @@ avail instead of yield).`,
 	return cmd
 }
 
-// simFlags are the flags shared by simulate, sweep and export, bound to
-// their request's Setup (with progress on stderr).
-type simFlags struct{ json bool }
-
-func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
+// setupFlags defines the flags shared by simulate, sweep and export,
+// bound to their request's Setup (with progress on stderr), and --json.
+func setupFlags(cmd *cobra.Command, s *capacity.Setup, asJSON *bool) {
 	cmd.PreRun = func(cmd *cobra.Command, _ []string) { s.ProgressTo = cmd.ErrOrStderr() }
 	fl := cmd.Flags()
 	parsedVar(fl, &s.Strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
@@ -76,13 +74,13 @@ func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
 	durationVar(fl, &s.Params.CLo, "c-min", "5", "checkpoint times C_j = R_j ~ U[c-min, c-max], in time units")
 	durationVar(fl, &s.Params.CHi, "c-max", "20", "see --c-min")
 	addSeedFlag(fl, &s.Seed, 1)
-	addJSONFlag(fl, &f.json)
+	addJSONFlag(fl, asJSON)
 	addWorkersFlag(fl, &s.Workers)
 	fl.StringVar(&s.Release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
 
 func newCapacitySimulateCmd() *cobra.Command {
-	var f simFlags
+	var asJSON bool
 	var req capacity.SimulateRequest
 	var plotPath, htmlPath string
 	cmd := &cobra.Command{
@@ -100,16 +98,16 @@ func newCapacitySimulateCmd() *cobra.Command {
 			if err == nil {
 				err = report.WritePictures(plotPath, htmlPath, rep)
 			}
-			return printer(cmd, f.json, nil)(rep, err)
+			return printer(cmd, asJSON, nil)(rep, err)
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, &asJSON)
 	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
 }
 
 func newCapacitySweepCmd() *cobra.Command {
-	var f simFlags
+	var asJSON bool
 	var req capacity.SweepRequest
 	var values, csv, jsonl string
 	cmd := &cobra.Command{
@@ -124,28 +122,28 @@ only complete rows.`,
   ckpt capacity sweep --vary delta --values 0.05,0.1,0.2 --shard 0/4 --csv d.0.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.json && !cmd.Flags().Changed("csv") {
+			if asJSON && !cmd.Flags().Changed("csv") {
 				csv = ""
 			}
-			req.Collect = f.json
+			req.Collect = asJSON
 			var err error
 			if req.Values, err = capacity.ParseValues(values); err == nil {
 				err = req.Validate()
 			}
 			if err == nil {
-				err = sweepOutputs(csv, jsonl, f.json)
+				err = sweepOutputs(csv, jsonl, asJSON)
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)
 			}
 			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (capacity.SweepReport, error) { return capacity.RunSweep(cmd.Context(), req) })
-			if err != nil || !f.json {
+			if err != nil || !asJSON {
 				return namedFlag(cmd, err, nil)
 			}
 			return writeJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, &asJSON)
 	fl := cmd.Flags()
 	fl.StringVar(&req.Vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")
 	fl.StringVar(&values, "values", "50,100,200", "comma-separated values of --vary")

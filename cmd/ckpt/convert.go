@@ -43,7 +43,6 @@ cannot be IN.`,
 
 // newCapacityExportCmd writes one generated instance for Batsim.
 func newCapacityExportCmd() *cobra.Command {
-	var f simFlags
 	var req capacity.ExportRequest
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -64,7 +63,7 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 			return printer(cmd, false, nil)(capacity.RunExport(cmd.Context(), req))
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, new(bool))
 	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
 	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,13 +38,8 @@ prefix of the simulated jobs' ids on the server. Exits 1 if they differ.`,
 func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strategy string) error {
 	sim, err := sf.simulation(cmd)
 	sim.Strategies = strings.Split(strategy, ",")
-	var c iosim.Config
-	var opt iosim.Options
-	var st iosim.Strategy
-	if err == nil {
-		c, opt, st, err = sim.ResolveToken()
-	}
-	if err != nil {
+	c, opt, st, rerr := sim.ResolveToken()
+	if err = cmp.Or(err, rerr); err != nil {
 		return namedFlag(cmd, err, map[string]string{"strategies": "strategy"})
 	}
 	if f.id == "" {

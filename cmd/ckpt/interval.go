@@ -74,7 +74,24 @@ func newIntervalCmd() *cobra.Command {
   ckpt interval --te 200 --failures 2 --memory 160
   ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20 --html plan.html`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runInterval(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkPictureFlags(f.plotPath); err != nil {
+				return err
+			}
+			req, err := intervalRequest(f, cmd.Flags().Changed)
+			if err != nil {
+				return err
+			}
+			rep, err := interval.Run(cmd.Context(), req)
+			if err != nil {
+				return namedFlag(cmd, err, intervalFlagOf)
+			}
+			if w := rep.Warning(); w != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
+			}
+			err = report.WritePictures(f.plotPath, f.htmlPath, rep)
+			return printer(cmd, f.json, nil)(rep, err)
+		},
 	}
 	addIntervalFlags(cmd.Flags(), &f)
 	cmd.AddCommand(newIntervalSimulateCmd())
@@ -117,25 +134,6 @@ func failureCount(s string) (float64, error) {
 		return 0, fmt.Errorf("want a number of failures >= 0, got %q", s)
 	}
 	return ey, nil
-}
-
-func runInterval(cmd *cobra.Command, f intervalFlags) error {
-	if err := checkPictureFlags(f.plotPath); err != nil {
-		return err
-	}
-	req, err := intervalRequest(f, cmd.Flags().Changed)
-	if err != nil {
-		return err
-	}
-	rep, err := interval.Run(cmd.Context(), req)
-	if err != nil {
-		return namedFlag(cmd, err, intervalFlagOf)
-	}
-	if w := rep.Warning(); w != "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
-	}
-	err = report.WritePictures(f.plotPath, f.htmlPath, rep)
-	return printer(cmd, f.json, nil)(rep, err)
 }
 
 // intervalRequest completes the request the flags were read into; it

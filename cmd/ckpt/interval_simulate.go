@@ -50,7 +50,20 @@ func newIntervalSimulateCmd() *cobra.Command {
   ckpt interval simulate --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20
   ckpt interval simulate --te 2h --ckpt 1m --failure-times failures.txt --strategy period:20m`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runIntervalSimulate(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
+				return usagef("--system goes with --lanl")
+			}
+			var err error
+			if f.req.R, err = durationFlag("restart", f.restart); err != nil {
+				return err
+			}
+			rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
+			if err == nil && (f.csv == "-" || f.jsonl == "-") {
+				return nil
+			}
+			return printer(cmd, f.json, intervalFlagOf)(rep, err)
+		},
 	}
 	fl, r := cmd.Flags(), &f.req
 	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
@@ -74,19 +87,4 @@ func newIntervalSimulateCmd() *cobra.Command {
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one row per run to this JSON-lines file (- for stdout)")
 	addJSONFlag(fl, &f.json)
 	return cmd
-}
-
-func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
-	if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
-		return usagef("--system goes with --lanl")
-	}
-	var err error
-	if f.req.R, err = durationFlag("restart", f.restart); err != nil {
-		return err
-	}
-	rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
-	if err == nil && (f.csv == "-" || f.jsonl == "-") {
-		return nil
-	}
-	return printer(cmd, f.json, intervalFlagOf)(rep, err)
 }
