@@ -49,10 +49,6 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	return cmd
 }
 
-// remote reports whether a coordinator was named (--server or
-// $CKPT_COORD_URL).
-func (f *coordFlags) remote() bool { return client.Named(f.url) }
-
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
 	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/loadgen"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 )
@@ -25,7 +26,7 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { // the coordinator of f, else one started with local
 			var err error
 			opt.Prefix = fmt.Sprintf("lg%d-", time.Now().UnixNano())
-			if f.remote() {
+			if client.Named(f.url) {
 				f.id = "loadgen"
 				cl, err := f.client(false)
 				if err != nil {

@@ -46,7 +46,7 @@ func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strateg
 		f.id = "sim-"
 	}
 	var cl *client.Client
-	if f.remote() {
+	if client.Named(f.url) {
 		if cl, err = f.client(false); err != nil {
 			return err
 		}

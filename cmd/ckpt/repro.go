@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,12 +30,11 @@ var reproductions = repro.Catalog{
 	"capacity":    {Paper: "Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", Run: reprocapacity.Run, Seeded: true, Data: true, Tolerance: report.DefaultTolerance},
 }
 
-// reproFlags are the flags of `ckpt repro`: the request's, --seed and
-// --data (given or not), and those of `ckpt repro slurm`.
+// reproFlags are the flags of `ckpt repro`: the request's, --seed (given
+// or not), and those of `ckpt repro slurm`.
 type reproFlags struct {
 	req   repro.Request
 	seed  uint64
-	data  string
 	slurm reproslurm.Request
 }
 
@@ -70,7 +70,7 @@ ones, --data those that read data) and writes --out/report.html, as
 	fl.BoolVar(&r.Quick, "quick", false, "small smoke-test version of every experiment")
 	addWorkersFlag(fl, &r.Workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
-	fl.StringVar(&f.data, "data", "", "data folder of the reproductions that read data: cloud, capacity, profiles (default: $CKPT_DATA, else ../shared/data beside the checkout)")
+	parsedVar(fl, &r.Data, "data", "", "data folder of the reproductions that read data: cloud, capacity, profiles (default: $CKPT_DATA, else ../shared/data beside the checkout)", optional(func(v string) (string, error) { return v, nil }))
 	fl.StringVar(&r.Items.Shard, "shard", "", "compute only shard i/n (or auto, auto/N in a job array) of every sweep's items, into --items; outputs are then left to --finish")
 	fl.StringVar(&r.Items.ItemLog, "items", "", "record every sweep item's result to this .jsonl item log (with --shard: the shard's items)")
 	fl.StringVar(&r.Items.Finish, "finish", "", "finish from this merged item log (ckpt merge of the shards' --items): write every table and figure without recomputing the sweeps")
@@ -95,8 +95,31 @@ func runRepro(cmd *cobra.Command, name string, f reproFlags) error {
 	if cmd.Flags().Changed("seed") {
 		r.Seed = &f.seed
 	}
-	if cmd.Flags().Changed("data") {
-		r.Data = &f.data
-	}
 	return reproductions.Run(cmd.Context(), r)
+}
+
+func newReportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "report DIR",
+		Short: "Gather the reproductions of a results folder into one self-contained HTML page",
+		Long: `Read a results folder written by "ckpt repro" (one reproduction's folder, or a
+folder of them) and write one HTML file with everything inlined (SVG figures,
+style sheet; no network, no external file): a summary of every reproduction,
+then per paper its comparisons.csv (ours, the paper's, the delta; rows beyond
+the reproduction's tolerance highlighted), every figure, and FINDINGS.md
+(the folder's own copy, else the one built into ckpt).`,
+		Example: `  ckpt repro all --quick --out results    # writes results/report.html too
+  ckpt report results --out results.html`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := report.WriteFile(args[0], out, reproductions.ReportOptions())
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", path)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "output HTML file (default DIR/report.html)")
+	return cmd
 }
