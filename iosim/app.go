@@ -1,6 +1,7 @@
 package iosim
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -337,4 +338,29 @@ func writeFile(path, field string, write func(io.Writer) error) error {
 		return usage.Fieldf(field, "%s: %v", path, err)
 	}
 	return nil
+}
+
+// Buffered returns s with its Stdin read whole (at most MaxConfigBytes+1
+// bytes) when Config is "-", so that Validate and Run both read it.
+func (s Source) Buffered() (Source, error) {
+	if s.Config != "-" || s.Stdin == nil {
+		return s, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(s.Stdin, MaxConfigBytes+1))
+	s.Stdin = bytes.NewReader(b)
+	return s, err
+}
+
+// ResolveToken is Resolve for a simulation of one token strategy (ordered-*,
+// ordered-nb-*, least-waste*), whose arbiter a coordinator can stand in
+// for; another strategy is refused naming the field "strategies".
+func (s Simulation) ResolveToken() (Config, Options, Strategy, error) {
+	c, opt, sts, err := s.Resolve()
+	if err == nil && (len(sts) != 1 || sts[0].Sharing != Token) {
+		err = usage.Fieldf("strategies", "%q: want one token strategy (ordered-*, ordered-nb-*, least-waste*)", strings.Join(s.Strategies, ","))
+	}
+	if err != nil {
+		return c, opt, Strategy{}, err
+	}
+	return c, opt, sts[0], nil
 }

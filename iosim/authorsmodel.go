@@ -13,7 +13,7 @@ import (
 // AuthorsModel switches on, one at a time, the ways in which the paper's
 // own simulator (SMURFSorg/InterferingCheckpoints, the commit "Import
 // version used for paper") behaves differently from the model of the
-// paper's text, which Simulate follows by default. Every switch is off in
+// paper's text, which SimulateContext follows by default. Every switch is off in
 // the zero value. Line numbers are those of that commit.
 type AuthorsModel struct {
 	// SwappedLeastWaste: Least-Waste ranks the requests with the authors'

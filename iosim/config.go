@@ -102,7 +102,7 @@ func (c Config) WithNodeMTBF(mu float64) Config {
 	return c
 }
 
-// MaxNodes is the largest platform Simulate accepts: six times Fugaku's
+// MaxNodes is the largest platform SimulateContext accepts: six times Fugaku's
 // 158 976 nodes. A simulation holds a few hundred bytes per node (its
 // failure stream and pending failure event), so this bounds a run's memory
 // at a few hundred megabytes.

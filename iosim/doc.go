@@ -72,7 +72,7 @@
 //
 // # Metrics
 //
-// Simulate returns a Run whose Split accounts (Options.Accounting: ours,
+// SimulateContext returns a Run whose Split accounts (Options.Accounting: ours,
 // or the authors' simulator's, AuthorsAccounting, with Renormalize for
 // their post-processing) for every node-second of the
 // window [Skip, Span − Skip] (default: the 60 days between the first and

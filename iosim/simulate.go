@@ -382,14 +382,9 @@ var ErrTooManyEvents = errors.New("too many events")
 // context (a few milliseconds of work).
 const checkEvery = 4096
 
-// Simulate runs strategy st on the platform and workload of c and returns
-// the window's accounting. It is deterministic in (c, st, opt). It is
-// SimulateContext without cancellation.
-func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
-	return SimulateContext(context.Background(), c, st, opt)
-}
-
-// SimulateContext is Simulate stopped by ctx: the context is checked every
+// SimulateContext runs strategy st on the platform and workload of c and
+// returns the window's accounting. It is deterministic in (c, st, opt).
+// It stops when ctx is done: the context is checked every
 // few thousand events, so a cancelled run returns ctx's error within
 // milliseconds. With random failures, a platform on which some class
 // cannot make progress is refused up front (see Config.CheckProgress).
@@ -412,7 +407,7 @@ func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (
 	return s.result(), nil
 }
 
-// checkOptions refuses options Simulate cannot run.
+// checkOptions refuses options SimulateContext cannot run.
 func checkOptions(c *Config, st Strategy, opt Options) error {
 	if err := c.Validate(); err != nil {
 		return err

@@ -10,6 +10,11 @@ import (
 	"testing"
 )
 
+// Simulate is SimulateContext without cancellation, as the tests run it.
+func Simulate(c *Config, st Strategy, opt Options) (Run, error) {
+	return SimulateContext(context.Background(), c, st, opt)
+}
+
 // small is a 64-node test platform with three classes (one with regular
 // I/O) and frequent failures.
 func small() Config {

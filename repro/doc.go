@@ -16,7 +16,9 @@
 // reproduction.
 //
 // Each sub-package's doc comment names its paper and the sections, tables
-// and figures it reproduces. Config carries what the command passes: the
+// and figures it reproduces. A Catalog maps each name to its Reproduction
+// (paper, run, the options that apply); Catalog.Run runs a Request, one
+// reproduction or all of them and their report. Config carries what the command passes: the
 // output folder, --quick, --workers, --seed (BaseSeed keeps each
 // reproduction's own seed unless one is given), the log and progress
 // writers. Table writes a CSV row by row (float64 cells with 8 significant

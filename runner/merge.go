@@ -219,11 +219,21 @@ func checkShards(all []*shardReader, expect int) error {
 // shard must share. dst must not be one of the shards. dst is written
 // through a temporary file renamed on success: on error, whatever dst
 // held before is left as it was. A missing or unreadable shard is a usage
-// error.
+// error, as are a negative expect and a single shard without an end line
+// and no expect (`ckpt merge --expect`): a sweep interrupted at its end
+// cannot be told from a complete one.
 func MergeFiles(dst string, expect int, shards ...string) error {
 	f, err := FormatOf(dst)
 	if err != nil {
 		return fmt.Errorf("merge: output %v", err)
+	}
+	if expect < 0 {
+		return usage.Errorf("--expect: %d must be >= 0", expect)
+	}
+	if len(shards) == 1 && expect == 0 {
+		if _, ok, err := ReadTrailer(shards[0]); err == nil && !ok {
+			return usage.Errorf("one input (%s) without a shard end line and no --expect: a sweep interrupted at its end cannot be told from a complete one; give --expect with the sweep's item count", shards[0])
+		}
 	}
 	dstInfo, _ := os.Stat(dst)
 	var srcs []io.Reader

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // shardOutputs runs every shard of an n-way split and returns their CSV
@@ -297,5 +299,32 @@ func TestMergeRefusesEmpty(t *testing.T) {
 	cut := full[:bytes.LastIndexByte(full[:len(full)-1], '\n')+1]
 	if _, err := mergeBytes(t, FormatCSV, 6, [][]byte{cut}); err == nil || !strings.Contains(err.Error(), "item 5 is missing from input #0") {
 		t.Errorf("interrupted run with expect: %v", err)
+	}
+}
+
+// TestMergeFilesLoneUnsplitInput: an unsplit run's output has no end
+// line, so alone it merges only with the item count it must hold (an
+// interruption at its end looks complete otherwise); a negative count is
+// refused. Both refusals are usage errors that write nothing.
+func TestMergeFilesLoneUnsplitInput(t *testing.T) {
+	dir := t.TempDir()
+	full, _ := runToBytes(t, Options{Seed: 1}, testPoints(3), 2)
+	p, dst := filepath.Join(dir, "full.csv"), filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(p, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for expect, want := range map[int]string{0: "without a shard end line", -1: "-1 must be >= 0"} {
+		if err := MergeFiles(dst, expect, p); !usage.Is(err) || !strings.Contains(err.Error(), want) {
+			t.Errorf("expect %d: %v, want a usage error saying %q", expect, err, want)
+		}
+		if _, err := os.Stat(dst); !os.IsNotExist(err) {
+			t.Fatalf("expect %d: a refused merge wrote %s", expect, dst)
+		}
+	}
+	if err := MergeFiles(dst, bytes.Count(full, []byte("\n"))-1, p); err != nil { // a header and one line per item
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(dst); !bytes.Equal(got, full) {
+		t.Fatal("a lone unsplit input with its count does not merge to itself")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -62,4 +63,31 @@ func (b *bar) finish(complete bool) {
 		_ = b.pb.Exit()
 	}
 	fmt.Fprintln(b.w)
+}
+
+// StepBars returns a progress callback (step, rows done, rows in all)
+// that draws one bar per step on w when w is a terminal, for steps of at
+// least minRows rows (a solve of a few seconds); nil, drawing nothing,
+// when w is not a terminal.
+func StepBars(w io.Writer, minRows int) func(step string, done, total int) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	var mu sync.Mutex
+	bars := map[string]*progressbar.ProgressBar{}
+	return func(step string, done, total int) {
+		if total < minRows {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		b := bars[step]
+		if b == nil {
+			b = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(step),
+				progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+			bars[step] = b
+		}
+		_ = b.Set(done)
+	}
 }

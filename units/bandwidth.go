@@ -48,3 +48,13 @@ func FormatBandwidth(b float64) string {
 	}
 	return strconv.FormatFloat(b, 'g', 4, 64) + "B/s"
 }
+
+// ParseSize reads a size in bytes > 0: ParseBandwidth's grammar without
+// "/s" ("2TB", "40e9").
+func ParseSize(s string) (float64, error) {
+	b, err := ParseBandwidth(s)
+	if err != nil || strings.HasSuffix(strings.TrimSpace(s), "/s") || !(b > 0) {
+		return 0, fmt.Errorf("bad size %q (want bytes > 0, e.g. 40e9 or 2TB)", s)
+	}
+	return b, nil
+}

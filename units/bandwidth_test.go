@@ -1,6 +1,7 @@
 package units
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -68,4 +69,19 @@ func FuzzParseBandwidth(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestParseSize: a size is a bandwidth's number and unit without "/s",
+// and positive; the refusal names the value.
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]float64{"2TB": 2e12, "40e9": 40e9, " 1.5G ": 1.5e9, "512": 512} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"40GB/s", "0", "-1G", "", "x", "1e400"} {
+		if _, err := ParseSize(in); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", in)) {
+			t.Errorf("ParseSize(%q): %v, want a refusal naming it", in, err)
+		}
+	}
 }

@@ -43,19 +43,6 @@ func Fieldf(field, format string, a ...any) error {
 	return &Error{Field: field, Err: fmt.Errorf(format, a...)}
 }
 
-// Renamed returns err with its field renamed by names (e.g. a Request's
-// JSON field to a command-line flag), so that the error speaks the
-// caller's words; other errors are returned as they are.
-func Renamed(err error, names map[string]string) error {
-	var ue *Error
-	if errors.As(err, &ue) {
-		if f, ok := names[ue.Field]; ok {
-			return &Error{Field: f, Err: ue.Err}
-		}
-	}
-	return err
-}
-
 // Is reports whether err, or an error it wraps, is a usage error.
 func Is(err error) bool {
 	var ue *Error

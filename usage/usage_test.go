@@ -48,18 +48,3 @@ func TestMissingInputIsAUsageError(t *testing.T) {
 	}
 	f.Close()
 }
-
-func TestRenamed(t *testing.T) {
-	names := map[string]string{"te_s": "--te"}
-	if got := Renamed(Fieldf("te_s", "must be > 0"), names); got.Error() != "--te: must be > 0" || !Is(got) {
-		t.Fatalf("got %v", got)
-	}
-	other := Fieldf("c_s", "must be > 0")
-	if Renamed(other, names) != other {
-		t.Fatal("a field with no new name changed")
-	}
-	plain := errors.New("disk full")
-	if Renamed(plain, names) != plain {
-		t.Fatal("a plain error changed")
-	}
-}

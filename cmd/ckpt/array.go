@@ -6,17 +6,17 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
+// arrayFlags are the flags of ckpt array: the array's, but for its time
+// limit, and the binary and --resubmit.
 type arrayFlags struct {
-	tasks, throttle int
-	name, bin, time string
-	extra           []string
-	resubmit        bool
+	a         slurm.Array
+	bin, time string
+	resubmit  bool
 }
 
 func newArrayCmd() *cobra.Command {
@@ -45,8 +45,8 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 				return err
 			}
 			if f.resubmit {
-				a.IDs = slurm.MissingShards(probe, f.tasks)
-				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d shards missing: --array=%s\n", len(a.IDs), f.tasks, runner.ArrayList(a.IDs))
+				a.IDs = slurm.MissingShards(probe, f.a.Tasks)
+				fmt.Fprintf(cmd.ErrOrStderr(), "%d of %d shards missing: --array=%s\n", len(a.IDs), f.a.Tasks, runner.ArrayList(a.IDs))
 			}
 			s, err := a.Script()
 			if err != nil {
@@ -57,9 +57,9 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.tasks, "shards", 0, "number of shards, one array task each (required)")
-	fl.IntVar(&f.throttle, "throttle", 0, "tasks running at once (--array=...%k; 0: no bound)")
-	fl.StringVar(&f.name, "job-name", "ckpt-array", "job name (the merge job is NAME.merge)")
+	fl.IntVar(&f.a.Tasks, "shards", 0, "number of shards, one array task each (required)")
+	fl.IntVar(&f.a.Throttle, "throttle", 0, "tasks running at once (--array=...%k; 0: no bound)")
+	fl.StringVar(&f.a.Name, "job-name", "ckpt-array", "job name (the merge job is NAME.merge)")
 	fl.StringVar(&f.bin, "ckpt-bin", "ckpt", "the ckpt program the jobs run")
 	// The names of the previous release, hidden: --tasks is a folder in
 	// reserve, --ckpt a checkpoint cost everywhere else.
@@ -67,23 +67,16 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 	hiddenAlias(fl, "name", "job-name")
 	hiddenAlias(fl, "ckpt", "ckpt-bin")
 	fl.StringVar(&f.time, "time", "0", "time limit of each task and of the merge job, e.g. 2h or 02:00:00 (0: the partition default)")
-	fl.StringArrayVar(&f.extra, "sbatch-arg", nil, "further sbatch option for both jobs, e.g. --partition=cpu (repeatable)")
+	fl.StringArrayVar(&f.a.Extra, "sbatch-arg", nil, "further sbatch option for both jobs, e.g. --partition=cpu (repeatable)")
 	fl.BoolVar(&f.resubmit, "resubmit", false, "submit only the shards whose files are missing or interrupted, then the merge job")
 	return cmd
-}
-
-// hiddenAlias makes --old a hidden name of flag --name, for one release.
-func hiddenAlias(fl *pflag.FlagSet, old, name string) {
-	f := fl.Lookup(name)
-	fl.Var(f.Value, old, "old name of --"+name)
-	_ = fl.MarkHidden(old)
 }
 
 // plan builds the array of command args and the per-task files whose end
 // lines say which shards are done (TaskID marks the task).
 func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
-	if f.tasks < 1 {
-		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.tasks)
+	if f.a.Tasks < 1 {
+		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.a.Tasks)
 	}
 	if args[0] == "ckpt" || filepath.Base(args[0]) == "ckpt" {
 		args = args[1:]
@@ -99,7 +92,8 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if err != nil {
 		return slurm.Array{}, nil, err
 	}
-	a := slurm.Array{Name: f.name, Tasks: f.tasks, Throttle: f.throttle, Time: limit, Extra: f.extra}
+	a := f.a
+	a.Time = limit
 	if sub.Name() == "repro" && sub.Parent() != nil && !sub.Parent().HasParent() {
 		name, out := slurm.ReproTarget(args)
 		if _, ok := reproductions[name]; !ok {

@@ -47,7 +47,7 @@ avail instead of yield).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req.Stdin = cmd.InOrStdin()
-			return printer(cmd, asJSON)(capacity.RunDecide(cmd.Context(), req))
+			return printer(cmd, asJSON, nil)(capacity.RunDecide(cmd.Context(), req))
 		},
 	}
 	cmd.Flags().StringVar(&req.State, "state", "", "JSON state file (- for stdin)")
@@ -56,58 +56,31 @@ avail instead of yield).`,
 	return cmd
 }
 
-// simFlags are the flags shared by simulate, sweep and export, bound to
-// their request's Setup; read parses the text ones into it.
-type simFlags struct {
-	s                    *capacity.Setup
-	strategies, workload string
-	avgT, cLo, cHi       string
-	json                 bool
-}
-
-func (f *simFlags) register(cmd *cobra.Command, s *capacity.Setup) {
-	f.s = s
+// setupFlags defines the flags shared by simulate, sweep and export,
+// bound to their request's Setup (with progress on stderr), and --json.
+func setupFlags(cmd *cobra.Command, s *capacity.Setup, asJSON *bool) {
+	cmd.PreRun = func(cmd *cobra.Command, _ []string) { s.ProgressTo = cmd.ErrOrStderr() }
 	fl := cmd.Flags()
-	fl.StringVar(&f.strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
-		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)")
-	fl.StringVar(&f.workload, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a Batsim workload (.json), a CQSim .rst file, or uniform (1..p_min); comma-separated for several")
+	parsedVar(fl, &s.Strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
+		"comma-separated strategies: "+strings.Join(capacity.Names(), ", ")+" (NAME:X for parameters)",
+		func(v string) ([]string, error) { return strings.Split(v, ","), nil })
+	parsedVar(fl, &s.Workloads, "workload", "uniform", "job widths: an SWF log (.swf, .swf.gz), a Batsim workload (.json), a CQSim .rst file, or uniform (1..p_min); comma-separated for several", registry.SplitList)
 	fl.IntVar(&s.Params.Sections, "sections", 400, "number of sections n")
-	fl.StringVar(&f.avgT, "avg-t", "100", "mean section length avgT (lengths ~ U[0.8,1.2]·avgT), in the model's time unit: a duration (100, 90m, 01:30:00) is read as seconds; with --finite the unit is 20 s")
+	durationVar(fl, &s.Params.AvgT, "avg-t", "100", "mean section length avgT (lengths ~ U[0.8,1.2]·avgT), in the model's time unit: a duration (100, 90m, 01:30:00) is read as seconds; with --finite the unit is 20 s")
 	fl.IntVar(&s.Params.PMax, "p-max", 400, "P_max (100 = the paper's light setting)")
 	fl.Float64Var(&s.Params.PMinFrac, "p-min", 0.2, "P_min as a fraction of P_max, in [0, 1]")
 	fl.Float64Var(&s.Params.Delta, "delta", 0.1, "delta as a fraction of P_max, in [0, 1]")
 	fl.Float64Var(&s.Params.Load, "load", 2, "sum of job widths / P_max")
-	fl.StringVar(&f.cLo, "c-min", "5", "checkpoint times C_j = R_j ~ U[c-min, c-max], in time units")
-	fl.StringVar(&f.cHi, "c-max", "20", "see --c-min")
+	durationVar(fl, &s.Params.CLo, "c-min", "5", "checkpoint times C_j = R_j ~ U[c-min, c-max], in time units")
+	durationVar(fl, &s.Params.CHi, "c-max", "20", "see --c-min")
 	addSeedFlag(fl, &s.Seed, 1)
-	addJSONFlag(fl, &f.json)
+	addJSONFlag(fl, asJSON)
 	addWorkersFlag(fl, &s.Workers)
 	fl.StringVar(&s.Release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
 
-// read parses the text flags into the Setup (only their grammar: the
-// request validates the values).
-func (f *simFlags) read(cmd *cobra.Command) error {
-	s := f.s
-	s.ProgressTo = cmd.ErrOrStderr()
-	var err error
-	for _, d := range []struct {
-		name, v string
-		p       *float64
-	}{{"avg-t", f.avgT, &s.Params.AvgT}, {"c-min", f.cLo, &s.Params.CLo}, {"c-max", f.cHi, &s.Params.CHi}} {
-		if *d.p, err = durationFlag(d.name, d.v); err != nil {
-			return err
-		}
-	}
-	s.Strategies = strings.Split(f.strategies, ",")
-	if s.Workloads, err = registry.SplitList(f.workload); err != nil {
-		return usagef("--workload: %v", err)
-	}
-	return nil
-}
-
 func newCapacitySimulateCmd() *cobra.Command {
-	var f simFlags
+	var asJSON bool
 	var req capacity.SimulateRequest
 	var plotPath, htmlPath string
 	cmd := &cobra.Command{
@@ -117,9 +90,6 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.read(cmd); err != nil {
-				return err
-			}
 			if err := checkPictureFlags(plotPath); err != nil {
 				return err
 			}
@@ -128,18 +98,18 @@ func newCapacitySimulateCmd() *cobra.Command {
 			if err == nil {
 				err = report.WritePictures(plotPath, htmlPath, rep)
 			}
-			return printer(cmd, f.json)(rep, err)
+			return printer(cmd, asJSON, nil)(rep, err)
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, &asJSON)
 	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
 }
 
 func newCapacitySweepCmd() *cobra.Command {
-	var f simFlags
+	var asJSON bool
 	var req capacity.SweepRequest
-	var values, shard, csv, jsonl string
+	var values, csv, jsonl string
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Vary one parameter over instances and strategies (CSV/JSONL rows, shardable)",
@@ -152,64 +122,45 @@ only complete rows.`,
   ckpt capacity sweep --vary delta --values 0.05,0.1,0.2 --shard 0/4 --csv d.0.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.json && !cmd.Flags().Changed("csv") {
+			if asJSON && !cmd.Flags().Changed("csv") {
 				csv = ""
 			}
-			if err := f.read(cmd); err != nil {
-				return err
-			}
-			req.Collect = f.json
-			err := sweepValues(&req, values, shard)
-			if err == nil {
+			req.Collect = asJSON
+			var err error
+			if req.Values, err = capacity.ParseValues(values); err == nil {
 				err = req.Validate()
 			}
 			if err == nil {
-				err = sweepOutputs(csv, jsonl, f.json)
+				err = sweepOutputs(csv, jsonl, asJSON)
 			}
 			if err != nil {
-				return namedFlagErr(cmd, err)
+				return namedFlag(cmd, err, nil)
 			}
 			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (capacity.SweepReport, error) { return capacity.RunSweep(cmd.Context(), req) })
-			if err != nil || !f.json {
-				return namedFlagErr(cmd, err)
+			if err != nil || !asJSON {
+				return namedFlag(cmd, err, nil)
 			}
 			return writeJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, &asJSON)
 	fl := cmd.Flags()
 	fl.StringVar(&req.Vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")
 	fl.StringVar(&values, "values", "50,100,200", "comma-separated values of --vary")
 	fl.IntVar(&req.Instances, "instances", 10, "instances per point")
-	fl.StringVar(&shard, "shard", "", "run shard i/n of the items (0-based)")
+	parsedVar(fl, &req.Shard, "shard", "", "run shard i/n of the items (0-based)", runner.ParseShard)
 	fl.StringVar(&csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	return cmd
 }
 
-// sweepValues reads the shard and the values of `capacity sweep` into req.
-func sweepValues(req *capacity.SweepRequest, values, shard string) error {
-	var err error
-	if req.Shard, err = runner.ParseShard(shard); err != nil {
-		return usagef("--shard: %v", err)
-	}
-	req.Values, err = capacity.ParseValues(values)
-	return err
-}
-
 // sweepOutputs checks that the rows go to --csv, --jsonl or --json, and at
 // most one of them to stdout.
 func sweepOutputs(csv, jsonl string, asJSON bool) error {
-	toStdout := 0
-	for _, p := range []string{csv, jsonl} {
-		if p == "-" {
-			toStdout++
-		}
-	}
 	switch {
 	case csv == "" && jsonl == "" && !asJSON:
 		return usagef("give --csv, --jsonl or --json")
-	case asJSON && toStdout > 0 || toStdout > 1:
+	case asJSON && (csv == "-" || jsonl == "-") || csv == "-" && jsonl == "-":
 		return usagef("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
 	return nil

@@ -8,7 +8,6 @@ import (
 
 func newConvertCmd() *cobra.Command {
 	var req capacity.ConvertRequest
-	var ckpt, restart string
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
 		Short: "Convert job lists between SWF, Batsim JSON workloads and ckpt job lists",
@@ -26,21 +25,9 @@ cannot be IN.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.In, req.Out, req.Stdin, req.Stdout = args[0], args[1], cmd.InOrStdin(), cmd.OutOrStdout()
-			for _, d := range []struct {
-				name, v string
-				p       *float64
-			}{{"ckpt", ckpt, &req.Checkpoint}, {"restart", restart, &req.Restart}} {
-				if d.v == "" {
-					continue
-				}
-				var err error
-				if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
-					return err
-				}
-			}
 			rep, err := capacity.RunConvert(cmd.Context(), req)
 			if err != nil {
-				return namedFlagErr(cmd, err)
+				return namedFlag(cmd, err, nil)
 			}
 			return rep.WriteText(cmd.ErrOrStderr()) // stdout may be OUT
 		},
@@ -48,15 +35,14 @@ cannot be IN.`,
 	fl := cmd.Flags()
 	fl.StringVar(&req.From, "from", "", "input format: swf, batsim or ckpt (default: from IN's extension)")
 	fl.StringVar(&req.To, "to", "", "output format: swf, batsim or ckpt (default: from OUT's extension)")
-	fl.StringVar(&ckpt, "ckpt", "", "checkpoint time C of jobs read from SWF or Batsim into a ckpt list (a duration)")
-	fl.StringVar(&restart, "restart", "", "recovery time R of those jobs (default: --ckpt)")
+	parsedVar(fl, &req.Checkpoint, "ckpt", "", "checkpoint time C of jobs read from SWF or Batsim into a ckpt list (a duration)", positive)
+	parsedVar(fl, &req.Restart, "restart", "", "recovery time R of those jobs (default: --ckpt)", positive)
 	fl.IntVar(&req.NbRes, "nb-res", 0, "nb_res of a Batsim output (default: the widest job)")
 	return cmd
 }
 
 // newCapacityExportCmd writes one generated instance for Batsim.
 func newCapacityExportCmd() *cobra.Command {
-	var f simFlags
 	var req capacity.ExportRequest
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -74,16 +60,10 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 		Example: `  ckpt capacity export --p-max 16 --sections 4 --load 1 --out inst`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := req.Validate(); err != nil {
-				return namedFlagErr(cmd, err)
-			}
-			if err := f.read(cmd); err != nil {
-				return err
-			}
-			return printer(cmd, false)(capacity.RunExport(cmd.Context(), req))
+			return printer(cmd, false, nil)(capacity.RunExport(cmd.Context(), req))
 		},
 	}
-	f.register(cmd, &req.Setup)
+	setupFlags(cmd, &req.Setup, new(bool))
 	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
 	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd
@@ -106,13 +86,13 @@ counted as violations and earn nothing.`,
 		Example: `  ckpt capacity batsim-score --workload inst.json --schedule out_jobs.csv`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return printer(cmd, asJSON)(capacity.RunScore(cmd.Context(), req))
+			return printer(cmd, asJSON, nil)(capacity.RunScore(cmd.Context(), req))
 		},
 	}
 	cmd.Flags().StringVar(&req.Workload, "workload", "", "Batsim workload written by ckpt capacity export")
 	cmd.Flags().StringVar(&req.Schedule, "schedule", "", "Batsim's PREFIX_jobs.csv")
 	// --jobs is a count elsewhere in ckpt (coord loadgen, repro slurm).
-	hiddenFlagAlias(cmd.Flags(), "schedule", "jobs")
+	hiddenAlias(cmd.Flags(), "jobs", "schedule")
 	addJSONFlag(cmd.Flags(), &asJSON)
 	return cmd
 }

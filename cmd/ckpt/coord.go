@@ -4,9 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,22 +49,9 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	return cmd
 }
 
-// remote reports whether a coordinator was named (--server or
-// $CKPT_COORD_URL).
-func (f *coordFlags) remote() bool { return client.Named(f.url) }
-
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
-	if f.id == "" {
-		return nil, usagef("--id: required")
-	}
-	if f.jobToken == "" {
-		f.jobToken = os.Getenv("CKPT_JOB_TOKEN")
-	}
-	if needJob && f.jobToken == "" {
-		return nil, usagef("--job-token: required (or $CKPT_JOB_TOKEN)")
-	}
-	return client.FromEnv(f.url, f.tokenFile)
+	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob)
 }
 
 // print prints v as JSON with --json, else text.
@@ -80,85 +64,32 @@ func (f *coordFlags) print(cmd *cobra.Command, v any, text string) error {
 	return w.Err()
 }
 
-type registerFlags struct {
-	nodes                                 int
-	size, c, r, mtbf, work, endIn, method string
-	ey                                    float64
-	export                                bool
-}
-
 func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
-	var rf registerFlags
-	cmd := &cobra.Command{Use: "register", Short: "Register a job", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordRegister(cmd, f, rf) }}
+	var req api.RegisterRequest
+	var endIn float64
+	var export bool
+	cmd := f.verb("register", "Register a job", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+		req.ID, req.JobToken = f.id, f.jobToken
+		res, err := cl.RegisterIn(ctx, req, endIn)
+		if export {
+			return res, "export CKPT_JOB_TOKEN=" + res.JobToken, err
+		}
+		return res, res.Text(), err
+	})
 	fl := cmd.Flags()
-	fl.IntVar(&rf.nodes, "nodes", 1, "nodes of the job")
-	fl.StringVar(&rf.size, "size", "", "checkpoint size, e.g. 2TB (or give --ckpt)")
-	fl.StringVar(&rf.c, "ckpt", "", "measured checkpoint duration C")
-	fl.StringVar(&rf.r, "restart", "", "restart (recovery) duration R (default C)")
-	fl.StringVar(&rf.c, "c", "", "old name of --ckpt")
-	fl.StringVar(&rf.r, "r", "", "old name of --restart")
-	fl.MarkHidden("c")
-	fl.MarkHidden("r")
-	fl.StringVar(&rf.mtbf, "mtbf", "", "the job's MTBF (default: from --ey, else the platform's observed failures)")
-	fl.Float64Var(&rf.ey, "ey", 0, "expected number of failures over --work")
-	fl.StringVar(&rf.work, "work", "", "the job's work Te (for --method ey)")
-	fl.StringVar(&rf.endIn, "end-in", "", "time left in the allocation (Slurm's squeue -o %L works), if known")
-	fl.StringVar(&rf.method, "method", "daly", "period: daly, young or ey")
-	fl.BoolVar(&rf.export, "export", false, "print shell export lines (CKPT_JOB_TOKEN)")
+	fl.IntVar(&req.Nodes, "nodes", 1, "nodes of the job")
+	parsedVar(fl, &req.Bytes, "size", "", "checkpoint size, e.g. 2TB (or give --ckpt)", units.ParseSize)
+	parsedVar(fl, &req.C, "ckpt", "", "measured checkpoint duration C", positive)
+	parsedVar(fl, &req.R, "restart", "", "restart (recovery) duration R (default C)", positive)
+	hiddenAlias(fl, "c", "ckpt")
+	hiddenAlias(fl, "r", "restart")
+	parsedVar(fl, &req.MTBF, "mtbf", "", "the job's MTBF (default: from --ey, else the platform's observed failures)", positive)
+	fl.Float64Var(&req.EY, "ey", 0, "expected number of failures over --work")
+	parsedVar(fl, &req.Work, "work", "", "the job's work Te (for --method ey)", positive)
+	parsedVar(fl, &endIn, "end-in", "", "time left in the allocation (Slurm's squeue -o %L works), if known", positive)
+	fl.StringVar(&req.Method, "method", "daly", "period: daly, young or ey")
+	fl.BoolVar(&export, "export", false, "print shell export lines (CKPT_JOB_TOKEN)")
 	return cmd
-}
-
-func runCoordRegister(cmd *cobra.Command, f *coordFlags, rf registerFlags) error {
-	cl, err := f.client(false)
-	if err != nil {
-		return err
-	}
-	req := api.RegisterRequest{ID: f.id, Nodes: rf.nodes, EY: rf.ey, Method: rf.method, JobToken: f.jobToken}
-	if req.JobToken == "" {
-		req.JobToken = client.NewJobToken()
-	}
-	if rf.size != "" {
-		if req.Bytes, err = sizeFlag("size", rf.size); err != nil {
-			return err
-		}
-	}
-	for _, d := range []struct {
-		name, v string
-		p       *float64
-	}{{"ckpt", rf.c, &req.C}, {"restart", rf.r, &req.R}, {"mtbf", rf.mtbf, &req.MTBF}, {"work", rf.work, &req.Work}} {
-		if d.v != "" {
-			if *d.p, err = positiveDurationFlag(d.name, d.v); err != nil {
-				return err
-			}
-		}
-	}
-	if rf.endIn != "" {
-		left, err := positiveDurationFlag("end-in", rf.endIn)
-		if err != nil {
-			return err
-		}
-		req.End = float64(time.Now().UnixNano())/1e9 + left
-	}
-	res, err := cl.Register(cmd.Context(), req)
-	if err != nil {
-		return client.Refused(err)
-	}
-	res.JobToken = req.JobToken
-	text := res.Text()
-	if rf.export {
-		text = "export CKPT_JOB_TOKEN=" + req.JobToken
-	}
-	return f.print(cmd, res, text)
-}
-
-// sizeFlag reads a size in bytes ("2TB", "40e9").
-func sizeFlag(name, v string) (float64, error) {
-	b, err := units.ParseBandwidth(v)
-	if err != nil || strings.HasSuffix(strings.TrimSpace(v), "/s") || !(b > 0) {
-		return 0, usagef("--%s: bad size %q (want bytes > 0, e.g. 40e9 or 2TB)", name, v)
-	}
-	return b, nil
 }
 
 // verb is a coord verb that asks the coordinator (needJob: acting for
@@ -185,25 +116,11 @@ func newCoordNextCmd(f *coordFlags) *cobra.Command {
 }
 
 func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
-	var kind, size, ttl, rid string
+	var req api.AcquireRequest
 	var noWait bool
 	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
-		req := api.AcquireRequest{RequestID: rid}
-		var err error
-		if req.Kind, err = arbiter.ParseKind(kind); err != nil {
-			return nil, "", usagef("--kind: %v", err)
-		}
-		if size != "" {
-			if req.Bytes, err = sizeFlag("size", size); err != nil {
-				return nil, "", err
-			}
-		}
-		if ttl != "" {
-			if req.TTL, err = positiveDurationFlag("ttl", ttl); err != nil {
-				return nil, "", err
-			}
-		}
 		var g coord.Grant
+		var err error
 		if noWait {
 			req.RequestID = cmp.Or(req.RequestID, client.NewRequestID())
 			g, err = cl.Acquire(ctx, f.id, f.jobToken, req)
@@ -213,10 +130,10 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 		return g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID), err
 	})
 	fl := cmd.Flags()
-	fl.StringVar(&kind, "kind", "checkpoint", "transfer kind: input, recovery, regular-io, checkpoint, output")
-	fl.StringVar(&size, "size", "", "bytes to transfer (default: the job's checkpoint size)")
-	fl.StringVar(&ttl, "ttl", "", "lease TTL (default: the server's)")
-	fl.StringVar(&rid, "request-id", "", "request id, to retry or poll a request (default: a new one)")
+	parsedVar(fl, &req.Kind, "kind", "checkpoint", "transfer kind: input, recovery, regular-io, checkpoint, output", arbiter.ParseKind)
+	parsedVar(fl, &req.Bytes, "size", "", "bytes to transfer (default: the job's checkpoint size)", units.ParseSize)
+	parsedVar(fl, &req.TTL, "ttl", "", "lease TTL (default: the server's)", positive)
+	fl.StringVar(&req.RequestID, "request-id", "", "request id, to retry or poll a request (default: a new one)")
 	fl.BoolVar(&noWait, "no-wait", false, "ask once and print granted or waiting")
 	return cmd
 }
@@ -233,20 +150,13 @@ func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 
 func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 	var token uint64
-	var dur string
+	var d float64
 	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
-		d := 0.0
-		if dur != "" {
-			var err error
-			if d, err = nonNegDurationFlag("duration", dur); err != nil {
-				return nil, "", err
-			}
-		}
 		g, err := cl.Release(ctx, f.id, f.jobToken, token, d, nil)
 		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
 	})
 	cmd.Flags().Uint64Var(&token, "token", 0, "the lease's fencing token")
-	cmd.Flags().StringVar(&dur, "duration", "", "measured checkpoint duration (default: time since the grant)")
+	parsedVar(cmd.Flags(), &d, "duration", "", "measured checkpoint duration (default: time since the grant)", nonNeg)
 	return cmd
 }
 

@@ -28,23 +28,19 @@ withdrawn and the signal forwarded anyway.`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, err := nonNegDurationFlag("max-wait", maxWait)
+			job := client.GateJob(f.id, os.Getenv)
+			f.id = job.ID
+			var cl *client.Client
+			if err == nil {
+				cl, err = f.client(false)
+			}
 			if err != nil {
 				return err
 			}
-			return runCoordGate(cmd, f, time.Duration(w*float64(time.Second)), args)
+			return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, MaxWait: time.Duration(w * float64(time.Second)),
+				Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr()})
 		}}
 	cmd.Flags().StringVar(&maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (0: no bound)")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
-}
-
-func runCoordGate(cmd *cobra.Command, f *coordFlags, maxWait time.Duration, args []string) error {
-	job := client.GateJob(f.id, os.Getenv)
-	f.id = job.ID
-	cl, err := f.client(false)
-	if err != nil {
-		return err
-	}
-	return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args,
-		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr(), MaxWait: maxWait})
 }

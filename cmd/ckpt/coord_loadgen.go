@@ -7,13 +7,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/loadgen"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 )
 
 func newCoordLoadgenCmd(f *coordFlags) *cobra.Command {
 	var opt loadgen.Options
-	var duration string
 	local := server.Settings{TTL: "30s", MaxTTL: "1d", NodeMTBF: "0"}
 	cmd := &cobra.Command{Use: "loadgen", Short: "Drive a coordinator with N simulated jobs; report decisions/s and latency",
 		Long: `loadgen registers --jobs simulated jobs and drives them from --clients
@@ -23,43 +23,35 @@ in a temporary directory (fsync on unless --unsafe-no-sync). A request that
 fails counts as an error, not a decision, and the command then exits 1.`,
 		Example: `  ckpt coord loadgen --jobs 1000 --clients 64 --duration 10s`,
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runCoordLoadgen(cmd, f, opt, duration, local) }}
+		RunE: func(cmd *cobra.Command, _ []string) error { // the coordinator of f, else one started with local
+			var err error
+			opt.Prefix = fmt.Sprintf("lg%d-", time.Now().UnixNano())
+			if client.Named(f.url) {
+				f.id = "loadgen"
+				cl, err := f.client(false)
+				if err != nil {
+					return err
+				}
+				opt.URL, opt.Token = cl.Base, cl.Token
+			} else if opt.Local, err = local.Config(); err != nil {
+				return err
+			}
+			r, err := loadgen.Run(cmd.Context(), opt)
+			if err != nil && !errors.Is(err, loadgen.ErrFailed) {
+				return err
+			}
+			if perr := f.print(cmd, r, r.Text()); perr != nil {
+				return perr
+			}
+			return err
+		}}
 	fl := cmd.Flags()
 	fl.IntVar(&opt.Jobs, "jobs", 1000, "simulated jobs")
 	fl.IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
-	fl.IntVar(&opt.Clients, "workers", 64, "old name of --clients")
-	fl.MarkHidden("workers")
-	fl.StringVar(&duration, "duration", "10s", "measured duration")
+	hiddenAlias(fl, "workers", "clients")
+	parsedVar(fl, &opt.Duration, "duration", "10s", "measured duration", wallclock(positive))
 	fl.StringVar(&local.Bandwidth, "bandwidth", "40GB/s", "bandwidth of the self-started coordinator")
 	fl.StringVar(&local.Policy, "policy", "least-waste", "policy of the self-started coordinator")
 	fl.BoolVar(&opt.NoSync, "unsafe-no-sync", false, "self-started coordinator without fsync")
 	return cmd
-}
-
-// runCoordLoadgen drives the coordinator named by f, else one started
-// with the settings local.
-func runCoordLoadgen(cmd *cobra.Command, f *coordFlags, opt loadgen.Options, duration string, local server.Settings) error {
-	d, err := positiveDurationFlag("duration", duration)
-	if err != nil {
-		return err
-	}
-	opt.Duration, opt.Prefix = time.Duration(d*float64(time.Second)), fmt.Sprintf("lg%d-", time.Now().UnixNano())
-	if f.remote() {
-		f.id = "loadgen"
-		cl, err := f.client(false)
-		if err != nil {
-			return err
-		}
-		opt.URL, opt.Token = cl.Base, cl.Token
-	} else if opt.Local, err = local.Config(); err != nil {
-		return err
-	}
-	r, err := loadgen.Run(cmd.Context(), opt)
-	if err != nil && !errors.Is(err, loadgen.ErrFailed) {
-		return err
-	}
-	if perr := f.print(cmd, r, r.Text()); perr != nil {
-		return perr
-	}
-	return err
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"cmp"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/coord/client"
@@ -9,7 +12,7 @@ import (
 )
 
 func newCoordSimulateCmd(f *coordFlags) *cobra.Command {
-	sf := iosimFlags{seeds: 1, workers: 1, maxEvents: iosim.DefaultMaxEvents, scheduler: "reserve", accounting: "ours", ioChunk: "1h"}
+	sf := iosimFlags{sim: iosim.Simulation{Seeds: 1, Workers: 1, MaxEvents: iosim.DefaultMaxEvents, Scheduler: "reserve", Accounting: "ours", IOChunk: 3600}}
 	var strategy string
 	cmd := &cobra.Command{Use: "simulate", Short: "Closed loop: the I/O simulator with the coordinator as its arbiter, against the in-process run",
 		Long: `simulate runs one iosim scenario twice with the same seed — the token granted
@@ -26,32 +29,24 @@ prefix of the simulated jobs' ids on the server. Exits 1 if they differ.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordSimulate(cmd, f, &sf, strategy) }}
 	fl := cmd.Flags()
-	fl.StringVar(&sf.config, "config", "", "platform and classes, YAML or JSON, - for stdin (as iosim run)")
-	fl.StringVar(&sf.platform, "platform", "cielo", "embedded platform when no --config: cielo | prospective")
-	fl.StringVar(&sf.bandwidth, "bandwidth", "", "override the aggregate file-system bandwidth")
-	fl.StringVar(&sf.mtbf, "mtbf", "", "override the node MTBF")
+	sf.platform(fl)
 	fl.StringVar(&strategy, "strategy", "least-waste", "token strategy: ordered-*, ordered-nb-*, least-waste*")
-	addSeedFlag(fl, &sf.seed, 1)
-	fl.StringVar(&sf.span, "span", "5d", "simulated time")
-	fl.StringVar(&sf.skip, "skip", "1d", "time excluded from the metrics at each end of the span")
-	fl.StringVar(&sf.fixed, "fixed-period", "1h", "checkpoint period of the *-fixed strategies")
+	sf.trials(fl, "5d")
 	return cmd
 }
 
 func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strategy string) error {
-	c, opt, sts, err := sf.setup(cmd, "strategy", strategy)
-	if err != nil {
-		return err
-	}
-	st := sts[0]
-	if len(sts) != 1 || st.Sharing != iosim.Token {
-		return usagef("--strategy: %q: want one token strategy (ordered-*, ordered-nb-*, least-waste*)", strategy)
+	sim, err := sf.simulation(cmd)
+	sim.Strategies = strings.Split(strategy, ",")
+	c, opt, st, rerr := sim.ResolveToken()
+	if err = cmp.Or(err, rerr); err != nil {
+		return namedFlag(cmd, err, map[string]string{"strategies": "strategy"})
 	}
 	if f.id == "" {
 		f.id = "sim-"
 	}
 	var cl *client.Client
-	if f.remote() {
+	if client.Named(f.url) {
 		if cl, err = f.client(false); err != nil {
 			return err
 		}

@@ -8,16 +8,9 @@ import (
 	"github.com/ckpt-hpc/ckpt/interval"
 )
 
-// failuresFlags are the flags of ckpt failures, read straight into the
-// request but for --nodes and --json.
-type failuresFlags struct {
-	req   interval.StatsRequest
-	nodes string
-	json  bool
-}
-
 func newFailuresCmd() *cobra.Command {
-	var f failuresFlags
+	var req interval.StatsRequest
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "failures PATH",
 		Short: "Failure statistics of a Failure Trace Archive trace or Google task events",
@@ -31,32 +24,21 @@ MNOF and MTBF per priority from the tasks' execution segments.`,
 		Example: `  ckpt failures ../shared/data/failures --task 1h --on 64
   ckpt failures part-00000-of-00500.csv.gz --json`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return runFailures(cmd, args[0], f) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req.Path = args[0]
+			rep, err := interval.RunStats(cmd.Context(), req)
+			if name, ue := flagOfField(err, map[string]string{"path": "PATH"}); name != "" {
+				ue.Field = name
+			}
+			return printer(cmd, asJSON, map[string]string{"task_s": "task"})(rep, err)
+		},
 	}
-	fl, r := cmd.Flags(), &f.req
+	fl, r := cmd.Flags(), &req
 	fl.StringVar(&r.Format, "format", "", "fta or google (default: fta for a folder or *event_trace*, google otherwise)")
-	durationVar(fl, &r.Task, "task", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
-	fl.StringVar(&f.nodes, "nodes", "", "comma-separated nodes the task runs on (FTA names or ids)")
+	durationVar(fl, &r.Task, "task", "", "task length for E(Y) (a duration: 3600, 1h, 01:00:00)")
+	parsedVar(fl, &r.Nodes, "nodes", "", "comma-separated nodes the task runs on (FTA names or ids)", func(v string) ([]string, error) { return strings.Split(v, ","), nil })
 	fl.IntVar(&r.On, "on", 0, "or: the number of typical nodes the task runs on")
 	addSeedFlag(fl, &r.Seed, 1)
-	addJSONFlag(fl, &f.json)
+	addJSONFlag(fl, &asJSON)
 	return cmd
-}
-
-// runFailures completes the interval.StatsRequest the flags were read
-// into and renders its report.
-func runFailures(cmd *cobra.Command, path string, f failuresFlags) error {
-	req := f.req
-	req.Path = path
-	if f.nodes != "" {
-		req.Nodes = strings.Split(f.nodes, ",")
-	}
-	rep, err := interval.RunStats(cmd.Context(), req)
-	if err != nil {
-		return flagNamed(err, map[string]string{"path": "PATH", "format": "--format", "task_s": "--task", "nodes": "--nodes", "on": "--on"})
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
 }

@@ -2,14 +2,20 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/registry"
+	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // The helpers below are the flag conventions every command shares: one
@@ -17,31 +23,21 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// durationFlag reads a duration flag's value in seconds.
-func durationFlag(name, v string) (float64, error) {
-	s, err := units.ParseSeconds(v)
+// durationFlag, nonNegDurationFlag and positiveDurationFlag read a
+// duration flag's value in seconds (any, >= 0, > 0).
+func durationFlag(name, v string) (float64, error) { return named(name, v, units.ParseSeconds) }
+
+func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
+
+func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
+
+// named reads v with parse, naming the flag in the error.
+func named(name, v string, parse func(string) (float64, error)) (float64, error) {
+	s, err := parse(v)
 	if err != nil {
 		return 0, usagef("--%s: %v", name, err)
 	}
 	return s, nil
-}
-
-// nonNegDurationFlag reads a duration that must be >= 0.
-func nonNegDurationFlag(name, v string) (float64, error) {
-	s, err := durationFlag(name, v)
-	if err == nil && s < 0 {
-		err = usagef("--%s: %s must be >= 0", name, v)
-	}
-	return s, err
-}
-
-// positiveDurationFlag reads a duration that must be > 0.
-func positiveDurationFlag(name, v string) (float64, error) {
-	s, err := durationFlag(name, v)
-	if err == nil && !(s > 0) {
-		err = usagef("--%s: %s must be > 0", name, v)
-	}
-	return s, err
 }
 
 // durationListFlag reads a comma-separated list of durations >= 0, none
@@ -91,12 +87,59 @@ func (v *textValue) Set(s string) error {
 	return nil
 }
 
-// durationVar defines a duration flag read into dst in seconds.
-func durationVar(fl *pflag.FlagSet, dst *float64, name, help string) {
-	fl.Var(&textValue{set: func(s string) (err error) {
-		*dst, err = units.ParseSeconds(s)
+// parsedVar defines a flag shown in --help as a string, def its default
+// ("" for none), read into dst by parse as it is parsed: a bad value is
+// refused as "--NAME: error" before the command runs.
+func parsedVar[T any](fl *pflag.FlagSet, dst *T, name, def, help string, parse func(string) (T, error)) {
+	v := &textValue{set: func(s string) (err error) {
+		*dst, err = parse(s)
 		return err
-	}}, name, help)
+	}}
+	if def != "" {
+		_ = v.Set(def) // the defaults are valid
+	}
+	fl.Var(v, name, help)
+}
+
+// durationVar defines a duration flag read into dst in seconds.
+func durationVar(fl *pflag.FlagSet, dst *float64, name, def, help string) {
+	parsedVar(fl, dst, name, def, help, units.ParseSeconds)
+}
+
+// positive and nonNeg read a duration that must be > 0, >= 0.
+func positive(s string) (float64, error) { return bounded(s, ">") }
+func nonNeg(s string) (float64, error)   { return bounded(s, ">=") }
+
+// bounded reads a duration that must be op 0.
+func bounded(s, op string) (float64, error) {
+	v, err := units.ParseSeconds(s)
+	if err == nil && !(v > 0 || v == 0 && op == ">=") {
+		err = fmt.Errorf("%s must be %s 0", s, op)
+	}
+	return v, err
+}
+
+// optional makes parse's value a pointer: nil when the flag is not given.
+func optional[T any](parse func(string) (T, error)) func(string) (*T, error) {
+	return func(s string) (*T, error) {
+		v, err := parse(s)
+		return &v, err
+	}
+}
+
+// wallclock makes parse's seconds a time.Duration.
+func wallclock(parse func(string) (float64, error)) func(string) (time.Duration, error) {
+	return func(s string) (time.Duration, error) {
+		v, err := parse(s)
+		return time.Duration(v * float64(time.Second)), err
+	}
+}
+
+// hiddenAlias makes --old a hidden name of flag --name, for one release
+// after a rename.
+func hiddenAlias(fl *pflag.FlagSet, old, name string) {
+	f := fl.Lookup(name)
+	fl.AddFlag(&pflag.Flag{Name: old, Usage: "old name of --" + name, Value: f.Value, DefValue: f.DefValue, Hidden: true})
 }
 
 // flagError is the root's flag error hook: every flag error is a usage
@@ -125,6 +168,10 @@ func addWorkersFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "workers", 0, "parallel workers (0: one per CPU)")
 }
 
+// planProgress draws the planners' progress bars on a terminal w, for
+// grids of 20000 rows or more (solves of a few seconds).
+func planProgress(w io.Writer) func(step string, done, total int) { return runner.StepBars(w, 20000) }
+
 // writeJSON writes v as indented JSON; NaN and ±Inf must be carried as
 // output.Number (they become null).
 func writeJSON(w io.Writer, v any) error { return output.WriteJSON(w, v) }
@@ -135,4 +182,86 @@ func checkWorkers(n int) error {
 		return usagef("--workers: %d must be >= 0", n)
 	}
 	return nil
+}
+
+// flagOfField returns the usage error (usage.Error) in err, if any, and
+// the flag that flags names for its Field ("" when none): the one mapping
+// from a Request's fields to the command line's flags.
+func flagOfField(err error, flags map[string]string) (string, *inputerr.Error) {
+	var ue *inputerr.Error
+	if !errors.As(err, &ue) {
+		return "", nil
+	}
+	return flags[ue.Field], ue
+}
+
+// namedFlag renames the field of a usage error in err after its flag, so
+// that "span: ..." reads "--span: ...": the flag flags maps the field to,
+// else the command's flag of the field's own name.
+func namedFlag(cmd *cobra.Command, err error, flags map[string]string) error {
+	name, ue := flagOfField(err, flags)
+	if ue != nil && name == "" && ue.Field != "" && cmd.Flags().Lookup(ue.Field) != nil {
+		name = ue.Field
+	}
+	if name != "" {
+		ue.Field = "--" + name
+	}
+	return err
+}
+
+// textReport is a Report that renders itself as text; its JSON is its
+// schema.
+type textReport interface{ WriteText(io.Writer) error }
+
+// printer returns the function that prints a command's report: JSON with
+// --json, else its text. An error is returned instead, naming the flag of
+// a request's field (namedFlag with flags).
+func printer(cmd *cobra.Command, asJSON bool, flags map[string]string) func(textReport, error) error {
+	return func(rep textReport, err error) error {
+		switch {
+		case err != nil:
+			return namedFlag(cmd, err, flags)
+		case asJSON:
+			return writeJSON(cmd.OutOrStdout(), rep)
+		}
+		return rep.WriteText(cmd.OutOrStdout())
+	}
+}
+
+// sweepRows runs a sweep whose rows go to the --csv and --jsonl files
+// given (- for stdout) through *sink, and closes the files after it.
+func sweepRows[T, R any](cmd *cobra.Command, csv, jsonl string, sink *runner.Sink[T], run func() (R, error)) (R, error) {
+	closeOut := func() error { return nil }
+	if csv != "" || jsonl != "" {
+		var err error
+		if *sink, closeOut, err = runner.CreateOutputs[T](cmd.OutOrStdout(), csv, jsonl); err != nil {
+			var none R
+			return none, err
+		}
+	}
+	rep, err := run()
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return rep, err
+}
+
+// addPictureFlags defines --plot FILE.svg|.png and --html FILE.html, which
+// a command writes with report.WritePictures.
+func addPictureFlags(fl *pflag.FlagSet, plotPath, htmlPath *string, what string) {
+	fl.StringVar(plotPath, "plot", "", "draw "+what+" to FILE (.svg or .png)")
+	fl.StringVar(htmlPath, "html", "", "write a self-contained HTML page (picture and tables) to FILE")
+}
+
+// checkPictureFlags refuses a --plot file of another extension before any
+// work is done.
+func checkPictureFlags(plotPath string) error {
+	if plotPath == "" {
+		return nil
+	}
+	switch strings.ToLower(filepath.Ext(plotPath)) {
+	case ".svg", ".png":
+		return nil
+	}
+	return usagef("--plot %q: want a .svg or .png file", plotPath)
 }

@@ -52,7 +52,7 @@ func TestReportRefusals(t *testing.T) {
 }
 
 func TestReproductionsHaveFindings(t *testing.T) {
-	for name, p := range reportOptions().Papers {
+	for name, p := range reproductions.ReportOptions().Papers {
 		if !strings.HasPrefix(p.Findings, "#") {
 			t.Errorf("%s: no embedded FINDINGS.md", name)
 		}

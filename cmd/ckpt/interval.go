@@ -10,15 +10,13 @@ import (
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/units"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 // intervalFlags are the flags of ckpt interval: most read straight into
 // the request, the others mapped by intervalRequest.
 type intervalFlags struct {
 	req                interval.Request
-	system, nodes      int
-	local, shared      string
+	storages           [2]*interval.Storage // --local, --shared
 	json               bool
 	plotPath, htmlPath string
 }
@@ -76,7 +74,24 @@ func newIntervalCmd() *cobra.Command {
   ckpt interval --te 200 --failures 2 --memory 160
   ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20 --html plan.html`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runInterval(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkPictureFlags(f.plotPath); err != nil {
+				return err
+			}
+			req, err := intervalRequest(f, cmd.Flags().Changed)
+			if err != nil {
+				return err
+			}
+			rep, err := interval.Run(cmd.Context(), req)
+			if err != nil {
+				return namedFlag(cmd, err, intervalFlagOf)
+			}
+			if w := rep.Warning(); w != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
+			}
+			err = report.WritePictures(f.plotPath, f.htmlPath, rep)
+			return printer(cmd, f.json, nil)(rep, err)
+		},
 	}
 	addIntervalFlags(cmd.Flags(), &f)
 	cmd.AddCommand(newIntervalSimulateCmd())
@@ -85,66 +100,40 @@ func newIntervalCmd() *cobra.Command {
 
 func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	r, fs := &f.req, &f.req.Failures
-	durationVar(fl, &r.Te, "te", "work of the task Te, without failures nor checkpoints (required)")
-	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
-	fl.Var(&textValue{set: func(s string) error {
-		v, err := units.ParseSeconds(s)
-		r.R = &v
-		return err
-	}}, "restart", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)")
-	failuresVar(fl, fs, "expected number of failures during the task `E(Y)` (MNOF, >= 0)")
-	durationVar(fl, &fs.MTBF, "mtbf", "mean time between failures (> 0)")
+	durationVar(fl, &r.Te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
+	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
+	parsedVar(fl, &r.R, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)", optional(units.ParseSeconds))
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)", optional(failureCount))
+	durationVar(fl, &fs.MTBF, "mtbf", "", "mean time between failures (> 0)")
 	fl.StringVar(&fs.GloudSim, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
 	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
-	durationVar(fl, &fs.MaxLength, "max-length", "with --trace: only tasks whose work is below this (default: no limit)")
+	durationVar(fl, &fs.MaxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log (CSV) to estimate the MTBF from")
-	fl.IntVar(&f.system, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
+	fl.IntVar(&fs.System, "system", 0, "with --lanl: system number (required; a wrong one lists the systems)")
 	fl.StringVar(&fs.FTA, "fta", "", "Failure Trace Archive event trace (or its folder) to estimate E(Y) and the MTBF from, for a task on --nodes nodes")
-	fl.IntVar(&f.nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
+	fl.IntVar(&fs.Nodes, "nodes", 1, "with --fta: number of nodes the task runs on (E(Y) = nodes·Te/node MTBF)")
 	fl.StringVar(&fs.Google, "google", "", "Google cluster trace task_events table (.csv, .csv.gz) to estimate MNOF and MTBF from (one --priority)")
 	fl.Float64Var(&r.MemoryMB, "memory", 0, "task memory in MB: choose local or shared checkpoint storage from the BLCR costs")
 	fl.StringVar(&r.BLCR, "blcr", "", "with --memory: folder of the BLCR cost tables (default: checkpoint-costs/blcr in the data folder)")
 	fl.StringVar(&r.Data, "data", "", "with --memory: data folder (default: $CKPT_DATA, else ../shared/data beside the checkout)")
-	fl.StringVar(&f.local, "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)")
-	fl.StringVar(&f.shared, "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)")
+	parsedVar(fl, &f.storages[0], "local", "", "checkpoint and restart costs C,R on local storage (with --shared; Section 4.2.2)", storage("local"))
+	parsedVar(fl, &f.storages[1], "shared", "", "checkpoint and restart costs C,R on shared storage (with --local)", storage("shared"))
 	addJSONFlag(fl, &f.json)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "E(Tw) against the number of intervals, the methods' choices marked (and, with --trace, --lanl or --fta, the fitted failure law over the data)")
 }
 
-// failuresVar defines --failures E(Y), read into fs.ExpectedFailures.
-func failuresVar(fl *pflag.FlagSet, fs *interval.FailureSource, help string) {
-	fl.Var(&textValue{set: func(s string) error {
-		ey, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return fmt.Errorf("want a number of failures >= 0, got %q", s)
-		}
-		fs.ExpectedFailures = &ey
-		return nil
-	}}, "failures", help)
+// storage reads the costs C,R of storage name (--local, --shared).
+func storage(name string) func(string) (*interval.Storage, error) {
+	return optional(func(v string) (interval.Storage, error) { return interval.ParseStorage(name, v) })
 }
 
-func runInterval(cmd *cobra.Command, f intervalFlags) error {
-	if err := checkPictureFlags(f.plotPath); err != nil {
-		return err
-	}
-	req, err := intervalRequest(f, cmd.Flags().Changed)
+// failureCount reads --failures E(Y).
+func failureCount(s string) (float64, error) {
+	ey, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return err
+		return 0, fmt.Errorf("want a number of failures >= 0, got %q", s)
 	}
-	rep, err := interval.Run(cmd.Context(), req)
-	if err != nil {
-		return flagNamed(err, intervalFlagOf)
-	}
-	if w := rep.Warning(); w != "" {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: --%s\n", w)
-	}
-	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
-		return err
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return ey, nil
 }
 
 // intervalRequest completes the request the flags were read into; it
@@ -160,20 +149,15 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 	}
 	r := f.req
 	r.Fits = f.plotPath != "" || f.htmlPath != ""
-	r.Failures.System = -1
-	if given("system") {
-		r.Failures.System = f.system
+	if !given("system") {
+		r.Failures.System = -1
 	}
-	if given("nodes") || r.Failures.FTA != "" {
-		r.Failures.Nodes = f.nodes
+	if !given("nodes") && r.Failures.FTA == "" {
+		r.Failures.Nodes = 0
 	}
-	for _, x := range []struct{ name, v string }{{"local", f.local}, {"shared", f.shared}} {
-		if given(x.name) {
-			s, err := interval.ParseStorage(x.name, x.v)
-			if err != nil {
-				return r, usagef("--%s: %v", x.name, err)
-			}
-			r.Storages = append(r.Storages, s)
+	for _, s := range f.storages {
+		if s != nil {
+			r.Storages = append(r.Storages, *s)
 		}
 	}
 	return r, nil
@@ -181,13 +165,8 @@ func intervalRequest(f intervalFlags, given func(string) bool) (interval.Request
 
 // intervalFlagOf names the flag of each field of an interval.Request.
 var intervalFlagOf = map[string]string{
-	"te_s": "--te", "c_s": "--ckpt", "r_s": "--restart", "memory_mb": "--memory", "blcr": "--blcr", "data": "--data",
-	"failures.expected_failures": "--failures", "failures.mtbf_s": "--mtbf", "failures.gloudsim": "--trace",
-	"failures.max_length_s": "--max-length", "failures.lanl": "--lanl", "failures.fta": "--fta", "failures.nodes": "--nodes", "failures.priority": "--priority",
-	"failures.google": "--google", "failures.dist": "--dist", "failures.failure_times": "--failure-times",
-	"strategy": "--strategy", "runs": "--runs", "workers": "--workers", "failures.system": "--system",
+	"te_s": "te", "c_s": "ckpt", "r_s": "restart", "memory_mb": "memory", "failures.expected_failures": "failures",
+	"failures.mtbf_s": "mtbf", "failures.gloudsim": "trace", "failures.max_length_s": "max-length", "failures.lanl": "lanl",
+	"failures.fta": "fta", "failures.nodes": "nodes", "failures.priority": "priority", "failures.google": "google",
+	"failures.dist": "dist", "failures.failure_times": "failure-times", "failures.system": "system",
 }
-
-// flagNamed renames the field of a usage error after its flag, so that a
-// Request's error speaks the command line's words.
-func flagNamed(err error, flags map[string]string) error { return inputerr.Renamed(err, flags) }

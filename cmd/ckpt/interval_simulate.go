@@ -50,17 +50,30 @@ func newIntervalSimulateCmd() *cobra.Command {
   ckpt interval simulate --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20
   ckpt interval simulate --te 2h --ckpt 1m --failure-times failures.txt --strategy period:20m`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runIntervalSimulate(cmd, f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
+				return usagef("--system goes with --lanl")
+			}
+			var err error
+			if f.req.R, err = durationFlag("restart", f.restart); err != nil {
+				return err
+			}
+			rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
+			if err == nil && (f.csv == "-" || f.jsonl == "-") {
+				return nil
+			}
+			return printer(cmd, f.json, intervalFlagOf)(rep, err)
+		},
 	}
 	fl, r := cmd.Flags(), &f.req
-	durationVar(fl, &r.Te, "te", "work of the task Te (required)")
-	durationVar(fl, &r.C, "ckpt", "checkpoint cost C (> 0, required)")
+	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
+	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)")
 	fl.StringVar(&f.restart, "restart", "0", "restart cost R (>= 0)")
 	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
-	durationVar(fl, &fs.MTBF, "mtbf", "exponential failures of this mean")
-	failuresVar(fl, fs, "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))")
+	durationVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean")
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(failureCount))
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")
 	fl.StringVar(&fs.FailureTimes, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
@@ -74,25 +87,4 @@ func newIntervalSimulateCmd() *cobra.Command {
 	fl.StringVar(&f.jsonl, "jsonl", "", "write one row per run to this JSON-lines file (- for stdout)")
 	addJSONFlag(fl, &f.json)
 	return cmd
-}
-
-func runIntervalSimulate(cmd *cobra.Command, f intervalSimFlags) error {
-	if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
-		return usagef("--system goes with --lanl")
-	}
-	var err error
-	if f.req.R, err = durationFlag("restart", f.restart); err != nil {
-		return err
-	}
-	rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
-	if err != nil {
-		return flagNamed(err, intervalFlagOf)
-	}
-	if f.csv == "-" || f.jsonl == "-" {
-		return nil
-	}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
 }

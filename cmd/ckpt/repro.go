@@ -1,17 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/repro"
 	reprocapacity "github.com/ckpt-hpc/ckpt/repro/capacity"
@@ -19,19 +13,8 @@ import (
 	reprocoop "github.com/ckpt-hpc/ckpt/repro/coop"
 	reproprofiles "github.com/ckpt-hpc/ckpt/repro/profiles"
 	reproreservation "github.com/ckpt-hpc/ckpt/repro/reservation"
+	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 )
-
-// reproduction is one `ckpt repro NAME`; seeded ones draw random numbers
-// from a base seed that --seed replaces.
-type reproduction struct {
-	paper  string
-	run    func(ctx context.Context, cfg repro.Config) error
-	seeded bool
-	data   bool // reads the data folder (--data)
-	// accountings are the names --accounting takes (nil: only the default).
-	accountings []string
-	tol         report.Tolerance // of its comparison rows in `ckpt report`
-}
 
 // reproductions maps `ckpt repro NAME` to the paper it reproduces.
 //
@@ -39,50 +22,25 @@ type reproduction struct {
 // 5 % for the reservation paper, whose numbers are deterministic numerical
 // results that we recompute exactly; 10 % for the others, whose numbers
 // are means of simulations or read off figures.
-var reproductions = map[string]reproduction{
-	"reservation": {"Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", reproreservation.Run, false, false, nil, report.Tolerance{Rel: 0.05, Abs: 1e-9}},
-	"profiles":    {"Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", reproprofiles.Run, true, true, nil, report.DefaultTolerance},
-	"cloud":       {"Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", reprocloud.Run, true, true, reprocloud.Accountings, report.DefaultTolerance},
-	"coop":        {"Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", reprocoop.Run, true, false, reprocoop.Accountings, report.DefaultTolerance},
-	"capacity":    {"Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", reprocapacity.Run, true, true, nil, report.DefaultTolerance},
+var reproductions = repro.Catalog{
+	"reservation": {Paper: "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020)", Run: reproreservation.Run, Tolerance: report.Tolerance{Rel: 0.05, Abs: 1e-9}},
+	"profiles":    {Paper: "Profiles of upcoming HPC Applications and their Impact on Reservation Strategies (IEEE TPDS 2021)", Run: reproprofiles.Run, Seeded: true, Data: true, Tolerance: report.DefaultTolerance},
+	"cloud":       {Paper: "Optimization of Cloud Task Processing with Checkpoint-Restart Mechanism (SC 2013)", Run: reprocloud.Run, Seeded: true, Data: true, Accountings: reprocloud.Accountings, Tolerance: report.DefaultTolerance},
+	"coop":        {Paper: "Optimal Cooperative Checkpointing for Shared HPC Platforms (APDCM 2018)", Run: reprocoop.Run, Seeded: true, Accountings: reprocoop.Accountings, Tolerance: report.DefaultTolerance},
+	"capacity":    {Paper: "Scheduling Jobs Under a Variable Number of Processors (Inria RR-9582, 2025)", Run: reprocapacity.Run, Seeded: true, Data: true, Tolerance: report.DefaultTolerance},
 }
 
-// reportOptions describe every reproduction to the report writer.
-func reportOptions() report.Options {
-	opt := report.Options{Papers: map[string]report.Paper{}}
-	for name, r := range reproductions {
-		text, _ := repro.Findings(name) // repro/NAME holds its FINDINGS.md
-		opt.Papers[name] = report.Paper{Title: r.paper, Findings: text, Tolerance: r.tol}
-	}
-	// `ckpt repro slurm` needs a cluster, so `repro all` does not run it,
-	// but the report shows its folder when there is one.
-	text, _ := repro.Findings("slurm")
-	opt.Papers["slurm"] = report.Paper{Title: "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on Slurm",
-		Findings: text, Tolerance: report.DefaultTolerance}
-	return opt
-}
-
-// reproFlags are the flags of `ckpt repro`.
+// reproFlags are the flags of `ckpt repro`: the request's, --seed (given
+// or not), and those of `ckpt repro slurm`.
 type reproFlags struct {
-	out        string
-	quick      bool
-	workers    int
-	seed       uint64
-	accounting string
-	data       string
-	json       bool
-	items      repro.Items
-	all        bool // running `repro all`: --seed and --data reach the ones they apply to
-	slurm      slurmReproFlags
+	req   repro.Request
+	seed  uint64
+	slurm reproslurm.Request
 }
 
 func newReproCmd() *cobra.Command {
 	var f reproFlags
-	names := make([]string, 0, len(reproductions))
-	for n := range reproductions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := reproductions.Names()
 	cmd := &cobra.Command{
 		Use:   "repro NAME|all",
 		Short: "Reproduce a paper's tables and figures (CSV + PNG/SVG, the paper's numbers beside ours)",
@@ -104,125 +62,64 @@ ones, --data those that read data) and writes --out/report.html, as
   ckpt repro all --quick --out results
   ckpt repro coop --out results --workers 2 --seed 7`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return dispatchRepro(cmd, args[0], names, f) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runRepro(cmd, args[0], f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.out, "out", "repro-out", "output folder")
-	fl.BoolVar(&f.quick, "quick", false, "small smoke-test version of every experiment")
-	addWorkersFlag(fl, &f.workers)
+	r := &f.req
+	fl.StringVar(&r.Out, "out", "repro-out", "output folder")
+	fl.BoolVar(&r.Quick, "quick", false, "small smoke-test version of every experiment")
+	addWorkersFlag(fl, &r.Workers)
 	fl.Uint64Var(&f.seed, "seed", 0, "base seed of every random stream (default: the reproduction's own)")
-	fl.StringVar(&f.data, "data", "", "data folder of the reproductions that read data: cloud, capacity, profiles (default: $CKPT_DATA, else ../shared/data beside the checkout)")
-	addReproItemFlags(fl, &f.items)
-	addJSONFlag(fl, &f.json)
+	parsedVar(fl, &r.Data, "data", "", "data folder of the reproductions that read data: cloud, capacity, profiles (default: $CKPT_DATA, else ../shared/data beside the checkout)", optional(func(v string) (string, error) { return v, nil }))
+	fl.StringVar(&r.Items.Shard, "shard", "", "compute only shard i/n (or auto, auto/N in a job array) of every sweep's items, into --items; outputs are then left to --finish")
+	fl.StringVar(&r.Items.ItemLog, "items", "", "record every sweep item's result to this .jsonl item log (with --shard: the shard's items)")
+	fl.StringVar(&r.Items.Finish, "finish", "", "finish from this merged item log (ckpt merge of the shards' --items): write every table and figure without recomputing the sweeps")
+	addJSONFlag(fl, &r.JSON)
 	addSlurmReproFlags(fl, &f.slurm)
-	addResummarizeFlag(fl, &f.slurm)
 	cmd.AddCommand(newStandinCmd())
-	fl.StringVar(&f.accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
+	fl.StringVar(&r.Accounting, "accounting", "", "how results are booked, where a reproduction offers several (cloud: ours|gloudsim, the authors' analyser)")
 	return cmd
 }
 
-// dispatchRepro runs `ckpt repro NAME` (slurm, all or one of names) after
-// checking the flags that apply to every reproduction.
-func dispatchRepro(cmd *cobra.Command, name string, names []string, f reproFlags) error {
-	r, ok := reproductions[name]
+// runRepro runs `ckpt repro NAME` (slurm, all or one of the catalog's),
+// logging to the command's stdout and progress to its stderr.
+func runRepro(cmd *cobra.Command, name string, f reproFlags) error {
 	if name == "slurm" {
 		if cmd.Flags().Changed("data") {
 			return usagef("--data: the slurm reproduction reads no data")
 		}
 		return runSlurmRepro(cmd, f)
 	}
-	if !ok && name != "all" {
-		return usagef("unknown reproduction %q (available: %s, slurm, all)", name, strings.Join(names, ", "))
+	r := f.req
+	r.Name, r.Stdout, r.Progress = name, cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if cmd.Flags().Changed("seed") {
+		r.Seed = &f.seed
 	}
-	if err := checkWorkers(f.workers); err != nil {
-		return err
-	}
-	if err := f.items.Validate(); err != nil {
-		return err
-	}
-	if err := checkReproData(cmd, f.data); err != nil {
-		return err
-	}
-	if name == "all" {
-		return runAll(cmd, names, f)
-	}
-	return runRepro(cmd, name, r, f)
+	return reproductions.Run(cmd.Context(), r)
 }
 
-// runRepro runs reproduction r into --out/name, logging to the command's
-// stdout and progress to its stderr.
-func runRepro(cmd *cobra.Command, name string, r reproduction, f reproFlags) error {
-	stderr := cmd.ErrOrStderr()
-	cfg := repro.Config{Dir: filepath.Join(f.out, name), Quick: f.quick, Workers: f.workers,
-		Log: cmd.OutOrStdout(), Progress: stderr}
-	if f.json {
-		cfg.Log = stderr // the tables; stdout carries the JSON result
-	}
-	if cmd.Flags().Changed("seed") && (r.seeded || !f.all) {
-		if !r.seeded {
-			return usagef("--seed: the %s reproduction draws no random numbers", name)
-		}
-		cfg.Seed = &f.seed
-	}
-	if cmd.Flags().Changed("data") && (r.data || !f.all) {
-		if !r.data {
-			return usagef("--data: the %s reproduction reads no data", name)
-		}
-		cfg.Data = f.data
-	}
-	if f.accounting != "" {
-		if !slices.Contains(r.accountings, f.accounting) {
-			if r.accountings == nil {
-				return usagef("--accounting: the %s reproduction has only its default accounting", name)
+func newReportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "report DIR",
+		Short: "Gather the reproductions of a results folder into one self-contained HTML page",
+		Long: `Read a results folder written by "ckpt repro" (one reproduction's folder, or a
+folder of them) and write one HTML file with everything inlined (SVG figures,
+style sheet; no network, no external file): a summary of every reproduction,
+then per paper its comparisons.csv (ours, the paper's, the delta; rows beyond
+the reproduction's tolerance highlighted), every figure, and FINDINGS.md
+(the folder's own copy, else the one built into ckpt).`,
+		Example: `  ckpt repro all --quick --out results    # writes results/report.html too
+  ckpt report results --out results.html`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := report.WriteFile(args[0], out, reproductions.ReportOptions())
+			if err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", path)
 			}
-			return usagef("--accounting %q: the %s reproduction offers %s", f.accounting, name, strings.Join(r.accountings, ", "))
-		}
-		cfg.Accounting = f.accounting
-	}
-	start := time.Now()
-	fmt.Fprintf(stderr, "reproducing %s into %s\n", r.paper, cfg.Dir)
-	if err := f.items.Run(cmd.Context(), cfg, r.run, stderr); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "done in %s; outputs in %s\n", time.Since(start).Round(time.Millisecond), cfg.Dir)
-	if f.json {
-		rows, err := repro.ReadComparisons(cfg.Dir)
-		if err != nil {
 			return err
-		}
-		return writeJSON(cmd.OutOrStdout(), rows)
+		},
 	}
-	return nil
-}
-
-// checkReproData refuses a --data that is not a folder, before any
-// reproduction runs.
-func checkReproData(cmd *cobra.Command, data string) error {
-	if !cmd.Flags().Changed("data") {
-		return nil
-	}
-	if data == "" {
-		return usagef("--data: empty folder name")
-	}
-	if _, err := datadir.Find(data); err != nil {
-		return usage(err)
-	}
-	return nil
-}
-
-// runAll runs every reproduction into --out/NAME, then writes
-// --out/report.html.
-func runAll(cmd *cobra.Command, names []string, f reproFlags) error {
-	f.all = true
-	for _, name := range names {
-		if err := runRepro(cmd, name, reproductions[name], f); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	out := filepath.Join(f.out, "report.html")
-	if err := writeReport(f.out, out); err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "report: %s\n", out)
-	return nil
+	cmd.Flags().StringVar(&out, "out", "", "output HTML file (default DIR/report.html)")
+	return cmd
 }

@@ -3,122 +3,48 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ckpt-hpc/ckpt/repro"
 	reproslurm "github.com/ckpt-hpc/ckpt/repro/slurm"
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
 
-// slurmPaper is the paper `ckpt repro slurm` reproduces (Section 5).
-const slurmPaper = "Reservation and Checkpointing Strategies for Stochastic Jobs (IPDPS 2020), Section 5 on a real Slurm"
-
-// slurmReproFlags are the flags that only `ckpt repro slurm` reads.
-type slurmReproFlags struct {
-	scale            float64
-	slots, jobs, mix int
-	margin, grace    string
-	resummarize      bool
-}
-
-func addSlurmReproFlags(fl *pflag.FlagSet, f *slurmReproFlags) {
-	fl.Float64Var(&f.scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
-	fl.IntVar(&f.slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
-	fl.IntVar(&f.jobs, "jobs-per-cell", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
-	fl.IntVar(&f.mix, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
-	fl.StringVar(&f.margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)")
-	fl.StringVar(&f.grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)")
+// addSlurmReproFlags defines the flags that only `ckpt repro slurm`
+// reads, bound to its request.
+func addSlurmReproFlags(fl *pflag.FlagSet, r *reproslurm.Request) {
+	c := &r.Config
+	fl.Float64Var(&c.Scale, "scale", 0, "slurm: paper seconds per real second (default: the expected node time over the slots in 30 minutes, at least 20; --quick 30)")
+	fl.IntVar(&c.Slots, "slots", 32, "slurm: chains in flight (at most the node's CPUs)")
+	fl.IntVar(&r.Jobs, "jobs-per-cell", 30, "slurm: jobs per application and strategy (the paper: 500; the default keeps a 2-core node's slurmd below about one job launch a second); Table 4's mix scales with it")
+	fl.IntVar(&r.MixRuns, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
+	parsedVar(fl, &c.Margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)", wallclock(nonNeg))
+	parsedVar(fl, &c.Grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)", wallclock(positive))
 	hiddenAlias(fl, "jobs", "jobs-per-cell") // the previous name: --jobs is a file elsewhere
-}
-
-// addResummarizeFlag defines --resummarize.
-func addResummarizeFlag(fl *pflag.FlagSet, f *slurmReproFlags) {
-	fl.BoolVar(&f.resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs-per-cell, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
+	fl.BoolVar(&r.Resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs-per-cell, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
 }
 
 // runSlurmRepro runs `ckpt repro slurm`: Section 5 on the cluster that
 // answers sinfo (one line and exit 1 without one).
 func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
-	ctx := cmd.Context()
-	if f.slurm.resummarize {
-		return resummarizeSlurm(cmd, f)
-	}
-	cpus, err := reproslurm.Available(ctx, slurm.Exec{})
-	if err != nil {
+	r := f.slurm
+	c := &r.Config
+	var err error
+	if c.Ckpt, err = os.Executable(); err != nil {
 		return err
 	}
-	sf := f.slurm
-	margin, err := nonNegDurationFlag("slurm-margin", sf.margin)
-	if err != nil {
-		return err
-	}
-	grace, err := positiveDurationFlag("start-grace", sf.grace)
-	if err != nil {
-		return err
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	out, err := filepath.Abs(filepath.Join(f.out, "slurm"))
-	if err != nil {
-		return err
-	}
-	cfg := reproslurm.Config{Ckpt: exe, Scale: sf.scale, Slots: sf.slots, Margin: time.Duration(margin * float64(time.Second)),
-		Grace: time.Duration(grace * float64(time.Second)), BytesPerSecond: 4096, Poll: 250 * time.Millisecond, Progress: cmd.ErrOrStderr()}
-	d, err := slurmDesign(cmd, f)
-	if err != nil {
-		return err
-	}
-	if err := cfg.Complete(f.quick, cpus); err != nil {
-		return slurmFlagError(err)
-	}
-	rc := repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout(), Progress: cmd.ErrOrStderr()}
-	start := time.Now()
-	fmt.Fprintf(cmd.ErrOrStderr(), "reproducing %s into %s\n", slurmPaper, out)
-	if err := reproslurm.Run(ctx, rc, cfg, d); err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "done in %s; outputs in %s\n", time.Since(start).Round(time.Second), out)
-	return nil
-}
-
-// slurmDesign is the experiment's design: --seed (default
-// reproslurm.DefaultSeed), --quick, --jobs-per-cell and --mix-runs.
-func slurmDesign(cmd *cobra.Command, f reproFlags) (reproslurm.Design, error) {
-	seed := uint64(reproslurm.DefaultSeed)
+	r.Out, r.Quick, r.Seed, r.Log = f.req.Out, f.req.Quick, reproslurm.DefaultSeed, cmd.OutOrStdout()
+	c.BytesPerSecond, c.Poll, c.Progress = 4096, 250*time.Millisecond, cmd.ErrOrStderr()
 	if cmd.Flags().Changed("seed") {
-		seed = f.seed
+		r.Seed = f.seed
 	}
-	d, err := reproslurm.DesignFor(seed, f.quick, f.slurm.jobs, f.slurm.mix)
-	return d, slurmFlagError(err)
-}
-
-// slurmFlagError names the flag of the repro/slurm field an error names.
-func slurmFlagError(err error) error {
-	flags := map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}
-	if name, ue := flagOfField(err, flags); name != "" {
+	err = reproslurm.RunRequest(cmd.Context(), slurm.Exec{}, r)
+	if name, ue := flagOfField(err, map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}); name != "" {
 		return usagef("--%s %v", name, ue.Err)
 	}
 	return err
-}
-
-// resummarizeSlurm runs --resummarize.
-func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
-	out := filepath.Join(f.out, "slurm")
-	d, err := slurmDesign(cmd, f)
-	if err != nil {
-		return err
-	}
-	if !slurm.ValidScale(f.slurm.scale) {
-		return usagef("--scale %v: want 0 (read from jobs.csv) or a factor in [1e-3, 1e6]", f.slurm.scale)
-	}
-	d.RunScale = f.slurm.scale
-	return reproslurm.Resummarize(cmd.Context(), repro.Config{Dir: out, Quick: f.quick, Log: cmd.OutOrStdout()}, slurm.Exec{}, d)
 }
 
 // newStandinCmd is the stand-in application of `ckpt repro slurm`
@@ -126,18 +52,12 @@ func resummarizeSlurm(cmd *cobra.Command, f reproFlags) error {
 // reads checkpoints of its size (package repro/slurm, StandIn).
 func newStandinCmd() *cobra.Command {
 	var s reproslurm.StandIn
-	var margin string
 	cmd := &cobra.Command{
 		Use:    "standin --walltime T --c C --r R [flags]",
 		Short:  "The stand-in application of ckpt repro slurm (run under ckpt run)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			m, err := nonNegDurationFlag("margin", margin)
-			if err != nil {
-				return err
-			}
-			s.Margin = time.Duration(m * float64(time.Second))
 			if code := s.Run(cmd.Context(), os.Getenv, cmd.ErrOrStderr()); code != 0 {
 				return fmt.Errorf("standin: exit %d (work not complete: checkpointed, stopped or failed)", code)
 			}
@@ -151,6 +71,6 @@ func newStandinCmd() *cobra.Command {
 	fl.Float64Var(&s.Variation, "variation", 0, "checkpoint size drawn uniform within ±this fraction of C")
 	fl.Uint64Var(&s.Seed, "seed", 0, "seed of the sizes")
 	fl.Float64Var(&s.BytesPerSecond, "bytes-per-second", 4096, "checkpoint bytes per second of C")
-	fl.StringVar(&margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'")
+	parsedVar(fl, &s.Margin, "margin", "0s", "start a checkpoint larger than C this long before end - C'", wallclock(nonNeg))
 	return cmd
 }

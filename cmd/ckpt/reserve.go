@@ -1,25 +1,17 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/memplan"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type reserveFlags struct {
@@ -188,35 +180,6 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 	return nil
 }
 
-// planProgress draws a progress bar of the dynamic program's rows on w
-// when w is a terminal and a solve has at least longPlanRows rows (a few
-// seconds); otherwise it returns nil and nothing is drawn.
-func planProgress(w io.Writer) func(step string, done, total int) {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	var mu sync.Mutex
-	bars := map[string]*progressbar.ProgressBar{}
-	return func(step string, done, total int) {
-		if total < longPlanRows {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		b := bars[step]
-		if b == nil {
-			b = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(step),
-				progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-			bars[step] = b
-		}
-		_ = b.Set(done)
-	}
-}
-
-// longPlanRows is the grid size from which reserve draws a progress bar.
-const longPlanRows = 20000
-
 // request maps the flags to a reservation.Request (checked by its
 // Validate, in reservation.Run).
 func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
@@ -314,14 +277,4 @@ func (f reserveFlags) fieldError(fl *pflag.FlagSet, err error) error {
 		return usagef("--%s %s: %v", name, fl.Lookup(name).Value, ue.Err)
 	}
 	return usagef("--%s %v", name, ue.Err)
-}
-
-// flagOfField returns the usage error (usage.Error) in err, if any, and
-// the flag that flags names for its Field ("" when none).
-func flagOfField(err error, flags map[string]string) (string, *inputerr.Error) {
-	var ue *inputerr.Error
-	if !errors.As(err, &ue) {
-		return "", nil
-	}
-	return flags[ue.Field], ue
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
@@ -80,14 +81,14 @@ func TestClosedLoopSameAsInProcess(t *testing.T) {
 			}
 			rec := &recorder{Arbiter: st.Arbiter}
 			st.Arbiter = rec
-			local, err := iosim.Simulate(&c, st, opt)
+			local, err := iosim.SimulateContext(context.Background(), &c, st, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sa := &SimArbiter{Client: &Client{Base: simServer(t, c, tc.policy), Token: "tok"}}
 			ropt := opt
 			ropt.Remote = sa
-			remote, err := iosim.Simulate(&c, st, ropt)
+			remote, err := iosim.SimulateContext(context.Background(), &c, st, ropt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +118,7 @@ func TestClosedLoopSameAsInProcess(t *testing.T) {
 func TestClosedLoopRefusesOblivious(t *testing.T) {
 	c := scaledCielo()
 	st, _ := iosim.Lookup("oblivious-daly", 3600)
-	_, err := iosim.Simulate(&c, st, iosim.Options{Span: 3 * 86400, Seed: 1, Remote: &SimArbiter{Client: &Client{Base: "http://127.0.0.1:1"}}})
+	_, err := iosim.SimulateContext(context.Background(), &c, st, iosim.Options{Span: 3 * 86400, Seed: 1, Remote: &SimArbiter{Client: &Client{Base: "http://127.0.0.1:1"}}})
 	if err == nil {
 		t.Fatal("oblivious with a remote arbiter accepted")
 	}

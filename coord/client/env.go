@@ -1,8 +1,10 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"os"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -47,4 +49,35 @@ func Refused(err error) error {
 		return usage.Wrap(err)
 	}
 	return err
+}
+
+// RegisterIn registers the job of req whose allocation ends endIn seconds
+// from now (0: unknown), with a new job token if req has none; the answer
+// carries the token.
+func (c *Client) RegisterIn(ctx context.Context, req api.RegisterRequest, endIn float64) (api.RegisterResponse, error) {
+	if req.JobToken == "" {
+		req.JobToken = NewJobToken()
+	}
+	if endIn > 0 {
+		req.End = float64(time.Now().UnixNano())/1e9 + endIn
+	}
+	res, err := c.Register(ctx, req)
+	res.JobToken = req.JobToken
+	return res, err
+}
+
+// ForJob is FromEnv for a `ckpt coord` verb acting for job id (--id,
+// required) whose own token is *jobToken (--job-token), else
+// $CKPT_JOB_TOKEN, which *jobToken then holds; needJob requires one.
+func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client, error) {
+	if id == "" {
+		return nil, usage.Errorf("--id: required")
+	}
+	if *jobToken == "" {
+		*jobToken = os.Getenv("CKPT_JOB_TOKEN")
+	}
+	if needJob && *jobToken == "" {
+		return nil, usage.Errorf("--job-token: required (or $CKPT_JOB_TOKEN)")
+	}
+	return FromEnv(url, tokenFile)
 }
