@@ -10,8 +10,7 @@ import (
 )
 
 // adviseNames maps the advise requests' fields to their flags.
-var adviseNames = map[string]string{"model": "--model", "user": "--user", "nodes": "--nodes",
-	"time": "--time", "log": "LOG", "wait": "--wait", "min_runs": "--min-runs", "window": "--window", "prior": "--prior", "priors": "--priors"}
+var adviseNames = map[string]string{"min_runs": "min-runs"}
 
 func newAdviseCmd() *cobra.Command {
 	var r advise.AskRequest
@@ -30,14 +29,7 @@ docs/advise.md.`,
   ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, err := advise.AskRun(cmd.Context(), r)
-			if err != nil {
-				return flagNamed(err, adviseNames)
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			return rep.WriteText(cmd.OutOrStdout())
+			return printer(cmd, asJSON, adviseNames)(advise.AskRun(cmd.Context(), r))
 		},
 	}
 	fl := cmd.Flags()
@@ -48,7 +40,7 @@ docs/advise.md.`,
 	fl.StringVar(&r.Queue, "queue", "", "the queue (SWF: the queue number)")
 	fl.StringVar(&r.Partition, "partition", "", "the partition")
 	fl.Int64Var(&r.Nodes, "nodes", 1, "nodes (or processors, as the log counts them)")
-	durationVar(fl, &r.Requested, "time", "the user's own --time, if any (a duration: 3600, 90m, 01:30:00)")
+	durationVar(fl, &r.Requested, "time", "", "the user's own --time, if any (a duration: 3600, 90m, 01:30:00)")
 	addJSONFlag(fl, &asJSON)
 	cmd.AddCommand(newAdviseLearnCmd(), newAdviseReplayCmd())
 	return cmd
@@ -68,7 +60,7 @@ func newAdviseLogCmd(use, short, example string, model *string,
 				rep, err = run(cmd.Context(), args[0], p)
 			}
 			if err != nil {
-				return flagNamed(err, adviseNames)
+				return namedFlag(cmd, err, adviseNames)
 			}
 			if pic, ok := rep.(report.Pictured); ok {
 				if err := report.WritePictures(plotPath, htmlPath, pic); err != nil {
