@@ -87,6 +87,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		switch o.From {
 		case FormatBatsim:
 			sj = bw.SWF()
+			if h, ok := bw.CarriedSWFHeader(); ok {
+				hdr = &h
+			}
 		case FormatCkpt:
 			sj = SWFFromJobs(cj)
 		}
@@ -99,6 +102,7 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		switch o.From {
 		case FormatSWF:
 			bw, skipped = trace.BatsimFromSWF(sj, o.NbRes)
+			bw.CarrySWFHeader(*hdr)
 		case FormatCkpt:
 			bw = BatsimFromJobs(cj)
 			if o.NbRes > 0 {
@@ -107,6 +111,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 		if err := uniqueBatsimIDs(bw); err != nil {
 			return 0, 0, usage.Errorf("%s: %v", o.Name, err)
+		}
+		if err := checkNbRes(bw, o.NbRes); err != nil {
+			return 0, 0, err
 		}
 		return len(bw.Jobs), skipped, trace.WriteBatsim(w, bw)
 	case FormatCkpt:
@@ -152,6 +159,20 @@ func uniqueBatsimIDs(bw trace.BatsimWorkload) error {
 			return fmt.Errorf("jobs %d and %d have the same id %s; Batsim needs unique ids", k+1, i+1, id)
 		}
 		seen[id] = i
+	}
+	return nil
+}
+
+// checkNbRes refuses an --nb-res below the widest job: Batsim cannot
+// place that job, and refuses the workload.
+func checkNbRes(bw trace.BatsimWorkload, nbRes int) error {
+	if nbRes <= 0 {
+		return nil
+	}
+	for i, j := range bw.Jobs {
+		if j.Res > nbRes {
+			return usage.Fieldf("nb-res", "%d is below job %s's width %d (job %d); Batsim cannot place it", nbRes, j.IDString(), j.Res, i+1)
+		}
 	}
 	return nil
 }
