@@ -67,16 +67,16 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 	case FormatSWF:
 		h, jobs, err := trace.ReadSWF(r, o.Name)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err) // a bad input is the user's, as everywhere
 		}
 		sj, hdr = jobs, &h
 	case FormatBatsim:
 		if bw, err = trace.ReadBatsim(r, o.Name); err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err)
 		}
 	case FormatCkpt:
 		if cj, err = ReadJobs(r, o.Name); err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err)
 		}
 	default:
 		return 0, 0, fmt.Errorf("unknown input format %q", o.From)
