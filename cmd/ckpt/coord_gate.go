@@ -45,6 +45,7 @@ func runCoordGate(cmd *cobra.Command, f *coordFlags, maxWait time.Duration, args
 	if err != nil {
 		return err
 	}
+	job.JobToken = f.jobToken // --job-token or $CKPT_JOB_TOKEN (empty: the gate draws one)
 	return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args,
 		Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr(), MaxWait: maxWait})
 }

@@ -235,6 +235,7 @@ func TestMalformedInputs(t *testing.T) {
 		{s("coord", "register", "--id", "j1", "--token-file", p("bin.dat")), 2, "bin.dat", ""},
 		{s("coord", "register", "--id", "j1", "--token-file", p("empty.txt")), 2, "empty.txt", ""},
 		{s("coord", "register", "--id", "j1", "--token-file", p("adir")), 2, "adir", ""},
+		{s("coord", "gate", "--id", "j", "--job-token", "short", "--", "true"), 2, "--job-token: 5 characters", ""},
 		{s("coord", "loadgen", "--jobs", "99999999999"), 2, "99999999999", ""},
 		{s("coord", "loadgen", "--jobs", "0"), 2, "0 must be", ""},
 		{s("serve", "--bandwidth", "NaN", "--no-auth", "--db", p("x.db"), "--init"), 2, `"NaN"`, ""},
