@@ -189,6 +189,9 @@ func (s Simulation) Resolve() (Config, Options, []Strategy, error) {
 	if err := s.checkFixedPeriod(opt.Span); err != nil {
 		return c, opt, nil, err
 	}
+	if err := c.checkJobCount(opt.Span); err != nil {
+		return c, opt, nil, err
+	}
 	if !opt.NoFailures {
 		if err := c.CheckProgress(); err != nil {
 			return c, opt, nil, usage.Wrap(err)

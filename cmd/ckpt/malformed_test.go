@@ -45,6 +45,10 @@ func malformedFiles(t *testing.T) (string, func(string) string) {
 		"nan.txt":   []byte("NaN\n100\n200\n"),
 		"big.txt":   []byte("1e308\n1e308\n100\n"),
 		"neg.txt":   []byte("-5\n100\n200\n"),
+		"dupclass.yaml": []byte("platform: {name: x, nodes: 100, memory_per_node: 1e9, bandwidth: 10GB/s, node_mtbf: 2y}\nclasses:\n" +
+			"  - {name: A, nodes: 10, walltime: 2h, checkpoint: 1, share: 0.5}\n  - {name: A, nodes: 10, walltime: 2h, checkpoint: 1, share: 0.5}\n"),
+		"tinywall.yaml": []byte("platform: {name: x, nodes: 100, memory_per_node: 1e9, bandwidth: 10GB/s, node_mtbf: 2y}\nclasses:\n" +
+			"  - {name: A, nodes: 10, walltime: 5e-324, checkpoint: 1, share: 1}\n"),
 		"in.swf": []byte("; Version: 2.2\n; MaxProcs: 128\n" +
 			"1 0 10 3600 128 -1 -1 96 7200 -1 1 7 2 -1 1 -1 -1 -1\n" +
 			"2 60 5 1800 64 -1 -1 64 3600 -1 0 9 2 -1 1 -1 -1 -1\n"),
@@ -141,6 +145,8 @@ func TestMalformedInputs(t *testing.T) {
 		{cat(s("iosim", "run"), iq, s("--config", p("empty.txt"))), 2, "empty.txt", ""},
 		{cat(s("iosim", "run"), iq, s("--config", p("bin.dat"))), 2, "bin.dat", ""},
 		{cat(s("iosim", "run"), iq, s("--config", p("adir"))), 2, "adir", ""},
+		{cat(s("iosim", "run"), iq, s("--config", p("dupclass.yaml"))), 2, `"A" is also the name of classes[0]`, ""},
+		{cat(s("iosim", "run"), iq, s("--config", p("tinywall.yaml"))), 2, "classes[0].walltime (A): 5e-324 s", ""},
 		{cat(s("iosim", "run"), iq, s("--scheduler", "bogus")), 2, `"bogus"`, ""},
 		{cat(s("iosim", "run"), iq, s("--max-events", "0")), 2, "--max-events", ""},
 		{cat(s("iosim", "run"), iq, s("--swf", "/proc/x.swf")), 2, "/proc/x.swf", ""},
