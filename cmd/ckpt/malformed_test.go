@@ -49,6 +49,7 @@ func malformedFiles(t *testing.T) (string, func(string) string) {
 			"  - {name: A, nodes: 10, walltime: 2h, checkpoint: 1, share: 0.5}\n  - {name: A, nodes: 10, walltime: 2h, checkpoint: 1, share: 0.5}\n"),
 		"tinywall.yaml": []byte("platform: {name: x, nodes: 100, memory_per_node: 1e9, bandwidth: 10GB/s, node_mtbf: 2y}\nclasses:\n" +
 			"  - {name: A, nodes: 10, walltime: 5e-324, checkpoint: 1, share: 1}\n"),
+		"big.jobs.json": []byte(`[{"p":4,"c":1,"r":1,"release":0,"length":1e308}]`),
 		"in.swf": []byte("; Version: 2.2\n; MaxProcs: 128\n" +
 			"1 0 10 3600 128 -1 -1 96 7200 -1 1 7 2 -1 1 -1 -1 -1\n" +
 			"2 60 5 1800 64 -1 -1 64 3600 -1 0 9 2 -1 1 -1 -1 -1\n"),
@@ -189,6 +190,7 @@ func TestMalformedInputs(t *testing.T) {
 		{s("convert", p("adir"), p("x.json"), "--from", "swf"), 2, "adir", ""},
 		{s("convert", p("in.swf"), p("adir"), "--to", "batsim"), 1, "adir", ""},
 		{s("convert", p("in.swf"), "/proc/x.json"), 1, "/proc/", ""},
+		{s("convert", p("big.jobs.json"), p("b.json")), 2, "big.jobs.json:1: job 0: length = 1e+308", ""},
 		{s("convert", p("in.swf"), p("w.json")), 0, "", ""},
 		// failures
 		{s("failures", p("empty.txt")), 2, "empty.txt", ""},
