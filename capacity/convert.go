@@ -54,10 +54,12 @@ type ConvertOptions struct {
 
 // Convert reads a job list in o.From and writes it in o.To, returning the
 // number of jobs written and of jobs skipped (jobs of unknown width, or of
-// unknown run time into Batsim). What each format lacks is lost: SWF has
-// no checkpoint costs (jobs read from SWF get C = o.C, R = o.R), Batsim
-// keeps only delay profiles' run times in SWF, ckpt keeps width, release,
-// length and costs only.
+// unknown run time into Batsim). SWF → Batsim → SWF keeps every field and
+// the header (trace.BatsimFromSWF carries what Batsim has no place for in
+// the jobs' swf field, the header in swf_header). What a format lacks is
+// otherwise lost: SWF has no checkpoint costs (jobs read from SWF get
+// C = o.C, R = o.R), a foreign Batsim workload gives SWF only its delay
+// profiles' run times, ckpt keeps width, release, length and costs only.
 func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
 	var sj []trace.SWFJob
 	var hdr *trace.SWFHeader
