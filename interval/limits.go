@@ -6,9 +6,9 @@ import (
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
-// MaxSimRuns bounds SimRequest.Runs: ten million runs of a one-day task
-// take minutes; more is a typo, not an experiment.
-const MaxSimRuns = 10_000_000
+// MaxSimRuns bounds SimRequest.Runs: a hundred million runs of a
+// one-day task take an hour; more is a typo, not an experiment.
+const MaxSimRuns = 100_000_000
 
 // checkExtrapolated refuses a memory whose BLCR costs, extrapolated from
 // the tables, exceed MaxDuration: the plan of a checkpoint longer than 317
