@@ -107,3 +107,24 @@ func TestSWFCarryYieldsToEdits(t *testing.T) {
 		t.Errorf("the carried fields are not in the job: %s", s)
 	}
 }
+
+// Whatever a workload's swf field and header hold, reading them back never
+// panics, and a carried width that is not res never replaces it.
+func FuzzBatsimSWFCarry(f *testing.F) {
+	f.Add([]byte(`{"wait":3,"allocated_procs":64,"requested_procs":48,"status":1,"user":12}`), 64, []byte(`[["Version","2.2"]]`))
+	f.Add([]byte(`"garbage"`), 1, []byte(`{}`))
+	f.Add([]byte(`{"allocated_procs":-1,"requested_procs":1e30}`), 2, []byte(`[[1,2]]`))
+	f.Fuzz(func(t *testing.T, carry []byte, res int, hdr []byte) {
+		w := BatsimWorkload{Jobs: []BatsimJob{{ID: json.RawMessage("1"), Res: res, Walltime: -1, Profile: "p",
+			Extra: map[string]json.RawMessage{SWFField: carry}}}, Extra: map[string]json.RawMessage{SWFHeaderKey: hdr}}
+		j := w.SWF()[0]
+		width := j.AllocatedProcs
+		if width <= 0 {
+			width = j.RequestedProcs
+		}
+		if width != int64(res) {
+			t.Fatalf("res %d lost: %+v", res, j)
+		}
+		w.CarriedSWFHeader()
+	})
+}
