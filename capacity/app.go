@@ -244,8 +244,8 @@ func (r SweepRequest) Validate() error {
 }
 
 func (r SweepRequest) points() ([]SweepPoint, error) {
-	if r.Instances < 1 {
-		return nil, usage.Fieldf("instances", "%d must be >= 1", r.Instances)
+	if r.Instances < 1 || r.Instances > MaxInstances {
+		return nil, usage.Fieldf("instances", "%d must be in [1, %d]", r.Instances, MaxInstances)
 	}
 	e, err := r.Experiment()
 	if err != nil {

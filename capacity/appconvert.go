@@ -73,6 +73,10 @@ func (r ConvertRequest) options() (ConvertOptions, error) {
 	switch {
 	case r.NbRes < 0:
 		return o, usage.Fieldf("nb-res", "%d must be >= 0", r.NbRes)
+	case o.To != FormatCkpt && (r.Checkpoint != 0 || r.Restart != 0):
+		return o, usage.Fieldf("ckpt", "and --restart set the costs of a ckpt job list; the output here is %s, which has no place for them", o.To)
+	case o.To != FormatBatsim && r.NbRes != 0:
+		return o, usage.Fieldf("nb-res", "%d sets nb_res of a Batsim output; the output here is %s", r.NbRes, o.To)
 	case o.To == FormatCkpt && o.From == FormatSWF && r.Checkpoint == 0:
 		return o, usage.Fieldf("ckpt", "is required to convert SWF to a ckpt job list (SWF has no checkpoint costs)")
 	}

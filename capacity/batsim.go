@@ -246,6 +246,9 @@ func ReadJobs(r io.Reader, name string) ([]Job, error) {
 		if err := jb.validate(math.MaxInt); err != nil {
 			return nil, fmt.Errorf("%s:%d: job %d: %v", name, line(off), len(jobs), err)
 		}
+		if err := jobTimesBounded(jb); err != nil {
+			return nil, fmt.Errorf("%s:%d: job %d: %v", name, line(off), len(jobs), err)
+		}
 		jobs = append(jobs, jb)
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
@@ -255,4 +258,19 @@ func ReadJobs(r io.Reader, name string) ([]Job, error) {
 		return nil, fmt.Errorf("%s:%d: data after the job array", name, line(dec.InputOffset()))
 	}
 	return jobs, nil
+}
+
+// jobTimesBounded refuses a job read from a file whose times exceed
+// MaxTime (a length of 1e308 s was converted as is): beyond it the
+// schedules' sums lose their precision, as a state file's would.
+func jobTimesBounded(jb Job) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"c", jb.C}, {"r", jb.R}, {"length", jb.Length}, {"release", jb.Release}} {
+		if f.v > MaxTime {
+			return fmt.Errorf("%s = %v: must be at most %g", f.name, f.v, float64(MaxTime))
+		}
+	}
+	return nil
 }

@@ -54,10 +54,12 @@ type ConvertOptions struct {
 
 // Convert reads a job list in o.From and writes it in o.To, returning the
 // number of jobs written and of jobs skipped (jobs of unknown width, or of
-// unknown run time into Batsim). What each format lacks is lost: SWF has
-// no checkpoint costs (jobs read from SWF get C = o.C, R = o.R), Batsim
-// keeps only delay profiles' run times in SWF, ckpt keeps width, release,
-// length and costs only.
+// unknown run time into Batsim). SWF → Batsim → SWF keeps every field and
+// the header (trace.BatsimFromSWF carries what Batsim has no place for in
+// the jobs' swf field, the header in swf_header). What a format lacks is
+// otherwise lost: SWF has no checkpoint costs (jobs read from SWF get
+// C = o.C, R = o.R), a foreign Batsim workload gives SWF only its delay
+// profiles' run times, ckpt keeps width, release, length and costs only.
 func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
 	var sj []trace.SWFJob
 	var hdr *trace.SWFHeader
@@ -67,16 +69,16 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 	case FormatSWF:
 		h, jobs, err := trace.ReadSWF(r, o.Name)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err) // a bad input is the user's, as everywhere
 		}
 		sj, hdr = jobs, &h
 	case FormatBatsim:
 		if bw, err = trace.ReadBatsim(r, o.Name); err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err)
 		}
 	case FormatCkpt:
 		if cj, err = ReadJobs(r, o.Name); err != nil {
-			return 0, 0, err
+			return 0, 0, usage.Wrap(err)
 		}
 	default:
 		return 0, 0, fmt.Errorf("unknown input format %q", o.From)
@@ -87,6 +89,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		switch o.From {
 		case FormatBatsim:
 			sj = bw.SWF()
+			if h, ok := bw.CarriedSWFHeader(); ok {
+				hdr = &h
+			}
 		case FormatCkpt:
 			sj = SWFFromJobs(cj)
 		}
@@ -99,6 +104,7 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		switch o.From {
 		case FormatSWF:
 			bw, skipped = trace.BatsimFromSWF(sj, o.NbRes)
+			bw.CarrySWFHeader(*hdr)
 		case FormatCkpt:
 			bw = BatsimFromJobs(cj)
 			if o.NbRes > 0 {
@@ -107,6 +113,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 		if err := uniqueBatsimIDs(bw); err != nil {
 			return 0, 0, usage.Errorf("%s: %v", o.Name, err)
+		}
+		if err := checkNbRes(bw, o.NbRes); err != nil {
+			return 0, 0, err
 		}
 		return len(bw.Jobs), skipped, trace.WriteBatsim(w, bw)
 	case FormatCkpt:
@@ -152,6 +161,20 @@ func uniqueBatsimIDs(bw trace.BatsimWorkload) error {
 			return fmt.Errorf("jobs %d and %d have the same id %s; Batsim needs unique ids", k+1, i+1, id)
 		}
 		seen[id] = i
+	}
+	return nil
+}
+
+// checkNbRes refuses an --nb-res below the widest job: Batsim cannot
+// place that job, and refuses the workload.
+func checkNbRes(bw trace.BatsimWorkload, nbRes int) error {
+	if nbRes <= 0 {
+		return nil
+	}
+	for i, j := range bw.Jobs {
+		if j.Res > nbRes {
+			return usage.Fieldf("nb-res", "%d is below job %s's width %d (job %d); Batsim cannot place it", nbRes, j.IDString(), j.Res, i+1)
+		}
 	}
 	return nil
 }

@@ -17,6 +17,9 @@ const (
 	// MaxTime bounds every time: section lengths, AvgT, C_j, R_j, and the
 	// work and yield denominators of a state file.
 	MaxTime = 1e12
+	// MaxInstances bounds the instances per sweep point: a million
+	// instances of the smallest setting take days; more is a typo.
+	MaxInstances = 1_000_000
 )
 
 // ParamError is a simulation parameter out of its range. Param is its name
@@ -56,6 +59,9 @@ func (pr Params) Validate() error {
 		{"avgT", pr.AvgT, pr.AvgT > 0 && pr.AvgT <= MaxTime, fmt.Sprintf("in (0, %g]", float64(MaxTime))},
 		{"cmin", pr.CLo, pr.CLo > 0 && pr.CLo <= MaxTime, fmt.Sprintf("in (0, %g]", float64(MaxTime))},
 		{"cmax", pr.CHi, pr.CHi >= pr.CLo && pr.CHi <= MaxTime, fmt.Sprintf("in [cmin, %g]", float64(MaxTime))},
+		// A checkpoint below the resolution of the longest section (1.2·avgT·2^-44, as
+		// a state file's) cannot be told from 0 there: the plans it gave were invalid.
+		{"cmin", pr.CLo, pr.CLo >= 1.2*pr.AvgT*0x1p-44, fmt.Sprintf("at least the time resolution of a section, 1.2·avgT·2^-44 = %.3g", 1.2*pr.AvgT*0x1p-44)},
 	}
 	for _, c := range checks {
 		if !c.ok {

@@ -59,8 +59,12 @@ func (r StatsRequest) Validate() error {
 		return usage.Fieldf("task_s", "must be >= 0 and at most %.0e s, got %v", MaxDuration, r.Task)
 	case r.On < 0:
 		return usage.Fieldf("on", "must be >= 1, got %d", r.On)
-	case task && (r.Task == 0 || (r.Nodes == nil) == (r.On == 0)):
-		return usage.Fieldf("task_s", "give the task length with either nodes or on")
+	case task && r.Nodes != nil && r.On != 0:
+		return usage.Fieldf("on", "%d and nodes %v both given: give the task's nodes one way", r.On, r.Nodes)
+	case task && r.Task == 0:
+		return usage.Fieldf("task_s", "required with nodes or on (the task length E(Y) is computed for)")
+	case task && r.Nodes == nil && r.On == 0:
+		return usage.Fieldf("task_s", "%v s given without the task's nodes: give nodes or on", r.Task)
 	}
 	return nil
 }

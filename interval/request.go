@@ -219,6 +219,9 @@ func (r Request) storages() ([]Storage, *MemoryReport, error) {
 		return nil, nil, usage.Fieldf("memory_mb", "BLCR cost tables: %v", err)
 	}
 	lo, hi := b.Range()
+	if err := checkExtrapolated(b.Storages(r.MemoryMB), r.MemoryMB); err != nil {
+		return nil, nil, err
+	}
 	return b.Storages(r.MemoryMB), &MemoryReport{MB: r.MemoryMB, MeasuredMB: [2]float64{lo, hi}, Extrapolated: b.Extrapolated(r.MemoryMB)}, nil
 }
 

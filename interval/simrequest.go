@@ -51,14 +51,17 @@ func (r SimRequest) Validate() error {
 		return err
 	}
 	switch {
-	case r.Runs < 1:
-		return usage.Fieldf("runs", "must be >= 1, got %d", r.Runs)
+	case r.Runs < 1 || r.Runs > MaxSimRuns:
+		return usage.Fieldf("runs", "must be >= 1 and at most %d, got %d", MaxSimRuns, r.Runs)
 	case r.Workers < 0:
 		return usage.Fieldf("workers", "must be >= 0 (0: one per CPU), got %d", r.Workers)
 	case r.Failures.GloudSim != "" || r.Failures.FTA != "" || r.Failures.Google != "":
 		return usage.Fieldf("failures", "simulation draws from a law: give an MTBF, E(Y), a law spec, a LANL system or failure times")
 	}
 	if err := r.Failures.Validate(); err != nil {
+		return err
+	}
+	if err := r.checkOneMean(); err != nil {
 		return err
 	}
 	return r.checkRuns()

@@ -187,6 +187,12 @@ func (s Simulation) Resolve() (Config, Options, []Strategy, error) {
 	if err := c.checkResolution(opt.Span, opt.IOChunk); err != nil {
 		return c, opt, nil, err
 	}
+	if err := s.checkFixedPeriod(opt.Span); err != nil {
+		return c, opt, nil, err
+	}
+	if err := c.checkJobCount(opt.Span); err != nil {
+		return c, opt, nil, err
+	}
 	if !opt.NoFailures {
 		if err := c.CheckProgress(); err != nil {
 			return c, opt, nil, usage.Wrap(err)
@@ -205,8 +211,8 @@ func (s Simulation) options() (Options, error) {
 		Span: s.Span, Skip: s.Skip, IOChunk: s.IOChunk}
 	finitePos := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 	switch {
-	case s.Seeds < 1:
-		return o, usage.Fieldf("seeds", "must be ≥ 1, got %d", s.Seeds)
+	case s.Seeds < 1 || s.Seeds > MaxSeeds:
+		return o, usage.Fieldf("seeds", "must be ≥ 1 and at most %d, got %d", MaxSeeds, s.Seeds)
 	case s.Workers < 0:
 		return o, usage.Fieldf("workers", "%d must be >= 0", s.Workers)
 	case s.MaxEvents < 1:
@@ -288,6 +294,9 @@ func (r RunRequest) window(opt Options) (from, to float64, err error) {
 	}
 	if end := opt.Span - opt.Skip; to > end {
 		return 0, 0, usage.Fieldf("timeline", "%q ends after the runs stop (span − skip = %gs)", r.Timeline, end)
+	}
+	if res := resolution(opt.Span); !(to-from >= res) {
+		return 0, 0, usage.Fieldf("timeline", "%q is shorter than the clock's resolution over a span of %v s (%.3g s)", r.Timeline, opt.Span, res)
 	}
 	return from, to, nil
 }

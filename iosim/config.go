@@ -127,11 +127,16 @@ func (c *Config) Validate() error {
 		return errors.New("classes: at least one application class is needed")
 	}
 	sum := 0.0
+	names := map[string]int{}
 	for i, k := range c.Classes {
 		f := func(field, format string, a ...any) error {
 			return fmt.Errorf("classes[%d].%s (%s): %s", i, field, k.Name, fmt.Sprintf(format, a...))
 		}
+		j, dup := names[k.Name]
+		names[k.Name] = i
 		switch {
+		case dup: // the report keys classes by name
+			return f("name", "%q is also the name of classes[%d]", k.Name, j)
 		case k.Nodes <= 0:
 			return f("nodes", "must be ≥ 1, got %d", k.Nodes)
 		case k.Nodes > p.Nodes:

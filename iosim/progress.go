@@ -56,6 +56,9 @@ func (c *Config) CheckProgress() error {
 	if err != nil {
 		return err
 	}
+	if err := checkFiniteBound(*c, b, false); err != nil {
+		return err // an MTBF so large that Eq. (8) overflows, not a platform that cannot progress
+	}
 	if !(b.Waste < 1) {
 		return &NoProgressError{Waste: b.Waste}
 	}

@@ -53,6 +53,9 @@ func (rep RunReport) WriteText(out io.Writer) error {
 	if rep.Authors != nil {
 		w.Printf("authors' model: %s (the authors' simulator's behaviours; go doc github.com/ckpt-hpc/ckpt/iosim AuthorsModel)\n", rep.Authors)
 	}
+	for _, x := range rep.BelowBound {
+		w.Printf("%s\n", x.text(float64(rep.Bound), rep.Seeds))
+	}
 	if slices := rep.missingCheckpoints(); slices != "" {
 		w.Printf("no checkpoint committed in the window by %s: slowdown undefined (-)\n", slices)
 	}

@@ -49,6 +49,9 @@ type RunReport struct {
 	// Timelines are the file system's use in a window of the first trial,
 	// one per strategy (RunRequest.Timeline), for the pictures.
 	Timelines []Timeline `json:"-"`
+	// BelowBound explains each strategy whose mean waste is below Bound
+	// (omitted when none is).
+	BelowBound []BelowBound `json:"below_bound,omitempty"`
 }
 
 // Report summarises the trials of one platform (Sweep over a single
@@ -96,6 +99,7 @@ func Report(c Config, rs []TrialResult, opt Options) (RunReport, error) {
 	if runs > 0 {
 		r.MeanEvents = ev / float64(runs)
 	}
+	r.BelowBound = belowBound(c, r, trialWastes(rs, len(r.Strategies)))
 	return r, nil
 }
 

@@ -423,7 +423,11 @@ func DelayProfile(delay float64) json.RawMessage {
 // (0: the widest job). Each job becomes a job with id = job number, subtime
 // = submit time, res = allocated processors (requested when unknown),
 // walltime = requested time (−1 when unknown) and a delay profile of its run
-// time, shared by the jobs of equal run time and named after it. Jobs of
+// time, shared by the jobs of equal run time and named after it. The SWF
+// fields Batsim has no place for (wait, processors allocated and requested,
+// CPU time, memory, status, user, group, executable, queue, partition,
+// preceding job, think time) travel in the job's SWFField, which Batsim
+// ignores and SWF restores, so that SWF → Batsim → SWF is lossless. Jobs of
 // unknown width or run time cannot run in Batsim and are skipped; their
 // count is returned.
 func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
@@ -445,7 +449,8 @@ func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
 		name := "delay_" + fmtFloat(j.RunTime)
 		w.Profiles[name] = DelayProfile(j.RunTime)
 		w.Jobs = append(w.Jobs, BatsimJob{ID: json.RawMessage(strconv.FormatInt(j.JobNumber, 10)),
-			Subtime: j.SubmitTime, Walltime: wt, Res: int(p), Profile: name})
+			Subtime: j.SubmitTime, Walltime: wt, Res: int(p), Profile: name,
+			Extra: map[string]json.RawMessage{SWFField: carrySWF(j)}})
 		widest = max(widest, int(p))
 	}
 	w.NbRes = nbRes
@@ -459,7 +464,8 @@ func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
 // (the 1-based position when the id is not an integer), submit time =
 // subtime, requested processors = res, requested time = walltime (−1 when
 // none), run time = the delay of a delay profile (−1 for other profiles);
-// the other fields are −1 (unknown).
+// the other fields are −1 (unknown), or those BatsimFromSWF carried in the
+// job's SWFField (see restoreSWF).
 func (w BatsimWorkload) SWF() []SWFJob {
 	out := make([]SWFJob, 0, len(w.Jobs))
 	for i, j := range w.Jobs {
@@ -471,10 +477,12 @@ func (w BatsimWorkload) SWF() []SWFJob {
 		if !ok {
 			rt = -1
 		}
-		out = append(out, SWFJob{JobNumber: n, SubmitTime: j.Subtime, WaitTime: -1, RunTime: rt,
+		sj := SWFJob{JobNumber: n, SubmitTime: j.Subtime, WaitTime: -1, RunTime: rt,
 			AllocatedProcs: -1, AvgCPUTime: -1, UsedMemory: -1, RequestedProcs: int64(j.Res),
 			RequestedTime: j.Walltime, RequestedMemory: -1, Status: -1, UserID: -1, GroupID: -1,
-			Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1})
+			Executable: -1, Queue: -1, Partition: -1, PrecedingJob: -1, ThinkTime: -1}
+		restoreSWF(&sj, j)
+		out = append(out, sj)
 	}
 	return out
 }

@@ -68,7 +68,7 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"a.swf", "b.jobs.json"}, 2, "--ckpt: is required"},
 		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res: -1"},
 		{[]string{filepath.Join(dir, "none.swf"), "b.json"}, 2, "no such file"},
-		{[]string{bad, filepath.Join(dir, "o.swf")}, 1, "bad.json:3: job 1: no subtime"},
+		{[]string{bad, filepath.Join(dir, "o.swf")}, 2, "bad.json:3: job 1: no subtime"},
 	} {
 		_, errs, code := run(t, "", append([]string{"convert"}, c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
@@ -167,8 +167,8 @@ func TestFailuresCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{dir, "--task", "1h"}, "--task: give the task length with either nodes or on"},
-		{[]string{dir, "--on", "3"}, "--task: give the task length with either nodes or on"},
+		{[]string{dir, "--task", "1h"}, "--task: 3600 s given without the task's nodes"},
+		{[]string{dir, "--on", "3"}, "--task: required with nodes or on"},
 		{[]string{g, "--task", "1h", "--on", "2"}, "apply to FTA traces only"},
 		{[]string{dir, "--format", "lanl"}, `--format: "lanl"`},
 		{[]string{dir, "--task", "1h", "--nodes", "nope"}, `--nodes: node "nope" is not in the trace`},

@@ -37,6 +37,7 @@ withdrawn and the signal forwarded anyway.`,
 			if err != nil {
 				return err
 			}
+			job.JobToken = f.jobToken // --job-token or $CKPT_JOB_TOKEN (empty: the gate draws one)
 			return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, MaxWait: time.Duration(w * float64(time.Second)),
 				Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr()})
 		}}

@@ -14,6 +14,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/supervise"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // GateConfig configures Gate.
@@ -64,6 +65,11 @@ type GateConfig struct {
 func Gate(ctx context.Context, cfg GateConfig) (int, error) {
 	if len(cfg.App) == 0 {
 		return 0, errors.New("gate: no app")
+	}
+	if t := cfg.Job.JobToken; t != "" && (len(t) < 16 || len(t) > 128) {
+		// the coordinator refuses it at the first checkpoint, when the
+		// app already runs: refuse it before starting the app
+		return 0, usage.Fieldf("--job-token", "%d characters: a job token has 16-128", len(t))
 	}
 	app, err := supervise.Start(cfg.App, cfg.Env, cfg.Stdout, cfg.Stderr)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
@@ -122,6 +123,9 @@ func Serve(ctx context.Context, l Launch) error {
 	if err := CheckListen(l.Listen, l.AllowRemote); err != nil {
 		return usage.Fieldf("--listen", "%v", err)
 	}
+	if err := checkRate(l.Rate); err != nil {
+		return err
+	}
 	opt := Options{Config: cfg, NoAuth: l.NoAuth, ClientClock: l.ClientClock, Rate: l.Rate}
 	if l.TokenFile == "" && !l.NoAuth {
 		return usage.Fieldf("--token-file", "required (or --no-auth)")
@@ -146,4 +150,16 @@ func Serve(ctx context.Context, l Launch) error {
 	defer st.Close()
 	opt.Store = st
 	return Run(ctx, l.Listen, opt)
+}
+
+// MaxRate bounds --rate: the bucket holds 2×rate requests, an int.
+const MaxRate = 1e9
+
+// checkRate refuses a --rate that is NaN (which switched the limit off
+// silently) or too large for the bucket; < 0 means unlimited.
+func checkRate(r float64) error {
+	if math.IsNaN(r) || r > MaxRate {
+		return usage.Fieldf("--rate", "%v requests/s must be at most %g (< 0: unlimited)", r, float64(MaxRate))
+	}
+	return nil
 }

@@ -73,6 +73,8 @@ func TestServeLaunchErrors(t *testing.T) {
 		{func(l *Launch) { l.NoAuth = false }, "--token-file: required (or --no-auth)"},
 		{func(l *Launch) { l.TokenFile = filepath.Join(dir, "none") }, "--token-file: open "},
 		{func(l *Launch) { l.LogFormat = "xml" }, `--log-format: "xml" is not text or json`},
+		{func(l *Launch) { l.Rate = math.NaN() }, "--rate: NaN requests/s"},
+		{func(l *Launch) { l.Rate = 1e308 }, "--rate: 1e+308 requests/s"},
 	} {
 		l := ok
 		c.edit(&l)

@@ -59,8 +59,12 @@ var _ Store = (*Bolt)(nil)
 // Open opens the database at path (see the package comment for the
 // rules on missing and corrupt files).
 func Open(path string, opt Options) (s *Bolt, err error) {
-	_, statErr := os.Stat(path)
+	fi, statErr := os.Stat(path)
 	switch {
+	case !opt.Init && statErr == nil && fi.Size() == 0:
+		// bbolt writes a fresh database into an empty file: the file
+		// would be changed by a command that only meant to read it.
+		return nil, fmt.Errorf("database %s is an empty file, not a ckpt coordinator database (start with --init on a new path to create one)", path)
 	case opt.Init && statErr == nil:
 		return nil, fmt.Errorf("database %s already exists: --init creates a new one only", path)
 	case !opt.Init && errors.Is(statErr, fs.ErrNotExist):

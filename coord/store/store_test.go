@@ -111,6 +111,16 @@ func TestOpenRefusals(t *testing.T) {
 	if _, err := Open(garbage, Options{Init: true}); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("init over a file: %v", err)
 	}
+	// An empty file is refused and left empty (bbolt would write a new
+	// database into it).
+	empty := filepath.Join(dir, "empty.db")
+	os.WriteFile(empty, nil, 0o600)
+	if _, err := Open(empty, Options{}); err == nil || !strings.Contains(err.Error(), "empty file") {
+		t.Errorf("empty: %v", err)
+	}
+	if fi, err := os.Stat(empty); err != nil || fi.Size() != 0 {
+		t.Errorf("opening an empty file without --init changed it: %v %v", fi.Size(), err)
+	}
 	// A bbolt file of another program.
 	other := filepath.Join(dir, "other.db")
 	db, _ := bolt.Open(other, 0o600, nil)
