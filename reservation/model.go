@@ -21,10 +21,10 @@ type Costs struct {
 	Gamma float64 `json:"gamma"`
 	// C is the time to write a checkpoint at the end of a reservation.
 	// Valid range [0, +∞).
-	C float64 `json:"checkpoint"`
+	C float64 `json:"checkpoint_s"`
 	// R is the time to restart from a checkpoint at the start of a
 	// reservation. Valid range [0, +∞).
-	R float64 `json:"restart"`
+	R float64 `json:"restart_s"`
 }
 
 // ReservationOnly returns the paper's RESERVATIONONLY model (α = 1, β = γ = 0)
@@ -85,7 +85,7 @@ func (c Costs) Normalize() (Costs, float64, error) {
 // (if the job has not finished), and Checkpoint δ_k says whether that
 // reservation ends with a checkpoint.
 type Step struct {
-	Milestone  float64 `json:"milestone"`
+	Milestone  float64 `json:"milestone_s"`
 	Checkpoint bool    `json:"checkpoint"`
 }
 
@@ -125,22 +125,22 @@ func (s Strategy) Last() float64 {
 // Length W_k = Restart R_k + Work T_k + Checkpoint C_k.
 type Reservation struct {
 	// Length W_k is what to request from the scheduler.
-	Length float64 `json:"length"`
+	Length float64 `json:"length_s"`
 	// Restart R_k is the time spent reading the last checkpoint (0 until a
 	// checkpoint exists).
-	Restart float64 `json:"restart"`
+	Restart float64 `json:"restart_s"`
 	// Work T_k is the time spent computing.
-	Work float64 `json:"work"`
+	Work float64 `json:"work_s"`
 	// CheckpointTime C_k is δ_k·C.
-	CheckpointTime float64 `json:"checkpoint_time"`
+	CheckpointTime float64 `json:"checkpoint_time_s"`
 	// Milestone t_k is the work done at the end of the reservation.
-	Milestone float64 `json:"milestone"`
+	Milestone float64 `json:"milestone_s"`
 	// Checkpoint δ_k.
 	Checkpoint bool `json:"checkpoint"`
 	// Saved is the progress a later reservation restarts from if the job is
 	// not done: t_k if this reservation checkpoints, else the last
 	// checkpointed milestone (0 if none).
-	Saved float64 `json:"saved"`
+	Saved float64 `json:"saved_s"`
 }
 
 // Reservations turns the milestone view into reservation lengths with

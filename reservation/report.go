@@ -191,13 +191,13 @@ func yesNo(b bool) string {
 
 // Report is the answer to a Request and the plan's JSON schema (`ckpt
 // reserve --json`): the law, the cost model, the reservations to request
-// and their expected cost beside the other strategies'. Times are in
-// seconds ("unit"). WriteText renders it as text, Plot and Page as a
-// picture.
+// and their expected cost beside the other strategies'. A key ending in _s
+// is in seconds (the project's one unit-suffix style: _s, _bytes, _bps);
+// costs are in the cost model's units (α per second reserved). WriteText
+// renders it as text, Plot and Page as a picture.
 type Report struct {
-	Unit      string     `json:"unit"`
 	Law       LawSource  `json:"law"`
-	Support   [2]float64 `json:"support"`
+	Support   [2]float64 `json:"support_s"`
 	TailMass  float64    `json:"tail_mass"`
 	Costs     Costs      `json:"costs"`
 	Algorithm string     `json:"algorithm"`
@@ -228,14 +228,14 @@ type Report struct {
 // the progress saved and the probability that it is needed at all.
 type ReportReservation struct {
 	Index          int     `json:"index"`
-	Length         float64 `json:"length"`
+	Length         float64 `json:"length_s"`
 	Slurm          string  `json:"slurm_time"`
-	Milestone      float64 `json:"milestone"`
+	Milestone      float64 `json:"milestone_s"`
 	Checkpoint     bool    `json:"checkpoint"`
-	Restart        float64 `json:"restart"`
-	Work           float64 `json:"work"`
-	CheckpointTime float64 `json:"checkpoint_time"`
-	Saved          float64 `json:"saved"`
+	Restart        float64 `json:"restart_s"`
+	Work           float64 `json:"work_s"`
+	CheckpointTime float64 `json:"checkpoint_time_s"`
+	Saved          float64 `json:"saved_s"`
 	ProbNeeded     float64 `json:"prob_needed"`
 }
 
@@ -251,7 +251,7 @@ type ReportBaseline struct {
 // o (its warnings are left to the caller).
 func NewReport(r *Result, w Walltime, o Options) *Report {
 	out := &Report{
-		Unit: "seconds", Law: w.Source, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
+		Law: w.Source, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
 		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau,
 		ExpectedCost: r.ExpectedCost, OmniscientCost: r.Omniscient, LowerBound: finite(r.LowerBound),
 		Result: r, Dist: w.Law,
