@@ -100,11 +100,15 @@
 // the row, so each row keeps its own two hulls: O(n·K) time, K ≤ n the
 // largest number of the law's values in a window of MaxRequest seconds
 // (O(n²) without a bound), O(n) memory. Its milestones are the law's
-// values: the slack a rounded request leaves is not planned as work, so
-// the runner saves at least each planned milestone and the plan's cost
-// bounds the chain's from above. On a continuous law it runs on Algorithm
-// 1's grid, where Theorem 3's guarantee and the certified lower bound are
-// not proven under limits and are not reported. The periodic search keeps
+// values — on a discrete law under a bound, also points of zero mass
+// between them (withCheckpointPoints), or runtimes further apart than a
+// reservation reaches would leave no plan — and the slack a rounded
+// request leaves is not planned as work, so the runner saves at least
+// each planned milestone and the plan's cost bounds the chain's from
+// above. On a continuous law it runs on Algorithm 1's grid. Theorem 3's
+// guarantee and the certified lower bound are not proven under limits (a
+// checkpoint between two milestones could do better) and are not
+// reported. The periodic search keeps
 // the τ within the bound; a strategy priced beside the plan that needs a
 // longer reservation costs +Inf. Without limits nothing changes: the
 // paper's continuous plan, bit for bit.

@@ -79,8 +79,12 @@ func dynProgCountLimited(ctx context.Context, values, probs []float64, c Costs, 
 	}
 	cost := ls.diag[0]
 	if math.IsInf(cost, 1) {
-		return nil, 0, fmt.Errorf("%w: no %s plan keeps every reservation within %s when C = %s, R = %s and margin %s (the law's values reach %s)",
-			ErrNoPlanWithin, class, units.FormatSeconds(maxLength), units.FormatSeconds(c.C), units.FormatSeconds(c.R), units.FormatSeconds(c.Margin), units.FormatSeconds(sup.v[n]))
+		margin := ""
+		if c.Margin > 0 {
+			margin = ", margin " + units.FormatSeconds(c.Margin)
+		}
+		return nil, 0, fmt.Errorf("%w: no %s plan keeps every reservation within %s with C = %s, R = %s%s (the law's values reach %s); allow longer reservations",
+			ErrNoPlanWithin, class, units.FormatSeconds(maxLength), units.FormatSeconds(c.C), units.FormatSeconds(c.R), margin, units.FormatSeconds(sup.v[n]))
 	}
 	return ls.strategy(), cost, nil
 }
@@ -215,4 +219,48 @@ func approximateLimited(ctx context.Context, x distribution.Distribution, c Cost
 	}
 	cost, err := expectedCostOn(s, x, c)
 	return s, cost, err
+}
+
+// checkpointPointsPerReach is how many checkpoint points
+// withCheckpointPoints puts in the work one bounded reservation can do.
+const checkpointPointsPerReach = 64
+
+// withCheckpointPoints adds to a discrete law's values, under a bound
+// maxLength > 0, points of zero probability every step seconds inside each
+// gap between two values (step = max(g, reach/64), reach = maxLength − R −
+// C − margin the work one reservation can do after a restart and before a
+// checkpoint, doubled until at most MaxDistinctValues values remain), so
+// that a checkpoint may fall between two runtimes: without them a law
+// whose runtimes are further apart than a reservation can reach has no
+// plan at all. The limited dynamic program is then exact over milestones
+// at the law's values and at these points. Without a bound (or when no
+// reservation can reach anything) the law is returned as it is.
+func withCheckpointPoints(values, probs []float64, c Costs, maxLength float64) ([]float64, []float64) {
+	reach := maxLength - c.R - c.C - c.Margin
+	if maxLength <= 0 || !(reach > 0) || len(values) == 0 {
+		return values, probs
+	}
+	step := math.Max(c.Granularity, reach/checkpointPointsPerReach)
+	for {
+		extra := 0.0
+		prev := 0.0
+		for _, v := range values {
+			extra += math.Max(0, math.Ceil((v-prev)/step)-1)
+			prev = v
+		}
+		if float64(len(values))+extra <= MaxDistinctValues {
+			break
+		}
+		step *= 2
+	}
+	var vs, ps []float64
+	prev := 0.0
+	for i, v := range values {
+		for p := prev + step; p < v-step/2; p += step {
+			vs, ps = append(vs, p), append(ps, 0)
+		}
+		vs, ps = append(vs, v), append(ps, probs[i])
+		prev = v
+	}
+	return vs, ps
 }

@@ -292,3 +292,33 @@ func TestRunMaxRequest(t *testing.T) {
 		t.Errorf("a one-minute bound: %v", err)
 	}
 }
+
+// A discrete law whose runtimes are further apart than a bounded
+// reservation reaches gets a plan that checkpoints between them, the
+// exhaustive optimum over the law's values and the points added.
+func TestRunMaxRequestBetweenRuntimes(t *testing.T) {
+	values, probs := []float64{120, 300, 600}, []float64{0.5, 0.3, 0.2}
+	c := Costs{Alpha: 1, C: 12, R: 6, Margin: 2, Granularity: SlurmGranularity}
+	for _, bound := range []float64{240, 180, 120} {
+		if _, _, err := DynProgCountLimited(values, probs, c, Mixed, bound); !errors.Is(err, ErrNoPlanWithin) {
+			t.Fatalf("on the runtimes alone a %v s bound should leave no plan: %v", bound, err)
+		}
+		r := DefaultRequest()
+		r.Walltime, r.Costs, r.MaxRequest, r.NoBaselines = LawSpec("discrete:120@0.5,300@0.3,600@0.2"), c, bound, true
+		rep, err := Run(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, ps := withCheckpointPoints(values, probs, c, bound)
+		if len(vs) > 20 {
+			t.Fatalf("%d points: too many for the exhaustive search", len(vs))
+		}
+		want, ok := exhaustiveLimited(vs, ps, c, Mixed, bound)
+		if !ok || math.Abs(rep.ExpectedCost-want) > 1e-9*want {
+			t.Errorf("bound %v: plan costs %v, exhaustive %v (%v)", bound, rep.ExpectedCost, want, ok)
+		}
+		if sim, fits := simulatedCost(rep.Result.Strategy, values, probs, c, bound); !fits || math.Abs(sim-want) > 1e-9*want {
+			t.Errorf("bound %v: the plan simulates to %v (fits %v)", bound, sim, fits)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func CheckAlgorithm(name string) error {
 func dpPlanner(class Class) planner {
 	return func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (Strategy, float64, int, error) {
 		if o.limited() {
-			return limitedPlan(ctx, x, disc, o, class, res, wantLB)
+			return limitedPlan(ctx, x, disc, o, class, res)
 		}
 		if disc != nil {
 			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()), 0)
@@ -355,6 +355,9 @@ func planNormalized(ctx context.Context, d distribution.Distribution, o Options)
 			return nil, err
 		}
 		s, cost, tau, err := p(ctx, x, disc, o, res, o.LowerBound && name == o.Algorithm)
+		if errors.Is(err, ErrNoPlanWithin) && name != o.Algorithm {
+			s, cost, err = nil, math.Inf(1), nil // priced beside the plan: it cannot keep within the bound
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -601,15 +604,16 @@ func expectedCostWithin(s Strategy, x distribution.Distribution, o Options) (flo
 }
 
 // limitedPlan is dpPlanner under limits (Options.limited): the limited
-// dynamic program, exact on a discrete law (so its own lower bound), on
-// res.N grid points otherwise (no lower bound, see approximateLimited).
-func limitedPlan(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, class Class, res *Result, wantLB bool) (Strategy, float64, int, error) {
+// dynamic program on a discrete law's values (with withCheckpointPoints),
+// on res.N grid points otherwise (approximateLimited); neither certifies a
+// lower bound.
+func limitedPlan(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, class Class, res *Result) (Strategy, float64, int, error) {
 	progress := o.progress(class.String())
 	if disc != nil {
-		s, cost, err := dynProgCountLimited(ctx, disc.Values, disc.Probs, o.Costs, class, o.MaxLength, progress)
-		if err == nil && wantLB {
-			res.LowerBound = cost
-		}
+		values, probs := withCheckpointPoints(disc.Values, disc.Probs, o.Costs, o.MaxLength)
+		// Exact over its milestones, but a checkpoint between two of them
+		// could do better, so no lower bound is certified.
+		s, cost, err := dynProgCountLimited(ctx, values, probs, o.Costs, class, o.MaxLength, progress)
 		return s, cost, 0, err
 	}
 	s, cost, err := approximateLimited(ctx, x, o.Costs, class, res.N, o.MaxLength, progress)

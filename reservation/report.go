@@ -86,7 +86,7 @@ func limitedGuarantee(r *Result) string {
 		within = "with every reservation within " + units.FormatSeconds(r.MaxLength)
 	}
 	if r.N == 0 {
-		return fmt.Sprintf(" (optimal for this discrete law %s)", within)
+		return fmt.Sprintf(" (the optimum %s over milestones at the law's values and, under a bound, checkpoints between them)", within)
 	}
 	return fmt.Sprintf(" on %d grid points (the optimum on the grid %s; Theorem 3's guarantee is not proven under limits)", r.N, within)
 }
@@ -398,6 +398,10 @@ func writeBaselinesText(b *strings.Builder, r *Result) {
 		name := bl.Name
 		if bl.Tau > 0 {
 			name += fmt.Sprintf(" (tau=%d)", bl.Tau)
+		}
+		if math.IsInf(bl.ExpectedCost, 1) {
+			fmt.Fprintf(tw, "%s\t-\t-\tneeds a longer reservation\t\n", name)
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%d\t\n", name, bl.ExpectedCost, bl.ExpectedCost/r.ExpectedCost, bl.Reservations)
 	}

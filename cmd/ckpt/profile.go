@@ -74,6 +74,9 @@ var singleJobFlags = []struct{ name, why string }{
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-tau", "the multi-phase strategies are not periodic"},
 	{"column", "it selects the column of --history"},
+	{"max-request", "the multi-phase planner takes no longest reservation"},
+	{"slurm", "the multi-phase planner plans in continuous time"},
+	{"margin", "the multi-phase planner plans in continuous time"},
 }
 
 // costsWhy is why the cost model's flags do not apply to --profile/--tasks.

@@ -26,6 +26,8 @@ type reserveFlags struct {
 	distSpec, history, column, fit string
 	states, censored               string // sacct states of lone jobs: complete, censored
 	ckpt, restart                  string // durations, req.Costs.C and .R
+	maxRequest, margin             string // durations, req.MaxRequest and req.Costs.Margin
+	forSlurm                       bool   // plan on Slurm's minutes with the runner's margin
 	evaluate                       string
 	json, all                      bool
 	sbatch, jobName                string
@@ -62,7 +64,8 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
-  ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h`,
+  ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h
+  ckpt reserve --dist lognormal:mean=21.4h,sd=19.7h --max-request 24h --slurm`,
 		Args: sbatchPassThrough,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
@@ -81,6 +84,9 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
+	fl.StringVar(&f.maxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)")
+	fl.BoolVar(&f.forSlurm, "slurm", false, "plan as a chain runs on Slurm: requests in whole minutes and C + --margin per checkpoint (default with --sbatch; --slurm=false keeps the paper's continuous plan)")
+	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus the signal's delay")
 	cmd.AddCommand(newReserveSweepCmd())
 	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)
@@ -141,6 +147,9 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.slurmLimits(cmd, &req); err != nil {
+		return err
+	}
 	req.Progress = planProgress(cmd.ErrOrStderr())
 	rep, err := reservation.Run(cmd.Context(), req)
 	if err != nil {
@@ -180,6 +189,7 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 		{"max-n", "with --n, which fixes the grid", !f.nSet},
 		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
 		{"all", "with --json or --sbatch (it lists the text report's rows)", !f.json && f.sbatch == ""},
+		{"margin", "without --slurm or --sbatch", f.slurmPlan(fl)},
 	} {
 		if fl.Changed(c.flag) && !c.ok {
 			return usagef("--%s does not apply %s", c.flag, c.when)
@@ -254,7 +264,42 @@ func (f reserveFlags) costRequest() (reservation.Request, error) {
 	}
 	req := f.req
 	req.Costs.C, req.Costs.R = c, r
+	if f.maxRequest != "" {
+		if req.MaxRequest, err = positiveDurationFlag("max-request", f.maxRequest); err != nil {
+			return req, err
+		}
+	}
 	return req, nil
+}
+
+// slurmPlan says whether the plan is made for Slurm: --slurm, or --sbatch
+// unless --slurm=false.
+func (f reserveFlags) slurmPlan(fl *pflag.FlagSet) bool {
+	if fl.Changed("slurm") {
+		return f.forSlurm
+	}
+	return f.sbatch != ""
+}
+
+// slurmLimits maps --slurm and --margin to the cost model's granularity
+// and margin and, with --sbatch and no --max-request, takes the longest
+// reservation from the partition the chain goes to.
+func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) error {
+	fl := cmd.Flags()
+	if !f.slurmPlan(fl) {
+		return nil
+	}
+	m, err := nonNegDurationFlag("margin", f.margin)
+	if err != nil {
+		return err
+	}
+	req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, m
+	if f.sbatch == "" || fl.Changed("max-request") {
+		return nil
+	}
+	extra, _ := fl.GetStringArray("sbatch-arg")
+	req.MaxRequest, _, err = slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
+	return inputerr.Wrap(err)
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and
@@ -293,7 +338,7 @@ func withStates(fl *pflag.FlagSet, src slurm.HistorySource, states, censored str
 var requestFlags = map[string]string{
 	"Costs.Alpha": "alpha", "Costs.Beta": "beta", "Costs.Gamma": "gamma", "Costs.C": "ckpt", "Costs.R": "restart",
 	"Epsilon": "epsilon", "N": "n", "MaxN": "max-n", "MaxTau": "max-tau", "TailMass": "tail-mass",
-	"Algorithm": "strategy", "Evaluate": "evaluate", "States": "states", "Complete": "states", "Censored": "censored", "Path": "history",
+	"Algorithm": "strategy", "Evaluate": "evaluate", "MaxRequest": "max-request", "Costs.Margin": "margin", "States": "states", "Complete": "states", "Censored": "censored", "Path": "history",
 }
 
 // fieldError renders a usage error that names a Request field with the
