@@ -46,6 +46,9 @@ type Report struct {
 	ExpectedWeightedMemory  float64 `json:"expected_weighted_memory_bytes"`
 	// Reservations are the plan's reservations with their sbatch requests.
 	Reservations []ReportReservation `json:"reservations"`
+	// MaxRequest is the longest reservation the plan was allowed (0: no
+	// bound).
+	MaxRequest float64 `json:"max_request_s,omitempty"`
 	// Others are the other strategies' expectations (Request.Others).
 	Others []ReportStrategy `json:"others,omitempty"`
 	// TransferFactors are the per-phase slowdowns of Request.TransferRuns.
@@ -98,7 +101,7 @@ func newReport(src *profile.Source, ps *AppPlans, plan *MemPlan, o AppPlanOption
 	app := src.App
 	res := &Report{Application: app.Name, Source: src.Desc, Runs: src.Runs, MeanMemory: app.MeanMemory() * bytesPerGB, PeakMemory: app.PeakMemory() * bytesPerGB,
 		TotalWalltimeLaw: DescribeTotal(ps.Total), CheckpointCost: fmt.Sprintf("%.4g s + V / %.4g GB/s", o.Ckpt.Latency, o.Ckpt.Bandwidth),
-		Restart: o.Restart, Algorithm: plan.Name, ExpectedReservationTime: plan.ExpectedTime, ExpectedWeightedMemory: plan.ExpectedWeightedMemory * bytesPerGB,
+		Restart: o.Restart, MaxRequest: o.MaxLength, Algorithm: plan.Name, ExpectedReservationTime: plan.ExpectedTime, ExpectedWeightedMemory: plan.ExpectedWeightedMemory * bytesPerGB,
 		Model: src, Plan: plan, MemTau: o.MemTau}
 	for _, d := range src.Dropped {
 		res.DroppedRuns = append(res.DroppedRuns, d.ID)
@@ -139,6 +142,9 @@ func (r *Report) WriteText(w io.Writer, all bool) error {
 	tw.Flush()
 	fmt.Fprintf(&b, "total walltime: %s; average memory %.3g GB, peak %.3g GB\n", r.TotalWalltimeLaw, r.MeanMemory/bytesPerGB, r.PeakMemory/bytesPerGB)
 	fmt.Fprintf(&b, "checkpoint C(V) = %s, restart R = %s\n", r.CheckpointCost, units.FormatSeconds(r.Restart))
+	if r.MaxRequest > 0 {
+		fmt.Fprintf(&b, "limits: every reservation at most %s\n", units.FormatSeconds(r.MaxRequest))
+	}
 	fmt.Fprintf(&b, "strategy: %s\n\n", r.Algorithm)
 	rows := make([]reservation.TableRow, len(r.Reservations))
 	for i, rv := range r.Reservations {

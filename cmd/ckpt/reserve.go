@@ -19,6 +19,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -150,10 +151,13 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err := f.slurmLimits(cmd, &req); err != nil {
 		return err
 	}
+	if req.MaxRequest, err = f.maxRequestOf(cmd); err != nil {
+		return err
+	}
 	req.Progress = planProgress(cmd.ErrOrStderr())
 	rep, err := reservation.Run(cmd.Context(), req)
 	if err != nil {
-		return f.fieldError(cmd.Flags(), err)
+		return f.fieldError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
@@ -264,12 +268,22 @@ func (f reserveFlags) costRequest() (reservation.Request, error) {
 	}
 	req := f.req
 	req.Costs.C, req.Costs.R = c, r
-	if f.maxRequest != "" {
-		if req.MaxRequest, err = positiveDurationFlag("max-request", f.maxRequest); err != nil {
-			return req, err
-		}
-	}
 	return req, nil
+}
+
+// maxRequestOf maps --max-request or, with --sbatch, the MaxTime of the
+// partition the chain goes to (0: no bound).
+func (f reserveFlags) maxRequestOf(cmd *cobra.Command) (float64, error) {
+	fl := cmd.Flags()
+	if fl.Changed("max-request") {
+		return positiveDurationFlag("max-request", f.maxRequest)
+	}
+	if f.sbatch == "" {
+		return 0, nil
+	}
+	extra, _ := fl.GetStringArray("sbatch-arg")
+	max, _, err := slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
+	return max, inputerr.Wrap(err)
 }
 
 // slurmPlan says whether the plan is made for Slurm: --slurm, or --sbatch
@@ -281,9 +295,18 @@ func (f reserveFlags) slurmPlan(fl *pflag.FlagSet) bool {
 	return f.sbatch != ""
 }
 
+// partitionError words the error of a plan that no strategy makes within
+// the partition's MaxTime, a bound --sbatch read from sinfo; other errors
+// are returned as they are.
+func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float64) error {
+	if f.sbatch == "" || fl.Changed("max-request") || !errors.Is(err, reservation.ErrNoPlanWithin) {
+		return err
+	}
+	return usagef("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
+}
+
 // slurmLimits maps --slurm and --margin to the cost model's granularity
-// and margin and, with --sbatch and no --max-request, takes the longest
-// reservation from the partition the chain goes to.
+// and margin.
 func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) error {
 	fl := cmd.Flags()
 	if !f.slurmPlan(fl) {
@@ -294,12 +317,7 @@ func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) 
 		return err
 	}
 	req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, m
-	if f.sbatch == "" || fl.Changed("max-request") {
-		return nil
-	}
-	extra, _ := fl.GetStringArray("sbatch-arg")
-	req.MaxRequest, _, err = slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
-	return inputerr.Wrap(err)
+	return nil
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and

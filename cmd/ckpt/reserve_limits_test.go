@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -54,11 +55,41 @@ func TestReserveLimitsBadInput(t *testing.T) {
 		{[]string{"--slurm", "--margin", "-1s"}, "--margin"},
 		{[]string{"--slurm", "--margin", "1e308"}, "--margin"},
 		{[]string{"--max-request", "1h", "--dist", "uniform:a=10h,b=20h"}, "within 1h00m"},
-		{[]string{"--profile", "slant", "--max-request", "1h"}, "--max-request"},
+		{[]string{"--profile", "slant", "--max-request", "1m"}, "--max-request"},
+		{[]string{"--profile", "slant", "--slurm"}, "--slurm"},
 	} {
 		out, errOut, code := run(t, "", append([]string{"reserve", "--no-baselines"}, c.args...)...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want %q)", c.args, code, out, errOut, c.want)
 		}
+	}
+}
+
+// reserve --sbatch plans under the MaxTime of the partition the chain
+// goes to (it was refused with "plan with shorter reservations"): every
+// --time within it, in whole minutes; --slurm=false keeps the paper's
+// continuous lengths, under the same bound.
+func TestReserveSbatchPlansUnderMaxTime(t *testing.T) {
+	fakeSinfo(t, "echo 'debug*|1:00:00|100000'; echo 'long|infinite|100000'")
+	base := []string{"reserve", "--dist", "lognormal:mean=2h,sd=1h", "--ckpt", "2m", "--restart", "1m", "--n", "800", "--no-baselines", "--sbatch", "job.sh"}
+	out, errOut, code := run(t, "", base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	times := regexp.MustCompile(`--time=(\d\d):(\d\d):(\d\d)`).FindAllStringSubmatch(out, -1)
+	if len(times) == 0 {
+		t.Fatalf("no --time in\n%s", out)
+	}
+	for _, m := range times {
+		if m[1] > "01" || m[1] == "01" && (m[2] != "00" || m[3] != "00") || m[3] != "00" {
+			t.Errorf("--time=%s:%s:%s beyond the partition's hour or not whole minutes", m[1], m[2], m[3])
+		}
+	}
+	// --slurm=false: the paper's continuous lengths, still within MaxTime.
+	if cont, errOut, code := run(t, "", append(base, "--slurm=false")...); code != 0 || cont == out || !regexp.MustCompile(`# reservation 1 of \d+: \d+m\d\ds`).MatchString(cont) {
+		t.Errorf("--slurm=false: exit %d, %q\n%s", code, errOut, cont)
+	}
+	if out, errOut, code := run(t, "", append(base, "--sbatch-arg=--partition=long")...); code != 0 || !strings.Contains(out, "--time=01:") && !strings.Contains(out, "--time=02:") {
+		t.Errorf("unlimited partition: exit %d, %q", code, errOut)
 	}
 }
