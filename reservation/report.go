@@ -335,7 +335,7 @@ func writeLimitsText(b *strings.Builder, c Costs, maxRequest float64) {
 		parts = append(parts, "every reservation at most "+units.FormatSeconds(maxRequest))
 	}
 	if c.Margin > 0 {
-		parts = append(parts, "a checkpoint reserves C + "+units.FormatSeconds(c.Margin)+" (the runner's margin and the signal's delay)")
+		parts = append(parts, "a checkpoint reserves C + "+units.FormatSeconds(c.Margin)+" (the runner's margin and the app's late start)")
 	}
 	if c.Granularity > 0 {
 		parts = append(parts, "requests in whole multiples of "+units.FormatSeconds(c.Granularity))

@@ -18,10 +18,14 @@ const SlurmGranularity = 60
 
 // DefaultSlurmMargin is the margin a plan for Slurm reserves after each
 // checkpoint by default (Costs.Margin): ckpt run's default --margin, 15 s,
-// which it subtracts with C from the end to signal the app, plus 1 s for
-// the signal time's truncation to the second (up to 1 s early) and its
-// delivery (0.04–0.10 s measured on Slurm 22.05, issue 22).
-const DefaultSlurmMargin = 16
+// which it subtracts with C from the end to signal the app, plus 3 s for
+// the work the app cannot do in the reservation: Slurm counts the end from
+// a start time in whole seconds, and on the Slurm 22.05 of issue 22 the job
+// script started 1.19–1.25 s after it (3 jobs measured), before the runner
+// and the app start; the signal time is truncated to the second (up to
+// 1 s early when C is fractional) and arrives 0.04–0.10 s late (which only
+// adds work).
+const DefaultSlurmMargin = 18
 
 // Request is what a Go program (or `ckpt reserve`) asks of the package: a
 // plan of reservations for a job of random walltime, or the price of a plan

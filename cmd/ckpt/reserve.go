@@ -87,7 +87,7 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	fl.StringVar(&f.maxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)")
 	fl.BoolVar(&f.forSlurm, "slurm", false, "plan as a chain runs on Slurm: requests in whole minutes and C + --margin per checkpoint (default with --sbatch; --slurm=false keeps the paper's continuous plan)")
-	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus the signal's delay")
+	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start")
 	cmd.AddCommand(newReserveSweepCmd())
 	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)

@@ -30,7 +30,7 @@ func TestReserveMaxRequestAndSlurm(t *testing.T) {
 			t.Errorf("reservation %d: %v s, want whole minutes within 3900 s", i+1, r.Length)
 		}
 	}
-	if !(p.ExpectedCost > free.ExpectedCost) || !strings.Contains(js, `"max_request_s": 3900`) || !strings.Contains(js, `"margin_s": 16`) || !strings.Contains(js, `"granularity_s": 60`) {
+	if !(p.ExpectedCost > free.ExpectedCost) || !strings.Contains(js, `"max_request_s": 3900`) || !strings.Contains(js, `"margin_s": 18`) || !strings.Contains(js, `"granularity_s": 60`) {
 		t.Errorf("bounded plan %v vs free %v:\n%s", p.ExpectedCost, free.ExpectedCost, js)
 	}
 	out, _, code := run(t, "", append(args, "--slurm", "--margin", "30s", "--max-request", "90m")...)
