@@ -113,6 +113,7 @@ func (o AppPlanOptions) Validate() error {
 		{o.MemMargin >= 0 && o.MemMargin <= MaxMemMargin, "MemMargin", "memory margin", "", fmt.Sprintf("want a value in [0, %d]", MaxMemMargin), o.MemMargin},
 		{o.Restart >= 0 && o.Restart <= reservation.MaxWalltime, "Restart", "restart cost", "s", fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), o.Restart},
 		{o.Steps >= 0, "Steps", "timeline steps", "", "want >= 0 (0: the default)", o.Steps},
+		{o.MaxLength >= 0 && o.MaxLength <= reservation.MaxWalltime, "MaxLength", "longest reservation", "s", fmt.Sprintf("want a value in [0, %.0e] (0: no bound)", reservation.MaxWalltime), o.MaxLength},
 		{o.Ckpt.Latency >= 0 && o.Ckpt.Latency <= reservation.MaxWalltime, "Ckpt.Latency", "checkpoint latency", "s", fmt.Sprintf("want a value in [0, %.0e]", reservation.MaxWalltime), o.Ckpt.Latency},
 		{o.Ckpt.Bandwidth >= profile.MinBandwidth && finite(o.Ckpt.Bandwidth), "Ckpt.Bandwidth", "checkpoint bandwidth", "GB/s", fmt.Sprintf("want a finite value >= %g", profile.MinBandwidth), o.Ckpt.Bandwidth},
 	} {

@@ -51,7 +51,9 @@
 // # Complexity
 //
 // For a law of n support points, MemAllCkpt and MemAllCkptV2 take O(n²) time
-// and O(n) memory; EvaluateRun is O(m·r) for a run of m tasks and r
+// and O(n) memory; under a longest reservation (MemLaw.MaxLength,
+// Request.MaxRequest, exact: the optimum under the bound) O(n·K), K the
+// most support points within that many seconds; EvaluateRun is O(m·r) for a run of m tasks and r
 // reservations; ExpectedMetrics O(n·r). PlanApp adds the Timeline of
 // package profile (O(t·N²) for t tasks on a grid of N steps). PhaseFactors
 // is O(m·k) for k runs of m phases, ScalePlan O(r), and

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // The planners of this file take generic inputs (a discrete law plus
@@ -31,6 +32,9 @@ type MemLaw struct {
 	Mem0 float64
 	// Restart R is the time to restart from a checkpoint (>= 0).
 	Restart float64
+	// MaxLength, when > 0, is the longest reservation allowed (seconds):
+	// MemAllCkpt plans the optimum under it.
+	MaxLength float64
 }
 
 func (m MemLaw) validate() (*support, error) {
@@ -110,7 +114,12 @@ type MemPlan struct {
 // reservation (nothing to restart from) nor the last (the job is certain to
 // finish) pays R or C respectively — the conventions of ALL-CKPT in
 // DynProgCount, with which MemAllCkpt coincides when C_i is constant.
-// O(n²) time, O(n) memory; it stops with ctx's error when ctx ends.
+// O(n²) time, O(n) memory; it stops with ctx's error when ctx ends. With
+// m.MaxLength > 0 only reservations R·[i>0] + v_j − v_i + C_j ≤ MaxLength
+// are allowed, so S is the optimum under that bound (an error wrapping
+// reservation.ErrNoPlanWithin when there is none); as C_j ≥ 0 the inner
+// loop stops at the first j whose work alone exceeds it: O(n·K) time, K
+// the most values within MaxLength seconds.
 func MemAllCkpt(ctx context.Context, m MemLaw) (*MemPlan, error) {
 	return memAllCkpt(ctx, m, 0, StrategyMemAllCkpt, 0, -1)
 }
@@ -165,17 +174,26 @@ func memAllCkpt(ctx context.Context, m MemLaw, forced int, name string, stop int
 			rst = m.Restart
 		}
 		best[i] = math.Inf(1)
-		if S[i] == 0 {
+		if S[i] == 0 && m.MaxLength == 0 {
 			// Never needed: finish in one step at no expected cost.
 			best[i], next[i] = 0, n
 			continue
 		}
 		for j := i + 1; j <= n; j++ {
-			c := best[j] + (rst+v[j]-v[i]+ck(j))*S[i]
-			if c < best[i] {
+			w := rst + v[j] - v[i] + ck(j)
+			if m.MaxLength > 0 && w > m.MaxLength {
+				if rst+v[j]-v[i] > m.MaxLength {
+					break // no later j fits either
+				}
+				continue
+			}
+			if c := best[j] + w*S[i]; c < best[i] {
 				best[i], next[i] = c, j
 			}
 		}
+	}
+	if start := max(forced, 0); next[start] == 0 || math.IsInf(best[start], 1) || forced > 0 && m.MaxLength > 0 && v[forced]+ck(forced) > m.MaxLength {
+		return nil, fmt.Errorf("%w: no %s plan keeps every reservation within %s", reservation.ErrNoPlanWithin, name, units.FormatSeconds(m.MaxLength))
 	}
 	var path []int
 	i := 0

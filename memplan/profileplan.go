@@ -8,6 +8,7 @@ package memplan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -78,6 +79,10 @@ type AppPlanOptions struct {
 	// MemMargin adds this fraction to every memory request (0: none), a
 	// headroom against peaks a little above the model's M_i.
 	MemMargin float64
+	// MaxLength, when > 0, is the longest reservation allowed (seconds): the
+	// DP strategies plan the optimum under it (MemLaw.MaxLength), and a
+	// strategy that cannot keep within it is not planned.
+	MaxLength float64
 }
 
 // DefaultAppPlanOptions are the paper's settings for app: n = 1000,
@@ -150,11 +155,14 @@ func PlanApp(ctx context.Context, app *profile.App, history []float64, o AppPlan
 		mem[i] *= grow
 	}
 	mem0 *= grow
-	law := MemLaw{Values: disc.Values, Probs: disc.Probs, Ckpt: ck, Mem: mem, Mem0: mem0, Restart: o.Restart}
+	law := MemLaw{Values: disc.Values, Probs: disc.Probs, Ckpt: ck, Mem: mem, Mem0: mem0, Restart: o.Restart, MaxLength: o.MaxLength}
 	in := &appInputs{app: app, tl: tl, law: law, o: o, history: history, peak: peak, request: peak * grow}
 	out := &AppPlans{Total: total, Law: law, Plans: map[string]*MemPlan{}}
 	for _, e := range appStrategies.Entries() {
 		p, err := e.Value(ctx, in)
+		if errors.Is(err, reservation.ErrNoPlanWithin) {
+			continue // not within the longest reservation: not planned
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -210,6 +218,11 @@ func neuroPlanner(avg bool) appPlanner {
 		if err != nil {
 			return nil, err
 		}
+		for _, r := range np.Reservations {
+			if in.o.MaxLength > 0 && r.Length > in.o.MaxLength {
+				return nil, nil // it needs a longer reservation
+			}
+		}
 		if np.ExpectedTime, np.ExpectedWeightedMemory, err = ExpectedMetrics(np, in.law.Values, in.law.Probs); err != nil {
 			return nil, err
 		}
@@ -242,7 +255,7 @@ func planV2(ctx context.Context, in *appInputs) (*MemPlan, error) {
 		return nil, err
 	}
 	mem0v[0] *= grow
-	v2 := MemLaw{Mem0: law.Mem0, Restart: law.Restart,
+	v2 := MemLaw{Mem0: law.Mem0, Restart: law.Restart, MaxLength: law.MaxLength,
 		Values: slices.Insert(slices.Clone(law.Values), at, t0),
 		Probs:  slices.Insert(slices.Clone(law.Probs), at, 0),
 		Ckpt:   slices.Insert(slices.Clone(law.Ckpt), at, ck0[0]),

@@ -13,6 +13,8 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/profile"
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -66,6 +68,10 @@ type Request struct {
 	// N is the number of points of the discretised total walltime. Valid
 	// range [2, reservation.MaxGridPoints].
 	N int
+	// MaxRequest, when > 0, is the longest reservation allowed, in seconds
+	// (a partition's MaxTime); the DP strategies plan the optimum under it.
+	// Valid range [0, reservation.MaxWalltime]; 0: no bound.
+	MaxRequest float64
 	// Others prices the other strategies too (Report.Others).
 	Others bool
 	// Warn, when set, receives the one-line warnings of the run (the runs
@@ -135,7 +141,7 @@ func (r Request) validateOptions() error {
 
 // requestFields names the Request field of the AppPlanOptions fields
 // whose names differ.
-var requestFields = map[string]string{"Ckpt.Latency": "CkptLatencyS", "Ckpt.Bandwidth": "CkptBandwidthGBps", "Restart": "RestartS"}
+var requestFields = map[string]string{"Ckpt.Latency": "CkptLatencyS", "Ckpt.Bandwidth": "CkptBandwidthGBps", "Restart": "RestartS", "MaxLength": "MaxRequest"}
 
 // planOptions is o (a source's costs and the paper's defaults) with r's
 // options and the costs r gives.
@@ -148,6 +154,7 @@ func (r Request) planOptions(o AppPlanOptions) AppPlanOptions {
 		}
 	}
 	o.MemTau, o.CkptTau, o.V2Eps, o.MemMargin, o.TailMass, o.N = r.MemTau, r.CkptTau, r.V2Eps, r.MemMargin, r.TailMass, r.N
+	o.MaxLength = r.MaxRequest
 	return o
 }
 
@@ -193,6 +200,9 @@ func Run(ctx context.Context, r Request) (*Report, error) {
 		return nil, usage.Wrap(fmt.Errorf("%s: %w", src.Desc, err))
 	}
 	plan := ps.Plans[r.Strategy]
+	if plan == nil && r.MaxRequest > 0 {
+		return nil, usage.Fieldf("MaxRequest", "%w: no %s plan for %s keeps every reservation within %s", reservation.ErrNoPlanWithin, r.Strategy, src.App.Name, units.FormatSeconds(r.MaxRequest))
+	}
 	if plan == nil {
 		return nil, usage.Fieldf("Strategy", "%s is not defined for %s: its memory-hungry task is its first", r.Strategy, src.App.Name)
 	}

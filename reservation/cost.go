@@ -65,7 +65,11 @@ func expectedCostAbove(s Strategy, c Costs, survival func(float64) float64, mean
 			if prev.Checkpoint {
 				lost = 0
 			}
-			term += c.Beta * (r.Restart + lost + prev.CheckpointTime)
+			waste := r.Restart + lost + prev.CheckpointTime
+			if c.Limited() {
+				waste += prev.Margin + prev.Slack // reserved, so used, but no planned work
+			}
+			term += c.Beta * waste
 		}
 		total += term * pNeeded
 		if total > bound {

@@ -85,6 +85,34 @@
 // row of each dynamic program and once per τ, so a cancelled plan returns
 // within a row.
 //
+// # Limits: a longest reservation, Slurm's minutes, the runner's margin
+//
+// A scheduler grants reservations of at most a partition's MaxTime, counts
+// them in whole minutes, and the runner (ckpt run) signals the app at
+// end − C − margin. Request.MaxRequest (Options.MaxLength) bounds every
+// reservation; Costs.Granularity rounds every request up to a multiple of
+// g (SlurmGranularity, 60 s) and Costs.Margin reserves C + margin for a
+// checkpoint (DefaultSlurmMargin). Under any of them (Costs.Limited or a
+// bound) the DP classes run DynProgCountLimited: Theorem 2 with each
+// transition's length rounded, priced and checked against the bound, so
+// the plan is the optimum under the limits, not the continuous optimum
+// clipped or rounded afterwards. The checkpoint envelope then depends on
+// the row, so each row keeps its own two hulls: O(n·K) time, K ≤ n the
+// largest number of the law's values in a window of MaxRequest seconds
+// (O(n²) without a bound), O(n) memory. Its milestones are the law's
+// values — on a discrete law under a bound, also points of zero mass
+// between them (withCheckpointPoints), or runtimes further apart than a
+// reservation reaches would leave no plan — and the slack a rounded
+// request leaves is not planned as work, so the runner saves at least
+// each planned milestone and the plan's cost bounds the chain's from
+// above. On a continuous law it runs on Algorithm 1's grid. Theorem 3's
+// guarantee and the certified lower bound are not proven under limits (a
+// checkpoint between two milestones could do better) and are not
+// reported. The periodic search keeps
+// the τ within the bound; a strategy priced beside the plan that needs a
+// longer reservation costs +Inf. Without limits nothing changes: the
+// paper's continuous plan, bit for bit.
+//
 // BestPeriodic is O(τ_max²) survival evaluations and O(τ_max) memory at
 // worst; it stops pricing a candidate once its running cost exceeds the
 // best one's (exact: the terms of Eq. (7) are non-negative and the

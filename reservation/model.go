@@ -21,11 +21,38 @@ type Costs struct {
 	Gamma float64 `json:"gamma"`
 	// C is the time to write a checkpoint at the end of a reservation.
 	// Valid range [0, +∞).
-	C float64 `json:"checkpoint"`
+	C float64 `json:"checkpoint_s"`
 	// R is the time to restart from a checkpoint at the start of a
 	// reservation. Valid range [0, +∞).
-	R float64 `json:"restart"`
+	R float64 `json:"restart_s"`
+	// Margin is reserved after each checkpoint besides C: the runner
+	// signals the app at end − C − its margin (ckpt run --margin), and
+	// the signal comes a little late, so a plan for Slurm reserves
+	// C + Margin for a checkpoint. Valid range [0, +∞); 0 is the paper's
+	// model.
+	Margin float64 `json:"margin_s,omitempty"`
+	// Granularity g, when > 0, makes every request a whole multiple of g
+	// seconds (Slurm's --time counts minutes: 60): a reservation that
+	// needs W is requested and paid as g⌈W/g⌉, the Slack used but not
+	// planned. Valid range [0, +∞); 0 is the paper's continuous model.
+	Granularity float64 `json:"granularity_s,omitempty"`
 }
+
+// RoundUp rounds a reservation that needs w seconds up to the request
+// the granularity allows: g⌈w/g⌉ (w when Granularity is 0). A w within
+// 10⁻⁹ g above a multiple of g is that multiple, as Slurm's --time is
+// checked (slurm.CheckLimits), so that rounding noise does not cost a
+// whole step.
+func (c Costs) RoundUp(w float64) float64 {
+	if c.Granularity <= 0 {
+		return w
+	}
+	return c.Granularity * math.Max(0, math.Ceil(w/c.Granularity-1e-9))
+}
+
+// Limited says whether the cost model departs from the paper's
+// continuous one (a margin or a granularity).
+func (c Costs) Limited() bool { return c.Margin > 0 || c.Granularity > 0 }
 
 // ReservationOnly returns the paper's RESERVATIONONLY model (α = 1, β = γ = 0)
 // with checkpoint cost c and restart cost r.
@@ -50,7 +77,7 @@ func (c Costs) Validate() error {
 		v      float64
 		strict bool
 	}{{"alpha", c.Alpha, true}, {"beta", c.Beta, false}, {"gamma", c.Gamma, false},
-		{"checkpoint cost", c.C, false}, {"restart cost", c.R, false}} {
+		{"checkpoint cost", c.C, false}, {"restart cost", c.R, false}, {"margin", c.Margin, false}, {"granularity", c.Granularity, false}} {
 		if err := check(p.name, p.v, p.strict); err != nil {
 			return err
 		}
@@ -85,7 +112,7 @@ func (c Costs) Normalize() (Costs, float64, error) {
 // (if the job has not finished), and Checkpoint δ_k says whether that
 // reservation ends with a checkpoint.
 type Step struct {
-	Milestone  float64 `json:"milestone"`
+	Milestone  float64 `json:"milestone_s"`
 	Checkpoint bool    `json:"checkpoint"`
 }
 
@@ -125,28 +152,33 @@ func (s Strategy) Last() float64 {
 // Length W_k = Restart R_k + Work T_k + Checkpoint C_k.
 type Reservation struct {
 	// Length W_k is what to request from the scheduler.
-	Length float64 `json:"length"`
+	Length float64 `json:"length_s"`
 	// Restart R_k is the time spent reading the last checkpoint (0 until a
 	// checkpoint exists).
-	Restart float64 `json:"restart"`
+	Restart float64 `json:"restart_s"`
 	// Work T_k is the time spent computing.
-	Work float64 `json:"work"`
+	Work float64 `json:"work_s"`
 	// CheckpointTime C_k is δ_k·C.
-	CheckpointTime float64 `json:"checkpoint_time"`
+	CheckpointTime float64 `json:"checkpoint_time_s"`
+	// Margin is δ_k·Costs.Margin, reserved after the checkpoint.
+	Margin float64 `json:"margin_s,omitempty"`
+	// Slack is what rounding the request up to Costs.Granularity adds.
+	Slack float64 `json:"slack_s,omitempty"`
 	// Milestone t_k is the work done at the end of the reservation.
-	Milestone float64 `json:"milestone"`
+	Milestone float64 `json:"milestone_s"`
 	// Checkpoint δ_k.
 	Checkpoint bool `json:"checkpoint"`
 	// Saved is the progress a later reservation restarts from if the job is
 	// not done: t_k if this reservation checkpoints, else the last
 	// checkpointed milestone (0 if none).
-	Saved float64 `json:"saved"`
+	Saved float64 `json:"saved_s"`
 }
 
 // Reservations turns the milestone view into reservation lengths with
 // Eq. (4): W_k = R_k + T_k + C_k, R_k = R once any earlier reservation has
-// checkpointed, T_k = t_k − (last checkpointed milestone), C_k = δ_k·C.
-// It does not validate s.
+// checkpointed, T_k = t_k − (last checkpointed milestone), C_k = δ_k·C;
+// with a margin or a granularity (Costs.Limited) W_k also holds δ_k·Margin
+// and is rounded up by Costs.RoundUp. It does not validate s.
 func Reservations(s Strategy, c Costs) []Reservation {
 	out := make([]Reservation, len(s))
 	saved, restart := 0.0, 0.0
@@ -166,6 +198,14 @@ func reservationOf(st Step, c Costs, saved, restart float64) (Reservation, float
 		saved, restart = st.Milestone, c.R
 	}
 	r.Length = r.Restart + r.Work + r.CheckpointTime
+	if c.Limited() {
+		if st.Checkpoint {
+			r.Margin = c.Margin
+			r.Length += r.Margin
+		}
+		w := c.RoundUp(r.Length)
+		r.Slack, r.Length = math.Max(0, w-r.Length), w
+	}
 	r.Saved = saved
 	return r, saved, restart
 }

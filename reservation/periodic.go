@@ -26,11 +26,13 @@ func Periodic(a, b float64, tau int, ckpt bool) Strategy {
 // strategy for x (the paper searches τ ∈ [1, 1000]). Ties keep the smaller
 // τ. Time O(maxTau²) survival evaluations.
 func BestPeriodic(x distribution.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
-	return bestPeriodic(context.Background(), x, c, ckpt, maxTau)
+	return bestPeriodic(context.Background(), x, c, ckpt, maxTau, 0)
 }
 
-// bestPeriodic is BestPeriodic that checks ctx once per τ.
-func bestPeriodic(ctx context.Context, x distribution.Distribution, c Costs, ckpt bool, maxTau int) (tau int, s Strategy, cost float64, err error) {
+// bestPeriodic is BestPeriodic that checks ctx once per τ and, when
+// maxLength > 0, keeps only the τ whose reservations are at most maxLength
+// (tau 0 and cost +Inf when none is).
+func bestPeriodic(ctx context.Context, x distribution.Distribution, c Costs, ckpt bool, maxTau int, maxLength float64) (tau int, s Strategy, cost float64, err error) {
 	if maxTau < 1 {
 		return 0, nil, 0, fmt.Errorf("maximum number of chunks must be >= 1, got %d", maxTau)
 	}
@@ -46,6 +48,9 @@ func bestPeriodic(ctx context.Context, x distribution.Distribution, c Costs, ckp
 		cand := Periodic(a, b, t, ckpt)
 		if cand.Validate() != nil {
 			break // chunks below float resolution
+		}
+		if k, _ := exceeds(cand, c, maxLength); k > 0 {
+			continue
 		}
 		// A candidate is priced only until its cost exceeds the best one
 		// (the comparison below is strict, so the choice is the same).

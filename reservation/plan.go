@@ -9,6 +9,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/registry"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // Algorithm names accepted by Plan (and by `ckpt reserve --strategy`).
@@ -48,6 +49,9 @@ func CheckAlgorithm(name string) error {
 // discrete law, by Algorithm 1 on res.N grid points otherwise.
 func dpPlanner(class Class) planner {
 	return func(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, res *Result, wantLB bool) (Strategy, float64, int, error) {
+		if o.limited() {
+			return limitedPlan(ctx, x, disc, o, class, res)
+		}
 		if disc != nil {
 			s, cost, err := dynProgCount(ctx, disc.Values, disc.Probs, o.Costs, class, o.progress(class.String()), 0)
 			if err == nil && wantLB {
@@ -73,7 +77,7 @@ func periodicPlanner(ckpt bool) planner {
 		if maxTau == 0 {
 			maxTau = DefaultMaxTau
 		}
-		tau, s, cost, err := bestPeriodic(ctx, x, o.Costs, ckpt, maxTau)
+		tau, s, cost, err := bestPeriodic(ctx, x, o.Costs, ckpt, maxTau, o.MaxLength)
 		return s, cost, tau, err
 	}
 }
@@ -117,6 +121,12 @@ type Options struct {
 	Baselines bool
 	// LowerBound asks for the certified lower bound on the optimum.
 	LowerBound bool
+	// MaxLength, when > 0, is the longest reservation allowed, in seconds
+	// (a partition's MaxTime): the DP classes plan the optimum under it
+	// (DynProgCountLimited), the periodic search keeps the τ within it, and
+	// a strategy priced beside the plan that needs a longer reservation
+	// costs +Inf.
+	MaxLength float64
 	// Progress, when not nil, is called by the dynamic programs as rows
 	// complete: step names the solve, done of total rows are finished. It
 	// is called from the planning goroutines (the plan's and the lower
@@ -219,6 +229,11 @@ type Result struct {
 	Epsilon float64 `json:"epsilon,omitempty"`
 	Capped  bool    `json:"capped,omitempty"`
 	Tau     int     `json:"tau,omitempty"`
+	// Limited says the plan was made under Options.MaxLength or a limited
+	// cost model (Costs.Limited), where Theorem 3's guarantee is not
+	// proven; MaxLength is the bound (0: none).
+	Limited   bool    `json:"-"`
+	MaxLength float64 `json:"-"`
 }
 
 // Law prepares a distribution for planning: bounded laws on [0, ∞) are
@@ -340,8 +355,14 @@ func planNormalized(ctx context.Context, d distribution.Distribution, o Options)
 			return nil, err
 		}
 		s, cost, tau, err := p(ctx, x, disc, o, res, o.LowerBound && name == o.Algorithm)
+		if errors.Is(err, ErrNoPlanWithin) && name != o.Algorithm {
+			s, cost, err = nil, math.Inf(1), nil // priced beside the plan: it cannot keep within the bound
+		}
 		if err != nil {
 			return nil, err
+		}
+		if s == nil && name == o.Algorithm {
+			return nil, fmt.Errorf("%w: no %s plan keeps every reservation within %s", ErrNoPlanWithin, name, units.FormatSeconds(o.MaxLength))
 		}
 		all[name] = Priced{Name: name, ExpectedCost: cost, Reservations: len(s), Tau: tau}
 		return s, nil
@@ -381,7 +402,7 @@ func prepare(d distribution.Distribution, o Options) (distribution.Distribution,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN()}
+	res := &Result{Algorithm: o.Algorithm, TailMass: cut, LowerBound: math.NaN(), Limited: o.limited(), MaxLength: o.MaxLength}
 	res.Lo, res.Hi = x.Support()
 	res.Omniscient = Omniscient(x, o.Costs)
 	if err := res.checkFinite(o.Costs); err != nil { // before any work
@@ -433,7 +454,10 @@ func evaluateNormalized(ctx context.Context, d distribution.Distribution, s Stra
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Algorithm: "given", TailMass: cut, LowerBound: math.NaN()}
+	if k, w := exceeds(s, o.Costs, o.MaxLength); k > 0 {
+		return nil, fmt.Errorf("%w: reservation %d of the plan given needs %s, beyond the longest allowed, %s", ErrNoPlanWithin, k, units.FormatSeconds(w), units.FormatSeconds(o.MaxLength))
+	}
+	res := &Result{Algorithm: "given", TailMass: cut, LowerBound: math.NaN(), Limited: o.limited(), MaxLength: o.MaxLength}
 	res.Lo, res.Hi = x.Support()
 	res.fill(s, x, o.Costs, cost)
 	if err := res.checkFinite(o.Costs); err != nil {
@@ -548,7 +572,7 @@ func (r *Result) fill(s Strategy, x distribution.Distribution, c Costs, cost flo
 func practitioners(x distribution.Distribution, o Options) []Priced {
 	_, b := x.Support()
 	out := []Priced{{Name: BaselineMax, Reservations: 1}}
-	out[0].ExpectedCost, _ = expectedCostOn(MaxReservation(b), x, o.Costs)
+	out[0].ExpectedCost, _ = expectedCostWithin(MaxReservation(b), x, o)
 	for _, p := range []struct {
 		name  string
 		first float64
@@ -557,11 +581,41 @@ func practitioners(x distribution.Distribution, o Options) []Priced {
 		if err != nil {
 			continue
 		}
-		cost, err := expectedCostOn(s, x, o.Costs)
+		cost, err := expectedCostWithin(s, x, o)
 		if err != nil {
 			continue
 		}
 		out = append(out, Priced{Name: p.name, ExpectedCost: cost, Reservations: len(s)})
 	}
 	return out
+}
+
+// limited says whether the plan is made under limits: a longest
+// reservation or a limited cost model.
+func (o Options) limited() bool { return o.MaxLength > 0 || o.Costs.Limited() }
+
+// expectedCostWithin is expectedCostOn, +Inf for a strategy that needs a
+// reservation longer than o.MaxLength.
+func expectedCostWithin(s Strategy, x distribution.Distribution, o Options) (float64, error) {
+	if k, _ := exceeds(s, o.Costs, o.MaxLength); k > 0 {
+		return math.Inf(1), nil
+	}
+	return expectedCostOn(s, x, o.Costs)
+}
+
+// limitedPlan is dpPlanner under limits (Options.limited): the limited
+// dynamic program on a discrete law's values (with withCheckpointPoints),
+// on res.N grid points otherwise (approximateLimited); neither certifies a
+// lower bound.
+func limitedPlan(ctx context.Context, x distribution.Distribution, disc *distribution.Discrete, o Options, class Class, res *Result) (Strategy, float64, int, error) {
+	progress := o.progress(class.String())
+	if disc != nil {
+		values, probs := withCheckpointPoints(disc.Values, disc.Probs, o.Costs, o.MaxLength)
+		// Exact over its milestones, but a checkpoint between two of them
+		// could do better, so no lower bound is certified.
+		s, cost, err := dynProgCountLimited(ctx, values, probs, o.Costs, class, o.MaxLength, progress)
+		return s, cost, 0, err
+	}
+	s, cost, err := approximateLimited(ctx, x, o.Costs, class, res.N, o.MaxLength, progress)
+	return s, cost, 0, err
 }

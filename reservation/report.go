@@ -45,6 +45,9 @@ func GuaranteeText(r *Result) string {
 
 // dpGuarantee is GuaranteeText's tail for the DP classes.
 func dpGuarantee(r *Result) string {
+	if r.Limited {
+		return limitedGuarantee(r)
+	}
 	if r.N == 0 {
 		if r.Algorithm != AlgoDynProgCount {
 			return " (optimal for this discrete law among the strategies of its class)"
@@ -74,6 +77,18 @@ func dpGuarantee(r *Result) string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// limitedGuarantee is dpGuarantee under limits (Result.Limited).
+func limitedGuarantee(r *Result) string {
+	within := "within the limits"
+	if r.MaxLength > 0 {
+		within = "with every reservation within " + units.FormatSeconds(r.MaxLength)
+	}
+	if r.N == 0 {
+		return fmt.Sprintf(" (the optimum %s over milestones at the law's values and, under a bound, checkpoints between them)", within)
+	}
+	return fmt.Sprintf(" on %d grid points (the optimum on the grid %s; Theorem 3's guarantee is not proven under limits)", r.N, within)
 }
 
 // Warnings says when a plan for law d should not be taken for the
@@ -191,20 +206,23 @@ func yesNo(b bool) string {
 
 // Report is the answer to a Request and the plan's JSON schema (`ckpt
 // reserve --json`): the law, the cost model, the reservations to request
-// and their expected cost beside the other strategies'. Times are in
-// seconds ("unit"). WriteText renders it as text, Plot and Page as a
-// picture.
+// and their expected cost beside the other strategies'. A key ending in _s
+// is in seconds (the project's one unit-suffix style: _s, _bytes, _bps);
+// costs are in the cost model's units (α per second reserved). WriteText
+// renders it as text, Plot and Page as a picture.
 type Report struct {
-	Unit      string     `json:"unit"`
 	Law       LawSource  `json:"law"`
-	Support   [2]float64 `json:"support"`
+	Support   [2]float64 `json:"support_s"`
 	TailMass  float64    `json:"tail_mass"`
 	Costs     Costs      `json:"costs"`
 	Algorithm string     `json:"algorithm"`
 	N         int        `json:"n,omitempty"`
 	// Epsilon is the guarantee the grid achieves (DP classes only).
-	Epsilon        *float64            `json:"epsilon,omitempty"`
-	Capped         bool                `json:"n_capped,omitempty"`
+	Epsilon *float64 `json:"epsilon,omitempty"`
+	Capped  bool     `json:"n_capped,omitempty"`
+	// MaxRequest is the longest reservation the plan was allowed (0: no
+	// bound).
+	MaxRequest     float64             `json:"max_request_s,omitempty"`
 	Tau            int                 `json:"tau,omitempty"`
 	ExpectedCost   float64             `json:"expected_cost"`
 	OmniscientCost float64             `json:"omniscient_cost"`
@@ -228,15 +246,19 @@ type Report struct {
 // the progress saved and the probability that it is needed at all.
 type ReportReservation struct {
 	Index          int     `json:"index"`
-	Length         float64 `json:"length"`
+	Length         float64 `json:"length_s"`
 	Slurm          string  `json:"slurm_time"`
-	Milestone      float64 `json:"milestone"`
+	Milestone      float64 `json:"milestone_s"`
 	Checkpoint     bool    `json:"checkpoint"`
-	Restart        float64 `json:"restart"`
-	Work           float64 `json:"work"`
-	CheckpointTime float64 `json:"checkpoint_time"`
-	Saved          float64 `json:"saved"`
-	ProbNeeded     float64 `json:"prob_needed"`
+	Restart        float64 `json:"restart_s"`
+	Work           float64 `json:"work_s"`
+	CheckpointTime float64 `json:"checkpoint_time_s"`
+	// Margin (reserved after the checkpoint) and Slack (added by rounding
+	// the request up) are those of a plan for Slurm (Costs.Limited).
+	Margin     float64 `json:"margin_s,omitempty"`
+	Slack      float64 `json:"slack_s,omitempty"`
+	Saved      float64 `json:"saved_s"`
+	ProbNeeded float64 `json:"prob_needed"`
 }
 
 // ReportBaseline is a strategy priced beside the plan.
@@ -251,8 +273,8 @@ type ReportBaseline struct {
 // o (its warnings are left to the caller).
 func NewReport(r *Result, w Walltime, o Options) *Report {
 	out := &Report{
-		Unit: "seconds", Law: w.Source, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
-		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau,
+		Law: w.Source, Support: [2]float64{r.Lo, r.Hi}, TailMass: r.TailMass,
+		Costs: o.Costs, Algorithm: r.Algorithm, N: r.N, Capped: r.Capped, Tau: r.Tau, MaxRequest: r.MaxLength,
 		ExpectedCost: r.ExpectedCost, OmniscientCost: r.Omniscient, LowerBound: finite(r.LowerBound),
 		Result: r, Dist: w.Law,
 	}
@@ -262,7 +284,7 @@ func NewReport(r *Result, w Walltime, o Options) *Report {
 	for i, rv := range r.Reservations {
 		out.Reservations = append(out.Reservations, ReportReservation{
 			Index: i + 1, Length: rv.Length, Slurm: units.SlurmTime(rv.Length), Milestone: rv.Milestone,
-			Checkpoint: rv.Checkpoint, Restart: rv.Restart, Work: rv.Work, CheckpointTime: rv.CheckpointTime,
+			Checkpoint: rv.Checkpoint, Restart: rv.Restart, Work: rv.Work, CheckpointTime: rv.CheckpointTime, Margin: rv.Margin, Slack: rv.Slack,
 			Saved: rv.Saved, ProbNeeded: rv.ProbNeeded,
 		})
 	}
@@ -292,6 +314,7 @@ func (rep *Report) WriteText(w io.Writer, all bool) error {
 	c := rep.Costs
 	fmt.Fprintf(&b, "cost model: %g x reserved + %g x used + %g per reservation; checkpoint C = %s, restart R = %s\n",
 		c.Alpha, c.Beta, c.Gamma, units.FormatSeconds(c.C), units.FormatSeconds(c.R))
+	writeLimitsText(&b, c, rep.MaxRequest)
 	b.WriteString(GuaranteeText(r))
 	b.WriteString("\n\n")
 	if err := WriteTable(&b, nil, r.Rows(), all, "--all"); err != nil {
@@ -301,6 +324,25 @@ func (rep *Report) WriteText(w io.Writer, all bool) error {
 	writeBaselinesText(&b, r)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeLimitsText prints the scheduler's limits the plan was made under,
+// if any: the longest reservation, the margin after a checkpoint and the
+// granularity of the requests.
+func writeLimitsText(b *strings.Builder, c Costs, maxRequest float64) {
+	var parts []string
+	if maxRequest > 0 {
+		parts = append(parts, "every reservation at most "+units.FormatSeconds(maxRequest))
+	}
+	if c.Margin > 0 {
+		parts = append(parts, "a checkpoint reserves C + "+units.FormatSeconds(c.Margin)+" (the runner's margin and the app's late start)")
+	}
+	if c.Granularity > 0 {
+		parts = append(parts, "requests in whole multiples of "+units.FormatSeconds(c.Granularity))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(b, "limits: %s\n", strings.Join(parts, "; "))
+	}
 }
 
 // writeLawText prints where the law came from and the fitted candidates.
@@ -356,6 +398,10 @@ func writeBaselinesText(b *strings.Builder, r *Result) {
 		name := bl.Name
 		if bl.Tau > 0 {
 			name += fmt.Sprintf(" (tau=%d)", bl.Tau)
+		}
+		if math.IsInf(bl.ExpectedCost, 1) {
+			fmt.Fprintf(tw, "%s\t-\t-\tneeds a longer reservation\t\n", name)
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%.6g\t%.4f\t%d\t\n", name, bl.ExpectedCost, bl.ExpectedCost/r.ExpectedCost, bl.Reservations)
 	}

@@ -7,8 +7,25 @@ import (
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
+
+// SlurmGranularity is the granularity of Slurm's --time, which counts
+// whole minutes: a plan for Slurm (Costs.Granularity) requests multiples
+// of it.
+const SlurmGranularity = 60
+
+// DefaultSlurmMargin is the margin a plan for Slurm reserves after each
+// checkpoint by default (Costs.Margin): ckpt run's default --margin, 15 s,
+// which it subtracts with C from the end to signal the app, plus 3 s for
+// the work the app cannot do in the reservation: Slurm counts the end from
+// a start time in whole seconds, and on the Slurm 22.05 of issue 22 the job
+// script started 1.19–1.25 s after it (3 jobs measured), before the runner
+// and the app start; the signal time is truncated to the second (up to
+// 1 s early when C is fractional) and arrives 0.04–0.10 s late (which only
+// adds work).
+const DefaultSlurmMargin = 18
 
 // Request is what a Go program (or `ckpt reserve`) asks of the package: a
 // plan of reservations for a job of random walltime, or the price of a plan
@@ -44,6 +61,11 @@ type Request struct {
 	// TailMass ν, in (0, 1), is the probability cut off above Q(1 − ν) for
 	// an unbounded law.
 	TailMass float64
+	// MaxRequest, when > 0, is the longest reservation allowed, in seconds
+	// (a Slurm partition's MaxTime), at most MaxWalltime: the plan is the
+	// optimum under that bound (Options.MaxLength, DynProgCountLimited).
+	// 0 means no bound.
+	MaxRequest float64
 	// NoBaselines skips pricing the other strategies beside the plan.
 	NoBaselines bool
 	// Progress, when not nil, is told of the dynamic programs' rows (see
@@ -105,6 +127,10 @@ func (r Request) validateLimits() error {
 		return usage.Fieldf("MaxTau", "must be in [1, %d] (the periodic search takes O(tau²) time), got %d", MaxTauLimit, r.MaxTau)
 	case !(r.TailMass > 0 && r.TailMass < 1):
 		return usage.Fieldf("TailMass", "must be in (0, 1), got %v", r.TailMass)
+	case !(r.MaxRequest >= 0 && r.MaxRequest <= MaxWalltime):
+		return usage.Fieldf("MaxRequest", "must be in [0, %.0e] s (0: no bound), got %v", MaxWalltime, r.MaxRequest)
+	case r.MaxRequest > 0 && r.Costs.Granularity > r.MaxRequest:
+		return usage.Fieldf("MaxRequest", "%s is shorter than one step of the granularity, %s", units.FormatSeconds(r.MaxRequest), units.FormatSeconds(r.Costs.Granularity))
 	}
 	return nil
 }
@@ -118,7 +144,8 @@ func (c Costs) validateFields() error {
 		strict   bool
 		duration bool
 	}{{"Costs.Alpha", c.Alpha, true, false}, {"Costs.Beta", c.Beta, false, false}, {"Costs.Gamma", c.Gamma, false, false},
-		{"Costs.C", c.C, false, true}, {"Costs.R", c.R, false, true}} {
+		{"Costs.C", c.C, false, true}, {"Costs.R", c.R, false, true},
+		{"Costs.Margin", c.Margin, false, true}, {"Costs.Granularity", c.Granularity, false, true}} {
 		switch {
 		case math.IsNaN(f.v) || math.IsInf(f.v, 0):
 			return usage.Fieldf(f.name, "must be finite, got %v", f.v)
@@ -138,7 +165,7 @@ func (c Costs) validateFields() error {
 func (r Request) Options() Options {
 	return Options{
 		Costs: r.Costs, Algorithm: r.Algorithm, Epsilon: r.Epsilon, N: r.N, MaxN: r.MaxN,
-		TailMass: r.TailMass, MaxTau: r.MaxTau, Baselines: !r.NoBaselines, LowerBound: true, Progress: r.Progress,
+		TailMass: r.TailMass, MaxTau: r.MaxTau, Baselines: !r.NoBaselines, LowerBound: true, Progress: r.Progress, MaxLength: r.MaxRequest,
 	}
 }
 

@@ -120,10 +120,48 @@ func TestReportJSONKeys(t *testing.T) {
 	}
 	slices.Sort(keys)
 	want := []string{"algorithm", "baseline_details", "baselines", "costs", "epsilon", "expected_cost", "law", "lower_bound",
-		"n", "omniscient_cost", "reservations", "support", "tail_mass", "unit"}
+		"n", "omniscient_cost", "reservations", "support_s", "tail_mass"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("keys %v, want %v", keys, want)
 	}
+	// The nested objects: every duration ends in _s (issue 21).
+	for _, c := range []struct {
+		raw  json.RawMessage
+		want []string
+	}{
+		{m["costs"], []string{"alpha", "beta", "checkpoint_s", "gamma", "restart_s"}},
+		{m["law"], []string{"mean_s", "median_s", "spec"}},
+		{firstOf(t, m["reservations"]), []string{"checkpoint", "checkpoint_time_s", "index", "length_s", "milestone_s", "prob_needed", "restart_s", "saved_s", "slurm_time", "work_s"}},
+	} {
+		if got := keysOf(t, c.raw); !slices.Equal(got, c.want) {
+			t.Errorf("keys %v, want %v", got, c.want)
+		}
+	}
+}
+
+// keysOf returns the sorted keys of a JSON object.
+func keysOf(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// firstOf returns the first element of a JSON array.
+func firstOf(t *testing.T, raw json.RawMessage) json.RawMessage {
+	t.Helper()
+	var a []json.RawMessage
+	if err := json.Unmarshal(raw, &a); err != nil || len(a) == 0 {
+		t.Fatalf("want a non-empty array: %v", err)
+	}
+	return a[0]
 }
 
 // An evaluated plan is priced, not optimised, and a discrete law refuses

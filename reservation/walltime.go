@@ -68,8 +68,8 @@ func (s LawSpec) LoadWalltime(context.Context) (Walltime, error) {
 // the plan's JSON. Times are in seconds.
 type LawSource struct {
 	Spec   string   `json:"spec"`
-	Mean   *float64 `json:"mean"` // nil when infinite (Pareto, alpha <= 1)
-	Median *float64 `json:"median"`
+	Mean   *float64 `json:"mean_s"` // nil when infinite (Pareto, alpha <= 1)
+	Median *float64 `json:"median_s"`
 	// History names the file of past runs ("stdin" for -), Runs counts them.
 	History string `json:"history,omitempty"`
 	Runs    int    `json:"runs,omitempty"`

@@ -230,7 +230,7 @@ func TestProfileSbatchIsTheSameChain(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'debug*|30:00|100000'\n"), 0o755)
 	out, errOut, code = run(t, "", args...)
-	if code != 2 || out != "" || !strings.Contains(errOut, "partition debug allows at most 00:30:00") {
+	if code != 2 || out != "" || !strings.Contains(errOut, "within the partition's MaxTime, 00:30:00") {
 		t.Errorf("limits: exit %d, %q, %q", code, out, errOut)
 	}
 }

@@ -46,8 +46,8 @@ type planOut struct {
 	OmniscientCost float64 `json:"omniscient_cost"`
 	LowerBound     float64 `json:"lower_bound"`
 	Reservations   []struct {
-		Length     float64 `json:"length"`
-		Milestone  float64 `json:"milestone"`
+		Length     float64 `json:"length_s"`
+		Milestone  float64 `json:"milestone_s"`
 		Checkpoint bool    `json:"checkpoint"`
 	} `json:"reservations"`
 	Baselines map[string]float64 `json:"baselines"`

@@ -74,6 +74,8 @@ var singleJobFlags = []struct{ name, why string }{
 	{"max-n", "the walltime law is discretised on --n points (default 1000)"},
 	{"max-tau", "the multi-phase strategies are not periodic"},
 	{"column", "it selects the column of --history"},
+	{"slurm", "the multi-phase planner plans in continuous time"},
+	{"margin", "the multi-phase planner plans in continuous time"},
 }
 
 // costsWhy is why the cost model's flags do not apply to --profile/--tasks.
@@ -86,7 +88,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	}
 	rep, err := memplan.Run(cmd.Context(), req)
 	if err != nil {
-		return profileFlagError(cmd.Flags(), err)
+		return profileFlagError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
 	}
 	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
@@ -141,7 +143,9 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 		}
 		*d.to = &v
 	}
-	return req, nil
+	var err error
+	req.MaxRequest, err = f.maxRequestOf(cmd)
+	return req, err
 }
 
 // checkProfileFlags refuses the flags of ckpt reserve that do not apply to
@@ -172,7 +176,7 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 // profileRequestFlags names the flag of each memplan.Request field.
 var profileRequestFlags = map[string]string{"Profile": "profile", "Tasks": tasksFlag, "Fit": "fit", "Phases": "phases", "TransferRuns": "transfer-runs",
 	"Strategy": "mem-strategy", "CkptLatencyS": "ckpt-latency", "CkptBandwidthGBps": "ckpt-bandwidth", "RestartS": "restart",
-	"MemTau": "mem-tau", "CkptTau": "ckpt-tau", "V2Eps": "v2-eps", "MemMargin": "mem-margin", "TailMass": "tail-mass", "N": "n"}
+	"MemTau": "mem-tau", "CkptTau": "ckpt-tau", "V2Eps": "v2-eps", "MemMargin": "mem-margin", "TailMass": "tail-mass", "N": "n", "MaxRequest": "max-request"}
 
 // profileFlagError names the flag of the Request field an error of
 // memplan.Run names: "--mem-margin 1e+300: want a value in [0, 10]" for an

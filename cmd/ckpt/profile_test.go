@@ -29,23 +29,23 @@ func TestReserveProfileJSON(t *testing.T) {
 	}
 	var p struct {
 		Algorithm    string  `json:"algorithm"`
-		Expected     float64 `json:"expected_reservation_time"`
-		Weighted     float64 `json:"expected_weighted_memory"`
+		Expected     float64 `json:"expected_reservation_time_s"`
+		Weighted     float64 `json:"expected_weighted_memory_bytes"`
 		Reservations []struct {
-			Length float64 `json:"length"`
-			Mem    float64 `json:"mem"`
+			Length float64 `json:"length_s"`
+			Mem    float64 `json:"mem_bytes"`
 			Time   string  `json:"sbatch_time"`
 		} `json:"reservations"`
 	}
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.Algorithm != "mem-all-ckpt" || len(p.Reservations) < 2 || p.Reservations[0].Mem != 50 || p.Reservations[1].Mem != 10 {
+	if p.Algorithm != "mem-all-ckpt" || len(p.Reservations) < 2 || p.Reservations[0].Mem != 50e9 || p.Reservations[1].Mem != 10e9 {
 		t.Fatalf("unexpected plan %+v", p)
 	}
 	// The expected time lies between the mean walltime (7157 s) and the
 	// single reservation covering the whole support.
-	if !(p.Expected > 7157 && p.Expected < 7157+6*817) || !(p.Weighted > 25.7 && p.Weighted < 50) {
+	if !(p.Expected > 7157 && p.Expected < 7157+6*817) || !(p.Weighted > 25.7e9 && p.Weighted < 50e9) {
 		t.Fatalf("expected time %v, weighted memory %v", p.Expected, p.Weighted)
 	}
 }
@@ -65,16 +65,16 @@ func TestReserveTasksAndSbatch(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var p struct {
-		Expected     float64 `json:"expected_reservation_time"`
+		Expected     float64 `json:"expected_reservation_time_s"`
 		Reservations []struct {
-			Mem float64 `json:"mem"`
+			Mem float64 `json:"mem_bytes"`
 		} `json:"reservations"`
 	}
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
 	// 1.1 × the largest task-5 peak of the 88 runs (47.99 GiB = 51.53 GB).
-	if len(p.Reservations) != 1 || p.Reservations[0].Mem < 56.6 || p.Reservations[0].Mem > 56.8 || !(p.Expected > 7000) {
+	if len(p.Reservations) != 1 || p.Reservations[0].Mem < 56.6e9 || p.Reservations[0].Mem > 56.8e9 || !(p.Expected > 7000) {
 		t.Fatalf("NEURO plan %+v", p)
 	}
 	out, errOut, code = run(t, "", "reserve", "--profile", "macruise", "--sbatch", "job.sh")
@@ -94,7 +94,7 @@ func TestReserveProfileFileDurations(t *testing.T) {
 	}
 	var r struct {
 		Checkpoint string  `json:"checkpoint_cost"`
-		Restart    float64 `json:"restart"`
+		Restart    float64 `json:"restart_s"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
@@ -304,16 +304,16 @@ func TestReserveTasksWholeRuns(t *testing.T) {
 		Runs    int      `json:"runs"`
 		Dropped []string `json:"dropped_runs"`
 		Tasks   []struct {
-			Mem float64 `json:"mem"`
+			Mem float64 `json:"mem_bytes"`
 		} `json:"tasks"`
 		Reservations []struct {
-			Mem float64 `json:"mem"`
+			Mem float64 `json:"mem_bytes"`
 		} `json:"reservations"`
 	}
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if p.Runs != 87 || len(p.Dropped) != 1 || p.Dropped[0] != "81" || len(p.Tasks) != 7 || math.Abs(p.Tasks[4].Mem-51.5) > 0.1 || len(p.Reservations) < 2 {
+	if p.Runs != 87 || len(p.Dropped) != 1 || p.Dropped[0] != "81" || len(p.Tasks) != 7 || math.Abs(p.Tasks[4].Mem-51.5e9) > 0.1e9 || len(p.Reservations) < 2 {
 		t.Errorf("plan %+v", p)
 	}
 	// --phases 5 keeps run 81 alone: too few runs to fit.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,12 +13,16 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
+	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type reserveFlags struct {
 	distSpec, history, column, fit string
 	states, censored               string // sacct states of lone jobs: complete, censored
 	ckpt, restart                  string // durations, req.Costs.C and .R
+	maxRequest, margin             string // durations, req.MaxRequest and req.Costs.Margin
+	forSlurm                       bool   // plan on Slurm's minutes with the runner's margin
 	evaluate                       string
 	json, all                      bool
 	sbatch, jobName                string
@@ -54,7 +59,8 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
   ckpt reserve --dist weibull:k=0.5,lambda=1h --ckpt 6m --restart 6m
   ckpt reserve --history runs.txt --fit empirical --ckpt 2m --restart 1m
   sacct -j 1234 --parsable2 --format JobID,State,ElapsedRaw | ckpt reserve --history - --json
-  ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h`,
+  ckpt reserve --evaluate "20h:ckpt,40h,80h,1000h" --dist lognormal:mean=21.4h,sd=19.7h
+  ckpt reserve --dist lognormal:mean=21.4h,sd=19.7h --max-request 24h --slurm`,
 		Args: sbatchPassThrough,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReserve(cmd, f) },
 	}
@@ -73,6 +79,9 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
+	fl.StringVar(&f.maxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)")
+	fl.BoolVar(&f.forSlurm, "slurm", false, "plan as a chain runs on Slurm: requests in whole minutes and C + --margin per checkpoint (default with --sbatch; --slurm=false keeps the paper's continuous plan)")
+	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start")
 	cmd.AddCommand(newReserveSweepCmd())
 	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)
@@ -133,10 +142,16 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := f.slurmLimits(cmd, &req); err != nil {
+		return err
+	}
+	if req.MaxRequest, err = f.maxRequestOf(cmd); err != nil {
+		return err
+	}
 	req.Progress = planProgress(cmd.ErrOrStderr())
 	rep, err := reservation.Run(cmd.Context(), req)
 	if err != nil {
-		return f.fieldError(cmd.Flags(), err)
+		return f.fieldError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
@@ -172,6 +187,7 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 		{"max-n", "with --n, which fixes the grid", !f.nSet},
 		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
 		{"all", "with --json or --sbatch (it lists the text report's rows)", !f.json && f.sbatch == ""},
+		{"margin", "without --slurm or --sbatch", f.slurmPlan(fl)},
 	} {
 		if fl.Changed(c.flag) && !c.ok {
 			return usagef("--%s does not apply %s", c.flag, c.when)
@@ -220,6 +236,55 @@ func (f reserveFlags) costRequest() (reservation.Request, error) {
 	return req, nil
 }
 
+// maxRequestOf maps --max-request or, with --sbatch, the MaxTime of the
+// partition the chain goes to (0: no bound).
+func (f reserveFlags) maxRequestOf(cmd *cobra.Command) (float64, error) {
+	fl := cmd.Flags()
+	if fl.Changed("max-request") {
+		return positiveDurationFlag("max-request", f.maxRequest)
+	}
+	if f.sbatch == "" {
+		return 0, nil
+	}
+	extra, _ := fl.GetStringArray("sbatch-arg")
+	max, _, err := slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
+	return max, inputerr.Wrap(err)
+}
+
+// slurmPlan says whether the plan is made for Slurm: --slurm, or --sbatch
+// unless --slurm=false.
+func (f reserveFlags) slurmPlan(fl *pflag.FlagSet) bool {
+	if fl.Changed("slurm") {
+		return f.forSlurm
+	}
+	return f.sbatch != ""
+}
+
+// partitionError words the error of a plan that no strategy makes within
+// the partition's MaxTime, a bound --sbatch read from sinfo; other errors
+// are returned as they are.
+func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float64) error {
+	if f.sbatch == "" || fl.Changed("max-request") || !errors.Is(err, reservation.ErrNoPlanWithin) {
+		return err
+	}
+	return usagef("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
+}
+
+// slurmLimits maps --slurm and --margin to the cost model's granularity
+// and margin.
+func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) error {
+	fl := cmd.Flags()
+	if !f.slurmPlan(fl) {
+		return nil
+	}
+	m, err := nonNegDurationFlag("margin", f.margin)
+	if err != nil {
+		return err
+	}
+	req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, m
+	return nil
+}
+
 // walltime maps --dist or --history (with --column, --fit, --states and
 // --censored) to the walltime source.
 func (f reserveFlags) walltime(cmd *cobra.Command) (reservation.WalltimeSource, error) {
@@ -256,7 +321,7 @@ func withStates(fl *pflag.FlagSet, src slurm.HistorySource, states, censored str
 var requestFlags = map[string]string{
 	"Costs.Alpha": "alpha", "Costs.Beta": "beta", "Costs.Gamma": "gamma", "Costs.C": "ckpt", "Costs.R": "restart",
 	"Epsilon": "epsilon", "N": "n", "MaxN": "max-n", "MaxTau": "max-tau", "TailMass": "tail-mass",
-	"Algorithm": "strategy", "Evaluate": "evaluate", "States": "states", "Complete": "states", "Censored": "censored", "Path": "history",
+	"Algorithm": "strategy", "Evaluate": "evaluate", "MaxRequest": "max-request", "Costs.Margin": "margin", "States": "states", "Complete": "states", "Censored": "censored", "Path": "history",
 }
 
 // fieldError renders a usage error that names a Request field with the

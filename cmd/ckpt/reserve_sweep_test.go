@@ -95,7 +95,7 @@ func TestReserveInfiniteMeanLaw(t *testing.T) {
 	if len(p.Reservations) == 0 || !(p.ExpectedCost > p.OmniscientCost) {
 		t.Fatalf("implausible %+v", p)
 	}
-	if !strings.Contains(js, `"mean": null`) {
+	if !strings.Contains(js, `"mean_s": null`) {
 		t.Errorf("infinite mean not reported as null")
 	}
 }
