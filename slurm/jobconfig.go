@@ -22,8 +22,8 @@ type JobSettings struct {
 
 // Complete sets cfg's Reservation, Continue and End from s (getenv reads
 // $SLURM_JOB_END_TIME) and checks cfg.Scale. Errors are usage errors; a
-// bad Reservation, After or Scale names its field (Reservation, Continue,
-// Scale).
+// bad Reservation, After, Scale or End names its field (Reservation,
+// Continue, Scale, End).
 func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error {
 	k, err := strconv.Atoi(s.Reservation)
 	if err != nil || k < 1 {
@@ -47,7 +47,7 @@ func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error 
 	if end != "" {
 		sec, err := strconv.ParseInt(end, 10, 64)
 		if err != nil || sec <= 0 {
-			return usage.Errorf("end time %q: want Unix seconds", end)
+			return usage.Fieldf("End", "%q: want the end time as Unix seconds", end)
 		}
 		cfg.End = time.Unix(sec, 0)
 	}

@@ -40,7 +40,7 @@ func TestJobSettingsComplete(t *testing.T) {
 		{JobSettings{Reservation: "0", After: "exit"}, 0, "Reservation"},
 		{JobSettings{Reservation: "1", After: "exit"}, 1e9, "Scale"},
 		{JobSettings{Reservation: "1", After: "later"}, 0, "Continue"},
-		{JobSettings{Reservation: "1", After: "exit", End: "abc"}, 0, ""},
+		{JobSettings{Reservation: "1", After: "exit", End: "abc"}, 0, "End"},
 	} {
 		cfg := RunConfig{Scale: c.scale}
 		err := c.s.Complete(&cfg, env(""))

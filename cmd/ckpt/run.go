@@ -15,6 +15,7 @@ type runFlags struct {
 	slurm.JobSettings
 	dir, margin, coordinator, grace string
 	scale                           float64
+	stallLimit                      int
 	json                            bool
 }
 
@@ -48,6 +49,7 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
 	fl.Float64Var(&f.scale, "scale", 0, "run the plan S times faster than real time: a reservation of length L lasts L/S seconds and the runner stops the app then (default: the chain's scale, else 1, Slurm's end)")
 	fl.StringVar(&f.grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
+	fl.IntVar(&f.stallLimit, "stall-limit", slurm.DefaultStallLimit, "stop the chain (cancel the rest, say why) after this many reservations in a row without new saved progress; 0 never")
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
@@ -55,8 +57,8 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 // config is the runner's configuration: the flags, completed by
 // slurm.JobSettings.Complete.
 func (f runFlags) config(args []string) (slurm.RunConfig, error) {
-	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ(), Scale: f.scale}
-	if f.dir == "" {
+	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ(), Scale: f.scale, StallLimit: f.stallLimit}
+	if f.dir == "" && f.Reservation == "" {
 		return cfg, usagef("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
 	}
 	if err := f.Complete(&cfg, os.Getenv); err != nil {
@@ -66,17 +68,32 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		return cfg, err
 	}
 	m, err := nonNegDurationFlag("margin", f.margin)
+	if err == nil && m > slurm.MaxDelay {
+		err = usagef("--margin %s: want at most %s", f.margin, units.FormatSeconds(slurm.MaxDelay))
+	}
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Margin = time.Duration(m * float64(time.Second))
 	g, err := positiveDurationFlag("start-grace", f.grace)
+	if err == nil && g > slurm.MaxDelay {
+		err = usagef("--start-grace %s: want at most %s", f.grace, units.FormatSeconds(slurm.MaxDelay))
+	}
+	if err != nil {
+		return cfg, err
+	}
 	cfg.Grace = time.Duration(g * float64(time.Second))
-	return cfg, err
+	if f.stallLimit < 0 {
+		return cfg, usagef("--stall-limit %d: want a number of reservations >= 0 (0: never stop)", f.stallLimit)
+	}
+	if f.dir == "" { // after the flags: a bad value is named first
+		return cfg, usagef("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
+	}
+	return cfg, nil
 }
 
 // runFields names the flag of each field slurm.JobSettings.Complete sets.
-var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint"}
+var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint", "End": "end"}
 
 func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 	cfg, err := f.config(args)
