@@ -28,7 +28,8 @@ type Cluster interface {
 	Cancel(ctx context.Context, ids []string) error
 	// EndTime returns the time at which Slurm will end job id (scontrol).
 	EndTime(ctx context.Context, id string) (time.Time, error)
-	// SetComment replaces the comment of job id (scontrol update).
+	// SetComment replaces the comment of job id (scontrol update, or
+	// sacctmgr once the job has ended).
 	SetComment(ctx context.Context, id, comment string) error
 	// Limits returns the partitions and their limits (sinfo).
 	Limits(ctx context.Context) ([]Partition, error)
@@ -188,9 +189,14 @@ func parseEndTime(out string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("scontrol: no EndTime in its output")
 }
 
-// SetComment runs scontrol update.
+// SetComment runs scontrol update; for a job that has ended (scontrol
+// refuses: "Job has already finished"), sacctmgr modify job, which
+// rewrites the comment sacct keeps.
 func (Exec) SetComment(ctx context.Context, id, comment string) error {
 	_, err := run(ctx, "scontrol", "update", "JobId="+id, "Comment="+comment)
+	if err != nil && strings.Contains(err.Error(), "already finished") {
+		_, err = run(ctx, "sacctmgr", "-i", "modify", "job", "where", "jobid="+id, "set", "comment="+comment)
+	}
 	return err
 }
 
