@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // Outcomes a runner records.
@@ -52,6 +53,20 @@ type Outcome struct {
 	// time limit) or cancelled (scancel); empty when the app ended first.
 	Ended string `json:"ended,omitempty"`
 	Note  string `json:"note,omitempty"`
+}
+
+// Summary is the outcome in a few words: "checkpointed, progress 1m30s",
+// "skipped, progress 31.0s saved" (what a reservation that did not run
+// found saved), and the note when there is one.
+func (o Outcome) Summary() string {
+	s := o.Outcome + ", progress " + units.FormatSeconds(o.Progress)
+	if o.Outcome == OutcomeSkipped {
+		s += " saved"
+	}
+	if o.Note != "" {
+		s += " (" + o.Note + ")"
+	}
+	return s
 }
 
 // State is the content of a chain folder: the plan, the job IDs submitted

@@ -79,3 +79,10 @@ func TestStatusReconcilesAndSaysWhy(t *testing.T) {
 		t.Errorf("%+v\n%s", cs, b.String())
 	}
 }
+
+// A reservation that found the work done says what is saved.
+func TestSkippedSummary(t *testing.T) {
+	if got := (Outcome{Outcome: OutcomeSkipped, Progress: 31}).Summary(); got != "skipped, progress 31.0s saved" {
+		t.Errorf("%q", got)
+	}
+}

@@ -118,7 +118,7 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt run: reservation %d: %s, progress %s\n", o.Reservation, o.Outcome, units.FormatSeconds(o.Progress))
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt run: reservation %d: %s\n", o.Reservation, o.Summary())
 	}
 	if status != slurm.ExitDone {
 		return fmt.Errorf("reservation %d ended %s: the work is not complete", o.Reservation, o.Outcome)
