@@ -82,8 +82,8 @@ func hiddenAlias(fl *pflag.FlagSet, old, name string) {
 // plan builds the array of command args and the per-task files whose end
 // lines say which shards are done (TaskID marks the task).
 func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
-	if f.tasks < 1 {
-		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.tasks)
+	if err := slurm.CheckShards(f.tasks); err != nil {
+		return slurm.Array{}, nil, err
 	}
 	if args[0] == "ckpt" || filepath.Base(args[0]) == "ckpt" {
 		args = args[1:]
@@ -92,7 +92,7 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if err != nil || sub.Flags().Lookup("shard") == nil || !sub.HasParent() {
 		return slurm.Array{}, nil, usagef("%q: not a ckpt command with --shard (a sweep, or repro NAME)", strings.Join(args, " "))
 	}
-	if err := slurm.CheckTaskArgs(args); err != nil {
+	if err := slurm.CheckTaskCommand(args, sub.ParseFlags); err != nil {
 		return slurm.Array{}, nil, err
 	}
 	limit, err := nonNegDurationFlag("time", f.time)
