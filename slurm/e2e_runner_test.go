@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -240,5 +241,84 @@ func TestPendingReasonOnSlurm(t *testing.T) {
 	if !strings.Contains(b.String(), "pending (Slurm: BeginTime)") {
 		t.Errorf("text:\n%s", b.String())
 	}
-	_ = exec.Command
+}
+
+// TestMilestonesOnSlurm: a plan of ckpt reserve (lognormal work of mean
+// 300 s, C = 20 s, R = 10 s) run by an app whose work is its time (450 s of work) on
+// the real Slurm, 10 times faster than real time. The plan prices the
+// runner's margin inside C (the app's own checkpoint is instantaneous; the
+// runner runs with --margin 0 and signals at end − C): each checkpointed
+// reservation's saved progress reaches its planned milestone, less the
+// runner's and the app's start (1 s of the plan at most: 0.1 s real).
+func TestMilestonesOnSlurm(t *testing.T) {
+	needSlurm(t)
+	t.Parallel()
+	out, err := exec.Command(ckptBinary(t), "reserve", "--dist", "lognormal:mean=300s,sd=80s", "--ckpt", "20", "--restart", "10", "--no-baselines", "--json").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plan struct {
+		Reservations []struct {
+			Length, Milestone, Restart float64
+			Checkpoint                 bool
+			CheckpointTime             float64 `json:"checkpoint_time"`
+		}
+	}
+	if err := json.Unmarshal(out, &plan); err != nil {
+		t.Fatal(err)
+	}
+	var stp []Step
+	for _, r := range plan.Reservations {
+		stp = append(stp, Step{Time: r.Length, Checkpoint: r.Checkpoint, CheckpointTime: r.CheckpointTime, Restart: r.Restart > 0, RestartTime: r.Restart, Milestone: r.Milestone})
+	}
+	root := t.TempDir()
+	os.Chmod(root, 0o777)
+	// An app whose work is its time (EPOCHREALTIME, no fork per unit):
+	// count.sh forks a sleep per unit and at 10 units a second counted 78 %
+	// of them here (224 of 289), count.py 90 % on this loaded machine (261).
+	app := filepath.Join(root, "timed.sh")
+	os.WriteFile(app, []byte(`#!/usr/bin/env bash
+t0=$EPOCHREALTIME
+p0=0
+[ "$CKPT_RESTART" = 1 ] && [ -s "$CKPT_PROGRESS_FILE" ] && p0=$(cat "$CKPT_PROGRESS_FILE")
+work() { awk -v a="$t0" -v b="$EPOCHREALTIME" -v p="$p0" -v s="$CKPT_SCALE" 'BEGIN { printf "%.1f", p + (b - a) * s }'; }
+trap 'w=$(work); echo "$w" > "$CKPT_PROGRESS_FILE.tmp"; mv "$CKPT_PROGRESS_FILE.tmp" "$CKPT_PROGRESS_FILE"; echo "start $t0 end $CKPT_END saved $w"; exit 1' USR1
+echo "start $t0 end $CKPT_END from $p0"
+while :; do
+	sleep 0.05 & wait $!
+	w=$(work)
+	if awk -v w="$w" -v W="$WORK" 'BEGIN { exit !(w >= W) }'; then echo "$WORK" > "$CKPT_PROGRESS_FILE"; exit 0; fi
+done
+`), 0o755)
+	id := fmt.Sprintf("ckrun-mile%d", time.Now().UnixNano()%1e9)
+	dir := submitChainRun(t, root, id, Chain{Name: id, Ahead: 1, Steps: stp, Scale: 10}, "WORK=450", "--margin 0", app)
+	st := waitChain(t, dir, 3*time.Minute)
+	var report []string
+	for k := 1; k <= len(stp); k++ {
+		o, ok := st.Outcomes[k]
+		if !ok {
+			break
+		}
+		report = append(report, fmt.Sprintf("r%d %s: saved %.0f, planned %.1f (signal %.3f s before the end, real)", k, o.Outcome, o.Progress, stp[k-1].Milestone, o.Deadline.Sub(o.SignalAt).Seconds()))
+		switch o.Outcome {
+		case OutcomeCheckpointed:
+			if o.Progress < stp[k-1].Milestone-1 {
+				t.Errorf("reservation %d saved %.0f, planned %.1f", k, o.Progress, stp[k-1].Milestone)
+			}
+		case OutcomeKilled: // a reservation that plans no checkpoint, stopped at its end
+			if stp[k-1].Checkpoint {
+				t.Errorf("reservation %d: %+v", k, o)
+			}
+		case OutcomeDone:
+			if o.Progress != 450 {
+				t.Errorf("reservation %d: done at %.0f", k, o.Progress)
+			}
+		default:
+			t.Errorf("reservation %d: %+v", k, o)
+		}
+	}
+	if DoneIn(st.Outcomes) == 0 {
+		t.Errorf("the work did not complete: %+v", st.Outcomes)
+	}
+	t.Logf("saved vs planned:\n%s", strings.Join(report, "\n"))
 }

@@ -67,8 +67,14 @@ exit 1
 // folder.
 func submitChain(t *testing.T, root, id string, c Chain, env, app string) string {
 	t.Helper()
+	return submitChainRun(t, root, id, c, env, "--margin 5s", app)
+}
+
+// submitChainRun is submitChain with the runner's flags.
+func submitChainRun(t *testing.T, root, id string, c Chain, env, flags, app string) string {
+	t.Helper()
 	job := filepath.Join(root, id+".sh")
-	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run --margin 5s -- "+app+"\n"), 0o755)
+	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run "+flags+" -- "+app+"\n"), 0o755)
 	c.Job = job
 	c.Extra = append(c.Extra, "--output="+filepath.Join(root, id+"-%j.out"))
 	script, err := c.Script()

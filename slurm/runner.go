@@ -209,9 +209,6 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
 		return o, ExitMore, err
 	}
-	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
-		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
-	}
 	step, p0, err := startingPoint(st, k)
 	if err != nil {
 		return o, ExitMore, err
@@ -235,9 +232,6 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if step.Restart {
 		restart = step.RestartTime
 	}
-	// If Slurm ends the job before the runner can record the outcome, sacct
-	// still tells the work run through: progress + elapsed − restart.
-	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
 	workAt := func(t time.Time) float64 { return p0 + max(t.Sub(o.Start).Seconds()*scale-restart, 0) }
 	onTerm := func(ended string) { // Slurm's SIGTERM: record how it ends before its SIGKILL
 		interim := o
@@ -248,8 +242,18 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
 		}
 	}
-	signalsApp := cfg.JobID != "" && stepSignalled(ctx, cl)
-	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale, signalsApp, onTerm)
+	// What talks to Slurm waits until the app has started: the
+	// reservation's time is the app's.
+	afterStart := func() bool {
+		if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
+		}
+		// If Slurm ends the job before the runner can record the outcome, sacct
+		// still tells the work run through: progress + elapsed − restart.
+		setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
+		return cfg.JobID != "" && stepSignalled(ctx, cl)
+	}
+	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale, afterStart, onTerm)
 	if err != nil {
 		return o, ExitMore, err
 	}
@@ -425,14 +429,15 @@ func appEnv(cfg RunConfig, st *State, step Step, end time.Time, scale float64) [
 // runApp starts the app under the supervisor (package supervise: its own
 // process group, killed with the runner) and waits for it, sending
 // SIGUSR1 at the signal time, forwarding cfg.Signals, and, when ctx ends,
-// SIGTERM (unless slurmSignals: Slurm signals the whole step, the app
+// SIGTERM (unless afterStart, which runs once the app has started, says
+// Slurm signals the whole step, the app
 // included, and a second SIGTERM would reach it), then calling onTerm
 // with how the reservation ends (timeout within endSlack of the deadline,
 // else cancelled); with a scale other than 1 it stops the app at the deadline
 // (SIGTERM, then SIGKILL to its group after KillAfter). It returns the
 // exit status (supervise's rule: 128 + N when signal N killed it) and
 // whether a signal was sent.
-func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64, slurmSignals bool, onTerm func(ended string)) (int, bool, error) {
+func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64, afterStart func() bool, onTerm func(ended string)) (int, bool, error) {
 	app, err := supervise.Start(cfg.App, appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr)
 	if err != nil {
 		return 0, false, err
@@ -449,6 +454,7 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 	if scale != 1 {
 		stop = clock.After(o.Deadline.Sub(clock.Now()))
 	}
+	slurmSignals := afterStart()
 	signalled := false
 	for {
 		select {
