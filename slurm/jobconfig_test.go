@@ -50,3 +50,22 @@ func TestJobSettingsComplete(t *testing.T) {
 		}
 	}
 }
+
+// The runner's durations and stall limit are checked and named.
+func TestJobSettingsDelays(t *testing.T) {
+	for _, c := range []struct {
+		margin, grace string
+		stall         int
+		field         string
+	}{
+		{"-3s", "", 0, "Margin"}, {"1e308", "", 0, "Margin"}, {"abc", "", 0, "Margin"}, {"NaN", "", 0, "Margin"},
+		{"", "0", 0, "Grace"}, {"", "1e308", 0, "Grace"}, {"", "", -1, "StallLimit"}, {"0", "1s", 0, ""},
+	} {
+		cfg := RunConfig{StallLimit: c.stall}
+		err := JobSettings{Reservation: "1", After: "exit", Margin: c.margin, Grace: c.grace}.Complete(&cfg, func(string) string { return "" })
+		var ue *usage.Error
+		if c.field == "" && err != nil || c.field != "" && (!errors.As(err, &ue) || ue.Field != c.field) {
+			t.Errorf("%+v: %v, want field %q", c, err, c.field)
+		}
+	}
+}
