@@ -315,6 +315,9 @@ func TestRequeueOnSlurm(t *testing.T) {
 		}
 		time.Sleep(time.Second)
 	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "reservation 1: skipped, progress 1m40s saved") {
+		t.Errorf("the requeued run says:\n%s\nwant the progress it found saved", b)
+	}
 	b, _ := os.ReadFile(runs)
 	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "1" {
 		t.Errorf("the app ran in reservations %v, want [1] only", got)

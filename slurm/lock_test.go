@@ -258,3 +258,36 @@ func TestSkippedReservationKeepsTheProgress(t *testing.T) {
 		t.Errorf("%+v, %v", o, err)
 	}
 }
+
+// A runner killed after its app saved (Slurm's SIGKILL after KillWait, or
+// kill -9): reservation 1's record says timeout (written at SIGTERM), its
+// app's file holds 77 written before Slurm's end. Reservation 2 commits
+// it, records reservation 1 checkpointed at 77, and restarts from 77; a
+// file written after Slurm's end (a late writer) is not adopted.
+func TestSuccessorAdoptsProgressSavedBeforeTheEnd(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		c := Chain{Job: "job.sh", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 5}, {Time: 60, Restart: true}}}
+		st := chainDir(t, c, 2)
+		st.WriteOutcome(Outcome{Reservation: 1, JobID: "100", Outcome: OutcomeTimeout, Ended: OutcomeTimeout, Start: t0})
+		writeBytes(st.ReservationProgressFile(1), []byte("77\n"))
+		end := time.Now().Add(time.Second)
+		if late {
+			end = time.Now().Add(-time.Hour)
+		}
+		f := &fakeSlurm{jobs: []*fakeJob{{id: "100", state: "TIMEOUT", end: end}}}
+		got := filepath.Join(t.TempDir(), "from")
+		o, _, err := Run(context.Background(), runCfg(st, 2, bashApp(t, `cat "$CKPT_PROGRESS_FILE" > `+got+` 2>/dev/null; exit 0`), "1"), f, &fakeClock{now: t0})
+		if err != nil || o.Outcome != OutcomeDone {
+			t.Fatalf("late %v: %+v %v", late, o, err)
+		}
+		back, _ := Load(st.Dir)
+		b, _ := os.ReadFile(got)
+		r1 := back.Outcomes[1]
+		switch {
+		case !late && (strings.TrimSpace(string(b)) != "77" || r1.Outcome != OutcomeCheckpointed || r1.Progress != 77):
+			t.Errorf("restarted from %q; reservation 1: %+v", b, r1)
+		case late && (len(b) != 0 || r1.Outcome != OutcomeTimeout || r1.End.IsZero()):
+			t.Errorf("late writer: restarted from %q; reservation 1: %+v", b, r1)
+		}
+	}
+}
