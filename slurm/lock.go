@@ -56,7 +56,15 @@ func (st *State) Holder() (Holder, bool, error) {
 // process is dead. A later reservation's lock refuses (ErrSuperseded), and
 // so does a live runner of the same reservation on this host. It returns
 // the previous holder when one was taken over.
-func (st *State) Lock(me Holder) (*Holder, error) {
+func (st *State) Lock(me Holder) (prev *Holder, err error) {
+	err = st.withFence(func() error {
+		prev, err = st.lock(me)
+		return err
+	})
+	return prev, err
+}
+
+func (st *State) lock(me Holder) (*Holder, error) {
 	b, err := json.Marshal(me)
 	if err != nil {
 		return nil, err
@@ -106,6 +114,22 @@ func (st *State) Unlock(me Holder) {
 func (st *State) Holds(me Holder) bool {
 	h, ok, err := st.Holder()
 	return err == nil && ok && h.Reservation == me.Reservation && h.PID == me.PID && h.Host == me.Host
+}
+
+// withFence runs f holding an exclusive flock on DIR/lock.fence, so that
+// a takeover of the lock and a progress commit (its check, then its
+// rename) never interleave. Where the file system refuses flock, f runs
+// without it: the lock still fences, with a window of a rename.
+func (st *State) withFence(f func() error) error {
+	fd, err := os.OpenFile(filepath.Join(st.Dir, "lock.fence"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return f()
+	}
+	defer fd.Close()
+	if syscall.Flock(int(fd.Fd()), syscall.LOCK_EX) == nil {
+		defer syscall.Flock(int(fd.Fd()), syscall.LOCK_UN)
+	}
+	return f()
 }
 
 // alive reports whether process pid exists (signal 0).

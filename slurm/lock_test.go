@@ -291,3 +291,33 @@ func TestSuccessorAdoptsProgressSavedBeforeTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A commit waits for a takeover in progress (the fence): reservation 3
+// takes the lock over while reservation 1's commit is on its way; the
+// commit, checked after the takeover, refuses.
+func TestCommitWaitsForTakeover(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Steps: steps(3)}, 3)
+	me := Holder{Reservation: 1, Host: "h", PID: 1}
+	writeBytes(st.lockPath(), []byte(`{"reservation":1,"host":"h","pid":1}`))
+	writeBytes(st.ReservationProgressFile(1), []byte("240\n"))
+	inside, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go st.withFence(func() error {
+		close(inside)
+		<-release
+		return writeBytes(st.lockPath(), []byte(`{"reservation":3,"host":"h","pid":3}`))
+	})
+	<-inside
+	go func() { done <- st.CommitProgress(me) }()
+	select {
+	case err := <-done:
+		t.Fatalf("the commit did not wait for the takeover: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(release)
+	if err := <-done; err == nil {
+		t.Error("reservation 1 committed after reservation 3 took the chain over")
+	}
+	if p, _ := readProgress(st.ProgressFile()); p == 240 {
+		t.Error("the late progress reached the chain")
+	}
+}

@@ -170,8 +170,13 @@ func (st *State) ReservationProgressFile(k int) string {
 // wrote the chain's, fenced by reservation index: it refuses when me no
 // longer holds the chain's lock or a later reservation has recorded an
 // outcome (a late writer cannot overwrite a newer checkpoint). The file
-// is replaced atomically (temporary file, rename).
+// is replaced atomically (temporary file, rename), under the fence that
+// a takeover of the lock takes too.
 func (st *State) CommitProgress(me Holder) error {
+	return st.withFence(func() error { return st.commitProgress(me) })
+}
+
+func (st *State) commitProgress(me Holder) error {
 	k := me.Reservation
 	if !st.Holds(me) {
 		h, _, _ := st.Holder()
