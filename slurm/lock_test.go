@@ -101,7 +101,10 @@ func TestLateWriterCannotOverwriteNewerProgress(t *testing.T) {
 	c := Chain{Job: "job.sh", Steps: []Step{{Time: 60}, {Time: 60, Restart: true}, {Time: 60, Restart: true}}}
 	st := chainDir(t, c, 3)
 	tmp := t.TempDir()
-	for k, p := range map[int]string{1: "100", 2: "150"} {
+	for k, p := range []string{1: "100", 2: "150"} {
+		if k == 0 {
+			continue
+		}
 		script := `echo "$CKPT_PROGRESS_FILE" > ` + filepath.Join(tmp, "path"+strconv.Itoa(k)) + `; echo ` + p + ` > "$CKPT_PROGRESS_FILE"; exit 1`
 		o, _, err := Run(context.Background(), runCfg(st, k, bashApp(t, script), "1"), &fakeSlurm{}, &fakeClock{now: t0})
 		if err != nil || strconv.FormatFloat(o.Progress, 'f', -1, 64) != p {
