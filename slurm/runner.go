@@ -191,21 +191,11 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if o, status, done, err := skip(ctx, cfg, cl, st, o); done {
 		return o, status, err
 	}
-	host, _ := os.Hostname()
-	me := Holder{Reservation: k, JobID: cfg.JobID, Host: host, PID: os.Getpid(), Since: o.Start}
-	prev, err := st.Lock(me)
+	me, err := takeChain(ctx, cfg, cl, st, &o)
 	if err != nil {
 		return o, ExitMore, err
 	}
 	defer st.Unlock(me)
-	if prev != nil {
-		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d took the chain's lock over from reservation %d (pid %d on %s)\n", k, prev.Reservation, prev.PID, prev.Host)
-	}
-	if pids := killStrays(st.Dir, k); len(pids) > 0 {
-		o.Note = fmt.Sprintf("killed %d process(es) earlier reservations left running: %v", len(pids), pids)
-		fmt.Fprintf(cfg.Stderr, "ckpt run: %s\n", o.Note)
-	}
-	markVanished(ctx, cfg, cl, st, o.Start)
 	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
 		return o, ExitMore, err
 	}
@@ -257,8 +247,43 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err != nil {
 		return o, ExitMore, err
 	}
-	ctx = context.WithoutCancel(ctx) // record the outcome even after SIGTERM
 	o.End = clock.Now()
+	status := settle(context.WithoutCancel(ctx), cfg, cl, st, me, &o, mine, before, exit, signalled, workAt(o.End))
+	return o, status, st.WriteOutcome(o)
+}
+
+// takeChain makes this runner the chain's only one before its app starts:
+// it takes the chain's lock (State.Lock), kills what earlier reservations
+// left running on this host, and completes the records of earlier
+// reservations whose runner vanished (markVanished). The caller releases
+// the lock (State.Unlock of the Holder returned).
+func takeChain(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o *Outcome) (Holder, error) {
+	k := cfg.Reservation
+	host, _ := os.Hostname()
+	me := Holder{Reservation: k, JobID: cfg.JobID, Host: host, PID: os.Getpid(), Since: o.Start}
+	prev, err := st.Lock(me)
+	if err != nil {
+		return me, err
+	}
+	if prev != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d took the chain's lock over from reservation %d (pid %d on %s)\n", k, prev.Reservation, prev.PID, prev.Host)
+	}
+	if pids := killStrays(st.Dir, k); len(pids) > 0 {
+		o.Note = fmt.Sprintf("killed %d process(es) earlier reservations left running: %v", len(pids), pids)
+		fmt.Fprintf(cfg.Stderr, "ckpt run: %s\n", o.Note)
+	}
+	markVanished(ctx, cfg, cl, st, o.Start)
+	return me, nil
+}
+
+// settle records how reservation o ended, once its app has: the progress
+// the app wrote in its file (mine, changed since before) is committed
+// (fenced: State.CommitProgress), the outcome classified (Classify) with
+// the work run through, the rest of the chain cancelled when the work is
+// done, the stall limit applied (stallCheck), and the job comment set. It
+// returns the runner's exit status.
+func settle(ctx context.Context, cfg RunConfig, cl Cluster, st *State, me Holder, o *Outcome, mine, before string, exit int, signalled bool, work float64) int {
+	k, n := cfg.Reservation, len(st.Chain.Steps)
 	wrote := stamp(mine) != before && stamp(mine) != ""
 	p1, perr := readProgress(mine)
 	if perr != nil {
@@ -271,8 +296,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 			o.Note, wrote = err.Error(), false
 		}
 	}
-	o.Work = workAt(o.End)
-	o.Exit = exit
+	o.Work, o.Exit = work, exit
 	var status int
 	o.Outcome, status = Classify(exit, wrote, signalled, k == n)
 	switch {
@@ -290,12 +314,12 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if o.Ended != "" {
 		comment += ";ended=" + o.Ended
 	}
-	if why := stallCheck(ctx, cfg, cl, st, o); why != "" {
+	if why := stallCheck(ctx, cfg, cl, st, *o); why != "" {
 		o.Note = why
 		comment += ";stopped=" + OutcomeStalled
 	}
 	setComment(ctx, cfg, cl, comment)
-	return o, status, st.WriteOutcome(o)
+	return status
 }
 
 // skip ends a reservation that must not start the app: the work is done
