@@ -105,7 +105,7 @@
 //
 // A chain with Scale S (or "ckpt run --scale S") runs its plan S times
 // faster than real time, to try a plan or reproduce an experiment in
-// minutes: reservation k lasts Time/S real seconds from the runner's start
+// minutes: reservation k lasts Time/S real seconds from the app's start
 // (Slurm's end, if earlier, still wins), sbatch --time is that rounded up
 // to whole minutes, the app is signalled at end − C/S − margin (not
 // rounded to the second), and the runner stops it at the end: SIGTERM,

@@ -60,7 +60,7 @@ type RunConfig struct {
 	Signals <-chan os.Signal
 	// Scale replaces the chain's time scale (Chain.Scale) when > 0. With a
 	// scale other than 1 the reservation lasts Time/Scale seconds from the
-	// runner's start (or until Slurm's end, if earlier), the app is
+	// app's start (or until Slurm's end, if earlier), the app is
 	// signalled at end − C/Scale − Margin (not rounded to the second), and
 	// the runner stops it at the end: SIGTERM, then SIGKILL after
 	// KillAfter. Progress and work stay in the plan's seconds.
@@ -211,18 +211,21 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if err := seedProgress(st, mine, step.Restart); err != nil {
 		return o, ExitMore, err
 	}
-	scale := scaleOf(cfg, st.Chain)
-	o.Deadline = deadline(ctx, cfg, cl, step, o.Start, scale)
 	before := stamp(mine)
 	o.Progress, o.Outcome = p0, OutcomeRunning
 	if err := st.WriteOutcome(o); err != nil {
 		return o, ExitMore, err
 	}
+	// A scaled reservation lasts Time/S from here, when the app starts: the
+	// runner's own start (lock, strays, records), S times magnified, is not
+	// the app's loss. In real time Slurm's end is the end.
+	scale, appStart := scaleOf(cfg, st.Chain), clock.Now()
+	o.Deadline = deadline(ctx, cfg, cl, step, appStart, scale)
 	restart := 0.0
 	if step.Restart {
 		restart = step.RestartTime
 	}
-	workAt := func(t time.Time) float64 { return p0 + max(t.Sub(o.Start).Seconds()*scale-restart, 0) }
+	workAt := func(t time.Time) float64 { return p0 + max(t.Sub(appStart).Seconds()*scale-restart, 0) }
 	onTerm := func(ended string) { // Slurm's SIGTERM: record how it ends before its SIGKILL
 		interim := o
 		interim.Outcome, interim.Ended, interim.Work = ended, ended, workAt(clock.Now())
