@@ -2,12 +2,18 @@ package slurm
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // fakeSbatch is an sbatch that records its arguments and script (the
@@ -211,6 +217,38 @@ func TestArraySweep(t *testing.T) {
 	for _, args := range [][]string{{"reserve", "sweep"}, {"reserve", "sweep", "--csv", "-"}, {"reserve", "sweep", "--csv"}} {
 		if _, err := (&Array{Tasks: 2}).Sweep("ck", args); err == nil {
 			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+// The shard count is capped (MaxTasks) and the wrapped command's flags are
+// checked before any script: an unknown flag or a malformed value is
+// refused in one usage error naming the command.
+func TestArrayChecksBeforeTheScript(t *testing.T) {
+	for n, ok := range map[int]bool{0: false, 1: true, MaxTasks: true, MaxTasks + 1: false, 100000000: false} {
+		if err := CheckShards(n); (err == nil) != ok || err != nil && !strings.Contains(err.Error(), fmt.Sprint(n)) {
+			t.Errorf("%d shards: %v", n, err)
+		}
+	}
+	parse := func(args []string) error {
+		fs := pflag.NewFlagSet("sweep", pflag.ContinueOnError)
+		fs.Int("workers", 0, "")
+		fs.String("csv", "", "")
+		return fs.Parse(args)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reserve", "sweep", "--workers", "abc"}, `invalid argument "abc" for "--workers"`},
+		{[]string{"reserve", "sweep", "--bogus"}, "unknown flag: --bogus"},
+		{[]string{"reserve", "sweep", "--shard", "1/2"}, "--shard"},
+		{[]string{"reserve", "sweep", "--csv", "x.csv"}, ""},
+	} {
+		err := CheckTaskCommand(c.args, parse)
+		var ue *usage.Error
+		if c.want == "" && err != nil || c.want != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
 	}
 }

@@ -23,6 +23,33 @@ func CheckTaskArgs(args []string) error {
 	return nil
 }
 
+// MaxTasks caps an array's shards: 4,000,001, the largest MaxArraySize
+// Slurm accepts (a site's is often 1,001: sbatch refuses what exceeds
+// it). A larger count is refused before any script is printed or any
+// shard file read.
+const MaxTasks = 4_000_001
+
+// CheckShards refuses a shard count outside [1, MaxTasks], naming it
+// (--shards) as a usage error.
+func CheckShards(n int) error {
+	if n < 1 || n > MaxTasks {
+		return usage.Errorf("--shards %d: want the number of shards, 1 to %d (Slurm's largest MaxArraySize)", n, MaxTasks)
+	}
+	return nil
+}
+
+// CheckTaskCommand checks the command (args) an array wraps before any
+// script is printed: parse parses its flags as the command itself would
+// (an unknown flag or a malformed value is refused here, not in every
+// task), and CheckTaskArgs refuses the options the array sets. Errors are
+// usage errors naming the command.
+func CheckTaskCommand(args []string, parse func([]string) error) error {
+	if err := parse(args); err != nil {
+		return usage.Errorf("%s: %v", strings.Join(args, " "), err)
+	}
+	return CheckTaskArgs(args)
+}
+
 // shardArgs is the --shard option of task TaskID among a.Tasks.
 func (a Array) shardArgs() []string { return []string{"--shard", "auto/" + strconv.Itoa(a.Tasks)} }
 

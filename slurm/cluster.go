@@ -28,12 +28,20 @@ type Cluster interface {
 	Cancel(ctx context.Context, ids []string) error
 	// EndTime returns the time at which Slurm will end job id (scontrol).
 	EndTime(ctx context.Context, id string) (time.Time, error)
-	// SetComment replaces the comment of job id (scontrol update).
+	// SetComment replaces the comment of job id (scontrol update, or
+	// sacctmgr once the job has ended).
 	SetComment(ctx context.Context, id, comment string) error
 	// Limits returns the partitions and their limits (sinfo).
 	Limits(ctx context.Context) ([]Partition, error)
 	// CPUs returns the number of CPUs of the cluster's nodes (sinfo).
 	CPUs(ctx context.Context) (int, error)
+	// Proctrack returns the cluster's process tracking (ProctrackType of
+	// scontrol show config, e.g. proctrack/cgroup).
+	Proctrack(ctx context.Context) (string, error)
+	// Reasons returns, for those of ids that squeue still lists, why they
+	// are pending or were ended (squeue %r: Resources, Dependency,
+	// PartitionTimeLimit, …; "None" for a running job).
+	Reasons(ctx context.Context, ids []string) (map[string]string, error)
 }
 
 // Record is one job of sacct's output.
@@ -181,8 +189,54 @@ func parseEndTime(out string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("scontrol: no EndTime in its output")
 }
 
-// SetComment runs scontrol update.
+// SetComment runs scontrol update; for a job that has ended (scontrol
+// refuses: "Job has already finished"), sacctmgr modify job, which
+// rewrites the comment sacct keeps.
 func (Exec) SetComment(ctx context.Context, id, comment string) error {
 	_, err := run(ctx, "scontrol", "update", "JobId="+id, "Comment="+comment)
+	if err != nil && strings.Contains(err.Error(), "already finished") {
+		_, err = run(ctx, "sacctmgr", "-i", "modify", "job", "where", "jobid="+id, "set", "comment="+comment)
+	}
 	return err
+}
+
+// Proctrack runs scontrol show config and reads ProctrackType.
+func (Exec) Proctrack(ctx context.Context) (string, error) {
+	out, err := run(ctx, "scontrol", "show", "config")
+	if err != nil {
+		return "", err
+	}
+	return configValue(out, "ProctrackType")
+}
+
+// configValue reads "KEY = VALUE" from scontrol show config.
+func configValue(out, key string) (string, error) {
+	for _, l := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v), nil
+		}
+	}
+	return "", fmt.Errorf("scontrol show config: no %s", key)
+}
+
+// Reasons runs squeue -o %i|%r.
+func (Exec) Reasons(ctx context.Context, ids []string) (map[string]string, error) {
+	m := map[string]string{}
+	if len(ids) == 0 {
+		return m, nil
+	}
+	out, err := run(ctx, "squeue", "-h", "-j", strings.Join(ids, ","), "-o", "%i|%r")
+	if err != nil {
+		if strings.Contains(err.Error(), "Invalid job id") {
+			return m, nil
+		}
+		return nil, err
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if id, r, ok := strings.Cut(l, "|"); ok {
+			m[id] = r
+		}
+	}
+	return m, nil
 }

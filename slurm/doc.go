@@ -50,7 +50,9 @@
 //	CKPT_CHECKPOINT_TIME        the planned checkpoint time C (seconds)
 //	CKPT_RESTART                1 if the app must resume from its last checkpoint
 //	CKPT_MILESTONE              the work done at the end of the reservation (s)
-//	CKPT_PROGRESS_FILE          where the app writes its progress (see below)
+//	CKPT_PROGRESS_FILE          where the app writes its progress, and, when
+//	                            CKPT_RESTART=1, reads the progress it resumes
+//	                            from (this reservation's own file; see below)
 //	CKPT_AFTER_CHECKPOINT       exit or continue (see below)
 //	CKPT_END                    the reservation's end, Unix seconds (3 decimals)
 //	CKPT_SCALE                  the time scale S (1: real time; see below)
@@ -68,13 +70,42 @@
 // exits 0 only for done, which is what the dependencies read. The app runs
 // under package supervise: in its own process group, killed with it when
 // it exits, and, on Linux, killed when the runner dies; a status of 128 + N
-// means signal N killed it.
+// means signal N killed it. Under Slurm's process tracking by cgroup or by
+// process tree, Slurm's own SIGTERM (time limit, scancel) reaches the app:
+// the runner does not send a second one (it does under proctrack/pgid).
+//
+// # One reservation at a time
+//
+// The runner takes the chain's lock (DIR/lock, naming the reservation,
+// host and pid) before it starts the app: a stale holder (an earlier
+// reservation, or a dead process) is taken over, a later reservation's
+// lock makes a late runner refuse. It kills what earlier reservations'
+// apps left running on its host, and completes the record of an earlier
+// reservation whose runner vanished (outcome vanished, with Slurm's state
+// and end; the progress its app saved before that end is committed). The
+// app's CKPT_PROGRESS_FILE is its reservation's own (DIR/progress.rK): the
+// runner commits it to the chain's (DIR/progress) only while it holds the
+// lock, so that an app that outlived its reservation cannot overwrite a
+// newer checkpoint.
+//
+// # A chain that stalls stops itself
+//
+// After ckpt run --stall-limit K reservations in a row (default 2) that
+// saved no new progress (the app crashed, ignored the checkpoint signal or
+// checkpointed slower than planned; reservations that plan no checkpoint
+// and run to their end do not count), the runner records why (DIR/stopped,
+// the job comment's stopped=stalled), cancels the rest of the chain, and
+// ckpt chain status says "stalled" with the reason. On Slurm's SIGTERM the
+// runner records outcome=timeout (within 5 s of the end) or cancelled in
+// the job comment before Slurm's SIGKILL can come, then the outcome once
+// the app has ended. ckpt chain history counts a chain whose app failed on
+// its own as a failure (skipped), not as a censored walltime.
 //
 // # Scaled time
 //
 // A chain with Scale S (or "ckpt run --scale S") runs its plan S times
 // faster than real time, to try a plan or reproduce an experiment in
-// minutes: reservation k lasts Time/S real seconds from the runner's start
+// minutes: reservation k lasts Time/S real seconds from the app's start
 // (Slurm's end, if earlier, still wins), sbatch --time is that rounded up
 // to whole minutes, the app is signalled at end − C/S − margin (not
 // rounded to the second), and the runner stops it at the end: SIGTERM,

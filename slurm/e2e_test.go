@@ -67,8 +67,14 @@ exit 1
 // folder.
 func submitChain(t *testing.T, root, id string, c Chain, env, app string) string {
 	t.Helper()
+	return submitChainRun(t, root, id, c, env, "--margin 5s", app)
+}
+
+// submitChainRun is submitChain with the runner's flags.
+func submitChainRun(t *testing.T, root, id string, c Chain, env, flags, app string) string {
+	t.Helper()
 	job := filepath.Join(root, id+".sh")
-	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run --margin 5s -- "+app+"\n"), 0o755)
+	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run "+flags+" -- "+app+"\n"), 0o755)
 	c.Job = job
 	c.Extra = append(c.Extra, "--output="+filepath.Join(root, id+"-%j.out"))
 	script, err := c.Script()
@@ -308,6 +314,9 @@ func TestRequeueOnSlurm(t *testing.T) {
 			t.Fatalf("the requeued job %s did not run again within 3 minutes (queue %v; output %q)", job, q, b)
 		}
 		time.Sleep(time.Second)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "reservation 1: skipped, progress 1m40s saved") {
+		t.Errorf("the requeued run says:\n%s\nwant the progress it found saved", b)
 	}
 	b, _ := os.ReadFile(runs)
 	if got := strings.Fields(string(b)); len(got) != 1 || got[0] != "1" {

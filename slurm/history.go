@@ -226,7 +226,10 @@ func chainField(comment, key string) (string, bool) {
 // recorded in the comment (final progress when done, complete; work run
 // through otherwise, censored; for a reservation that Slurm ended before
 // its runner recorded the outcome, the progress it started from plus its
-// elapsed time less the restart). A lone job in a Complete state is a
+// elapsed time less the restart). A chain that did not complete and whose
+// app failed on its own in a reservation (outcome failed: a non-zero exit
+// the runner's signal did not cause) is a failure, not a censored
+// observation: it is skipped. A lone job in a Complete state is a
 // complete run of its elapsed time, one in a Censored state a censored
 // one; the rest are skipped, counted by reason.
 func GroupRuns(recs []Record, opt RunsOptions) Runs {
@@ -300,7 +303,7 @@ func lone(r Record, opt RunsOptions) (HistoryRun, string) {
 func chainRun(id string, recs []Record) (HistoryRun, string) {
 	run := HistoryRun{Chain: id}
 	var work float64
-	done := false
+	done, failed := false, false
 	for _, r := range recs {
 		run.Jobs = append(run.Jobs, r.JobID)
 		st := strings.Fields(r.State + " ?")[0]
@@ -320,6 +323,9 @@ func chainRun(id string, recs []Record) (HistoryRun, string) {
 		case OutcomeDone:
 			done, work = true, p
 		case OutcomeSkipped:
+		case OutcomeFailed: // the app failed on its own: its time says nothing of the work's
+			failed = true
+			work = max(work, w)
 		case OutcomeRunning: // ended by Slurm before the runner could record it
 			restart, _ := strconv.ParseFloat(must(chainField(r.Comment, "restart")), 64)
 			work = max(work, p+max(r.Elapsed-restart, 0))
@@ -330,6 +336,8 @@ func chainRun(id string, recs []Record) (HistoryRun, string) {
 	switch {
 	case done:
 		run.Walltime = work
+	case failed:
+		return HistoryRun{}, "chain whose app failed (not a censored walltime)"
 	case work > 0:
 		run.Walltime, run.Censored = work, true
 	default:

@@ -190,3 +190,18 @@ func TestRunsOptionsValidate(t *testing.T) {
 		t.Error("ReadHistory took a bogus state")
 	}
 }
+
+// A chain whose app failed on its own (outcome failed: it crashed, the
+// runner had not signalled it) is a failure, skipped, not a run censored
+// at the work it had done; one that ran out of time is censored.
+func TestFailedAppIsNotCensored(t *testing.T) {
+	recs := []Record{
+		{JobID: "1", State: "FAILED", Comment: "ckpt:chain=a;r=1;outcome=checkpointed;progress=50;work=55"},
+		{JobID: "2", State: "FAILED", Comment: "ckpt:chain=a;r=2;outcome=failed;progress=50;work=60;stopped=stalled"},
+		{JobID: "3", State: "TIMEOUT", Comment: "ckpt:chain=b;r=1;outcome=killed;progress=0;work=70;ended=timeout"},
+	}
+	r := GroupRuns(recs, DefaultRunsOptions)
+	if r.Complete != 0 || r.Censored != 1 || r.Runs[0].Chain != "b" || r.Skipped["chain whose app failed (not a censored walltime)"] != 1 {
+		t.Errorf("%+v", r)
+	}
+}

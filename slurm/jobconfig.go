@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -18,18 +19,31 @@ type JobSettings struct {
 	// End is the job's end time as Unix seconds; "" reads
 	// $SLURM_JOB_END_TIME, and when that is unset too Run asks the cluster.
 	End string
+	// Margin (>= 0) and Grace (> 0) are durations (units.ParseSeconds), at
+	// most MaxDelay: RunConfig's Margin and Grace.
+	Margin, Grace string
 }
 
-// Complete sets cfg's Reservation, Continue and End from s (getenv reads
-// $SLURM_JOB_END_TIME) and checks cfg.Scale. Errors are usage errors; a
-// bad Reservation, After or Scale names its field (Reservation, Continue,
-// Scale).
+// Complete sets cfg's Reservation, Continue, End, Margin and Grace from s
+// (getenv reads $SLURM_JOB_END_TIME) and checks cfg.Scale and
+// cfg.StallLimit. Errors are usage errors naming the field (Reservation,
+// Continue, Scale, End, Margin, Grace, StallLimit).
 func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error {
 	k, err := strconv.Atoi(s.Reservation)
 	if err != nil || k < 1 {
 		return usage.Fieldf("Reservation", "%q: want an index >= 1", s.Reservation)
 	}
 	cfg.Reservation = k
+	if cfg.StallLimit < 0 {
+		return usage.Fieldf("StallLimit", "%d: want a number of reservations >= 0 (0: never stop)", cfg.StallLimit)
+	}
+	var err2 error
+	if cfg.Margin, err2 = delay("Margin", s.Margin, 0); err2 != nil {
+		return err2
+	}
+	if cfg.Grace, err2 = delay("Grace", s.Grace, StartGrace); err2 != nil {
+		return err2
+	}
 	if !ValidScale(cfg.Scale) {
 		return usage.Fieldf("Scale", "%v: want a factor in [1e-3, 1e6] (0: the chain's)", cfg.Scale)
 	}
@@ -47,9 +61,27 @@ func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error 
 	if end != "" {
 		sec, err := strconv.ParseInt(end, 10, 64)
 		if err != nil || sec <= 0 {
-			return usage.Errorf("end time %q: want Unix seconds", end)
+			return usage.Fieldf("End", "%q: want the end time as Unix seconds", end)
 		}
 		cfg.End = time.Unix(sec, 0)
 	}
 	return nil
+}
+
+// delay reads a duration of the runner (field: Margin, >= 0, or Grace,
+// > 0), at most MaxDelay; "" is def.
+func delay(field, v string, def time.Duration) (time.Duration, error) {
+	if v == "" {
+		return def, nil
+	}
+	sec, err := units.ParseSeconds(v)
+	switch {
+	case err != nil:
+		return 0, usage.Fieldf(field, "%v", err)
+	case sec < 0 || field == "Grace" && sec == 0:
+		return 0, usage.Fieldf(field, "%s: want a duration %s 0", v, map[bool]string{true: ">=", false: ">"}[field == "Margin"])
+	case sec > MaxDelay:
+		return 0, usage.Fieldf(field, "%s: want at most %s", v, units.FormatSeconds(MaxDelay))
+	}
+	return time.Duration(sec * float64(time.Second)), nil
 }

@@ -40,13 +40,32 @@ func TestJobSettingsComplete(t *testing.T) {
 		{JobSettings{Reservation: "0", After: "exit"}, 0, "Reservation"},
 		{JobSettings{Reservation: "1", After: "exit"}, 1e9, "Scale"},
 		{JobSettings{Reservation: "1", After: "later"}, 0, "Continue"},
-		{JobSettings{Reservation: "1", After: "exit", End: "abc"}, 0, ""},
+		{JobSettings{Reservation: "1", After: "exit", End: "abc"}, 0, "End"},
 	} {
 		cfg := RunConfig{Scale: c.scale}
 		err := c.s.Complete(&cfg, env(""))
 		var ue *usage.Error
 		if !errors.As(err, &ue) || ue.Field != c.field {
 			t.Errorf("%+v: %v, want a usage error naming field %q", c.s, err, c.field)
+		}
+	}
+}
+
+// The runner's durations and stall limit are checked and named.
+func TestJobSettingsDelays(t *testing.T) {
+	for _, c := range []struct {
+		margin, grace string
+		stall         int
+		field         string
+	}{
+		{"-3s", "", 0, "Margin"}, {"1e308", "", 0, "Margin"}, {"abc", "", 0, "Margin"}, {"NaN", "", 0, "Margin"},
+		{"", "0", 0, "Grace"}, {"", "1e308", 0, "Grace"}, {"", "", -1, "StallLimit"}, {"0", "1s", 0, ""},
+	} {
+		cfg := RunConfig{StallLimit: c.stall}
+		err := JobSettings{Reservation: "1", After: "exit", Margin: c.margin, Grace: c.grace}.Complete(&cfg, func(string) string { return "" })
+		var ue *usage.Error
+		if c.field == "" && err != nil || c.field != "" && (!errors.As(err, &ue) || ue.Field != c.field) {
+			t.Errorf("%+v: %v, want field %q", c, err, c.field)
 		}
 	}
 }

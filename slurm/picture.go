@@ -25,13 +25,13 @@ var chainStyles = []struct {
 	{OutcomeDone, "ran: done", 3, true},
 	{OutcomeCheckpointed, "ran: checkpointed", 2, true},
 	{OutcomeRunning, "running", 5, true},
-	{"ended", "ran: killed, failed, out or cancelled", 4, true},
+	{"ended", "ran: killed, failed, out, cancelled, timeout or vanished", 4, true},
 	{OutcomeSkipped, "skipped", 7, true},
 }
 
 func chainStyle(outcome string) (int, bool, int) {
 	switch outcome {
-	case OutcomeKilled, OutcomeFailed, OutcomeOut, OutcomeCancelled:
+	case OutcomeKilled, OutcomeFailed, OutcomeOut, OutcomeCancelled, OutcomeTimeout, OutcomeVanished:
 		outcome = "ended"
 	}
 	for i, s := range chainStyles {
@@ -68,8 +68,8 @@ func ChainPanel(st *State, now time.Time) plot.Panel {
 	}
 	var planned, ran []box
 	var ckX, ckY []float64
-	cursor := 0.0 // seconds since t0: where the next projected reservation starts
-	over := false // the chain ended: what did not start never will
+	cursor := 0.0              // seconds since t0: where the next projected reservation starts
+	over := st.Stopped() != "" // the chain ended (or stopped itself): what did not start never will
 	for _, o := range st.Outcomes {
 		switch o.Outcome {
 		case OutcomeDone, OutcomeOut, OutcomeCancelled, OutcomeSkipped:

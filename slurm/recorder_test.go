@@ -18,12 +18,16 @@ type fakeSlurm struct {
 	end     time.Time
 	failAt  int // the failAt-th sbatch fails (1-based; 0 never)
 	sbatchN int
+	// proctrack is what Proctrack answers ("": proctrack/pgid, the runner
+	// forwards SIGTERM).
+	proctrack string
 }
 
 type fakeJob struct {
-	id, name, state, comment string
-	deps                     []string
-	kill                     bool
+	id, name, state, comment, reason string
+	end                              time.Time
+	deps                             []string
+	kill                             bool
 }
 
 func (f *fakeSlurm) job(id string) *fakeJob {
@@ -75,7 +79,7 @@ func (f *fakeSlurm) Accounting(_ context.Context, ids []string) ([]Record, error
 	var out []Record
 	for _, id := range ids {
 		if j := f.job(id); j != nil {
-			out = append(out, Record{JobID: id, JobName: j.name, State: j.state, Comment: j.comment})
+			out = append(out, Record{JobID: id, JobName: j.name, State: j.state, Comment: j.comment, End: j.end})
 		}
 	}
 	return out, nil
@@ -110,6 +114,28 @@ func (f *fakeSlurm) SetComment(_ context.Context, id, c string) error {
 func (f *fakeSlurm) Limits(context.Context) ([]Partition, error) {
 	f.calls = append(f.calls, "sinfo")
 	return []Partition{{Name: "debug", Default: true, MaxTime: math.Inf(1)}}, nil
+}
+
+func (f *fakeSlurm) Proctrack(context.Context) (string, error) {
+	f.calls = append(f.calls, "scontrol show config")
+	if f.proctrack == "" {
+		return "proctrack/pgid", nil
+	}
+	return f.proctrack, nil
+}
+
+func (f *fakeSlurm) Reasons(_ context.Context, ids []string) (map[string]string, error) {
+	f.calls = append(f.calls, "squeue %r "+strings.Join(ids, ","))
+	m := map[string]string{}
+	for _, id := range ids {
+		if j := f.job(id); j != nil && (j.state == "PENDING" || j.state == "RUNNING") {
+			m[id] = j.reason
+			if m[id] == "" {
+				m[id] = "None"
+			}
+		}
+	}
+	return m, nil
 }
 
 func (f *fakeSlurm) CPUs(context.Context) (int, error) {

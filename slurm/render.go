@@ -44,14 +44,32 @@ func ParseAhead(s string) (int, error) {
 // line, then one row per reservation, then the warnings.
 func (cs ChainStatus) WriteText(out io.Writer) error {
 	w := output.NewWriter(out)
-	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, cs.Outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
+	outcome := cs.Outcome
+	if cs.Reason != "" {
+		outcome += " (" + cs.Reason + ")"
+	}
+	fmt.Fprintf(w, "chain %s (%s): %s, progress saved %s, %d reservations planned\n", cs.ID, cs.Name, outcome, units.FormatSeconds(cs.Progress), cs.Reservations)
 	fmt.Fprintf(w, "%-12s %-10s %-12s %-13s %s\n", "reservation", "job", "state", "outcome", "progress")
+	var notes []string
 	for _, j := range cs.Jobs {
 		progress := "-"
-		if j.Outcome != "" {
+		switch {
+		case j.Outcome == OutcomeSkipped:
+			progress = units.FormatSeconds(j.Progress) + " saved"
+		case j.Outcome != "":
 			progress = units.FormatSeconds(j.Progress)
 		}
-		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(j.State), orDash(j.Outcome), progress)
+		state := j.State
+		if state == "PENDING" && j.Reason != "" && j.Reason != "None" {
+			state += " (" + j.Reason + ")"
+		}
+		fmt.Fprintf(w, "%-12d %-10s %-12s %-13s %s\n", j.Reservation, j.JobID, orDash(state), orDash(j.Outcome), progress)
+		if j.Note != "" {
+			notes = append(notes, fmt.Sprintf("reservation %d: %s", j.Reservation, j.Note))
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
 	}
 	for _, m := range cs.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", m)

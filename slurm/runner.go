@@ -2,8 +2,10 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -58,14 +60,26 @@ type RunConfig struct {
 	Signals <-chan os.Signal
 	// Scale replaces the chain's time scale (Chain.Scale) when > 0. With a
 	// scale other than 1 the reservation lasts Time/Scale seconds from the
-	// runner's start (or until Slurm's end, if earlier), the app is
+	// app's start (or until Slurm's end, if earlier), the app is
 	// signalled at end − C/Scale − Margin (not rounded to the second), and
 	// the runner stops it at the end: SIGTERM, then SIGKILL after
 	// KillAfter. Progress and work stay in the plan's seconds.
 	Scale float64
 	// Grace replaces StartGrace when > 0.
 	Grace time.Duration
+	// StallLimit stops the chain after this many reservations in a row
+	// without new saved progress (Stalled); 0 never stops it.
+	StallLimit int
 }
+
+// DefaultStallLimit is ckpt run's --stall-limit: an app that has saved
+// nothing new in two reservations in a row (it crashes at start, ignores
+// the signal, or checkpoints slower than planned) stops its chain.
+const DefaultStallLimit = 2
+
+// MaxDelay bounds the runner's margin and start grace (seconds): 10⁷ s,
+// 115 days, longer than any reservation, and a time.Duration still.
+const MaxDelay = 1e7
 
 // KillAfter is how long an app stopped at its scaled end has between
 // SIGTERM and SIGKILL.
@@ -143,12 +157,21 @@ func Classify(exit int, progressed, signalled, last bool) (string, int) {
 
 // Run runs reservation cfg.Reservation of the chain in cfg.Dir: it tops
 // up the rolling window, starts the app (unless a reservation recorded
-// that the work is done: an earlier one, or this or a later one when Slurm
-// requeued this reservation) from the point startingPoint gives, signals
-// it at signalTime, records the Outcome and returns it with the exit
-// status for the dependencies. Cluster errors
-// while topping up or cancelling are reported on Stderr, not fatal: the
-// dependencies are the safety net.
+// that the work is done, or the chain stopped itself) from the point
+// startingPoint gives, signals it at signalTime, records the Outcome and
+// returns it with the exit status for the dependencies.
+//
+// Only one reservation's app runs at a time: the runner takes the
+// chain's lock first (State.Lock; a later reservation's lock makes it
+// refuse), kills what earlier reservations left running on its host, and
+// marks the earlier reservations whose runner vanished (markVanished).
+// The app writes its own progress file (ReservationProgressFile), which
+// the runner commits to the chain's only while it holds the lock
+// (State.CommitProgress). After cfg.StallLimit reservations in a row
+// without new saved progress (Stalled), the chain stops itself: the rest
+// is cancelled and the reason recorded (State.Stop, the job comment).
+// Cluster errors while topping up or cancelling are reported on Stderr,
+// not fatal: the dependencies are the safety net.
 func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, int, error) {
 	st, err := Load(cfg.Dir)
 	if err != nil {
@@ -165,20 +188,16 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		return Outcome{}, ExitMore, fmt.Errorf("scale %v: want 0 (the chain's) or a factor in [1e-3, 1e6]", cfg.Scale)
 	}
 	o := Outcome{Reservation: k, JobID: cfg.JobID, Start: clock.Now()}
-	if j := DoneIn(st.Outcomes); j > 0 {
-		o.Outcome, o.Note = OutcomeSkipped, fmt.Sprintf("reservation %d completed the work", j)
-		cancelLater(ctx, cfg, cl, st)
-		if j >= k { // requeued: keep the record of what this reservation did
-			fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d ran again (requeued?) after reservation %d completed the work; the app is not started\n", k, j)
-			return o, ExitDone, nil
-		}
-		return o, ExitDone, st.WriteOutcome(o)
+	if o, status, done, err := skip(ctx, cfg, cl, st, o); done {
+		return o, status, err
 	}
-	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
+	me, err := takeChain(ctx, cfg, cl, st, &o)
+	if err != nil {
 		return o, ExitMore, err
 	}
-	if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
-		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
+	defer st.Unlock(me)
+	if err := checkApp(ctx, cfg, cl, st, &o); err != nil {
+		return o, ExitMore, err
 	}
 	step, p0, err := startingPoint(st, k)
 	if err != nil {
@@ -188,37 +207,99 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		o.Note = fmt.Sprintf("ran again (requeued?): restarts from the checkpoint at %.0f s of work", p0)
 		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d %s, not from scratch\n", k, o.Note)
 	}
-	scale := scaleOf(cfg, st.Chain)
-	o.Deadline = deadline(ctx, cfg, cl, step, o.Start, scale)
-	before := stamp(st.ProgressFile())
+	mine := st.ReservationProgressFile(k)
+	if err := seedProgress(st, mine, step.Restart); err != nil {
+		return o, ExitMore, err
+	}
+	before := stamp(mine)
 	o.Progress, o.Outcome = p0, OutcomeRunning
 	if err := st.WriteOutcome(o); err != nil {
 		return o, ExitMore, err
 	}
+	// A scaled reservation lasts Time/S from here, when the app starts: the
+	// runner's own start (lock, strays, records), S times magnified, is not
+	// the app's loss. In real time Slurm's end is the end.
+	scale, appStart := scaleOf(cfg, st.Chain), clock.Now()
+	o.Deadline = deadline(ctx, cfg, cl, step, appStart, scale)
 	restart := 0.0
 	if step.Restart {
 		restart = step.RestartTime
 	}
-	// If Slurm ends the job before the runner can record the outcome, sacct
-	// still tells the work run through: progress + elapsed − restart.
-	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
-	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale)
+	workAt := func(t time.Time) float64 { return p0 + max(t.Sub(appStart).Seconds()*scale-restart, 0) }
+	onTerm := func(ended string) { // Slurm's SIGTERM: record how it ends before its SIGKILL
+		interim := o
+		interim.Outcome, interim.Ended, interim.Work = ended, ended, workAt(clock.Now())
+		o.Ended = ended
+		setComment(context.WithoutCancel(ctx), cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, ended, p0, interim.Work))
+		if err := st.WriteOutcome(interim); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
+		}
+	}
+	// What talks to Slurm waits until the app has started: the
+	// reservation's time is the app's.
+	afterStart := func() bool {
+		if err := Submit(ctx, cl, st, TopUp(st.Chain, st.Jobs, k)); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: topping up the chain: %v\n", err)
+		}
+		// If Slurm ends the job before the runner can record the outcome, sacct
+		// still tells the work run through: progress + elapsed − restart.
+		setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
+		return cfg.JobID != "" && stepSignalled(ctx, cl)
+	}
+	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale, afterStart, onTerm)
 	if err != nil {
 		return o, ExitMore, err
 	}
-	ctx = context.WithoutCancel(ctx) // record the outcome even after SIGTERM
 	o.End = clock.Now()
-	wrote := stamp(st.ProgressFile()) != before
-	p1, perr := readProgress(st.ProgressFile())
+	status := settle(context.WithoutCancel(ctx), cfg, cl, st, me, &o, mine, before, exit, signalled, workAt(o.End))
+	return o, status, st.WriteOutcome(o)
+}
+
+// takeChain makes this runner the chain's only one before its app starts:
+// it takes the chain's lock (State.Lock), kills what earlier reservations
+// left running on this host, and completes the records of earlier
+// reservations whose runner vanished (markVanished). The caller releases
+// the lock (State.Unlock of the Holder returned).
+func takeChain(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o *Outcome) (Holder, error) {
+	k := cfg.Reservation
+	host, _ := os.Hostname()
+	me := Holder{Reservation: k, JobID: cfg.JobID, Host: host, PID: os.Getpid(), Since: o.Start}
+	prev, err := st.Lock(me)
+	if err != nil {
+		return me, err
+	}
+	if prev != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d took the chain's lock over from reservation %d (pid %d on %s)\n", k, prev.Reservation, prev.PID, prev.Host)
+	}
+	if pids := killStrays(st.Dir, k); len(pids) > 0 {
+		o.Note = fmt.Sprintf("killed %d process(es) earlier reservations left running: %v", len(pids), pids)
+		fmt.Fprintf(cfg.Stderr, "ckpt run: %s\n", o.Note)
+	}
+	markVanished(ctx, cfg, cl, st, o.Start)
+	return me, nil
+}
+
+// settle records how reservation o ended, once its app has: the progress
+// the app wrote in its file (mine, changed since before) is committed
+// (fenced: State.CommitProgress), the outcome classified (Classify) with
+// the work run through, the rest of the chain cancelled when the work is
+// done, the stall limit applied (stallCheck), and the job comment set. It
+// returns the runner's exit status.
+func settle(ctx context.Context, cfg RunConfig, cl Cluster, st *State, me Holder, o *Outcome, mine, before string, exit int, signalled bool, work float64) int {
+	k, n := cfg.Reservation, len(st.Chain.Steps)
+	wrote := stamp(mine) != before && stamp(mine) != ""
+	p1, perr := readProgress(mine)
 	if perr != nil {
 		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", perr)
+		wrote = false
 	}
-	ran := o.End.Sub(o.Start).Seconds() * scale
-	if step.Restart {
-		ran -= step.RestartTime
+	if wrote {
+		if err := st.CommitProgress(me); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
+			o.Note, wrote = err.Error(), false
+		}
 	}
-	o.Work = p0 + max(ran, 0)
-	o.Exit = exit
+	o.Work, o.Exit = work, exit
 	var status int
 	o.Outcome, status = Classify(exit, wrote, signalled, k == n)
 	switch {
@@ -232,8 +313,61 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	if o.Outcome == OutcomeDone {
 		cancelLater(ctx, cfg, cl, st)
 	}
-	setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work))
-	return o, status, st.WriteOutcome(o)
+	comment := fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f", st.ID, k, o.Outcome, o.Progress, o.Work)
+	if o.Ended != "" {
+		comment += ";ended=" + o.Ended
+	}
+	if why := stallCheck(ctx, cfg, cl, st, *o); why != "" {
+		o.Note = why
+		comment += ";stopped=" + OutcomeStalled
+	}
+	setComment(ctx, cfg, cl, comment)
+	return status
+}
+
+// skip ends a reservation that must not start the app: the work is done
+// (an earlier reservation, or this or a later one when Slurm requeued this
+// reservation, recorded it), or the chain stopped itself. done is false
+// when the app is to run.
+func skip(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o Outcome) (Outcome, int, bool, error) {
+	k := cfg.Reservation
+	saved, _ := readProgress(st.ProgressFile())
+	if j := DoneIn(st.Outcomes); j > 0 {
+		o.Outcome, o.Progress, o.Work, o.End = OutcomeSkipped, saved, saved, o.Start
+		o.Note = fmt.Sprintf("reservation %d completed the work", j)
+		cancelLater(ctx, cfg, cl, st)
+		if j >= k { // requeued: keep the record of what this reservation did
+			fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d ran again (requeued?) after reservation %d completed the work; the app is not started\n", k, j)
+			return o, ExitDone, true, nil
+		}
+		return o, ExitDone, true, st.WriteOutcome(o)
+	}
+	if why := st.Stopped(); why != "" {
+		o.Outcome, o.Progress, o.Work, o.End = OutcomeSkipped, saved, saved, o.Start
+		o.Note = "the chain stopped itself: " + why
+		cancelLater(ctx, cfg, cl, st)
+		fmt.Fprintf(cfg.Stderr, "ckpt run: reservation %d: %s; the app is not started\n", k, o.Note)
+		return o, ExitDone, true, st.WriteOutcome(o)
+	}
+	return o, 0, false, nil
+}
+
+// seedProgress prepares the reservation's progress file (path): the
+// chain's committed progress when the step restarts from it, else no
+// file.
+func seedProgress(st *State, path string, restart bool) error {
+	os.Remove(path)
+	if !restart {
+		return nil
+	}
+	b, err := os.ReadFile(st.ProgressFile())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return writeBytes(path, b)
 }
 
 // startingPoint is reservation k's step as it runs and the work it starts
@@ -315,18 +449,22 @@ func appEnv(cfg RunConfig, st *State, step Step, end time.Time, scale float64) [
 		"CKPT_RESERVATION="+strconv.Itoa(cfg.Reservation), "CKPT_RESERVATIONS="+strconv.Itoa(len(st.Chain.Steps)),
 		"CKPT_CHECKPOINT="+strconv.Itoa(b2i(step.Checkpoint)), "CKPT_CHECKPOINT_TIME="+strconv.FormatFloat(step.CheckpointTime, 'f', -1, 64),
 		"CKPT_RESTART="+strconv.Itoa(b2i(step.Restart)), "CKPT_MILESTONE="+strconv.FormatFloat(math.Round(step.Milestone), 'f', -1, 64),
-		"CKPT_PROGRESS_FILE="+st.ProgressFile(), "CKPT_AFTER_CHECKPOINT="+after,
+		"CKPT_PROGRESS_FILE="+st.ReservationProgressFile(cfg.Reservation), "CKPT_AFTER_CHECKPOINT="+after,
 		"CKPT_END="+strconv.FormatFloat(float64(end.UnixNano())/1e9, 'f', 3, 64), "CKPT_SCALE="+strconv.FormatFloat(scale, 'f', -1, 64))
 }
 
 // runApp starts the app under the supervisor (package supervise: its own
 // process group, killed with the runner) and waits for it, sending
-// SIGUSR1 at the signal time, forwarding cfg.Signals and SIGTERM when ctx
-// ends, and, with a scale other than 1, stopping it at the deadline
+// SIGUSR1 at the signal time, forwarding cfg.Signals, and, when ctx ends,
+// SIGTERM (unless afterStart, which runs once the app has started, says
+// Slurm signals the whole step, the app
+// included, and a second SIGTERM would reach it), then calling onTerm
+// with how the reservation ends (timeout within endSlack of the deadline,
+// else cancelled); with a scale other than 1 it stops the app at the deadline
 // (SIGTERM, then SIGKILL to its group after KillAfter). It returns the
 // exit status (supervise's rule: 128 + N when signal N killed it) and
 // whether a signal was sent.
-func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64) (int, bool, error) {
+func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64, afterStart func() bool, onTerm func(ended string)) (int, bool, error) {
 	app, err := supervise.Start(cfg.App, appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr)
 	if err != nil {
 		return 0, false, err
@@ -343,6 +481,7 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 	if scale != 1 {
 		stop = clock.After(o.Deadline.Sub(clock.Now()))
 	}
+	slurmSignals := afterStart()
 	signalled := false
 	for {
 		select {
@@ -359,15 +498,35 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 		case s := <-cfg.Signals:
 			signalled = true
 			app.Signal(s)
-		case <-ctx.Done():
+		case <-ctx.Done(): // Slurm's time limit, scancel, or Ctrl-C
 			signalled = true
-			app.Signal(syscall.SIGTERM)
 			ctx = context.Background()
+			if !slurmSignals {
+				app.Signal(syscall.SIGTERM)
+			}
+			ended := OutcomeCancelled
+			if !clock.Now().Before(o.Deadline.Add(-endSlack)) {
+				ended = OutcomeTimeout
+			}
+			onTerm(ended)
 		case <-app.Done():
 			exit, err := app.Status()
 			return exit, signalled, err
 		}
 	}
+}
+
+// endSlack: a SIGTERM this close to the deadline is Slurm's time limit.
+const endSlack = 5 * time.Second
+
+// stepSignalled reports whether Slurm signals every process of the job
+// step, the app included (process tracking by cgroup or by process tree),
+// not only the runner's process group (proctrack/pgid: the app, in its own
+// group, would not get Slurm's signal). When it cannot tell, it answers
+// false: the runner forwards the signal.
+func stepSignalled(ctx context.Context, cl Cluster) bool {
+	pt, err := cl.Proctrack(ctx)
+	return err == nil && pt != "" && pt != "proctrack/pgid"
 }
 
 // stamp identifies a version of a file (modification time and size).

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // Outcomes a runner records.
@@ -23,6 +27,9 @@ const (
 	OutcomeOut          = "out"          // the last reservation ended and the work is not done
 	OutcomeSkipped      = "skipped"      // an earlier reservation had already completed the work
 	OutcomeCancelled    = "cancelled"    // ckpt chain cancel
+	OutcomeVanished     = "vanished"     // the runner vanished (killed, node lost) before recording how it ended; marked by its successor
+	OutcomeTimeout      = "timeout"      // Slurm's time limit came (SIGTERM): recorded before the app ends, replaced when it does
+	OutcomeStalled      = "stalled"      // the chain stopped itself: reservations without new saved progress
 )
 
 // Outcome is what the runner of one reservation records, in
@@ -42,7 +49,24 @@ type Outcome struct {
 	Deadline time.Time `json:"deadline,omitzero"`
 	SignalAt time.Time `json:"signal_at,omitzero"`
 	Exit     int       `json:"exit"`
-	Note     string    `json:"note,omitempty"`
+	// Ended is how Slurm ended the reservation when it did: timeout (its
+	// time limit) or cancelled (scancel); empty when the app ended first.
+	Ended string `json:"ended,omitempty"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Summary is the outcome in a few words: "checkpointed, progress 1m30s",
+// "skipped, progress 31.0s saved" (what a reservation that did not run
+// found saved), and the note when there is one.
+func (o Outcome) Summary() string {
+	s := o.Outcome + ", progress " + units.FormatSeconds(o.Progress)
+	if o.Outcome == OutcomeSkipped {
+		s += " saved"
+	}
+	if o.Note != "" {
+		s += " (" + o.Note + ")"
+	}
+	return s
 }
 
 // State is the content of a chain folder: the plan, the job IDs submitted
@@ -129,8 +153,73 @@ func (st *State) AddJob(k int, id string) error {
 
 func (st *State) outcomePath(k int) string { return filepath.Join(st.Dir, fmt.Sprintf("r%d.json", k)) }
 
-// ProgressFile is where the app of this chain writes its progress.
+// ProgressFile is the chain's committed progress: what the next
+// reservation restarts from. Only a runner that holds the chain's lock
+// writes it (CommitProgress).
 func (st *State) ProgressFile() string { return filepath.Join(st.Dir, "progress") }
+
+// ReservationProgressFile is where the app of reservation k writes its
+// progress (CKPT_PROGRESS_FILE): its own file, so that an app that
+// outlives its reservation cannot overwrite a newer checkpoint; the
+// runner commits it to ProgressFile.
+func (st *State) ReservationProgressFile(k int) string {
+	return filepath.Join(st.Dir, fmt.Sprintf("progress.r%d", k))
+}
+
+// CommitProgress makes the progress that reservation me.Reservation's app
+// wrote the chain's, fenced by reservation index: it refuses when me no
+// longer holds the chain's lock or a later reservation has recorded an
+// outcome (a late writer cannot overwrite a newer checkpoint). The file
+// is replaced atomically (temporary file, rename), under the fence that
+// a takeover of the lock takes too.
+func (st *State) CommitProgress(me Holder) error {
+	return st.withFence(func() error { return st.commitProgress(me) })
+}
+
+func (st *State) commitProgress(me Holder) error {
+	k := me.Reservation
+	if !st.Holds(me) {
+		h, _, _ := st.Holder()
+		return fmt.Errorf("reservation %d no longer holds the chain (reservation %d does): its progress is not committed", k, h.Reservation)
+	}
+	for j := k + 1; j <= len(st.Chain.Steps); j++ {
+		if _, err := os.Stat(st.outcomePath(j)); err == nil {
+			return fmt.Errorf("reservation %d has recorded an outcome: the progress of reservation %d is not committed", j, k)
+		}
+	}
+	b, err := os.ReadFile(st.ReservationProgressFile(k))
+	if err != nil {
+		return err
+	}
+	if _, err := parseProgress(st.ReservationProgressFile(k), b); err != nil {
+		return err
+	}
+	return writeBytes(st.ProgressFile(), b)
+}
+
+// Stopped returns why the chain stopped itself ("" when it did not): the
+// content of DIR/stopped.
+func (st *State) Stopped() string {
+	b, err := os.ReadFile(filepath.Join(st.Dir, "stopped"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Stop records why the chain stops itself (DIR/stopped).
+func (st *State) Stop(reason string) error {
+	return writeBytes(filepath.Join(st.Dir, "stopped"), []byte(reason+"\n"))
+}
+
+// writeBytes writes b to path atomically (a temporary file in the same
+// folder, renamed).
+func writeBytes(path string, b []byte) error {
+	return output.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
 
 // WriteOutcome records o (atomically: a reader sees the old or the new).
 func (st *State) WriteOutcome(o Outcome) error {
@@ -158,6 +247,11 @@ func readProgress(path string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return parseProgress(path, b)
+}
+
+// parseProgress reads a progress file's content: 0 when empty.
+func parseProgress(path string, b []byte) (float64, error) {
 	s := strings.TrimSpace(string(b))
 	if s == "" {
 		return 0, nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,6 +35,11 @@ type ReservationStatus struct {
 	State       string  `json:"state,omitempty"`   // Slurm's (squeue, else sacct)
 	Outcome     string  `json:"outcome,omitempty"` // the runner's
 	Progress    float64 `json:"progress"`
+	// Reason is why Slurm keeps a pending reservation waiting (squeue %r:
+	// Dependency, Resources, PartitionTimeLimit, …).
+	Reason string `json:"reason,omitempty"`
+	// Note is the runner's note (why it skipped, what its successor found).
+	Note string `json:"note,omitempty"`
 }
 
 // ChainStatus is what "ckpt chain status" reports.
@@ -48,9 +54,14 @@ type ChainStatus struct {
 	// Progress is the work saved (seconds).
 	Progress float64 `json:"progress"`
 	// Outcome: done, out (ran out of reservations), cancelled, running,
-	// pending, or stalled (nothing runs or waits, the work is not done).
-	Outcome string              `json:"outcome"`
-	Jobs    []ReservationStatus `json:"jobs"`
+	// pending, or stalled (the chain stopped itself, or nothing runs or
+	// waits and the work is not done).
+	Outcome string `json:"outcome"`
+	// Reason says why the chain is stalled or pending: the reason it
+	// recorded when it stopped itself, or Slurm's reason for its first
+	// pending reservation.
+	Reason string              `json:"reason,omitempty"`
+	Jobs   []ReservationStatus `json:"jobs"`
 	// Warnings name what could not be asked (sacct unavailable, …).
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -68,18 +79,25 @@ func Status(ctx context.Context, cl Cluster, st *State) (ChainStatus, error) {
 	if err != nil {
 		return cs, err
 	}
-	final := map[string]string{}
-	var gone []string
+	final, comments := map[string]string{}, map[string]string{}
+	var gone, waiting []string
 	for _, id := range ids {
-		if _, ok := live[id]; !ok {
+		if state, ok := live[id]; !ok {
 			gone = append(gone, id)
+		} else if state == "PENDING" {
+			waiting = append(waiting, id)
 		}
+	}
+	reasons, err := cl.Reasons(ctx, waiting)
+	if err != nil {
+		cs.Warnings = append(cs.Warnings, err.Error())
 	}
 	if recs, err := cl.Accounting(ctx, gone); err != nil {
 		cs.Warnings = append(cs.Warnings, err.Error())
 	} else {
 		for _, r := range recs {
 			final[r.JobID] = strings.Fields(r.State + " ?")[0]
+			comments[r.JobID] = r.Comment
 		}
 	}
 	for k := 1; k <= len(st.Chain.Steps); k++ {
@@ -87,12 +105,17 @@ func Status(ctx context.Context, cl Cluster, st *State) (ChainStatus, error) {
 		if _, ran := st.Outcomes[k]; !ok && !ran {
 			continue
 		}
-		rs := ReservationStatus{Reservation: k, JobID: id, State: live[id]}
+		rs := ReservationStatus{Reservation: k, JobID: id, State: live[id], Reason: reasons[id]}
 		if rs.State == "" && id != "" {
 			rs.State = final[id]
 		}
-		if o, ok := st.Outcomes[k]; ok {
-			rs.Outcome, rs.Progress = o.Outcome, o.Progress
+		o := st.Outcomes[k]
+		if o.Outcome == "" {
+			o.Reservation, o.JobID = k, id
+		}
+		o, ok = reconcile(o, rs.State, comments[id], &cs)
+		if ok {
+			rs.Outcome, rs.Progress, rs.Note = o.Outcome, o.Progress, o.Note
 			if o.Outcome != OutcomeSkipped {
 				cs.Progress = o.Progress
 			}
@@ -105,11 +128,17 @@ func Status(ctx context.Context, cl Cluster, st *State) (ChainStatus, error) {
 			cs.Running = k
 		case "PENDING", "CONFIGURING", "REQUEUED":
 			cs.Pending = append(cs.Pending, k)
+			if cs.Reason == "" && rs.Reason != "" && rs.Reason != "None" {
+				cs.Reason = "Slurm: " + rs.Reason
+			}
 		}
 		cs.Jobs = append(cs.Jobs, rs)
 	}
-	switch {
+	switch why := st.Stopped(); {
 	case cs.Outcome != "":
+		cs.Reason = ""
+	case why != "":
+		cs.Outcome, cs.Reason = OutcomeStalled, why
 	case cancelled(st):
 		cs.Outcome = OutcomeCancelled
 	case cs.Running > 0:
@@ -117,9 +146,42 @@ func Status(ctx context.Context, cl Cluster, st *State) (ChainStatus, error) {
 	case len(cs.Pending) > 0:
 		cs.Outcome = "pending"
 	default:
-		cs.Outcome = "stalled"
+		cs.Outcome = OutcomeStalled
+	}
+	if cs.Outcome != "pending" && cs.Outcome != OutcomeStalled {
+		cs.Reason = ""
 	}
 	return cs, nil
+}
+
+// reconcile is reservation o's outcome as the folder and Slurm tell it
+// together: a record that says running (or the interim timeout or
+// cancelled) of a job Slurm has ended is shown as vanished (its successor
+// completes the record when it runs), and a reservation without a record
+// in the folder takes its outcome and progress from the job comment sacct
+// keeps. A disagreement is a warning of cs. ok is false when neither
+// knows an outcome.
+func reconcile(o Outcome, state, comment string, cs *ChainStatus) (Outcome, bool) {
+	ended := state != "" && !liveStates[state]
+	if o.Outcome == "" {
+		out, ok := chainField(comment, "outcome")
+		if !ok {
+			return o, false
+		}
+		p, _ := strconv.ParseFloat(must(chainField(comment, "progress")), 64)
+		o.Outcome, o.Progress = out, p
+		cs.Warnings = append(cs.Warnings, fmt.Sprintf("reservation %d: no record in the chain folder; Slurm's comment says %s", o.Reservation, out))
+		if !ended || out != OutcomeRunning {
+			return o, true
+		}
+	}
+	if ended && o.End.IsZero() && (o.Outcome == OutcomeRunning || o.Outcome == OutcomeTimeout || o.Outcome == OutcomeCancelled) {
+		cs.Warnings = append(cs.Warnings, fmt.Sprintf("reservation %d: its runner recorded %s, but Slurm ended job %s (%s) before it recorded how it ended", o.Reservation, o.Outcome, o.JobID, state))
+		if o.Outcome == OutcomeRunning {
+			o.Outcome = OutcomeVanished
+		}
+	}
+	return o, true
 }
 
 func cancelled(st *State) bool {

@@ -75,8 +75,8 @@ interrupted), with the same merge job; it prints the --array= list on stderr.`,
 // plan builds the array of command args and the per-task files whose end
 // lines say which shards are done (TaskID marks the task).
 func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
-	if f.a.Tasks < 1 {
-		return slurm.Array{}, nil, usagef("--shards %d: want the number of shards, at least 1", f.a.Tasks)
+	if err := slurm.CheckShards(f.a.Tasks); err != nil {
+		return slurm.Array{}, nil, err
 	}
 	if args[0] == "ckpt" || filepath.Base(args[0]) == "ckpt" {
 		args = args[1:]
@@ -85,7 +85,7 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if err != nil || sub.Flags().Lookup("shard") == nil || !sub.HasParent() {
 		return slurm.Array{}, nil, usagef("%q: not a ckpt command with --shard (a sweep, or repro NAME)", strings.Join(args, " "))
 	}
-	if err := slurm.CheckTaskArgs(args); err != nil {
+	if err := slurm.CheckTaskCommand(args, sub.ParseFlags); err != nil {
 		return slurm.Array{}, nil, err
 	}
 	limit, err := nonNegDurationFlag("time", f.time)

@@ -109,6 +109,17 @@ func TestRunBadInput(t *testing.T) {
 		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "--after-checkpoint", "later", "true"}, 2, "--after-checkpoint"},
 		{[]string{"run", "--chain-dir", dir, "--reservation", "1", "/nonexistent/app"}, 1, "starting /nonexistent/app"},
 		{[]string{"chain", "status", filepath.Join(dir, "nope")}, 2, "no chain"},
+		// Outside a reservation (no chain folder) a bad value is named first.
+		{[]string{"run", "--reservation", "1", "--scale", "-1", "--", "true"}, 2, "--scale -1"},
+		{[]string{"run", "--reservation", "1", "--scale", "NaN", "--", "true"}, 2, "--scale NaN"},
+		{[]string{"run", "--reservation", "1", "--end", "abc", "--", "true"}, 2, `--end "abc"`},
+		{[]string{"run", "--reservation", "1", "--end", "1e308", "--", "true"}, 2, `--end "1e308"`},
+		{[]string{"run", "--reservation", "1", "--margin", "-3s", "--", "true"}, 2, "--margin"},
+		{[]string{"run", "--reservation", "1", "--margin", "1e308", "--", "true"}, 2, "--margin 1e308"},
+		{[]string{"run", "--reservation", "1", "--start-grace", "1e308", "--", "true"}, 2, "--start-grace 1e308"},
+		{[]string{"run", "--reservation", "1", "--after-checkpoint", "maybe", "--", "true"}, 2, "--after-checkpoint"},
+		{[]string{"run", "--reservation", "0", "--", "true"}, 2, `--reservation "0"`},
+		{[]string{"run", "--reservation", "1", "--stall-limit", "-1", "--", "true"}, 2, "--stall-limit -1"},
 	} {
 		_, errOut, code := run(t, "", c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

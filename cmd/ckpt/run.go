@@ -3,19 +3,18 @@ package main
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/slurm"
-	"github.com/ckpt-hpc/ckpt/units"
 )
 
 type runFlags struct {
 	slurm.JobSettings
-	dir, margin, coordinator, grace string
-	scale                           float64
-	json                            bool
+	dir, coordinator string
+	scale            float64
+	stallLimit       int
+	json             bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -42,12 +41,13 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl.SetInterspersed(false) // the app's own flags are not ckpt's
 	fl.StringVar(&f.dir, "chain-dir", os.Getenv("CKPT_CHAIN_DIR"), "chain folder (default $CKPT_CHAIN_DIR, set by the submission)")
 	fl.StringVar(&f.Reservation, "reservation", os.Getenv("CKPT_RESERVATION"), "reservation index, 1-based (default $CKPT_RESERVATION)")
-	fl.StringVar(&f.margin, "margin", "15s", "signal the app this long before end - C: covers signal delivery and the app's reaction")
+	fl.StringVar(&f.Margin, "margin", "15s", "signal the app this long before end - C: covers signal delivery and the app's reaction")
 	fl.StringVar(&f.After, "after-checkpoint", "exit", "what the app does after its checkpoint: exit, or continue until done or the time limit")
 	fl.StringVar(&f.End, "end", "", "the job's end time as Unix seconds (default $SLURM_JOB_END_TIME, else scontrol)")
 	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
 	fl.Float64Var(&f.scale, "scale", 0, "run the plan S times faster than real time: a reservation of length L lasts L/S seconds and the runner stops the app then (default: the chain's scale, else 1, Slurm's end)")
-	fl.StringVar(&f.grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
+	fl.StringVar(&f.Grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
+	fl.IntVar(&f.stallLimit, "stall-limit", slurm.DefaultStallLimit, "stop the chain (cancel the rest, say why) after this many reservations in a row without new saved progress; 0 never")
 	addJSONFlag(fl, &f.json)
 	return cmd
 }
@@ -55,8 +55,8 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 // config is the runner's configuration: the flags, completed by
 // slurm.JobSettings.Complete.
 func (f runFlags) config(args []string) (slurm.RunConfig, error) {
-	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ(), Scale: f.scale}
-	if f.dir == "" {
+	cfg := slurm.RunConfig{Dir: f.dir, App: args, JobID: os.Getenv("SLURM_JOB_ID"), Env: os.Environ(), Scale: f.scale, StallLimit: f.stallLimit}
+	if f.dir == "" && f.Reservation == "" {
 		return cfg, usagef("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
 	}
 	if err := f.Complete(&cfg, os.Getenv); err != nil {
@@ -65,18 +65,15 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 		}
 		return cfg, err
 	}
-	m, err := nonNegDurationFlag("margin", f.margin)
-	if err != nil {
-		return cfg, err
+	if f.dir == "" { // after the flags: a bad value is named first
+		return cfg, usagef("no chain folder: give --chain-dir or run inside a reservation submitted by ckpt reserve --sbatch")
 	}
-	cfg.Margin = time.Duration(m * float64(time.Second))
-	g, err := positiveDurationFlag("start-grace", f.grace)
-	cfg.Grace = time.Duration(g * float64(time.Second))
-	return cfg, err
+	return cfg, nil
 }
 
 // runFields names the flag of each field slurm.JobSettings.Complete sets.
-var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint"}
+var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint", "End": "end",
+	"Margin": "margin", "Grace": "start-grace", "StallLimit": "stall-limit"}
 
 func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 	cfg, err := f.config(args)
@@ -90,7 +87,7 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 			return err
 		}
 		// a grant later than the margin could not end before the allocation
-		cfg.App = append([]string{exe, "coord", "gate", "--server", f.coordinator, "--max-wait", f.margin, "--"}, cfg.App...)
+		cfg.App = append([]string{exe, "coord", "gate", "--server", f.coordinator, "--max-wait", f.Margin, "--"}, cfg.App...)
 	}
 	o, status, err := slurm.Run(cmd.Context(), cfg, slurm.Exec{}, slurm.RealClock{})
 	if err != nil {
@@ -101,7 +98,7 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt run: reservation %d: %s, progress %s\n", o.Reservation, o.Outcome, units.FormatSeconds(o.Progress))
+		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt run: reservation %d: %s\n", o.Reservation, o.Summary())
 	}
 	if status != slurm.ExitDone {
 		return fmt.Errorf("reservation %d ended %s: the work is not complete", o.Reservation, o.Outcome)

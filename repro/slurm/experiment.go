@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,7 +123,7 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
 	}
-	fmt.Fprintf(rc.Log, "%d of %d jobs finished in %v of real time\n", len(results), len(jobs), time.Since(start).Round(time.Second))
+	fmt.Fprintf(rc.Log, "%d of %d jobs' chains ended in %v of real time\n", len(results), len(jobs), time.Since(start).Round(time.Second))
 	if err := writeSummaries(ctx, rc, cfg.cluster(), results); err != nil {
 		return err
 	}
@@ -180,13 +181,34 @@ func writeSummaries(ctx context.Context, rc repro.Config, cl slurm.Cluster, resu
 	for _, a := range acct {
 		states[a.State]++
 	}
-	line := "sacct states of the reservations that ran:" + sortedStates(states) + "\n"
+	line := "sacct states of the reservations that ran:" + sortedStates(states) + "\n" + CompletedLine(results, acct) + "\n"
 	fmt.Fprint(rc.Log, line)
 	sp, err := rc.Path("states.txt")
 	if err != nil {
 		return err
 	}
 	return os.WriteFile(sp, []byte(line), 0o644)
+}
+
+// CompletedLine counts the jobs as sacct does: those with a reservation
+// in state COMPLETED, beside those whose runner recorded the work done,
+// and says so when they differ (a record lost, or a runner that exited 0
+// without the work done).
+func CompletedLine(results []Result, acct map[string]Acct) string {
+	completed, done := 0, 0
+	for _, r := range results {
+		if slices.ContainsFunc(r.JobIDs, func(id string) bool { return acct[id].State == "COMPLETED" }) {
+			completed++
+		}
+		if r.Done {
+			done++
+		}
+	}
+	line := fmt.Sprintf("jobs completed: %d of %d (sacct: a reservation COMPLETED)", completed, len(results))
+	if done != completed {
+		line += fmt.Sprintf("; the runners recorded %d done: the records disagree", done)
+	}
+	return line
 }
 
 // Resummarize rebuilds the results of a run from its jobs.csv (the jobs

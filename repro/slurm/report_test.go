@@ -58,3 +58,13 @@ func TestSummarizeByHand(t *testing.T) {
 		t.Errorf("wait stretch %v, sim utilisation %v", s.WaitStretch, s.SimUtilization)
 	}
 }
+
+// The count of completed jobs is sacct's (a reservation COMPLETED), and a
+// disagreement with the runners' records is said.
+func TestCompletedLineCountsWhatSacctCounts(t *testing.T) {
+	rs := []Result{{JobIDs: []string{"1", "2"}, Done: true}, {JobIDs: []string{"3"}, Done: true}, {JobIDs: []string{"4"}}}
+	acct := map[string]Acct{"1": {State: "FAILED"}, "2": {State: "COMPLETED"}, "3": {State: "TIMEOUT"}, "4": {State: "TIMEOUT"}}
+	if got, want := CompletedLine(rs, acct), "jobs completed: 1 of 3 (sacct: a reservation COMPLETED); the runners recorded 2 done: the records disagree"; got != want {
+		t.Errorf("%q\nwant %q", got, want)
+	}
+}
