@@ -94,10 +94,27 @@ func Run[P, R any](ctx context.Context, opts Options, points []P, reps int,
 	if err := checkRun(opts, len(points), reps, fn != nil); err != nil {
 		return err
 	}
+	if ctx.Value(dryRunKey{}) != nil {
+		return ErrDryRun
+	}
 	if l := itemLogFrom(ctx); l != nil {
 		return runLogged(ctx, l, opts, points, reps, fn, sink)
 	}
 	return run(ctx, opts, points, reps, fn, sink)
+}
+
+// ErrDryRun is what Run returns, having checked its arguments and run no
+// item, under a context made by DryRun.
+var ErrDryRun = errors.New("runner: dry run, no item run")
+
+type dryRunKey struct{}
+
+// DryRun returns a context under which Run checks its arguments and
+// returns ErrDryRun without running an item: a command run under it
+// validates its whole request (ckpt array checks the command each task
+// will run before it prints a script).
+func DryRun(ctx context.Context) context.Context {
+	return context.WithValue(ctx, dryRunKey{}, true)
 }
 
 // run is Run without an item log.

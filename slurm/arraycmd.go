@@ -140,3 +140,19 @@ func MissingShards(probe []string, n int) []int {
 	}
 	return missing
 }
+
+// WithoutOutputs is args without their --csv and --jsonl options (and
+// the files those name): the command a dry run validates.
+func WithoutOutputs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		flag, _, eq := strings.Cut(args[i], "=")
+		switch {
+		case flag != "--csv" && flag != "--jsonl":
+			out = append(out, args[i])
+		case !eq:
+			i++ // the file is the next argument
+		}
+	}
+	return out
+}

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -88,6 +92,9 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	if err := slurm.CheckTaskCommand(args, sub.ParseFlags); err != nil {
 		return slurm.Array{}, nil, err
 	}
+	if err := dryRun(args, f.a.Tasks); err != nil && !errors.Is(err, runner.ErrDryRun) {
+		return slurm.Array{}, nil, err
+	}
 	limit, err := nonNegDurationFlag("time", f.time)
 	if err != nil {
 		return slurm.Array{}, nil, err
@@ -106,4 +113,18 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 		return a, nil, usage(err)
 	}
 	return a, probe, nil
+}
+
+// dryRun runs the sweep a task will run, as its first shard, under
+// runner.DryRun with its --csv and --jsonl files left out: the whole
+// request is validated, no point is computed and no file is written.
+func dryRun(args []string, shards int) error {
+	if filepath.Base(args[0]) == "repro" {
+		return nil // repro NAME validates its name here; its options when run
+	}
+	root := newRoot()
+	root.SetArgs(append(slurm.WithoutOutputs(args), "--shard", "1/"+strconv.Itoa(shards)))
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	return root.ExecuteContext(runner.DryRun(context.Background()))
 }

@@ -222,8 +222,8 @@ func TestMalformedInputs(t *testing.T) {
 		{s("report", p("bin.dat")), 2, "bin.dat", "report: a file where a results folder is wanted exits 1, not 2: `ckpt report bin.dat`"},
 		// array, chain, run (package slurm)
 		{s("array", "--shards", "0", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "--shards 0", ""},
-		{s("array", "--shards", "99999999999", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "99999999999", "slurm (array): no cap on --shards; `ckpt array --shards 99999999999 -- iosim sweep --csv x.csv` dies with fatal error: runtime: out of memory and a goroutine dump"},
-		{s("array", "--shards", "2", "--", "iosim", "sweep", "--csv", p("x.csv"), "--seeds", "-1"), 2, "--seeds", "slurm (array): the wrapped command's flags are not validated: `ckpt array --shards 2 -- iosim sweep --csv x.csv --seeds -1` prints the script"},
+		{s("array", "--shards", "99999999999", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "99999999999", ""},
+		{s("array", "--shards", "2", "--", "iosim", "sweep", "--csv", p("x.csv"), "--seeds", "-1"), 2, "--seeds", ""},
 		{s("array", "--shards", "2", "--throttle", "-1", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "-1", ""},
 		{s("array", "--shards", "2", "--", "bogus"), 2, `"bogus"`, ""},
 		{s("chain", "status", p("adir")), 2, "adir", ""},
@@ -234,7 +234,7 @@ func TestMalformedInputs(t *testing.T) {
 		{s("run", "--chain-dir", p("adir"), "--reservation", "1", "--scale", "-1", "--", "true"), 2, "-1", ""},
 		{s("run", "--chain-dir", p("adir"), "--reservation", "1", "--end", "1e308", "--", "true"), 2, `"1e308"`, ""},
 		{s("run", "--chain-dir", p("adir"), "--reservation", "1", "--after-checkpoint", "bogus", "--", "true"), 2, `"bogus"`, ""},
-		{s("run", "--reservation", "abc", "--", "true"), 2, `"abc"`, "slurm (run): the folder is checked before the flags: `ckpt run --reservation abc -- true` says \"no chain folder\""},
+		{s("run", "--reservation", "abc", "--", "true"), 2, `"abc"`, ""},
 		// coord (client side) and serve
 		{s("coord", "release", "--id", "j1", "--job-token", "abcdefghijklmnopqrstu", "--duration", "NaN"), 2, `"NaN"`, ""},
 		{s("coord", "acquire", "--id", "j1", "--job-token", "abcdefghijklmnopqrstu", "--size", "-1"), 2, `"-1"`, ""},
