@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/ckpt-hpc/ckpt/usage"
+
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -125,7 +127,7 @@ func Load(dir string, opt Options) (*Report, error) {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, usage.Wrap(err) // a missing folder, or a file where a folder is wanted
 	}
 	for _, e := range entries { // ReadDir sorts by name
 		sub := filepath.Join(dir, e.Name())

@@ -46,7 +46,7 @@ func FormatOf(path string) (Format, error) {
 	case ".jsonl", ".ndjson":
 		return FormatJSONL, nil
 	}
-	return 0, fmt.Errorf("%q: unknown format (want a name ending in .csv, .jsonl or .ndjson)", path)
+	return 0, usage.Errorf("%q: unknown format (want a name ending in .csv, .jsonl or .ndjson)", path)
 }
 
 // maxRecord bounds one CSV record or JSON line that Merge reads.
@@ -225,7 +225,7 @@ func checkShards(all []*shardReader, expect int) error {
 func MergeFiles(dst string, expect int, shards ...string) error {
 	f, err := FormatOf(dst)
 	if err != nil {
-		return fmt.Errorf("merge: output %v", err)
+		return fmt.Errorf("merge: output %w", err)
 	}
 	if expect < 0 {
 		return usage.Errorf("--expect: %d must be >= 0", expect)
@@ -240,10 +240,10 @@ func MergeFiles(dst string, expect int, shards ...string) error {
 	for _, s := range shards {
 		g, err := FormatOf(s)
 		if err != nil {
-			return fmt.Errorf("merge: input %v", err)
+			return fmt.Errorf("merge: input %w", err)
 		}
 		if g != f {
-			return fmt.Errorf("merge: input %q is %v but output %q is %v", s, g, dst, f)
+			return usage.Errorf("merge: input %q is %v but output %q is %v", s, g, dst, f)
 		}
 		fh, err := usage.Open(s)
 		if err != nil {

@@ -292,7 +292,7 @@ func TestMergeRefusals(t *testing.T) {
 		{[]string{"merge", "--out", out, good}, 2, "good.csv"},
 		{[]string{"merge", "--out", out, "--expect", "3", good}, 1, "item 2 is missing from " + good},
 		{[]string{"merge", "--out", filepath.Join(dir, "out.txt"), good}, 2, "--out"},
-		{[]string{"merge", "--out", out, "--expect", "2", filepath.Join(dir, "in.dat")}, 1, `input "` + filepath.Join(dir, "in.dat") + `": unknown format`},
+		{[]string{"merge", "--out", out, "--expect", "2", filepath.Join(dir, "in.dat")}, 2, `input "` + filepath.Join(dir, "in.dat") + `": unknown format`},
 		{[]string{"merge", "--out", out, "--expect", "-1", good}, 2, "-1"},
 	} {
 		stdout, errOut, code := run(t, "", tc.args...)

@@ -218,8 +218,8 @@ func TestMalformedInputs(t *testing.T) {
 		// merge, report
 		{s("merge", "--out", p("dup.txt"), p("dup.txt")), 2, "dup.txt", ""},
 		{s("merge", "--expect", "-1", "--out", p("x.csv"), p("dup.txt")), 2, "-1", ""},
-		{s("merge", "--out", p("x.csv"), p("bin.dat")), 2, "bin.dat", "runner (merge): an input of unknown format exits 1, not 2: `ckpt merge --out x.csv bin.dat`"},
-		{s("report", p("bin.dat")), 2, "bin.dat", "report: a file where a results folder is wanted exits 1, not 2: `ckpt report bin.dat`"},
+		{s("merge", "--out", p("x.csv"), p("bin.dat")), 2, "bin.dat", ""},
+		{s("report", p("bin.dat")), 2, "bin.dat", ""},
 		// array, chain, run (package slurm)
 		{s("array", "--shards", "0", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "--shards 0", ""},
 		{s("array", "--shards", "99999999999", "--", "iosim", "sweep", "--csv", p("x.csv")), 2, "99999999999", ""},
