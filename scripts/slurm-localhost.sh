@@ -4,6 +4,10 @@
 # reservation chains. Debian/Ubuntu packages slurm-wlm, slurmdbd, munge and
 # mariadb-server (installed when missing). Run as root; idempotent.
 #
+# Two partitions on the node: debug (the default, no time limit) and short
+# (MaxTime=5 minutes), on which the tests check plans bounded by MaxTime and
+# Slurm's PartitionTimeLimit reason.
+#
 # The node declares CKPT_SLURM_SLOTS CPUs (default 256, the 256 hardware
 # threads of the paper's Xeon Phi in ckpt repro slurm) whatever it really
 # has (SlurmdParameters=config_overrides): one slot per sequential job, and
@@ -88,7 +92,13 @@ KillWait=5
 InactiveLimit=0
 NodeName=$host CPUs=$slots $mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+PartitionName=short Nodes=$host Default=NO MaxTime=5 State=UP
 CONF
+# A changed configuration reaches a slurmctld that already runs through
+# scontrol reconfigure (enough for partitions; running and pending jobs keep
+# going); an unchanged one is left alone, so re-runs stay idempotent.
+reconfigure=no
+if [ -e "$conf" ] && ! cmp -s "$conf.new" "$conf"; then reconfigure=yes; fi
 mv "$conf.new" "$conf"
 
 if [ ! -s /etc/munge/munge.key ]; then
@@ -111,7 +121,11 @@ mariadb -e 'create database if not exists slurm_acct_db' || { echo "slurm-localh
 pgrep -x slurmdbd >/dev/null || slurmdbd
 for _ in $(seq 30); do sacctmgr -n list cluster >/dev/null 2>&1 && break; sleep 1; done
 sacctmgr -i add cluster ckpt-local >/dev/null 2>&1 || true
-pgrep -x slurmctld >/dev/null || slurmctld
+if pgrep -x slurmctld >/dev/null; then
+	if [ "$reconfigure" = yes ]; then scontrol reconfigure; fi
+else
+	slurmctld
+fi
 pgrep -x slurmd >/dev/null || slurmd
 for _ in $(seq 30); do
 	# A node that answers is up, idle or running jobs (a re-run of this

@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/supervise"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -44,6 +47,11 @@ type GateConfig struct {
 	// gate withdraws its request and forwards the signal anyway: a late
 	// checkpoint that contends is better than none.
 	MaxWait time.Duration
+	// AppSignalled, when not nil, says whether the SIGTERM that ended ctx
+	// reached the app too (Slurm signals every process of the job step):
+	// the gate then sends it no second one. nil: the gate forwards it.
+	// RunGate sets it as slurm.Run decides not to forward Slurm's SIGTERM.
+	AppSignalled func() bool
 }
 
 // Gate runs the app between the runner of a reservation (`ckpt run
@@ -53,7 +61,8 @@ type GateConfig struct {
 // when granted and renews the lease (heartbeats at a third of its TTL)
 // until the app writes its progress file (the checkpoint is done) or
 // exits; it then releases the lease with the measured duration. Other
-// signals, and ctx's end (as SIGTERM), are forwarded at once; a pending
+// signals, and ctx's end (as SIGTERM, unless AppSignalled says the app got
+// it already), are forwarded at once; a pending
 // request is cancelled. When the job ends the gate tells the coordinator
 // (done). A coordinator that cannot be reached does not cost the job its
 // checkpoint: the signal is forwarded and the failure logged.
@@ -105,7 +114,9 @@ func Gate(ctx context.Context, cfg GateConfig) (int, error) {
 			g.heartbeat(ctx)
 		case <-ctx.Done():
 			g.abandon(context.Background())
-			app.Signal(syscall.SIGTERM)
+			if cfg.AppSignalled == nil || !cfg.AppSignalled() {
+				app.Signal(syscall.SIGTERM)
+			}
 			ctx = context.Background()
 		case <-app.Done():
 			g.finish(context.Background())
@@ -266,16 +277,55 @@ func stamp(path string) string {
 // RunGate runs Gate as `ckpt coord gate` does, in this process: it
 // catches SIGUSR1, SIGUSR2 and SIGHUP for the app, whose environment is
 // this process's and whose progress file is $CKPT_PROGRESS_FILE (cfg's
-// Signals, Env and ProgressFile are set here). An app that exits with a
-// non-zero status is an error naming it.
+// Signals, Env, ProgressFile and AppSignalled are set here: the app gets
+// SIGTERM once, see stepSignalsApp). An app that exits with a non-zero
+// status is an error naming it.
 func RunGate(ctx context.Context, cfg GateConfig) error {
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)
 	defer signal.Stop(sig)
 	cfg.Signals, cfg.Env, cfg.ProgressFile = sig, os.Environ(), os.Getenv("CKPT_PROGRESS_FILE")
+	cfg.AppSignalled = stepSignalsApp(ctx, slurm.Exec{}, os.Getenv, time.Now)
 	code, err := Gate(ctx, cfg)
 	if err == nil && code != 0 {
 		err = fmt.Errorf("%s exited with status %d", cfg.App[0], code)
 	}
 	return err
+}
+
+// stepSignalsApp says, for the gate that ckpt run starts in place of the
+// app, whether a SIGTERM that reaches the gate reached the app too, so
+// that the app gets it once, as under the runner alone. Inside a Slurm job
+// (SLURM_JOB_ID) whose process tracking signals every process of the step
+// (ProctrackType other than proctrack/pgid, asked of cl in the background
+// from the start, at most 5 s), Slurm's SIGTERM (time limit, scancel) goes
+// to the app as to the gate, and slurm.Run does not forward it either;
+// elsewhere the runner's SIGTERM reaches the gate alone and the gate
+// forwards it. A scaled reservation (CKPT_SCALE other than 1) is stopped
+// by the runner at its scaled end, CKPT_END, with a SIGTERM to the gate
+// alone: one from 1 s before that end on is forwarded. nil (always
+// forward) outside Slurm.
+func stepSignalsApp(ctx context.Context, cl interface {
+	Proctrack(context.Context) (string, error)
+}, env func(string) string, now func() time.Time) func() bool {
+	if env("SLURM_JOB_ID") == "" {
+		return nil
+	}
+	ch := make(chan bool, 1)
+	go func() {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		pt, err := cl.Proctrack(c)
+		ch <- err == nil && pt != "" && pt != "proctrack/pgid"
+	}()
+	whole := sync.OnceValue(func() bool { return <-ch })
+	return func() bool {
+		if s := env("CKPT_SCALE"); s != "" && s != "1" {
+			end, err := strconv.ParseFloat(env("CKPT_END"), 64)
+			if err != nil || !now().Before(time.Unix(0, int64(end*1e9)).Add(-time.Second)) {
+				return false // the runner's stop at the scaled end
+			}
+		}
+		return whole()
+	}
 }
