@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -142,22 +143,28 @@ func alive(pid int) bool {
 }
 
 // killStrays kills the processes on this host that an earlier run of the
-// chain left behind: those whose environment names this chain's folder
-// and a reservation other than k (the applications of earlier
-// reservations, and what they started, outlive a runner killed with -9
-// only through their children). It returns their process IDs.
+// chain left behind: the applications of earlier reservations (j < k) and
+// what they started, which outlive a runner killed with -9 only through
+// their children. They are told by their environment: this chain's folder,
+// CKPT_PROGRESS_FILE (set by a runner for its app alone, so that a
+// submission script, an sbatch topping up the chain or a later
+// reservation's runner, which carry the chain's variables too, are never
+// taken for strays) and a reservation below k. It returns their process
+// IDs.
 func killStrays(dir string, k int) []int {
-	mine := "CKPT_RESERVATION=" + strconv.Itoa(k)
 	return supervise.KillStrays(func(env []string) bool {
-		chain, other := false, false
+		chain, app, j := false, false, 0
 		for _, kv := range env {
-			switch {
-			case kv == "CKPT_CHAIN_DIR="+dir:
-				chain = true
-			case len(kv) > len("CKPT_RESERVATION=") && kv[:len("CKPT_RESERVATION=")] == "CKPT_RESERVATION=" && kv != mine:
-				other = true
+			name, v, _ := strings.Cut(kv, "=")
+			switch name {
+			case "CKPT_CHAIN_DIR":
+				chain = v == dir
+			case "CKPT_PROGRESS_FILE":
+				app = true
+			case "CKPT_RESERVATION":
+				j, _ = strconv.Atoi(v) // the last one, as the process reads it
 			}
 		}
-		return chain && other
+		return chain && app && j >= 1 && j < k
 	})
 }
