@@ -12,6 +12,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // tasksFlag is the flag of ckpt reserve naming a folder of traces,
@@ -32,7 +33,7 @@ func (f *reserveFlags) addProfileFlags(cmd *cobra.Command) {
 	fl.StringVar(&m.Strategy, "mem-strategy", m.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
 	fl.Float64Var(&m.MemTau, "mem-tau", m.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
 	fl.Float64Var(&m.CkptTau, "ckpt-tau", m.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.StringVar(&f.ckptLatency, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	parsedVar(fl, &m.CkptLatencyS, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)", optional(units.ParseSeconds))
 	fl.Float64Var(&f.ckptBandwidth, "ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
 	fl.Float64Var(&m.MemMargin, "mem-margin", m.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
 	fl.Float64Var(&m.V2Eps, "v2-eps", m.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
@@ -130,18 +131,8 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 	if fl.Changed("ckpt-bandwidth") {
 		req.CkptBandwidthGBps = &f.ckptBandwidth
 	}
-	for _, d := range []struct {
-		flag, v string
-		to      **float64
-	}{{"ckpt-latency", f.ckptLatency, &req.CkptLatencyS}, {"restart", f.restart, &req.RestartS}} {
-		if !fl.Changed(d.flag) {
-			continue
-		}
-		v, err := durationFlag(d.flag, d.v)
-		if err != nil {
-			return req, err
-		}
-		*d.to = &v
+	if fl.Changed("restart") {
+		req.RestartS = &f.req.Costs.R
 	}
 	var err error
 	req.MaxRequest, err = f.maxRequestOf(cmd)

@@ -19,10 +19,9 @@ import (
 
 type reserveFlags struct {
 	distSpec, history, column, fit string
-	states, censored               string // sacct states of lone jobs: complete, censored
-	ckpt, restart                  string // durations, req.Costs.C and .R
-	maxRequest, margin             string // durations, req.MaxRequest and req.Costs.Margin
-	forSlurm                       bool   // plan on Slurm's minutes with the runner's margin
+	states, censored               string  // sacct states of lone jobs: complete, censored
+	margin                         float64 // with --slurm, req.Costs.Margin
+	forSlurm                       bool    // plan on Slurm's minutes with the runner's margin
 	evaluate                       string
 	json, all                      bool
 	sbatch, jobName                string
@@ -31,10 +30,9 @@ type reserveFlags struct {
 	nSet                           bool // --n given explicitly
 	// req holds the flags that are fields of the Request as they are.
 	req reservation.Request
-	// mem are the options of --profile/--task-dir; ckptLatency and
-	// ckptBandwidth their costs, given only when the flag is.
+	// mem are the options of --profile/--task-dir; ckptBandwidth its
+	// cost, given only when the flag is.
 	mem           memplan.Request
-	ckptLatency   string
 	ckptBandwidth float64
 }
 
@@ -67,8 +65,8 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
 	def := reservation.DefaultRequest()
-	fl.StringVar(&f.ckpt, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)")
-	fl.StringVar(&f.restart, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)")
+	parsedVar(fl, &f.req.Costs.C, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)", nonNeg)
+	parsedVar(fl, &f.req.Costs.R, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)", nonNeg)
 	fl.Float64Var(&f.req.Epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
 	fl.IntVar(&f.req.N, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
 	fl.StringVar(&f.req.Algorithm, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
@@ -79,9 +77,9 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
-	fl.StringVar(&f.maxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)")
+	parsedVar(fl, &f.req.MaxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)", positive)
 	fl.BoolVar(&f.forSlurm, "slurm", false, "plan as a chain runs on Slurm: requests in whole minutes and C + --margin per checkpoint (default with --sbatch; --slurm=false keeps the paper's continuous plan)")
-	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start")
+	parsedVar(fl, &f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start", nonNeg)
 	cmd.AddCommand(newReserveSweepCmd())
 	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)
@@ -142,8 +140,8 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.slurmLimits(cmd, &req); err != nil {
-		return err
+	if f.slurmPlan(cmd.Flags()) {
+		req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, f.margin
 	}
 	if req.MaxRequest, err = f.maxRequestOf(cmd); err != nil {
 		return err
@@ -207,10 +205,8 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	case f.nSet && f.req.N == 0:
 		return reservation.Request{}, usagef("--n must be >= 1, got 0 (leave it out to size the grid by --epsilon)")
 	}
-	req, err := f.costRequest()
-	if err != nil {
-		return req, err
-	}
+	req := f.req
+	var err error
 	if cmd.Flags().Changed("evaluate") {
 		if req.Evaluate, err = reservation.ParseStrategy(f.evaluate); err != nil {
 			return req, usage(fmt.Errorf("--evaluate: %w", err))
@@ -221,30 +217,12 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	return req, err
 }
 
-// costRequest maps the cost model, the grid and the search limits.
-func (f reserveFlags) costRequest() (reservation.Request, error) {
-	c, err := nonNegDurationFlag("ckpt", f.ckpt)
-	if err != nil {
-		return reservation.Request{}, err
-	}
-	r, err := nonNegDurationFlag("restart", f.restart)
-	if err != nil {
-		return reservation.Request{}, err
-	}
-	req := f.req
-	req.Costs.C, req.Costs.R = c, r
-	return req, nil
-}
-
 // maxRequestOf maps --max-request or, with --sbatch, the MaxTime of the
 // partition the chain goes to (0: no bound).
 func (f reserveFlags) maxRequestOf(cmd *cobra.Command) (float64, error) {
 	fl := cmd.Flags()
-	if fl.Changed("max-request") {
-		return positiveDurationFlag("max-request", f.maxRequest)
-	}
-	if f.sbatch == "" {
-		return 0, nil
+	if fl.Changed("max-request") || f.sbatch == "" {
+		return f.req.MaxRequest, nil
 	}
 	extra, _ := fl.GetStringArray("sbatch-arg")
 	max, _, err := slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
@@ -268,21 +246,6 @@ func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float
 		return err
 	}
 	return usagef("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
-}
-
-// slurmLimits maps --slurm and --margin to the cost model's granularity
-// and margin.
-func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) error {
-	fl := cmd.Flags()
-	if !f.slurmPlan(fl) {
-		return nil
-	}
-	m, err := nonNegDurationFlag("margin", f.margin)
-	if err != nil {
-		return err
-	}
-	req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, m
-	return nil
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and

@@ -96,10 +96,7 @@ func (f sweepFlags) request(cmd *cobra.Command) (reservation.SweepRequest, error
 	if req.Epsilons, err = reservation.ParseEpsilons(f.epsilons); err != nil {
 		return req, usagef("--epsilon: %v", err)
 	}
-	f.ckpt, f.restart = "0", "0"
-	if req.Request, err = f.costRequest(); err != nil {
-		return req, err
-	}
+	req.Request = f.req
 	req.Walltime, err = f.walltime(cmd)
 	return req, err
 }
