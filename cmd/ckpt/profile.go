@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
-	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
@@ -91,20 +90,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return profileFlagError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
 	}
-	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
-		return err
-	}
-	if f.sbatch != "" {
-		steps, err := slurm.MemPlanSteps(rep.Plan)
-		if err != nil {
-			return err
-		}
-		return writeChain(cmd, steps, f.sbatch, f.jobName)
-	}
-	if f.json {
-		return rep.WriteJSON(cmd.OutOrStdout())
-	}
-	return rep.WriteText(cmd.OutOrStdout(), f.all)
+	return f.writePlan(cmd, rep, func() ([]slurm.Step, error) { return slurm.MemPlanSteps(rep.Plan) })
 }
 
 // profileRequest maps the flags of ckpt reserve --profile/--task-dir to a
@@ -161,7 +147,7 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
-	return nil
+	return checkPictureFlags(f.plotPath)
 }
 
 // profileRequestFlags names the flag of each memplan.Request field.

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,8 +13,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	"github.com/ckpt-hpc/ckpt/units"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type reserveFlags struct {
@@ -125,28 +123,15 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 		return err
 	}
 	if f.profile != "" || f.tasks != "" {
-		if err := checkPictureFlags(f.plotPath); err != nil {
-			return err
-		}
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
-		return err
-	}
-	if err := checkPictureFlags(f.plotPath); err != nil {
 		return err
 	}
 	req, err := f.request(cmd)
 	if err != nil {
 		return err
 	}
-	if f.slurmPlan(cmd.Flags()) {
-		req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, f.margin
-	}
-	if req.MaxRequest, err = f.maxRequestOf(cmd); err != nil {
-		return err
-	}
-	req.Progress = planProgress(cmd.ErrOrStderr())
 	rep, err := reservation.Run(cmd.Context(), req)
 	if err != nil {
 		return f.fieldError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
@@ -154,16 +139,28 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
+	return f.writePlan(cmd, rep, func() ([]slurm.Step, error) { return slurm.PlanSteps(rep.Result) })
+}
+
+// planReport is the report of a plan, with or without --profile.
+type planReport interface {
+	report.Pictured
+	WriteText(w io.Writer, all bool) error
+}
+
+// writePlan renders a plan: its pictures, then with --sbatch the chain of
+// its steps, with --json its JSON, else its text (--all: every row).
+func (f reserveFlags) writePlan(cmd *cobra.Command, rep planReport, steps func() ([]slurm.Step, error)) error {
 	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	switch {
 	case f.sbatch != "":
-		steps, err := slurm.PlanSteps(rep.Result)
+		s, err := steps()
 		if err != nil {
 			return err
 		}
-		return writeChain(cmd, steps, f.sbatch, f.jobName)
+		return writeChain(cmd, s, f.sbatch, f.jobName)
 	case f.json:
 		return writeJSON(cmd.OutOrStdout(), rep)
 	}
@@ -191,11 +188,12 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 			return usagef("--%s does not apply %s", c.flag, c.when)
 		}
 	}
-	return nil
+	return checkPictureFlags(f.plotPath)
 }
 
 // request maps the flags to a reservation.Request (checked by its
-// Validate, in reservation.Run).
+// Validate, in reservation.Run), with --slurm's granularity and margin and
+// the bound of --max-request or the partition's.
 func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	switch {
 	case f.sbatch != "" && f.json:
@@ -213,7 +211,14 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 		}
 		req.Algorithm = ""
 	}
-	req.Walltime, err = f.walltime(cmd)
+	if f.slurmPlan(cmd.Flags()) {
+		req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, f.margin
+	}
+	req.Progress = planProgress(cmd.ErrOrStderr())
+	if req.Walltime, err = f.walltime(cmd); err != nil {
+		return req, err
+	}
+	req.MaxRequest, err = f.maxRequestOf(cmd)
 	return req, err
 }
 
@@ -221,12 +226,11 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 // partition the chain goes to (0: no bound).
 func (f reserveFlags) maxRequestOf(cmd *cobra.Command) (float64, error) {
 	fl := cmd.Flags()
-	if fl.Changed("max-request") || f.sbatch == "" {
+	if !f.partitionBound(fl) {
 		return f.req.MaxRequest, nil
 	}
 	extra, _ := fl.GetStringArray("sbatch-arg")
-	max, _, err := slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
-	return max, inputerr.Wrap(err)
+	return slurm.SbatchMaxRequest(cmd.Context(), append(extra, fl.Args()...))
 }
 
 // slurmPlan says whether the plan is made for Slurm: --slurm, or --sbatch
@@ -238,14 +242,19 @@ func (f reserveFlags) slurmPlan(fl *pflag.FlagSet) bool {
 	return f.sbatch != ""
 }
 
-// partitionError words the error of a plan that no strategy makes within
-// the partition's MaxTime, a bound --sbatch read from sinfo; other errors
-// are returned as they are.
+// partitionBound says whether the plan's bound is the partition's MaxTime
+// (--sbatch without --max-request).
+func (f reserveFlags) partitionBound(fl *pflag.FlagSet) bool {
+	return f.sbatch != "" && !fl.Changed("max-request")
+}
+
+// partitionError words a plan's error under the partition's MaxTime
+// (slurm.PartitionError); other errors are returned as they are.
 func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float64) error {
-	if f.sbatch == "" || fl.Changed("max-request") || !errors.Is(err, reservation.ErrNoPlanWithin) {
+	if !f.partitionBound(fl) {
 		return err
 	}
-	return usagef("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
+	return slurm.PartitionError(err, maxTime)
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and
