@@ -68,7 +68,7 @@ func newIntervalSimulateCmd() *cobra.Command {
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
 	durationVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean")
-	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(failureCount))
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(interval.ParseExpectedFailures))
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")
 	fl.StringVar(&fs.FailureTimes, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")
