@@ -83,17 +83,8 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	addSbatchFlags(cmd)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs (with --profile/--tasks: memory over time with each reservation as a time × memory box)")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
-	fl.SetNormalizeFunc(reserveAliases)
+	hiddenAlias(fl, "tasks", tasksFlag) // the old name: --tasks is a count in ckpt array
 	return cmd
-}
-
-// reserveAliases maps the old name --tasks (a count in ckpt array) to
-// --task-dir, a hidden alias kept for one release.
-func reserveAliases(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-	if name == "tasks" {
-		name = "task-dir"
-	}
-	return pflag.NormalizedName(name)
 }
 
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
