@@ -69,15 +69,11 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	for _, w := range sw.Warnings() {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
-	sink, closeOut, err := runner.CreateOutputs[reservation.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl)
-	if err != nil {
-		return err
-	}
-	runErr := sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
-	if err := closeOut(); runErr == nil {
-		runErr = err
-	}
-	return runErr
+	var sink runner.Sink[reservation.SweepRow]
+	_, err = sweepRows(cmd, f.csv, f.jsonl, &sink, func() (any, error) {
+		return nil, sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
+	})
+	return err
 }
 
 // request maps the flags to a reservation.SweepRequest: the grid
