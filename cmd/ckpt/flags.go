@@ -23,10 +23,8 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// durationFlag, nonNegDurationFlag and positiveDurationFlag read a
-// duration flag's value in seconds (any, >= 0, > 0).
-func durationFlag(name, v string) (float64, error) { return named(name, v, units.ParseSeconds) }
-
+// nonNegDurationFlag and positiveDurationFlag read a duration flag's
+// value in seconds (>= 0, > 0).
 func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
 
 func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
