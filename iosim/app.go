@@ -349,6 +349,20 @@ func writeFile(path, field string, write func(io.Writer) error) error {
 	return nil
 }
 
+// WithInput is s with its input as a command line gives it: Platform only
+// when platformGiven or without Config (a Config replaces the default
+// platform), and stdin read once (Buffered), so that Validate and Run
+// both see it.
+func (s Simulation) WithInput(stdin io.Reader, platformGiven bool) (Simulation, error) {
+	if s.Config != "" && !platformGiven {
+		s.Platform = ""
+	}
+	s.Stdin = stdin
+	var err error
+	s.Source, err = s.Buffered()
+	return s, err
+}
+
 // Buffered returns s with its Stdin read whole (at most MaxConfigBytes+1
 // bytes) when Config is "-", so that Validate and Run both read it.
 func (s Source) Buffered() (Source, error) {

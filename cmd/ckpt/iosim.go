@@ -59,18 +59,10 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.StringVar(&s.Accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
-// simulation is the request the flags were read into, its platform
-// completed: --platform only when given or without --config, and a
-// standard input read once, so that Validate and Run both see it.
+// simulation is the request the flags were read into, with --platform
+// only when given or without --config and stdin (iosim WithInput).
 func (f *iosimFlags) simulation(cmd *cobra.Command) (iosim.Simulation, error) {
-	s := f.sim
-	if s.Config != "" && !cmd.Flags().Changed("platform") {
-		s.Platform = ""
-	}
-	s.Stdin = cmd.InOrStdin()
-	var err error
-	s.Source, err = s.Buffered()
-	return s, err
+	return f.sim.WithInput(cmd.InOrStdin(), cmd.Flags().Changed("platform"))
 }
 
 func newIOSimCmd() *cobra.Command {
