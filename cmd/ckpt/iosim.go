@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -94,10 +93,8 @@ func newIOSimRunCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sim, err := f.simulation(cmd)
 			if err == nil && printConfig {
-				var c iosim.Config
-				if c, err = iosim.PrintConfig(sim.Source); err == nil {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
-				}
+				err = iosim.PrintConfig(cmd.OutOrStdout(), sim.Source)
+				return namedFlag(cmd, err, nil)
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)
