@@ -166,10 +166,6 @@ func addWorkersFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "workers", 0, "parallel workers (0: one per CPU)")
 }
 
-// planProgress draws the planners' progress bars on a terminal w, for
-// grids of 20000 rows or more (solves of a few seconds).
-func planProgress(w io.Writer) func(step string, done, total int) { return runner.StepBars(w, 20000) }
-
 // writeJSON writes v as indented JSON; NaN and ±Inf must be carried as
 // output.Number (they become null).
 func writeJSON(w io.Writer, v any) error { return output.WriteJSON(w, v) }

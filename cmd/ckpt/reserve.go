@@ -205,7 +205,7 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	if f.slurmPlan(cmd.Flags()) {
 		req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, f.margin
 	}
-	req.Progress = planProgress(cmd.ErrOrStderr())
+	req.Progress = reservation.ProgressBars(cmd.ErrOrStderr())
 	if req.Walltime, err = f.walltime(cmd); err != nil {
 		return req, err
 	}
