@@ -11,10 +11,11 @@ import (
 
 type sweepFlags struct {
 	reserveFlags
-	ckpts, restarts, epsilons string
-	csv, jsonl, shard         string
-	workers                   int
-	jsonOut                   bool
+	ckpts, restarts, csv, jsonl string
+	epsilons                    []float64
+	shard                       runner.Shard
+	workers                     int
+	jsonOut                     bool
 }
 
 func newReserveSweepCmd() *cobra.Command {
@@ -40,10 +41,10 @@ joins the shards into the bytes of a full run.`,
 	f.addLawAndCostFlags(fl)
 	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations")
 	fl.StringVar(&f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)")
-	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list")
+	parsedVar(fl, &f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list", reservation.ParseEpsilons)
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
-	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
+	parsedVar(fl, &f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)", runner.ParseShard)
 	addWorkersFlag(fl, &f.workers)
 	addJSONFlag(fl, &f.jsonOut)
 	fl.Lookup("json").Usage = "JSON lines on stdout instead of CSV (same as --jsonl - --csv '')"
@@ -54,10 +55,6 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	req, err := f.request(cmd)
 	if err != nil {
 		return err
-	}
-	shard, err := runner.ParseShard(f.shard)
-	if err != nil {
-		return usage(fmt.Errorf("--shard: %w", err))
 	}
 	if err := f.checkOutputs(cmd); err != nil {
 		return err
@@ -71,7 +68,7 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	}
 	var sink runner.Sink[reservation.SweepRow]
 	_, err = sweepRows(cmd, f.csv, f.jsonl, &sink, func() (any, error) {
-		return nil, sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
+		return nil, sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: f.shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
 	})
 	return err
 }
@@ -89,10 +86,7 @@ func (f sweepFlags) request(cmd *cobra.Command) (reservation.SweepRequest, error
 			return req, err
 		}
 	}
-	if req.Epsilons, err = reservation.ParseEpsilons(f.epsilons); err != nil {
-		return req, usagef("--epsilon: %v", err)
-	}
-	req.Request = f.req
+	req.Epsilons, req.Request = f.epsilons, f.req
 	req.Walltime, err = f.walltime(cmd)
 	return req, err
 }
