@@ -38,16 +38,16 @@ func named(name, v string, parse func(string) (float64, error)) (float64, error)
 	return s, nil
 }
 
-// durationListFlag reads a comma-separated list of durations >= 0, none
-// empty or repeated.
-func durationListFlag(name, list string) ([]float64, error) {
+// durationList reads a comma-separated list of durations >= 0, none
+// empty or repeated (a parsedVar's parse: --ckpt 1m,5m).
+func durationList(list string) ([]float64, error) {
 	items, err := registry.SplitList(list)
 	if err != nil {
-		return nil, usagef("--%s: %v", name, err)
+		return nil, err
 	}
 	out := make([]float64, len(items))
 	for i, it := range items {
-		if out[i], err = nonNegDurationFlag(name, it); err != nil {
+		if out[i], err = nonNeg(it); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +11,19 @@ import (
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
+
+// durationListFlag reads list as --name is read: through parsedVar with
+// durationList, and the root's flag error hook.
+func durationListFlag(name, list string) ([]float64, error) {
+	var v []float64
+	fl := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	parsedVar(fl, &v, name, "", "", durationList)
+	if err := fl.Parse([]string{"--" + name + "=" + list}); err != nil {
+		return nil, flagError(nil, err)
+	}
+	return v, nil
+}
 
 // flagErr checks what every flag helper's refusal must be: a usage error
 // (exit 2), one line, naming the flag.

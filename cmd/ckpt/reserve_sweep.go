@@ -11,11 +11,11 @@ import (
 
 type sweepFlags struct {
 	reserveFlags
-	ckpts, restarts, csv, jsonl string
-	epsilons                    []float64
-	shard                       runner.Shard
-	workers                     int
-	jsonOut                     bool
+	csv, jsonl                string
+	ckpts, restarts, epsilons []float64
+	shard                     runner.Shard
+	workers                   int
+	jsonOut                   bool
 }
 
 func newReserveSweepCmd() *cobra.Command {
@@ -39,8 +39,13 @@ joins the shards into the bytes of a full run.`,
 	}
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
-	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations")
-	fl.StringVar(&f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)")
+	parsedVar(fl, &f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations", durationList)
+	parsedVar(fl, &f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)", func(v string) ([]float64, error) {
+		if v == "" {
+			return nil, nil // R = C, as when not given
+		}
+		return durationList(v)
+	})
 	parsedVar(fl, &f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list", reservation.ParseEpsilons)
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
@@ -76,17 +81,8 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 // request maps the flags to a reservation.SweepRequest: the grid
 // --ckpt × --restart × --epsilon and the law and cost flags of reserve.
 func (f sweepFlags) request(cmd *cobra.Command) (reservation.SweepRequest, error) {
-	var req reservation.SweepRequest
+	req := reservation.SweepRequest{Request: f.req, Ckpts: f.ckpts, Restarts: f.restarts, Epsilons: f.epsilons}
 	var err error
-	if req.Ckpts, err = durationListFlag("ckpt", f.ckpts); err != nil {
-		return req, err
-	}
-	if f.restarts != "" {
-		if req.Restarts, err = durationListFlag("restart", f.restarts); err != nil {
-			return req, err
-		}
-	}
-	req.Epsilons, req.Request = f.epsilons, f.req
 	req.Walltime, err = f.walltime(cmd)
 	return req, err
 }
