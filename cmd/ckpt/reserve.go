@@ -25,7 +25,6 @@ type reserveFlags struct {
 	sbatch, jobName                string
 	profile, tasks                 string
 	plotPath, htmlPath             string
-	nSet                           bool // --n given explicitly
 	// req holds the flags that are fields of the Request as they are.
 	req reservation.Request
 	// mem are the options of --profile/--task-dir; ckptBandwidth its
@@ -106,7 +105,6 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 }
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
-	f.nSet = cmd.Flags().Changed("n")
 	if err := f.checkProfileOnlyFlags(cmd.Flags()); err != nil {
 		return err
 	}
@@ -169,8 +167,8 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 		{"fit", "without --history", f.history != ""},
 		{"states", "without --history", f.history != ""},
 		{"censored", "without --history", f.history != ""},
-		{"epsilon", "with --n, which fixes the grid", !f.nSet},
-		{"max-n", "with --n, which fixes the grid", !f.nSet},
+		{"epsilon", "with --n, which fixes the grid", !fl.Changed("n")},
+		{"max-n", "with --n, which fixes the grid", !fl.Changed("n")},
 		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
 		{"all", "with --json or --sbatch (it lists the text report's rows)", !f.json && f.sbatch == ""},
 		{"margin", "without --slurm or --sbatch", f.slurmPlan(fl)},
@@ -191,7 +189,7 @@ func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 		return reservation.Request{}, usagef("give --sbatch or --json, not both")
 	case f.distSpec != "" && f.history != "":
 		return reservation.Request{}, usagef("give --dist or --history, not both")
-	case f.nSet && f.req.N == 0:
+	case cmd.Flags().Changed("n") && f.req.N == 0:
 		return reservation.Request{}, usagef("--n must be >= 1, got 0 (leave it out to size the grid by --epsilon)")
 	}
 	req := f.req
