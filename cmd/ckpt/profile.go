@@ -51,7 +51,7 @@ var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-lat
 // checkProfileOnlyFlags refuses the flags of --profile/--task-dir without
 // them, rather than ignore them.
 func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
-	if f.profile != "" || f.tasks != "" {
+	if f.mem.Profile != "" || f.mem.Tasks != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
@@ -101,7 +101,7 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 		return memplan.Request{}, err
 	}
 	req := f.mem
-	req.Profile, req.Tasks, req.Others, req.TailMass = f.profile, f.tasks, !f.req.NoBaselines, f.req.TailMass
+	req.Others, req.TailMass = !f.req.NoBaselines, f.req.TailMass
 	req.Warn = func(w string) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s (--phases N keeps another count)\n", w)
 	}
@@ -137,8 +137,6 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 		return usagef("--evaluate does not apply to " + profileSources)
 	case fl.Changed("ckpt"):
 		return usagef("--ckpt does not apply to " + profileSources + ": the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
-	case f.sbatch != "" && f.json:
-		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.req.Algorithm != reservation.AlgoAllCkpt:
 		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.req.Algorithm, strings.Join(memplan.AppStrategies, "|"))
 	}

@@ -23,11 +23,10 @@ type reserveFlags struct {
 	evaluate                       string
 	json, all                      bool
 	sbatch, jobName                string
-	profile, tasks                 string
 	plotPath, htmlPath             string
 	// req holds the flags that are fields of the Request as they are.
 	req reservation.Request
-	// mem are the options of --profile/--task-dir; ckptBandwidth its
+	// mem are --profile/--task-dir and their options; ckptBandwidth its
 	// cost, given only when the flag is.
 	mem           memplan.Request
 	ckptBandwidth float64
@@ -70,8 +69,8 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.req.NoBaselines, "no-baselines", false, "skip pricing the other strategies")
-	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
-	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
+	fl.StringVar(&f.mem.Profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
+	fl.StringVar(&f.mem.Tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
 	parsedVar(fl, &f.req.MaxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)", positive)
@@ -111,7 +110,10 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	if err := checkSbatchFlags(cmd, f.sbatch); err != nil {
 		return err
 	}
-	if f.profile != "" || f.tasks != "" {
+	if f.sbatch != "" && f.json {
+		return usagef("give --sbatch or --json, not both")
+	}
+	if f.mem.Profile != "" || f.mem.Tasks != "" {
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
@@ -185,8 +187,6 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 // the bound of --max-request or the partition's.
 func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	switch {
-	case f.sbatch != "" && f.json:
-		return reservation.Request{}, usagef("give --sbatch or --json, not both")
 	case f.distSpec != "" && f.history != "":
 		return reservation.Request{}, usagef("give --dist or --history, not both")
 	case cmd.Flags().Changed("n") && f.req.N == 0:
