@@ -37,7 +37,7 @@ withdrawn and the signal forwarded anyway.`,
 			return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, MaxWait: maxWait,
 				Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr()})
 		}}
-	parsedVar(cmd.Flags(), &maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (0: no bound)", wallclock(nonNeg))
+	parsedVar(cmd.Flags(), &maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (default 0: no bound)", wallclock(nonNeg))
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }

@@ -63,7 +63,7 @@ func newIntervalSimulateCmd() *cobra.Command {
 	fl, r := cmd.Flags(), &f.req
 	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
 	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)")
-	durationVar(fl, &r.R, "restart", "0", "restart cost R (>= 0)")
+	durationVar(fl, &r.R, "restart", "0", "restart cost R (>= 0; default 0)")
 	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
