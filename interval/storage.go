@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/units"
@@ -15,6 +16,17 @@ type Storage struct {
 	Name string  `json:"name"`
 	C    float64 `json:"c_s"` // checkpoint cost in seconds, > 0
 	R    float64 `json:"r_s"` // restart cost in seconds (including any migration of the image), ≥ 0
+}
+
+// ParseExpectedFailures reads an expected number of failures E(Y) (the
+// MNOF of FailureSource.ExpectedFailures), a plain number; its range is
+// FailureSource's Validate's. O(len(s)).
+func ParseExpectedFailures(s string) (float64, error) {
+	ey, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a number of failures >= 0, got %q", s)
+	}
+	return ey, nil
 }
 
 // ParseStorage reads a storage's costs written "C,R": the checkpoint cost

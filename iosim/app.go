@@ -3,6 +3,7 @@ package iosim
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -335,9 +336,16 @@ func RunTrials(ctx context.Context, r RunRequest) (RunReport, error) {
 	return rep, nil
 }
 
-// PrintConfig is the effective config of a request (its platform with the
-// overrides), as `iosim run --print-config` shows it.
-func PrintConfig(s Source) (Config, error) { return s.Load() }
+// PrintConfig writes the effective config of a request (its platform with
+// the overrides) to w as one line of JSON, a template for a config file,
+// as `iosim run --print-config` shows it; nothing is written on an error.
+func PrintConfig(w io.Writer, s Source) error {
+	c, err := s.Load()
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(w).Encode(c)
+}
 
 // writeFile writes path through a temporary file renamed on success; an
 // error (an output the caller chose that cannot be written) is a usage
@@ -347,6 +355,20 @@ func writeFile(path, field string, write func(io.Writer) error) error {
 		return usage.Fieldf(field, "%s: %v", path, err)
 	}
 	return nil
+}
+
+// WithInput is s with its input as a command line gives it: Platform only
+// when platformGiven or without Config (a Config replaces the default
+// platform), and stdin read once (Buffered), so that Validate and Run
+// both see it.
+func (s Simulation) WithInput(stdin io.Reader, platformGiven bool) (Simulation, error) {
+	if s.Config != "" && !platformGiven {
+		s.Platform = ""
+	}
+	s.Stdin = stdin
+	var err error
+	s.Source, err = s.Buffered()
+	return s, err
 }
 
 // Buffered returns s with its Stdin read whole (at most MaxConfigBytes+1

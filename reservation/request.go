@@ -3,10 +3,12 @@ package reservation
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -69,9 +71,14 @@ type Request struct {
 	// NoBaselines skips pricing the other strategies beside the plan.
 	NoBaselines bool
 	// Progress, when not nil, is told of the dynamic programs' rows (see
-	// Options.Progress).
+	// Options.Progress); ProgressBars draws them.
 	Progress func(step string, done, total int)
 }
+
+// ProgressBars is a Progress that draws the planners' progress bars on w
+// when it is a terminal, for grids of 20000 rows or more (solves of a few
+// seconds), as `ckpt reserve` does.
+func ProgressBars(w io.Writer) func(step string, done, total int) { return runner.StepBars(w, 20000) }
 
 // DefaultRequest is the paper's neuroscience example (Section 4.4): the
 // law DefaultLaw, reservation-only costs (α = 1, β = γ = 0) with

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/units"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // PartitionMaxTime is the longest reservation a chain submitted with the
@@ -36,6 +40,25 @@ func PartitionMaxTime(ctx context.Context, cl Limiter, extra []string) (maxTime 
 		return 0, "", nil // no default partition: sbatch will say
 	}
 	return 0, "", fmt.Errorf("partition %q is not one of sinfo's", name)
+}
+
+// SbatchMaxRequest is the bound ckpt reserve --sbatch plans under when no
+// --max-request is given: PartitionMaxTime read through sinfo (Exec); a
+// partition sinfo does not list is a usage error.
+func SbatchMaxRequest(ctx context.Context, extra []string) (float64, error) {
+	maxTime, _, err := PartitionMaxTime(ctx, Exec{}, extra)
+	return maxTime, usage.Wrap(err)
+}
+
+// PartitionError words err, the error of a plan made under maxTime, the
+// MaxTime SbatchMaxRequest read: a plan no strategy makes within it
+// (reservation.ErrNoPlanWithin) is a usage error asking for a partition
+// that allows longer reservations; other errors are returned as they are.
+func PartitionError(err error, maxTime float64) error {
+	if !errors.Is(err, reservation.ErrNoPlanWithin) {
+		return err
+	}
+	return usage.Errorf("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
 }
 
 // partitionArg is the partition the sbatch options extra name ("" when

@@ -59,18 +59,10 @@ func newAdviseLogCmd(use, short, example string, model *string,
 			if p.Wait = m; err == nil || wait == "" {
 				rep, err = run(cmd.Context(), args[0], p)
 			}
-			if err != nil {
-				return namedFlag(cmd, err, adviseNames)
+			if pic, ok := rep.(report.Pictured); ok && err == nil {
+				err = report.WritePictures(plotPath, htmlPath, pic)
 			}
-			if pic, ok := rep.(report.Pictured); ok {
-				if err := report.WritePictures(plotPath, htmlPath, pic); err != nil {
-					return err
-				}
-			}
-			if asJSON {
-				return writeJSON(cmd.OutOrStdout(), rep)
-			}
-			return rep.WriteText(cmd.OutOrStdout())
+			return printer(cmd, asJSON, adviseNames)(rep, err)
 		}}
 	p = advise.DefaultParams()
 	fl := cmd.Flags()

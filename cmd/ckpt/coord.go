@@ -1,13 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
@@ -119,14 +117,7 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 	var req api.AcquireRequest
 	var noWait bool
 	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
-		var g coord.Grant
-		var err error
-		if noWait {
-			req.RequestID = cmp.Or(req.RequestID, client.NewRequestID())
-			g, err = cl.Acquire(ctx, f.id, f.jobToken, req)
-		} else {
-			g, err = cl.WaitGrant(ctx, f.id, f.jobToken, req)
-		}
+		g, err := cl.AcquireWith(ctx, f.id, f.jobToken, req, !noWait)
 		return g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID), err
 	})
 	fl := cmd.Flags()

@@ -10,7 +10,7 @@ import (
 )
 
 func newCoordGateCmd(f *coordFlags) *cobra.Command {
-	var maxWait string
+	var maxWait time.Duration
 	cmd := &cobra.Command{Use: "gate [flags] -- APP ARGS...",
 		Short: "Run APP, asking the coordinator for the file system before forwarding the checkpoint signal",
 		Long: `gate is what "ckpt run --coordinator URL" runs in place of the app: on SIGUSR1
@@ -27,21 +27,17 @@ withdrawn and the signal forwarded anyway.`,
 		Example: `  ckpt run --coordinator http://10.0.0.5:7070 -- ./my_app   # runs ckpt coord gate -- ./my_app`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := nonNegDurationFlag("max-wait", maxWait)
 			job := client.GateJob(f.id, os.Getenv)
 			f.id = job.ID
-			var cl *client.Client
-			if err == nil {
-				cl, err = f.client(false)
-			}
+			cl, err := f.client(false)
 			if err != nil {
 				return err
 			}
 			job.JobToken = f.jobToken // --job-token or $CKPT_JOB_TOKEN (empty: the gate draws one)
-			return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, MaxWait: time.Duration(w * float64(time.Second)),
+			return client.RunGate(cmd.Context(), client.GateConfig{Client: cl, Job: job, App: args, MaxWait: maxWait,
 				Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(), Log: cmd.ErrOrStderr()})
 		}}
-	cmd.Flags().StringVar(&maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (0: no bound)")
+	parsedVar(cmd.Flags(), &maxWait, "max-wait", "0", "longest wait for a grant before checkpointing without it (default 0: no bound)", wallclock(nonNeg))
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,7 +23,6 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { // the coordinator of f, else one started with local
 			var err error
-			opt.Prefix = fmt.Sprintf("lg%d-", time.Now().UnixNano())
 			if client.Named(f.url) {
 				f.id = "loadgen"
 				cl, err := f.client(false)

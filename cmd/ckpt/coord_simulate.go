@@ -42,9 +42,7 @@ func runCoordSimulate(cmd *cobra.Command, f *coordFlags, sf *iosimFlags, strateg
 	if err = cmp.Or(err, rerr); err != nil {
 		return namedFlag(cmd, err, map[string]string{"strategies": "strategy"})
 	}
-	if f.id == "" {
-		f.id = "sim-"
-	}
+	f.id = cmp.Or(f.id, "sim-") // the simulated jobs' prefix
 	var cl *client.Client
 	if client.Named(f.url) {
 		if cl, err = f.client(false); err != nil {

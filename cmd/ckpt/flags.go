@@ -23,10 +23,8 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// durationFlag, nonNegDurationFlag and positiveDurationFlag read a
-// duration flag's value in seconds (any, >= 0, > 0).
-func durationFlag(name, v string) (float64, error) { return named(name, v, units.ParseSeconds) }
-
+// nonNegDurationFlag and positiveDurationFlag read a duration flag's
+// value in seconds (>= 0, > 0).
 func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
 
 func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
@@ -40,16 +38,16 @@ func named(name, v string, parse func(string) (float64, error)) (float64, error)
 	return s, nil
 }
 
-// durationListFlag reads a comma-separated list of durations >= 0, none
-// empty or repeated.
-func durationListFlag(name, list string) ([]float64, error) {
+// durationList reads a comma-separated list of durations >= 0, none
+// empty or repeated (a parsedVar's parse: --ckpt 1m,5m).
+func durationList(list string) ([]float64, error) {
 	items, err := registry.SplitList(list)
 	if err != nil {
-		return nil, usagef("--%s: %v", name, err)
+		return nil, err
 	}
 	out := make([]float64, len(items))
 	for i, it := range items {
-		if out[i], err = nonNegDurationFlag(name, it); err != nil {
+		if out[i], err = nonNeg(it); err != nil {
 			return nil, err
 		}
 	}
@@ -167,10 +165,6 @@ func addSeedFlag(fl *pflag.FlagSet, p *uint64, def uint64) {
 func addWorkersFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "workers", 0, "parallel workers (0: one per CPU)")
 }
-
-// planProgress draws the planners' progress bars on a terminal w, for
-// grids of 20000 rows or more (solves of a few seconds).
-func planProgress(w io.Writer) func(step string, done, total int) { return runner.StepBars(w, 20000) }
 
 // writeJSON writes v as indented JSON; NaN and ±Inf must be carried as
 // output.Number (they become null).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -103,7 +102,7 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	durationVar(fl, &r.Te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
 	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
 	parsedVar(fl, &r.R, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)", optional(units.ParseSeconds))
-	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)", optional(failureCount))
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)", optional(interval.ParseExpectedFailures))
 	durationVar(fl, &fs.MTBF, "mtbf", "", "mean time between failures (> 0)")
 	fl.StringVar(&fs.GloudSim, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
 	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
@@ -125,15 +124,6 @@ func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 // storage reads the costs C,R of storage name (--local, --shared).
 func storage(name string) func(string) (*interval.Storage, error) {
 	return optional(func(v string) (interval.Storage, error) { return interval.ParseStorage(name, v) })
-}
-
-// failureCount reads --failures E(Y).
-func failureCount(s string) (float64, error) {
-	ey, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, fmt.Errorf("want a number of failures >= 0, got %q", s)
-	}
-	return ey, nil
 }
 
 // intervalRequest completes the request the flags were read into; it

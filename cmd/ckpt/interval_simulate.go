@@ -7,12 +7,11 @@ import (
 )
 
 // intervalSimFlags are the flags of ckpt interval simulate, read straight
-// into the request but for --restart (whose default "0" --help shows) and
-// the outputs.
+// into the request but for the outputs.
 type intervalSimFlags struct {
-	req                 interval.SimRequest
-	restart, csv, jsonl string
-	json                bool
+	req        interval.SimRequest
+	csv, jsonl string
+	json       bool
 }
 
 const intervalSimLong = `Simulate one task of work --te under a checkpoint policy (--strategy: young,
@@ -54,10 +53,6 @@ func newIntervalSimulateCmd() *cobra.Command {
 			if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
 				return usagef("--system goes with --lanl")
 			}
-			var err error
-			if f.req.R, err = durationFlag("restart", f.restart); err != nil {
-				return err
-			}
 			rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
 			if err == nil && (f.csv == "-" || f.jsonl == "-") {
 				return nil
@@ -68,12 +63,12 @@ func newIntervalSimulateCmd() *cobra.Command {
 	fl, r := cmd.Flags(), &f.req
 	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
 	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)")
-	fl.StringVar(&f.restart, "restart", "0", "restart cost R (>= 0)")
+	durationVar(fl, &r.R, "restart", "0", "restart cost R (>= 0; default 0)")
 	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
 	durationVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean")
-	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(failureCount))
+	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(interval.ParseExpectedFailures))
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")
 	fl.StringVar(&fs.FailureTimes, "failure-times", "", "file of failure times to replay (one a line, from the task's start)")

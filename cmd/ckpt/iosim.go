@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,18 +58,10 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.StringVar(&s.Accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")
 }
 
-// simulation is the request the flags were read into, its platform
-// completed: --platform only when given or without --config, and a
-// standard input read once, so that Validate and Run both see it.
+// simulation is the request the flags were read into, with --platform
+// only when given or without --config and stdin (iosim WithInput).
 func (f *iosimFlags) simulation(cmd *cobra.Command) (iosim.Simulation, error) {
-	s := f.sim
-	if s.Config != "" && !cmd.Flags().Changed("platform") {
-		s.Platform = ""
-	}
-	s.Stdin = cmd.InOrStdin()
-	var err error
-	s.Source, err = s.Buffered()
-	return s, err
+	return f.sim.WithInput(cmd.InOrStdin(), cmd.Flags().Changed("platform"))
 }
 
 func newIOSimCmd() *cobra.Command {
@@ -102,10 +93,8 @@ func newIOSimRunCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sim, err := f.simulation(cmd)
 			if err == nil && printConfig {
-				var c iosim.Config
-				if c, err = iosim.PrintConfig(sim.Source); err == nil {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(c)
-				}
+				err = iosim.PrintConfig(cmd.OutOrStdout(), sim.Source)
+				return namedFlag(cmd, err, nil)
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)

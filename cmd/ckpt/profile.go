@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
-	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // tasksFlag is the flag of ckpt reserve naming a folder of traces,
@@ -32,7 +32,7 @@ func (f *reserveFlags) addProfileFlags(cmd *cobra.Command) {
 	fl.StringVar(&m.Strategy, "mem-strategy", m.Strategy, withSource+""+strings.Join(memplan.AppStrategies, "|"))
 	fl.Float64Var(&m.MemTau, "mem-tau", m.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
 	fl.Float64Var(&m.CkptTau, "ckpt-tau", m.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
-	fl.StringVar(&f.ckptLatency, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)")
+	parsedVar(fl, &m.CkptLatencyS, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)", optional(units.ParseSeconds))
 	fl.Float64Var(&f.ckptBandwidth, "ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
 	fl.Float64Var(&m.MemMargin, "mem-margin", m.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
 	fl.Float64Var(&m.V2Eps, "v2-eps", m.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
@@ -51,7 +51,7 @@ var profileOnlyFlags = []string{"mem-strategy", "mem-tau", "ckpt-tau", "ckpt-lat
 // checkProfileOnlyFlags refuses the flags of --profile/--task-dir without
 // them, rather than ignore them.
 func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
-	if f.profile != "" || f.tasks != "" {
+	if f.mem.Profile != "" || f.mem.Tasks != "" {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
@@ -90,20 +90,7 @@ func runProfile(cmd *cobra.Command, f reserveFlags) error {
 	if err != nil {
 		return profileFlagError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
 	}
-	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
-		return err
-	}
-	if f.sbatch != "" {
-		steps, err := slurm.MemPlanSteps(rep.Plan)
-		if err != nil {
-			return err
-		}
-		return writeChain(cmd, steps, f.sbatch, f.jobName)
-	}
-	if f.json {
-		return rep.WriteJSON(cmd.OutOrStdout())
-	}
-	return rep.WriteText(cmd.OutOrStdout(), f.all)
+	return f.writePlan(cmd, rep, func() ([]slurm.Step, error) { return slurm.MemPlanSteps(rep.Plan) })
 }
 
 // profileRequest maps the flags of ckpt reserve --profile/--task-dir to a
@@ -114,7 +101,7 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 		return memplan.Request{}, err
 	}
 	req := f.mem
-	req.Profile, req.Tasks, req.Others, req.TailMass = f.profile, f.tasks, !f.req.NoBaselines, f.req.TailMass
+	req.Others, req.TailMass = !f.req.NoBaselines, f.req.TailMass
 	req.Warn = func(w string) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "ckpt: warning: %s (--phases N keeps another count)\n", w)
 	}
@@ -130,18 +117,8 @@ func profileRequest(cmd *cobra.Command, f reserveFlags) (memplan.Request, error)
 	if fl.Changed("ckpt-bandwidth") {
 		req.CkptBandwidthGBps = &f.ckptBandwidth
 	}
-	for _, d := range []struct {
-		flag, v string
-		to      **float64
-	}{{"ckpt-latency", f.ckptLatency, &req.CkptLatencyS}, {"restart", f.restart, &req.RestartS}} {
-		if !fl.Changed(d.flag) {
-			continue
-		}
-		v, err := durationFlag(d.flag, d.v)
-		if err != nil {
-			return req, err
-		}
-		*d.to = &v
+	if fl.Changed("restart") {
+		req.RestartS = &f.req.Costs.R
 	}
 	var err error
 	req.MaxRequest, err = f.maxRequestOf(cmd)
@@ -160,8 +137,6 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 		return usagef("--evaluate does not apply to " + profileSources)
 	case fl.Changed("ckpt"):
 		return usagef("--ckpt does not apply to " + profileSources + ": the checkpoint cost is C(V) = l + V/b (--ckpt-latency, --ckpt-bandwidth)")
-	case f.sbatch != "" && f.json:
-		return usagef("give --sbatch or --json, not both")
 	case fl.Changed("strategy") && f.req.Algorithm != reservation.AlgoAllCkpt:
 		return usagef("--strategy %s does not apply to "+profileSources+"; use --mem-strategy %s", f.req.Algorithm, strings.Join(memplan.AppStrategies, "|"))
 	}
@@ -170,7 +145,7 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
-	return nil
+	return checkPictureFlags(f.plotPath)
 }
 
 // profileRequestFlags names the flag of each memplan.Request field.

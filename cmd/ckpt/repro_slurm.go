@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,17 +29,12 @@ func addSlurmReproFlags(fl *pflag.FlagSet, r *reproslurm.Request) {
 // answers sinfo (one line and exit 1 without one).
 func runSlurmRepro(cmd *cobra.Command, f reproFlags) error {
 	r := f.slurm
-	c := &r.Config
-	var err error
-	if c.Ckpt, err = os.Executable(); err != nil {
-		return err
-	}
 	r.Out, r.Quick, r.Seed, r.Log = f.req.Out, f.req.Quick, reproslurm.DefaultSeed, cmd.OutOrStdout()
-	c.BytesPerSecond, c.Poll, c.Progress = 4096, 250*time.Millisecond, cmd.ErrOrStderr()
+	r.Config.Progress = cmd.ErrOrStderr()
 	if cmd.Flags().Changed("seed") {
 		r.Seed = f.seed
 	}
-	err = reproslurm.RunRequest(cmd.Context(), slurm.Exec{}, r)
+	err := reproslurm.RunRequest(cmd.Context(), slurm.Exec{}, r)
 	if name, ue := flagOfField(err, map[string]string{"Jobs": "jobs-per-cell", "MixRuns": "mix-runs", "Slots": "slots", "Scale": "scale"}); name != "" {
 		return usagef("--%s %v", name, ue.Err)
 	}

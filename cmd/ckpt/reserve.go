@@ -1,8 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,28 +13,22 @@ import (
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
-	"github.com/ckpt-hpc/ckpt/units"
-	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
 type reserveFlags struct {
 	distSpec, history, column, fit string
-	states, censored               string // sacct states of lone jobs: complete, censored
-	ckpt, restart                  string // durations, req.Costs.C and .R
-	maxRequest, margin             string // durations, req.MaxRequest and req.Costs.Margin
-	forSlurm                       bool   // plan on Slurm's minutes with the runner's margin
+	states, censored               string  // sacct states of lone jobs: complete, censored
+	margin                         float64 // with --slurm, req.Costs.Margin
+	forSlurm                       bool    // plan on Slurm's minutes with the runner's margin
 	evaluate                       string
 	json, all                      bool
 	sbatch, jobName                string
-	profile, tasks                 string
 	plotPath, htmlPath             string
-	nSet                           bool // --n given explicitly
 	// req holds the flags that are fields of the Request as they are.
 	req reservation.Request
-	// mem are the options of --profile/--task-dir; ckptLatency and
-	// ckptBandwidth their costs, given only when the flag is.
+	// mem are --profile/--task-dir and their options; ckptBandwidth its
+	// cost, given only when the flag is.
 	mem           memplan.Request
-	ckptLatency   string
 	ckptBandwidth float64
 }
 
@@ -67,37 +61,28 @@ paper's neuroscience example: LogNormal, mean 21.4h, sd 19.7h, C = R = 600s.`,
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
 	def := reservation.DefaultRequest()
-	fl.StringVar(&f.ckpt, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)")
-	fl.StringVar(&f.restart, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)")
+	parsedVar(fl, &f.req.Costs.C, "ckpt", fmt.Sprint(def.Costs.C), "checkpoint cost C (seconds or duration)", nonNeg)
+	parsedVar(fl, &f.req.Costs.R, "restart", fmt.Sprint(def.Costs.R), "restart cost R (seconds or duration)", nonNeg)
 	fl.Float64Var(&f.req.Epsilon, "epsilon", def.Epsilon, "approximation guarantee of Algorithm 1: plan cost <= (1+epsilon) x optimum (for epsilon <= 3; (1+epsilon/3)^2 beyond); the report gives the guarantee the grid achieves")
 	fl.IntVar(&f.req.N, "n", 0, fmt.Sprintf("number of discretisation points (overrides --epsilon; at most %d)", reservation.MaxGridPoints))
 	fl.StringVar(&f.req.Algorithm, "strategy", reservation.AlgoDynProgCount, "planning algorithm: "+strings.Join(reservation.Algorithms, "|"))
 	fl.StringVar(&f.evaluate, "evaluate", "", `price this plan instead of optimising: milestones of work done, "t1[:ckpt],t2[:ckpt],..."`)
 	fl.BoolVar(&f.json, "json", false, "print JSON on stdout")
 	fl.BoolVar(&f.req.NoBaselines, "no-baselines", false, "skip pricing the other strategies")
-	fl.StringVar(&f.profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
-	fl.StringVar(&f.tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
+	fl.StringVar(&f.mem.Profile, "profile", "", "plan time and memory for a multi-phase application: slant, macruise or a YAML/JSON profile file")
+	fl.StringVar(&f.mem.Tasks, "task-dir", "", "plan time and memory from a folder of per-run traces: phase traces ID/taskK.csv, or whole-run memory traces ID.csv (segmented into phases)")
 	fl.StringVar(&f.sbatch, "sbatch", "", "print a bash script that submits the plan to Slurm as a chain of sbatch jobs running this job script")
 	fl.StringVar(&f.jobName, "job-name", "", "sbatch --job-name for --sbatch")
-	fl.StringVar(&f.maxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)")
+	parsedVar(fl, &f.req.MaxRequest, "max-request", "", "longest reservation allowed (duration); the plan is the optimum under it (default with --sbatch: the partition's MaxTime, from sinfo)", positive)
 	fl.BoolVar(&f.forSlurm, "slurm", false, "plan as a chain runs on Slurm: requests in whole minutes and C + --margin per checkpoint (default with --sbatch; --slurm=false keeps the paper's continuous plan)")
-	fl.StringVar(&f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start")
+	parsedVar(fl, &f.margin, "margin", fmt.Sprint(reservation.DefaultSlurmMargin), "with --slurm: time reserved after each checkpoint besides C: ckpt run's --margin (15s) plus 3s for the app's late start", nonNeg)
 	cmd.AddCommand(newReserveSweepCmd())
 	f.addProfileFlags(cmd)
 	addSbatchFlags(cmd)
 	addPictureFlags(fl, &f.plotPath, &f.htmlPath, "the walltime law with the reservation ends, P(needed) and the costs (with --profile/--tasks: memory over time with each reservation as a time × memory box)")
 	fl.BoolVar(&f.all, "all", false, "list every reservation (by default the table stops once P(needed) < 0.001)")
-	fl.SetNormalizeFunc(reserveAliases)
+	hiddenAlias(fl, "tasks", tasksFlag) // the old name: --tasks is a count in ckpt array
 	return cmd
-}
-
-// reserveAliases maps the old name --tasks (a count in ckpt array) to
-// --task-dir, a hidden alias kept for one release.
-func reserveAliases(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-	if name == "tasks" {
-		name = "task-dir"
-	}
-	return pflag.NormalizedName(name)
 }
 
 // addLawAndCostFlags defines the flags ckpt reserve and ckpt reserve sweep
@@ -119,36 +104,25 @@ func (f *reserveFlags) addLawAndCostFlags(fl *pflag.FlagSet) {
 }
 
 func runReserve(cmd *cobra.Command, f reserveFlags) error {
-	f.nSet = cmd.Flags().Changed("n")
 	if err := f.checkProfileOnlyFlags(cmd.Flags()); err != nil {
 		return err
 	}
 	if err := checkSbatchFlags(cmd, f.sbatch); err != nil {
 		return err
 	}
-	if f.profile != "" || f.tasks != "" {
-		if err := checkPictureFlags(f.plotPath); err != nil {
-			return err
-		}
+	if f.sbatch != "" && f.json {
+		return usagef("give --sbatch or --json, not both")
+	}
+	if f.mem.Profile != "" || f.mem.Tasks != "" {
 		return runProfile(cmd, f)
 	}
 	if err := f.checkApplicable(cmd); err != nil {
-		return err
-	}
-	if err := checkPictureFlags(f.plotPath); err != nil {
 		return err
 	}
 	req, err := f.request(cmd)
 	if err != nil {
 		return err
 	}
-	if err := f.slurmLimits(cmd, &req); err != nil {
-		return err
-	}
-	if req.MaxRequest, err = f.maxRequestOf(cmd); err != nil {
-		return err
-	}
-	req.Progress = planProgress(cmd.ErrOrStderr())
 	rep, err := reservation.Run(cmd.Context(), req)
 	if err != nil {
 		return f.fieldError(cmd.Flags(), f.partitionError(cmd.Flags(), err, req.MaxRequest))
@@ -156,16 +130,28 @@ func runReserve(cmd *cobra.Command, f reserveFlags) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
+	return f.writePlan(cmd, rep, func() ([]slurm.Step, error) { return slurm.PlanSteps(rep.Result) })
+}
+
+// planReport is the report of a plan, with or without --profile.
+type planReport interface {
+	report.Pictured
+	WriteText(w io.Writer, all bool) error
+}
+
+// writePlan renders a plan: its pictures, then with --sbatch the chain of
+// its steps, with --json its JSON, else its text (--all: every row).
+func (f reserveFlags) writePlan(cmd *cobra.Command, rep planReport, steps func() ([]slurm.Step, error)) error {
 	if err := report.WritePictures(f.plotPath, f.htmlPath, rep); err != nil {
 		return err
 	}
 	switch {
 	case f.sbatch != "":
-		steps, err := slurm.PlanSteps(rep.Result)
+		s, err := steps()
 		if err != nil {
 			return err
 		}
-		return writeChain(cmd, steps, f.sbatch, f.jobName)
+		return writeChain(cmd, s, f.sbatch, f.jobName)
 	case f.json:
 		return writeJSON(cmd.OutOrStdout(), rep)
 	}
@@ -183,8 +169,8 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 		{"fit", "without --history", f.history != ""},
 		{"states", "without --history", f.history != ""},
 		{"censored", "without --history", f.history != ""},
-		{"epsilon", "with --n, which fixes the grid", !f.nSet},
-		{"max-n", "with --n, which fixes the grid", !f.nSet},
+		{"epsilon", "with --n, which fixes the grid", !fl.Changed("n")},
+		{"max-n", "with --n, which fixes the grid", !fl.Changed("n")},
 		{"strategy", "with --evaluate, which prices the plan given", !fl.Changed("evaluate")},
 		{"all", "with --json or --sbatch (it lists the text report's rows)", !f.json && f.sbatch == ""},
 		{"margin", "without --slurm or --sbatch", f.slurmPlan(fl)},
@@ -193,62 +179,47 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 			return usagef("--%s does not apply %s", c.flag, c.when)
 		}
 	}
-	return nil
+	return checkPictureFlags(f.plotPath)
 }
 
 // request maps the flags to a reservation.Request (checked by its
-// Validate, in reservation.Run).
+// Validate, in reservation.Run), with --slurm's granularity and margin and
+// the bound of --max-request or the partition's.
 func (f reserveFlags) request(cmd *cobra.Command) (reservation.Request, error) {
 	switch {
-	case f.sbatch != "" && f.json:
-		return reservation.Request{}, usagef("give --sbatch or --json, not both")
 	case f.distSpec != "" && f.history != "":
 		return reservation.Request{}, usagef("give --dist or --history, not both")
-	case f.nSet && f.req.N == 0:
+	case cmd.Flags().Changed("n") && f.req.N == 0:
 		return reservation.Request{}, usagef("--n must be >= 1, got 0 (leave it out to size the grid by --epsilon)")
 	}
-	req, err := f.costRequest()
-	if err != nil {
-		return req, err
-	}
+	req := f.req
+	var err error
 	if cmd.Flags().Changed("evaluate") {
 		if req.Evaluate, err = reservation.ParseStrategy(f.evaluate); err != nil {
 			return req, usage(fmt.Errorf("--evaluate: %w", err))
 		}
 		req.Algorithm = ""
 	}
-	req.Walltime, err = f.walltime(cmd)
+	if f.slurmPlan(cmd.Flags()) {
+		req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, f.margin
+	}
+	req.Progress = reservation.ProgressBars(cmd.ErrOrStderr())
+	if req.Walltime, err = f.walltime(cmd); err != nil {
+		return req, err
+	}
+	req.MaxRequest, err = f.maxRequestOf(cmd)
 	return req, err
-}
-
-// costRequest maps the cost model, the grid and the search limits.
-func (f reserveFlags) costRequest() (reservation.Request, error) {
-	c, err := nonNegDurationFlag("ckpt", f.ckpt)
-	if err != nil {
-		return reservation.Request{}, err
-	}
-	r, err := nonNegDurationFlag("restart", f.restart)
-	if err != nil {
-		return reservation.Request{}, err
-	}
-	req := f.req
-	req.Costs.C, req.Costs.R = c, r
-	return req, nil
 }
 
 // maxRequestOf maps --max-request or, with --sbatch, the MaxTime of the
 // partition the chain goes to (0: no bound).
 func (f reserveFlags) maxRequestOf(cmd *cobra.Command) (float64, error) {
 	fl := cmd.Flags()
-	if fl.Changed("max-request") {
-		return positiveDurationFlag("max-request", f.maxRequest)
-	}
-	if f.sbatch == "" {
-		return 0, nil
+	if !f.partitionBound(fl) {
+		return f.req.MaxRequest, nil
 	}
 	extra, _ := fl.GetStringArray("sbatch-arg")
-	max, _, err := slurm.PartitionMaxTime(cmd.Context(), slurm.Exec{}, append(extra, fl.Args()...))
-	return max, inputerr.Wrap(err)
+	return slurm.SbatchMaxRequest(cmd.Context(), append(extra, fl.Args()...))
 }
 
 // slurmPlan says whether the plan is made for Slurm: --slurm, or --sbatch
@@ -260,29 +231,19 @@ func (f reserveFlags) slurmPlan(fl *pflag.FlagSet) bool {
 	return f.sbatch != ""
 }
 
-// partitionError words the error of a plan that no strategy makes within
-// the partition's MaxTime, a bound --sbatch read from sinfo; other errors
-// are returned as they are.
-func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float64) error {
-	if f.sbatch == "" || fl.Changed("max-request") || !errors.Is(err, reservation.ErrNoPlanWithin) {
-		return err
-	}
-	return usagef("no plan keeps every reservation within the partition's MaxTime, %s (sinfo); submit to a partition that allows longer reservations", units.SlurmTime(maxTime))
+// partitionBound says whether the plan's bound is the partition's MaxTime
+// (--sbatch without --max-request).
+func (f reserveFlags) partitionBound(fl *pflag.FlagSet) bool {
+	return f.sbatch != "" && !fl.Changed("max-request")
 }
 
-// slurmLimits maps --slurm and --margin to the cost model's granularity
-// and margin.
-func (f reserveFlags) slurmLimits(cmd *cobra.Command, req *reservation.Request) error {
-	fl := cmd.Flags()
-	if !f.slurmPlan(fl) {
-		return nil
-	}
-	m, err := nonNegDurationFlag("margin", f.margin)
-	if err != nil {
+// partitionError words a plan's error under the partition's MaxTime
+// (slurm.PartitionError); other errors are returned as they are.
+func (f reserveFlags) partitionError(fl *pflag.FlagSet, err error, maxTime float64) error {
+	if !f.partitionBound(fl) {
 		return err
 	}
-	req.Costs.Granularity, req.Costs.Margin = reservation.SlurmGranularity, m
-	return nil
+	return slurm.PartitionError(err, maxTime)
 }
 
 // walltime maps --dist or --history (with --column, --fit, --states and

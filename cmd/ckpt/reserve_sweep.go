@@ -11,8 +11,9 @@ import (
 
 type sweepFlags struct {
 	reserveFlags
-	ckpts, restarts, epsilons string
-	csv, jsonl, shard         string
+	csv, jsonl                string
+	ckpts, restarts, epsilons []float64
+	shard                     runner.Shard
 	workers                   int
 	jsonOut                   bool
 }
@@ -38,12 +39,17 @@ joins the shards into the bytes of a full run.`,
 	}
 	fl := cmd.Flags()
 	f.addLawAndCostFlags(fl)
-	fl.StringVar(&f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations")
-	fl.StringVar(&f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)")
-	fl.StringVar(&f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list")
+	parsedVar(fl, &f.ckpts, "ckpt", "60,360,600,1800,3600", "checkpoint costs C: a comma-separated list of seconds or durations", durationList)
+	parsedVar(fl, &f.restarts, "restart", "", "restart costs R: a comma-separated list (default: R = C at each point)", func(v string) ([]float64, error) {
+		if v == "" {
+			return nil, nil // R = C, as when not given
+		}
+		return durationList(v)
+	})
+	parsedVar(fl, &f.epsilons, "epsilon", "1", "Algorithm 1 epsilons: a comma-separated list", reservation.ParseEpsilons)
 	fl.StringVar(&f.csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&f.jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
-	fl.StringVar(&f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)")
+	parsedVar(fl, &f.shard, "shard", "", "run only shard i/n of the grid (0 <= i < n)", runner.ParseShard)
 	addWorkersFlag(fl, &f.workers)
 	addJSONFlag(fl, &f.jsonOut)
 	fl.Lookup("json").Usage = "JSON lines on stdout instead of CSV (same as --jsonl - --csv '')"
@@ -55,10 +61,6 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	if err != nil {
 		return err
 	}
-	shard, err := runner.ParseShard(f.shard)
-	if err != nil {
-		return usage(fmt.Errorf("--shard: %w", err))
-	}
 	if err := f.checkOutputs(cmd); err != nil {
 		return err
 	}
@@ -69,37 +71,18 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 	for _, w := range sw.Warnings() {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
-	sink, closeOut, err := runner.CreateOutputs[reservation.SweepRow](cmd.OutOrStdout(), f.csv, f.jsonl)
-	if err != nil {
-		return err
-	}
-	runErr := sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
-	if err := closeOut(); runErr == nil {
-		runErr = err
-	}
-	return runErr
+	var sink runner.Sink[reservation.SweepRow]
+	_, err = sweepRows(cmd, f.csv, f.jsonl, &sink, func() (any, error) {
+		return nil, sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: f.shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
+	})
+	return err
 }
 
 // request maps the flags to a reservation.SweepRequest: the grid
 // --ckpt × --restart × --epsilon and the law and cost flags of reserve.
 func (f sweepFlags) request(cmd *cobra.Command) (reservation.SweepRequest, error) {
-	var req reservation.SweepRequest
+	req := reservation.SweepRequest{Request: f.req, Ckpts: f.ckpts, Restarts: f.restarts, Epsilons: f.epsilons}
 	var err error
-	if req.Ckpts, err = durationListFlag("ckpt", f.ckpts); err != nil {
-		return req, err
-	}
-	if f.restarts != "" {
-		if req.Restarts, err = durationListFlag("restart", f.restarts); err != nil {
-			return req, err
-		}
-	}
-	if req.Epsilons, err = reservation.ParseEpsilons(f.epsilons); err != nil {
-		return req, usagef("--epsilon: %v", err)
-	}
-	f.ckpt, f.restart = "0", "0"
-	if req.Request, err = f.costRequest(); err != nil {
-		return req, err
-	}
 	req.Walltime, err = f.walltime(cmd)
 	return req, err
 }

@@ -177,6 +177,20 @@ func (c *Client) Acquire(ctx context.Context, id, jobToken string, req api.Acqui
 	return out, err
 }
 
+// AcquireWith asks for the file system with req under its request id (a
+// new one when req has none, so that the request can be polled): with
+// wait until the grant (WaitGrant), else once, granted or waiting
+// (ckpt coord acquire [--no-wait]).
+func (c *Client) AcquireWith(ctx context.Context, id, jobToken string, req api.AcquireRequest, wait bool) (coord.Grant, error) {
+	if wait {
+		return c.WaitGrant(ctx, id, jobToken, req)
+	}
+	if req.RequestID == "" {
+		req.RequestID = NewRequestID()
+	}
+	return c.Acquire(ctx, id, jobToken, req)
+}
+
 // WaitGrant acquires and polls with the same request id until the grant
 // (or ctx ends, or the request ends otherwise: an error).
 func (c *Client) WaitGrant(ctx context.Context, id, jobToken string, req api.AcquireRequest) (coord.Grant, error) {

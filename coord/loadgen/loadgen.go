@@ -29,7 +29,7 @@ type Options struct {
 	Jobs       int           // simulated jobs (registered first), 1..1e6
 	Clients    int           // concurrent HTTP clients, 1..1e4; each drives Jobs/Clients jobs
 	Duration   time.Duration // measured time after registration (> 0)
-	Prefix     string        // job id prefix (distinct runs on one server)
+	Prefix     string        // job id prefix (distinct runs on one server; default lgNANOS-, from the clock)
 }
 
 // Validate checks the options; the error names the field.
@@ -85,6 +85,9 @@ type job struct {
 func Run(ctx context.Context, o Options) (Result, error) {
 	if err := o.Validate(); err != nil {
 		return Result{}, err
+	}
+	if o.Prefix == "" {
+		o.Prefix = fmt.Sprintf("lg%d-", time.Now().UnixNano())
 	}
 	if o.URL == "" {
 		dir, err := os.MkdirTemp("", "ckpt-loadgen")

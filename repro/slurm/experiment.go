@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -51,14 +52,23 @@ func DesignFor(seed uint64, quick bool, jobs, mixRuns int) (Design, error) {
 // QuickScale is the scale of a quick run that names none.
 const QuickScale = 30
 
-// Complete sets the scale of a quick run that names none (QuickScale)
-// and checks the settings against a cluster of cpus CPUs; an error names
-// the field (Slots, Scale) out of range. A scale of 0 left is set by Run
-// (AutoScale).
+// Complete sets the scale of a quick run that names none (QuickScale),
+// the defaults of the settings left zero (Ckpt: this binary; 4096 bytes
+// per second of C; a poll every 250 ms), and checks the settings against
+// a cluster of cpus CPUs; an error names the field (Slots, Scale) out of
+// range. A scale of 0 left is set by Run (AutoScale).
 func (c *Config) Complete(quick bool, cpus int) error {
 	if c.Scale == 0 && quick {
 		c.Scale = QuickScale
 	}
+	if c.Ckpt == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		c.Ckpt = exe
+	}
+	c.BytesPerSecond, c.Poll = cmp.Or(c.BytesPerSecond, 4096), cmp.Or(c.Poll, 250*time.Millisecond)
 	switch {
 	case c.Slots < 1 || c.Slots > cpus:
 		return usage.Fieldf("Slots", "%d: want 1 to %d, the cluster's CPUs", c.Slots, cpus)
