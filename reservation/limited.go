@@ -201,7 +201,8 @@ func exceeds(s Strategy, c Costs, maxLength float64) (int, float64) {
 }
 
 // approximateLimited is Algorithm 1 under the limits: the law discretised
-// on n points by Eq. (9), the limited dynamic program on that grid, and the
+// on n points by Eq. (9) (with withCheckpointPoints), the limited dynamic
+// program on that grid, and the
 // plan priced on x itself. No lower bound is given: moving the grid down a
 // cell (approximate's bound) shortens reservations the bound and the
 // rounding would not allow, so that argument does not carry over.
@@ -213,7 +214,11 @@ func approximateLimited(ctx context.Context, x distribution.Distribution, c Cost
 	if err != nil {
 		return nil, 0, err
 	}
-	s, _, err := dynProgCountLimited(ctx, y.Values, y.Probs, c, class, maxLength, progress)
+	// The checkpoint points matter most below the grid's first value: a
+	// law whose support starts beyond one bounded reservation's reach
+	// (uniform on [1 h, 3 h] under a 30 min bound) has no plan without them.
+	values, probs := withCheckpointPoints(y.Values, y.Probs, c, maxLength)
+	s, _, err := dynProgCountLimited(ctx, values, probs, c, class, maxLength, progress)
 	if err != nil {
 		return nil, 0, err
 	}

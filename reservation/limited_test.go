@@ -322,3 +322,33 @@ func TestRunMaxRequestBetweenRuntimes(t *testing.T) {
 		}
 	}
 }
+
+// A continuous law whose support starts beyond one bounded reservation's
+// reach (uniform on [1 h, 3 h] under 30 min, C = R = 10 min) gets a plan:
+// its grid gains checkpoint points below the first value, as a discrete
+// law's gaps do. Before, every bound below 1 h 20 min was refused with
+// "no plan keeps every reservation within". The plan checkpoints until
+// the support starts, so it must make progress there: six reservations
+// of at most 30 min, 10 min of work each after the first, reach 1 h.
+func TestRunMaxRequestBeforeTheSupport(t *testing.T) {
+	r := DefaultRequest()
+	r.Walltime, r.NoBaselines, r.MaxRequest = LawSpec("uniform:a=1h,b=3h"), true, 1800
+	rep, err := Run(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := 0
+	for _, rv := range rep.Reservations {
+		if rv.Length > 1800 {
+			t.Errorf("reservation %d: %v s > 1800", rv.Index, rv.Length)
+		}
+		if rv.Milestone < 3600 {
+			before++
+		}
+	}
+	// 20 min of work in the first (no restart), 10 min in each later one:
+	// at least 5 checkpoints fall before 1 h.
+	if before < 5 || rep.Reservations[len(rep.Reservations)-1].Milestone < 3*3600-1e-6 {
+		t.Errorf("%d reservations before the support; plan %+v", before, rep.Reservations)
+	}
+}

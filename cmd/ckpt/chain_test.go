@@ -185,10 +185,17 @@ func TestChainHistory(t *testing.T) {
 // one line before anything is printed; a Slurm that does not answer is a
 // warning.
 func TestSbatchChecksSlurmLimits(t *testing.T) {
+	// Under a 30 min MaxTime the plan is made within it (every request
+	// at most 00:30:00); under 10 min no reservation can hold R + C.
 	dir := fakeSinfo(t, "echo 'short*|30:00|1000'")
 	out, errOut, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
-	if code != 2 || out != "" || !strings.Contains(errOut, "partition short allows at most 00:30:00") {
-		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "--time=00:30:00") || strings.Contains(out, "--time=00:31") || strings.Contains(out, "--time=01:") {
+		t.Errorf("30 min MaxTime: exit %d, %q", code, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'short*|10:00|1000'\n"), 0o755)
+	out, errOut, code = run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
+	if code != 2 || out != "" || !strings.Contains(errOut, "within the partition's MaxTime, 00:10:00") {
+		t.Errorf("10 min MaxTime: exit %d, %q, %q", code, out, errOut)
 	}
 	os.WriteFile(filepath.Join(dir, "sinfo"), []byte("#!/bin/sh\necho 'slurm_load_partitions: Unable to contact slurm controller' >&2; exit 1\n"), 0o755)
 	out, errOut, code = run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--no-baselines", "--sbatch", "job.sh")
