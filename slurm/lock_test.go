@@ -61,7 +61,7 @@ func TestRunTakesOverFromAVanishedRunner(t *testing.T) {
 	st.WriteOutcome(Outcome{Reservation: 1, JobID: "100", Outcome: OutcomeRunning, Start: t0.Add(-time.Hour)})
 	writeBytes(st.lockPath(), []byte(`{"reservation":1,"host":"`+host+`","pid":`+strconv.Itoa(dead.Process.Pid)+`}`))
 	stray := exec.Command("sleep", "60")
-	stray.Env = append(os.Environ(), "CKPT_CHAIN_DIR="+st.Dir, "CKPT_RESERVATION=1")
+	stray.Env = append(os.Environ(), "CKPT_CHAIN_DIR="+st.Dir, "CKPT_RESERVATION=1", "CKPT_PROGRESS_FILE="+st.ReservationProgressFile(1))
 	if err := stray.Start(); err != nil {
 		t.Fatal(err)
 	}

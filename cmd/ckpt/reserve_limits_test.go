@@ -54,7 +54,7 @@ func TestReserveLimitsBadInput(t *testing.T) {
 		{[]string{"--margin", "10s"}, "--margin does not apply without --slurm"},
 		{[]string{"--slurm", "--margin", "-1s"}, "--margin"},
 		{[]string{"--slurm", "--margin", "1e308"}, "--margin"},
-		{[]string{"--max-request", "1h", "--dist", "uniform:a=10h,b=20h"}, "within 1h00m"},
+		{[]string{"--max-request", "20m", "--dist", "uniform:a=10h,b=20h"}, "within 20m00s"},
 		{[]string{"--profile", "slant", "--max-request", "1m"}, "--max-request"},
 		{[]string{"--profile", "slant", "--slurm"}, "--slurm"},
 	} {
