@@ -21,6 +21,7 @@ func addSlurmReproFlags(fl *pflag.FlagSet, r *reproslurm.Request) {
 	fl.IntVar(&r.MixRuns, "mix-runs", 2, "slurm: runs of Table 4's mix (the paper: 10)")
 	parsedVar(fl, &c.Margin, "slurm-margin", "100ms", "slurm: the runner's --margin (real time)", wallclock(nonNeg))
 	parsedVar(fl, &c.Grace, "start-grace", "200ms", "slurm: the runner's --start-grace (real time)", wallclock(positive))
+	fl.BoolVar(&c.PaperCosts, "paper-costs", false, "slurm: plan with the paper's costs (a checkpoint reserves C), whose milestones the run cannot reach; by default C + scale × (--slurm-margin + 1s, the stand-in's late start)")
 	hiddenAlias(fl, "jobs", "jobs-per-cell") // the previous name: --jobs is a file elsewhere
 	fl.BoolVar(&r.Resummarize, "resummarize", false, "slurm: recompute cells.csv and comparisons.csv from --out/slurm/jobs.csv (same --seed, --jobs-per-cell, --mix-runs; --scale for a jobs.csv without wait_real_s), submitting nothing")
 }

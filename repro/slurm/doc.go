@@ -42,6 +42,15 @@
 // "ckpt run --scale S -- ckpt repro standin …"; at most Slots chains are
 // in flight (the node declares 256 CPUs, scripts/slurm-localhost.sh), the
 // jobs round-robin over the cells so that every cell meets the same queue.
+// The plans price what the runner really does (Design.Margin,
+// reservation.Costs.Margin, as ckpt reserve --slurm plans): a checkpoint
+// reserves C + M, M = S × (the runner's margin + StartAllowance, 1 s for
+// the stand-in's late start: it counts its work from its own start,
+// measured 0.15–0.79 s after the runner's clock on this node), so that
+// the saved progress reaches each planned milestone (Milestones counts
+// them from the chains' records); Config.PaperCosts (--paper-costs)
+// plans with the paper's C, whose milestones a real run misses by that
+// much (FINDINGS.md).
 // StandIn works for its drawn walltime, writes a checkpoint file of
 // C'·BytesPerSecond bytes (C' = C·f, f its size factor) at SIGUSR1 or, knowing its size,
 // at end − C' − margin, whichever comes first, taking C' of the plan's

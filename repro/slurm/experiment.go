@@ -103,19 +103,25 @@ func AutoScale(jobs []Job, slots int, budget time.Duration, floor float64) float
 // and in simulation), comparisons.csv and states.txt; the tables go to
 // rc.Log.
 func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
+	if cfg.Scale == 0 { // the scale of the paper's plans, then the plans at that scale
+		jobs, err := d.Make(ctx)
+		if err != nil {
+			return err
+		}
+		cfg.Scale = AutoScale(jobs, cfg.Slots, Budget, MinScale)
+	}
+	d.Margin = cfg.PlanMargin()
 	jobs, err := d.Make(ctx)
 	if err != nil {
 		return err
 	}
 	jobs = Interleave(jobs)
 	cfg.Dir = rc.Dir
-	if cfg.Scale == 0 {
-		cfg.Scale = AutoScale(jobs, cfg.Slots, Budget, MinScale)
-	}
-	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v\n",
-		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin)
+	fmt.Fprintf(rc.Log, "Section 5 on Slurm: %d jobs, scale %g (1 s of real time is %g s of the paper's), %d slots, margin %v, a checkpoint reserves C + %g s\n",
+		len(jobs), cfg.Scale, cfg.Scale, cfg.Slots, cfg.Margin, d.Margin)
 	t, err := rc.NewTable("jobs.csv", "cell", "experiment", "app", "strategy", "variation", "run", "index", "walltime",
-		"planned_reservations", "done", "reservations", "held", "response", "wait_real_s", "sim_held", "startup", "finish", "stopped", "job_ids")
+		"planned_reservations", "done", "reservations", "held", "response", "wait_real_s", "sim_held", "startup", "finish", "stopped", "job_ids",
+		"plan_margin", "checkpoints", "milestones_reached")
 	if err != nil {
 		return err
 	}
@@ -124,7 +130,8 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	runErr := Execute(ctx, cfg, jobs, func(r Result) error {
 		results = append(results, r)
 		t.Row(r.Cell(), r.Experiment, r.App.Name, r.Strategy, r.Variation, r.Run, r.Index, r.Walltime, len(r.Steps),
-			r.Done, r.Reservations, r.Held, r.Response, (r.Response-r.Held)/r.Scale, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "))
+			r.Done, r.Reservations, r.Held, r.Response, (r.Response-r.Held)/r.Scale, r.SimHeld, r.Startup, r.Finish, r.Stopped, strings.Join(r.JobIDs, " "),
+			repro.Exact(r.Margin), r.Checkpoints, r.Reached)
 		return t.Err()
 	})
 	if err := t.Close(); err != nil {
@@ -169,6 +176,9 @@ func writeSummaries(ctx context.Context, rc repro.Config, cl slurm.Cluster, resu
 		return err
 	}
 	printSummaries(rc.Log, ss)
+	if line := MilestonesLine(results); line != "" {
+		fmt.Fprintln(rc.Log, line)
+	}
 	if err := writeFig8(rc, ss); err != nil {
 		return err
 	}
@@ -221,20 +231,26 @@ func CompletedLine(results []Result, acct map[string]Acct) string {
 	return line
 }
 
+// MilestonesLine counts the checkpointed reservations whose saved
+// progress reached the plan's milestone (Milestones); "" when none
+// checkpointed.
+func MilestonesLine(results []Result) string {
+	n, reached := 0, 0
+	for _, r := range results {
+		n, reached = n+r.Checkpoints, reached+r.Reached
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("milestones reached: %d of %d checkpointed reservations saved the progress their plan set", reached, n)
+}
+
 // Resummarize rebuilds the results of a run from its jobs.csv (the jobs
 // themselves are redrawn from the design, which the seed fixes) and writes
 // cells.csv, comparisons.csv and states.txt again, without submitting
 // anything: for a run that was interrupted, or made by an older ckpt. The
 // accounting comes from cl.
 func Resummarize(ctx context.Context, rc repro.Config, cl slurm.Cluster, d Design) error {
-	jobs, err := d.Make(ctx)
-	if err != nil {
-		return err
-	}
-	byKey := map[string]Job{}
-	for _, j := range jobs {
-		byKey[j.Cell()+"/"+j.App.Name+"/"+strconv.Itoa(j.Index)] = j
-	}
 	p, err := rc.Path("jobs.csv")
 	if err != nil {
 		return err
@@ -257,6 +273,20 @@ func Resummarize(ctx context.Context, rc repro.Config, cl slurm.Cluster, d Desig
 			return fmt.Errorf("%s: no column %q", p, need)
 		}
 	}
+	if len(recs) > 1 { // the plans' margin (none in a run planned with the paper's costs)
+		first := row{rec: recs[1], col: col}
+		if d.Margin = first.opt("plan_margin"); first.err != nil || d.Margin < 0 {
+			return fmt.Errorf("%s: row 2: plan_margin %q: want a number >= 0", p, first.str("plan_margin"))
+		}
+	}
+	jobs, err := d.Make(ctx)
+	if err != nil {
+		return err
+	}
+	byKey := map[string]Job{}
+	for _, j := range jobs {
+		byKey[j.Cell()+"/"+j.App.Name+"/"+strconv.Itoa(j.Index)] = j
+	}
 	var results []Result
 	for n, rec := range recs[1:] {
 		rr := row{rec: rec, col: col}
@@ -273,6 +303,7 @@ func Resummarize(ctx context.Context, rc repro.Config, cl slurm.Cluster, d Desig
 		}
 		r.Scale = d.scaleOf(&rr)
 		r.Startup, r.Finish, r.Stopped = rr.opt("startup"), rr.opt("finish"), int(rr.opt("stopped"))
+		r.Checkpoints, r.Reached = int(rr.opt("checkpoints")), int(rr.opt("milestones_reached"))
 		if rr.err != nil {
 			return fmt.Errorf("%s: row %d: %w", p, n+2, rr.err)
 		}

@@ -30,6 +30,9 @@ type Job struct {
 	Walltime float64
 	Seed     uint64
 	Steps    []slurm.Step
+	// Margin is what the plan reserves after each checkpoint besides C
+	// (paper seconds; Design.Margin, 0 for the paper's costs).
+	Margin float64
 }
 
 // Cell names the group of jobs whose measures are reported together.
@@ -43,10 +46,16 @@ func (j Job) Cell() string {
 	return fmt.Sprintf("%s %s %s", j.Experiment, j.App.Name, j.Strategy)
 }
 
+// costs are the costs the plans of app are made with: the paper's C and
+// R, and a checkpoint reserving C + margin (reservation.Costs.Margin).
+func costs(app App, margin float64) reservation.Costs {
+	return reservation.Costs{Alpha: 1, C: app.C, R: app.R, Margin: margin}
+}
+
 // steps turns a strategy into the chain's reservations (slurm.StepsOf,
 // as ckpt reserve --sbatch does).
-func steps(s reservation.Strategy, app App) ([]slurm.Step, error) {
-	return slurm.StepsOf(reservation.Reservations(s, reservation.Costs{C: app.C, R: app.R}), nil)
+func steps(s reservation.Strategy, app App, margin float64) ([]slurm.Step, error) {
+	return slurm.StepsOf(reservation.Reservations(s, costs(app, margin)), nil)
 }
 
 // Design is the size of the real run.
@@ -65,13 +74,18 @@ type Design struct {
 	// RunScale is the scale of a run read back (Resummarize) whose
 	// jobs.csv does not give it.
 	RunScale float64
+	// Margin is what every plan reserves after a checkpoint besides C
+	// (paper seconds, reservation.Costs.Margin): what the runner and the
+	// stand-in really lose (Config.PlanMargin). 0 plans with the paper's
+	// costs, whose milestones a real run cannot reach (FINDINGS.md).
+	Margin float64
 }
 
-// planner caches one plan per application and strategy.
+// planner caches one plan per application, strategy and margin.
 type planner map[string]reservation.Strategy
 
-func (p planner) plan(ctx context.Context, app App, name string) (reservation.Strategy, error) {
-	key := app.Name + "/" + name
+func (p planner) plan(ctx context.Context, app App, name string, margin float64) (reservation.Strategy, error) {
+	key := fmt.Sprintf("%s/%s/%v", app.Name, name, margin)
 	if s, ok := p[key]; ok {
 		return s, nil
 	}
@@ -80,7 +94,7 @@ func (p planner) plan(ctx context.Context, app App, name string) (reservation.St
 		return nil, err
 	}
 	_, b := d.Support()
-	s, err := strategyFor(ctx, name, d, reservation.Costs{Alpha: 1, C: app.C, R: app.R}, nil, b)
+	s, err := strategyFor(ctx, name, d, costs(app, margin), nil, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %v", app.Name, name, err)
 	}
@@ -105,7 +119,7 @@ func draw(app App, n int, seed uint64, ids ...uint64) ([]float64, error) {
 
 // cellJobs makes the jobs of one application under strategy name on
 // walltimes ts (5 warm-up runs first).
-func cellJobs(ctx context.Context, p planner, exp string, app App, name string, v float64, run int, ts []float64, seed uint64) ([]Job, error) {
+func cellJobs(ctx context.Context, p planner, exp string, app App, name string, v float64, run int, ts []float64, seed uint64, margin float64) ([]Job, error) {
 	var out []Job
 	for i := range len(ts) - 5 {
 		var s reservation.Strategy
@@ -115,7 +129,7 @@ func cellJobs(ctx context.Context, p planner, exp string, app App, name string, 
 			_, b := d.Support()
 			s, err = strategyFor(ctx, HPC, d, reservation.Costs{}, ts[i:i+5], b)
 		} else {
-			s, err = p.plan(ctx, app, name)
+			s, err = p.plan(ctx, app, name, margin)
 		}
 		if err != nil {
 			return nil, err
@@ -124,12 +138,12 @@ func cellJobs(ctx context.Context, p planner, exp string, app App, name string, 
 		if t > s.Last() {
 			return nil, fmt.Errorf("%s %s: walltime %v not covered", app.Name, name, t)
 		}
-		st, err := steps(s, app)
+		st, err := steps(s, app, margin)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, Job{Experiment: exp, App: app, Strategy: name, Variation: v, Run: run, Index: i, Walltime: t,
-			Seed: rng.Derive(seed, uint64(i)), Steps: st})
+			Seed: rng.Derive(seed, uint64(i)), Steps: st, Margin: margin})
 	}
 	return out, nil
 }
@@ -148,14 +162,14 @@ func (d Design) Make(ctx context.Context) ([]Job, error) {
 			return nil, err
 		}
 		for si, name := range Strategies {
-			js, err := cellJobs(ctx, p, Fig8, app, name, 0, 0, ts, rng.Derive(d.Seed, 8, uint64(ai), uint64(si)))
+			js, err := cellJobs(ctx, p, Fig8, app, name, 0, 0, ts, rng.Derive(d.Seed, 8, uint64(ai), uint64(si)), d.Margin)
 			if err != nil {
 				return nil, err
 			}
 			all = append(all, js...)
 		}
 		for vi, v := range d.Variations {
-			js, err := cellJobs(ctx, p, Fig9, app, DynProgCount, v, 0, ts, rng.Derive(d.Seed, 9, uint64(ai), uint64(vi)))
+			js, err := cellJobs(ctx, p, Fig9, app, DynProgCount, v, 0, ts, rng.Derive(d.Seed, 9, uint64(ai), uint64(vi)), d.Margin)
 			if err != nil {
 				return nil, err
 			}
@@ -173,7 +187,7 @@ func (d Design) Make(ctx context.Context) ([]Job, error) {
 				continue
 			}
 			for si, name := range []string{DynProgCount, HPC} {
-				js, err := cellJobs(ctx, p, Table4, app, name, 0, run, ts, rng.Derive(d.Seed, 4, uint64(run), uint64(ai), uint64(si)))
+				js, err := cellJobs(ctx, p, Table4, app, name, 0, run, ts, rng.Derive(d.Seed, 4, uint64(run), uint64(ai), uint64(si)), d.Margin)
 				if err != nil {
 					return nil, err
 				}
@@ -211,11 +225,13 @@ func Interleave(jobs []Job) []Job {
 // SimHeld is the time a job holds the node in ckpt's model of the stand-in
 // (no scheduler: no queue, no start-up, signals on time): reservation k of
 // length L reads the last checkpoint (R·f of its size factor f), works,
-// and, if it must checkpoint, starts at L − max(C, C·f_k) (the runner's
-// signal at L − C, or the app's own time for a larger checkpoint) and
-// exits when the checkpoint is written; a reservation without checkpoint
-// that does not finish is held in full. With v = 0 it is reservation.CostFor with β = 1. +Inf when
-// the chain does not finish the job.
+// and, if it must checkpoint, starts at L − max(C, C·f_k) − M (M the
+// plan's margin Job.Margin, spent by the runner's margin and the app's
+// late start; a larger checkpoint at the app's own time) and holds the
+// node to the end of the checkpoint and the margin (reserved, so used, as
+// Eq. (7) prices it); a reservation without checkpoint that does not finish is held in
+// full. With v = 0 it is reservation.CostFor with β = 1 and the plan's
+// margin. +Inf when the chain does not finish the job.
 func SimHeld(j Job) float64 {
 	h, _ := simRun(j)
 	return h
@@ -247,11 +263,11 @@ func simRun(j Job) (float64, int) {
 		}
 		if st.Checkpoint {
 			f := SizeFactor(j.Seed, k+1, j.Variation)
-			trigger := st.Time - math.Max(st.CheckpointTime, st.CheckpointTime*f)
+			trigger := st.Time - math.Max(st.CheckpointTime, st.CheckpointTime*f) - j.Margin
 			if r+j.Walltime-p0 <= trigger {
 				return held + r + j.Walltime - p0, k + 1
 			}
-			held += trigger + st.CheckpointTime*f
+			held += trigger + st.CheckpointTime*f + j.Margin
 			saved, fprev = p0+math.Max(trigger-r, 0), f
 			continue
 		}

@@ -12,35 +12,43 @@ import (
 
 // TestSimHeldIsHeld: with no variation, the stand-in's model holds the
 // node exactly as the paper's cost (Held, Eq. (5) with β = 1) says, on
-// every job of the design: an independent oracle (reservation.CostFor).
+// every job of the design, planned with the paper's costs and with a
+// margin after each checkpoint (which Eq. (5) prices as held): an
+// independent oracle (reservation.CostFor).
 func TestSimHeldIsHeld(t *testing.T) {
-	jobs, err := FullDesign(3, 30, 1).Make(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	p := planner{}
-	for _, j := range jobs {
-		if j.Variation != 0 {
-			continue
-		}
-		s, err := p.plan(context.Background(), j.App, j.Strategy)
-		if j.Strategy == HPC {
-			continue // HPC's strategy depends on the job's history; checked below
-		}
+	for _, margin := range []float64{0, 33} {
+		d := FullDesign(3, 30, 1)
+		d.Margin = margin
+		jobs, err := d.Make(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := Held(s, j.App.C, j.App.R, j.Walltime)
-		if got := SimHeld(j); math.Abs(got-want) > 1e-6*want {
-			t.Fatalf("%s job %d: SimHeld %v, Held %v", j.Cell(), j.Index, got, want)
+		p := planner{}
+		for _, j := range jobs {
+			if j.Variation != 0 || j.Strategy == HPC {
+				continue // HPC's strategy depends on the job's history; checked below
+			}
+			s, err := p.plan(context.Background(), j.App, j.Strategy, margin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := reservation.Costs{Beta: 1, C: j.App.C, R: j.App.R, Margin: margin}
+			want := reservation.CostFor(s, c, j.Walltime)
+			if got := SimHeld(j); math.Abs(got-want) > 1e-6*want {
+				t.Fatalf("margin %v: %s job %d: SimHeld %v, Held %v", margin, j.Cell(), j.Index, got, want)
+			}
+			// and the time reserved is the RESERVATION-ONLY cost (α = 1)
+			c.Alpha, c.Beta = 1, 0
+			want = reservation.CostFor(s, c, j.Walltime)
+			if got := Reserved(j, SimReservations(j)); math.Abs(got-want) > 1e-6*want {
+				t.Fatalf("margin %v: %s job %d: reserved %v, CostFor %v", margin, j.Cell(), j.Index, got, want)
+			}
+			if margin == 0 && math.Abs(SimHeld(j)-Held(s, j.App.C, j.App.R, j.Walltime)) > 1e-6*want {
+				t.Fatalf("%s job %d: SimHeld %v, Held %v", j.Cell(), j.Index, SimHeld(j), Held(s, j.App.C, j.App.R, j.Walltime))
+			}
+			n++
 		}
-		// and the time reserved is the RESERVATION-ONLY cost (α = 1)
-		want = reservation.CostFor(s, reservation.Costs{Alpha: 1, C: j.App.C, R: j.App.R}, j.Walltime)
-		if got := Reserved(j, SimReservations(j)); math.Abs(got-want) > 1e-6*want {
-			t.Fatalf("%s job %d: reserved %v, CostFor %v", j.Cell(), j.Index, got, want)
-		}
-		n++
 	}
 	if n == 0 {
 		t.Fatal("no job checked")

@@ -39,6 +39,29 @@ type Config struct {
 	// Cluster is the Slurm the jobs run on; nil is slurm.Exec (the
 	// commands on PATH).
 	Cluster slurm.Cluster
+	// PaperCosts plans with the paper's costs (a checkpoint reserves C),
+	// whose milestones the run cannot reach; by default a checkpoint
+	// reserves C + PlanMargin, as ckpt reserve --slurm plans.
+	PaperCosts bool
+}
+
+// StartAllowance is the real time the plans allow for the stand-in's late
+// start: the runner starts a scaled reservation's clock when it starts the
+// app (nice -n 10 ckpt repro standin), which counts its work from its own
+// start, measured 0.26 and 0.56 s later on this 2-core node for the two
+// checkpointed reservations of a quick run, and at most 0.81 s from the
+// runner's start to its end, exit included, on 35 finished ones
+// (FINDINGS.md).
+const StartAllowance = time.Second
+
+// PlanMargin is what a plan reserves after each checkpoint besides C, in
+// paper seconds: Scale × (the runner's Margin + StartAllowance), the work
+// a checkpointed reservation really loses; 0 with PaperCosts.
+func (c Config) PlanMargin() float64 {
+	if c.PaperCosts {
+		return 0
+	}
+	return c.Scale * (c.Margin + StartAllowance).Seconds()
 }
 
 func (c Config) cluster() slurm.Cluster {
@@ -67,6 +90,34 @@ type Result struct {
 	Alloc    float64
 	Timeouts int
 	JobIDs   []string
+	// Checkpoints is the number of reservations that checkpointed and
+	// Reached the number whose saved progress reached their target
+	// (Reached), from the chain's records.
+	Checkpoints, Reached int
+}
+
+// milestoneSlack is how far below its target a saved progress still
+// counts as reached: the records keep 3 decimals.
+const milestoneSlack = 1e-2
+
+// Milestones counts the reservations of job j that checkpointed
+// (outcomes by reservation, from the chain's records) and those whose
+// saved progress reached the plan's milestone, less what a checkpoint
+// larger than C takes by design (the stand-in starts it (f − 1)·C
+// earlier, Fig. 9).
+func Milestones(j Job, outcomes map[int]slurm.Outcome) (checkpoints, reached int) {
+	for k, o := range outcomes {
+		if o.Outcome != slurm.OutcomeCheckpointed || k < 1 || k > len(j.Steps) {
+			continue
+		}
+		st := j.Steps[k-1]
+		target := st.Milestone - max(0, (SizeFactor(j.Seed, k, j.Variation)-1)*st.CheckpointTime)
+		checkpoints++
+		if o.Progress >= target-milestoneSlack {
+			reached++
+		}
+	}
+	return checkpoints, reached
 }
 
 // Available says whether the Slurm cluster cl answers, with its CPUs.
@@ -352,6 +403,7 @@ func finishedJob(cfg Config, f flight, live map[string]string) (Result, bool, er
 		return Result{}, false, nil
 	}
 	r := Result{Job: f.job, SimHeld: SimHeld(f.job), Scale: cfg.Scale}
+	r.Checkpoints, r.Reached = Milestones(f.job, st.Outcomes)
 	last := 0.0
 	for _, h := range hs {
 		r.Reservations++
