@@ -2,7 +2,6 @@ package advise
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -226,13 +225,6 @@ func ReplayRun(ctx context.Context, r ReplayRequest) (ReplayReport, error) {
 		}
 	}
 	return rep, err
-}
-
-// WriteJSON writes v indented, the --json form of every report.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // ParseWait reads a wait model "A,B" (slope, then seconds with the duration

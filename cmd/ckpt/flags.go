@@ -23,11 +23,8 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// nonNegDurationFlag and positiveDurationFlag read a duration flag's
-// value in seconds (>= 0, > 0).
+// nonNegDurationFlag reads a duration flag's value in seconds (>= 0).
 func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
-
-func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
 
 // named reads v with parse, naming the flag in the error.
 func named(name, v string, parse func(string) (float64, error)) (float64, error) {

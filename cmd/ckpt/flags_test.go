@@ -212,3 +212,7 @@ func bandwidthFlag(name, v string) (float64, error) {
 	}
 	return b, nil
 }
+
+// positiveDurationFlag reads a duration flag's value in seconds (> 0): the
+// grammar's tests check the positive rule through it.
+func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
