@@ -181,6 +181,9 @@ func (s Simulation) Resolve() (Config, Options, []Strategy, error) {
 	if err != nil {
 		return Config{}, opt, nil, err
 	}
+	if s.NoFailures && s.NodeMTBF != nil {
+		return Config{}, opt, nil, usage.Fieldf("mtbf", "%v s has no effect with no-failures: give one or the other", *s.NodeMTBF)
+	}
 	c, err := s.Load()
 	if err != nil {
 		return c, opt, nil, err

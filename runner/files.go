@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/ckpt-hpc/ckpt/usage"
+
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +17,9 @@ import (
 func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func() error, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
+	}
+	if csvPath == jsonlPath {
+		return nil, nil, usage.Errorf("--csv and --jsonl are both %q: the rows of two formats would interleave in one file", csvPath)
 	}
 	var (
 		sinks []Sink[R]

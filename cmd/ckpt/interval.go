@@ -100,10 +100,10 @@ func newIntervalCmd() *cobra.Command {
 func addIntervalFlags(fl *pflag.FlagSet, f *intervalFlags) {
 	r, fs := &f.req, &f.req.Failures
 	durationVar(fl, &r.Te, "te", "", "work of the task Te, without failures nor checkpoints (required)")
-	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)")
+	parsedVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0; required unless --memory or --local/--shared gives it)", positive)
 	parsedVar(fl, &r.R, "restart", "", "restart cost R (>= 0; default 0, or the chosen storage's with --memory or --local/--shared)", optional(units.ParseSeconds))
 	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "expected number of failures during the task `E(Y)` (MNOF, >= 0)", optional(interval.ParseExpectedFailures))
-	durationVar(fl, &fs.MTBF, "mtbf", "", "mean time between failures (> 0)")
+	parsedVar(fl, &fs.MTBF, "mtbf", "", "mean time between failures (> 0)", positive)
 	fl.StringVar(&fs.GloudSim, "trace", "", "GloudSim task trace (*.dat) to estimate MNOF and MTBF from")
 	fl.IntVar(&fs.Priority, "priority", -1, "with --trace or --google: priority group as in the file, 0-11 (the paper prints 1-12); -1 = all tasks")
 	durationVar(fl, &fs.MaxLength, "max-length", "", "with --trace: only tasks whose work is below this (default: no limit)")
