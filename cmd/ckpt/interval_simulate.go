@@ -62,12 +62,12 @@ func newIntervalSimulateCmd() *cobra.Command {
 	}
 	fl, r := cmd.Flags(), &f.req
 	durationVar(fl, &r.Te, "te", "", "work of the task Te (required)")
-	durationVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)")
+	parsedVar(fl, &r.C, "ckpt", "", "checkpoint cost C (> 0, required)", positive)
 	durationVar(fl, &r.R, "restart", "0", "restart cost R (>= 0; default 0)")
 	fl.StringVar(&r.Strategy, "strategy", interval.MethodMNOF, "checkpoint policy: young, daly, mnof, period:D or count:N")
 	fs, m := &r.Failures, &r.Model
 	fl.StringVar(&fs.Dist, "dist", "", "law of the times between failures (a distribution spec)")
-	durationVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean")
+	parsedVar(fl, &fs.MTBF, "mtbf", "", "exponential failures of this mean (> 0)", positive)
 	parsedVar(fl, &fs.ExpectedFailures, "failures", "", "exponential failures, `E(Y)` expected during the task (mean Te/E(Y))", optional(interval.ParseExpectedFailures))
 	fl.StringVar(&fs.LANL, "lanl", "", "LANL failure log: draw from the law fitted to --system")
 	fl.IntVar(&fs.System, "system", -1, "with --lanl: the system number")

@@ -99,6 +99,8 @@ func TestMalformedInputs(t *testing.T) {
 		{s("interval", "--te", "1d", "--mtbf", "1d", "--ckpt", "60", "--restart", "-0"), 0, "R = 0 s", ""},
 		{s("interval", "--te", "1d", "--mtbf", "0", "--ckpt", "60"), 2, "--mtbf", ""},
 		{s("interval", "--te", "1d", "--failures", "2", "--ckpt", "0"), 2, "--ckpt: 0", ""},
+		{s("interval", "simulate", "--te", "1d", "--mtbf", "0", "--ckpt", "60"), 2, "--mtbf: 0", ""},
+		{s("interval", "simulate", "--te", "1d", "--mtbf", "1h", "--ckpt", "0"), 2, "--ckpt: 0", ""},
 		{cat(s("iosim", "run"), iq, s("--no-failures", "--mtbf", "1d")), 2, "--mtbf: 86400 s has no effect", ""},
 		{s("iosim", "sweep", "--csv", "-", "--jsonl", "-"), 2, `both "-"`, ""},
 		{s("interval", "--te", "1d", "--mtbf", "1d", "--ckpt", "60", "--plot", p("adir")), 2, "adir", ""},
