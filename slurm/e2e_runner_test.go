@@ -259,9 +259,11 @@ func TestMilestonesOnSlurm(t *testing.T) {
 	}
 	var plan struct {
 		Reservations []struct {
-			Length, Milestone, Restart float64
-			Checkpoint                 bool
-			CheckpointTime             float64 `json:"checkpoint_time"`
+			Length         float64 `json:"length_s"`
+			Milestone      float64 `json:"milestone_s"`
+			Restart        float64 `json:"restart_s"`
+			Checkpoint     bool    `json:"checkpoint"`
+			CheckpointTime float64 `json:"checkpoint_time_s"`
 		}
 	}
 	if err := json.Unmarshal(out, &plan); err != nil {
