@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -98,11 +99,17 @@ type Log struct {
 	Skipped map[string]int `json:"skipped,omitempty"`
 }
 
-// ReadLog reads an SWF log (gzip recognised) or, when name ends in ".rst",
-// a CQSim result file (whose waits are simulated, so dropped).
+// ReadLog reads an SWF log (gzip recognised), a `sacct --parsable2` dump
+// (ReadSacct; told by its header) or, when name ends in ".rst", a CQSim
+// result file (whose waits are simulated, so dropped).
 func ReadLog(r io.Reader, name string) (Log, error) {
 	var sw []trace.SWFJob
 	var err error
+	br := bufio.NewReader(r)
+	r = br
+	if isSacct(br) {
+		return ReadSacct(br, filepath.Base(name))
+	}
 	if strings.HasSuffix(strings.TrimSuffix(name, ".gz"), ".rst") {
 		sw, err = trace.ReadCQSim(r, name)
 	} else {
@@ -128,8 +135,13 @@ func FromSWFJobs(name string, sw []trace.SWFJob) (Log, error) {
 	if len(l.Jobs) == 0 {
 		return l, usage.Errorf("%s: none of the %d jobs has a run time, a requested time and a submit time", name, len(sw))
 	}
-	sort.SliceStable(l.Jobs, func(a, b int) bool { return l.Jobs[a].Submit < l.Jobs[b].Submit })
+	sortJobs(l.Jobs)
 	return l, nil
+}
+
+// sortJobs sorts jobs by submit time (stable).
+func sortJobs(jobs []Job) {
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
 }
 
 // ReadLogFile opens and reads path (a missing file is a usage error).

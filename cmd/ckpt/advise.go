@@ -83,7 +83,7 @@ func newAdviseLogCmd(use, short, example string, model *string,
 
 func newAdviseLearnCmd() *cobra.Command {
 	var model string
-	return newAdviseLogCmd("learn LOG --model FILE", "Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst)",
+	return newAdviseLogCmd("learn LOG --model FILE", "Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst, sacct --parsable2)",
 		"  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model", &model,
 		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
 			return advise.Learn(ctx, advise.LearnRequest{Log: log, Model: model, Params: p})
