@@ -75,3 +75,26 @@ func BenchmarkVariants(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDynProgCountLimited is the limited DP (Slurm's minute grid, a
+// margin, a longest reservation) on the laws of BenchmarkDynProgCount,
+// in seconds (values × 3600): bounded at 4 h of the 20 h support, where
+// a row reaches K ≈ n/5 values (O(n·K)), and unbounded (O(n²)).
+func BenchmarkDynProgCountLimited(b *testing.B) {
+	c := Costs{Alpha: 1, C: 360, R: 360, Margin: DefaultSlurmMargin, Granularity: SlurmGranularity}
+	for _, n := range []int{1000, 2000} {
+		values, probs := benchLaw(n)
+		for i := range values {
+			values[i] *= 3600
+		}
+		for _, bound := range []float64{4 * 3600, 0} {
+			b.Run(fmt.Sprintf("n=%d/bound=%gh", n, bound/3600), func(b *testing.B) {
+				for b.Loop() {
+					if _, _, err := DynProgCountLimited(values, probs, c, Mixed, bound); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
