@@ -23,6 +23,14 @@ type Job struct {
 	Requested float64 // the user's requested time (the limit)
 	Nodes     int64   // processors or nodes used (SWF allocated, else requested)
 	Who               // user, account, job name, queue, partition
+	// Chain is the ID of the ckpt chain whose reservations this run joins
+	// ("" for one job); EndAt, when > 0, is its logged end (the end of
+	// its last reservation).
+	Chain string
+	EndAt float64
+	// Complete says the run is known to have completed (a chain that did):
+	// it is never taken as censored.
+	Complete bool
 }
 
 // Who identifies a job's workload: each field is "" when unknown.
@@ -41,9 +49,14 @@ func id(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-// End is the job's end time as logged: submit + wait + run (a job whose
-// wait is unknown is taken to start at once).
-func (j Job) End() float64 { return j.Submit + math.Max(j.Wait, 0) + j.Run }
+// End is the job's end time as logged: EndAt when known, else submit +
+// wait + run (a job whose wait is unknown is taken to start at once).
+func (j Job) End() float64 {
+	if j.EndAt > 0 {
+		return j.EndAt
+	}
+	return j.Submit + math.Max(j.Wait, 0) + j.Run
+}
 
 // Tolerance is how close to its limit a run must end to count as killed at
 // the limit (censored): max(1 s, 1 % of the limit).
@@ -51,7 +64,9 @@ func Tolerance(requested float64) float64 { return math.Max(1, 0.01*requested) }
 
 // Censored reports whether the job hit its limit: its true length is
 // unknown, at least its request.
-func (j Job) Censored() bool { return j.Run >= j.Requested-Tolerance(j.Requested) }
+func (j Job) Censored() bool {
+	return !j.Complete && j.Run >= j.Requested-Tolerance(j.Requested)
+}
 
 // Length is the length the advisor learns and the replay plays: the run,
 // or the request for a censored run (a lower bound of the true length).
@@ -97,6 +112,13 @@ type Log struct {
 	Jobs    []Job          `json:"-"`
 	Read    int            `json:"read"`
 	Skipped map[string]int `json:"skipped,omitempty"`
+	// Chains counts the runs joined from ckpt chains' reservations
+	// (sacct dumps).
+	Chains int `json:"chains,omitempty"`
+	// Unended is the earliest submit time of a job or chain of the log
+	// that had not ended (+Inf when none, 0 for logs that cannot tell):
+	// learning stops before it, so that the next learn sees it ended.
+	Unended float64 `json:"-"`
 }
 
 // ReadLog reads an SWF log (gzip recognised), a `sacct --parsable2` dump

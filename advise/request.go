@@ -8,23 +8,40 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // LearnRequest builds or extends a model file from a job log.
 type LearnRequest struct {
-	Log   string `json:"log"`   // SWF (gzip recognised) or CQSim .rst
+	Log   string `json:"log"`   // SWF (gzip recognised), CQSim .rst or sacct --parsable2
 	Model string `json:"model"` // the model file, created or extended
 	// Params are used for a new model; an existing model keeps its own.
 	Params Params `json:"params"`
+	// FromCluster learns from the cluster's accounting instead of Log:
+	// every user's jobs (sacct -a) from Since (default: where the model
+	// stopped, or DefaultSince ago) to Until (default: now); ParseWhen
+	// reads both.
+	FromCluster  bool   `json:"from_cluster,omitempty"`
+	Since, Until string `json:",omitempty"`
+	// Cluster answers the accounting query (nil: slurm.Exec, the
+	// commands on PATH); Now is the clock (nil: time.Now).
+	Cluster slurm.SiteAccounting `json:"-"`
+	Now     func() time.Time     `json:"-"`
 }
 
 // Validate names the first bad field.
 func (r LearnRequest) Validate() error {
-	if r.Log == "" {
-		return usage.Fieldf("log", "a job log is needed")
+	switch {
+	case r.FromCluster && r.Log != "":
+		return usage.Fieldf("log", "give a job log or --from-cluster, not both (got %s)", r.Log)
+	case !r.FromCluster && r.Log == "":
+		return usage.Fieldf("log", "a job log (or --from-cluster) is needed")
+	case !r.FromCluster && (r.Since != "" || r.Until != ""):
+		return usage.Fieldf("since", "--since and --until bound the window of --from-cluster")
 	}
 	if r.Model == "" {
 		return usage.Fieldf("model", "a model file is needed")
@@ -41,8 +58,12 @@ type LearnReport struct {
 	Log   string `json:"log"`
 	// New counts the jobs learnt; Old those at or before the model's last
 	// submit time, skipped as already learnt.
-	New        int       `json:"new_jobs"`
-	Old        int       `json:"old_jobs"`
+	New int `json:"new_jobs"`
+	Old int `json:"old_jobs"`
+	// Deferred counts the jobs submitted at or after the first job (or
+	// chain) still running: the next learn takes them, with it.
+	Deferred   int       `json:"deferred_jobs,omitempty"`
+	Chains     int       `json:"chains,omitempty"`
 	Jobs       int       `json:"jobs"`
 	Groups     int       `json:"groups"`
 	LastSubmit float64   `json:"last_submit"`
@@ -65,7 +86,14 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 		}
 		rep.Extended = true
 	}
-	l, err := ReadLogFile(r.Log)
+	var l Log
+	var err error
+	if r.FromCluster {
+		l, err = clusterLog(ctx, r, e.lastSeen, rep.Extended)
+		rep.Log = l.Name
+	} else {
+		l, err = ReadLogFile(r.Log)
+	}
 	if err != nil {
 		return rep, err
 	}
@@ -76,6 +104,18 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 			i++
 		}
 		rep.Old, jobs = i, jobs[i:]
+	}
+	if l.Unended > 0 && !math.IsInf(l.Unended, 1) {
+		i := len(jobs)
+		for i > 0 && jobs[i-1].Submit >= l.Unended {
+			i--
+		}
+		rep.Deferred, jobs = len(jobs)-i, jobs[:i]
+	}
+	for _, j := range jobs {
+		if j.Chain != "" {
+			rep.Chains++
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return rep, err
@@ -96,8 +136,15 @@ func (r LearnReport) WriteText(w io.Writer) error {
 	if r.Extended {
 		verb = "extended"
 	}
-	_, err := fmt.Fprintf(w, "%s %s: %d new jobs from %s (%d already learnt), %d jobs in %d groups, %s\n",
-		verb, r.Model, r.New, r.Log, r.Old, r.Jobs, r.Groups, r.Wait)
+	var more string
+	if r.Chains > 0 {
+		more += fmt.Sprintf(", %d of them ckpt chains joined", r.Chains)
+	}
+	if r.Deferred > 0 {
+		more += fmt.Sprintf(", %d deferred behind a job still running", r.Deferred)
+	}
+	_, err := fmt.Fprintf(w, "%s %s: %d new jobs from %s (%d already learnt%s), %d jobs in %d groups, %s\n",
+		verb, r.Model, r.New, r.Log, r.Old, more, r.Jobs, r.Groups, r.Wait)
 	return err
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +58,7 @@ func newAdviseLogCmd(use, short, example string, model *string,
 			var rep textReport
 			m, err := advise.ParseWait(wait)
 			if p.Wait = m; err == nil || wait == "" {
-				rep, err = run(cmd.Context(), args[0], p)
+				rep, err = run(cmd.Context(), strings.Join(args, ""), p)
 			}
 			if pic, ok := rep.(report.Pictured); ok && err == nil {
 				err = report.WritePictures(plotPath, htmlPath, pic)
@@ -82,12 +83,19 @@ func newAdviseLogCmd(use, short, example string, model *string,
 }
 
 func newAdviseLearnCmd() *cobra.Command {
-	var model string
-	return newAdviseLogCmd("learn LOG --model FILE", "Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst, sacct --parsable2)",
-		"  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model", &model,
+	var r advise.LearnRequest
+	cmd := newAdviseLogCmd("learn {LOG | --from-cluster [--since T] [--until T]} --model FILE",
+		"Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst, sacct --parsable2) or the cluster's accounting",
+		"  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model\n  ckpt advise learn --from-cluster --since 2026-01-01 --model /etc/slurm/ckpt-advise.model", &r.Model,
 		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
-			return advise.Learn(ctx, advise.LearnRequest{Log: log, Model: model, Params: p})
+			r.Log, r.Params = log, p
+			return advise.Learn(ctx, r)
 		})
+	cmd.Args = cobra.MaximumNArgs(1)
+	cmd.Flags().BoolVar(&r.FromCluster, "from-cluster", false, "learn every user's jobs from the cluster's accounting (sacct -a), new ones only")
+	cmd.Flags().StringVar(&r.Since, "since", "", "--from-cluster: window start, a date, a time or a duration back (default: where the model stopped, or 30d)")
+	cmd.Flags().StringVar(&r.Until, "until", "", "--from-cluster: window end (default: now)")
+	return cmd
 }
 
 func newAdviseReplayCmd() *cobra.Command {
