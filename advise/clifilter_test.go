@@ -11,14 +11,15 @@ import (
 )
 
 // TestCLIFilterOnSlurm submits through contrib/slurm/cli_filter.lua on the
-// local Slurm, with CKPT_SLURM_CLI_FILTER=1. The filter runs in the
+// local Slurm, with CKPT_SLURM_TESTS=1 (or CKPT_SLURM_CLI_FILTER=1). The
+// filter runs in the
 // client, so a private copy of slurm.conf (SLURM_CONF) with
 // CliFilterPlugins=cli_filter/lua enables it for these submissions only;
 // the cluster's configuration is not touched. Jobs are submitted held and
 // cancelled at the end.
 func TestCLIFilterOnSlurm(t *testing.T) {
 	if os.Getenv("CKPT_SLURM_CLI_FILTER") != "1" {
-		t.Skip("set CKPT_SLURM_CLI_FILTER=1 to submit through the cli_filter on the local Slurm")
+		needSlurm(t)
 	}
 	for _, c := range []string{"sbatch", "scontrol", "scancel", "timeout"} {
 		if _, err := exec.LookPath(c); err != nil {
@@ -110,6 +111,9 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	}
 	if _, comment, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00", "--time-min=03:00:00"); strings.Contains(comment, "ckpt") {
 		t.Errorf("a job with its own --time-min: Comment=%s, want it left alone", comment)
+	}
+	if limit, comment, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00", "--comment=ckpt:chain=c7"); limit != "04:00:00" || comment != "ckpt:chain=c7" {
+		t.Errorf("a ckpt chain's reservation: TimeLimit=%s Comment=%s, want its plan's 04:00:00 untouched", limit, comment)
 	}
 	for name, b := range map[string]string{"missing": filepath.Join(dir, "nonexistent"), "broken": broken, "slow": slow} {
 		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b, "CKPT_ADVISE_TIMEOUT=1"})

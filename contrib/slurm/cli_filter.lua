@@ -96,6 +96,10 @@ function slurm_cli_pre_submit(options, offset)
 		if POLICY == "respect" and has_time then
 			return
 		end
+		if given(options["comment"]) and string.match(tostring(options["comment"]), "^ckpt:chain=") then
+			-- A reservation of a ckpt chain: its time is the chain's plan.
+			return
+		end
 		if time_given(options["time-min"]) then
 			-- The user's own --time-min could exceed the advised --time and
 			-- make sbatch refuse the job: leave such a job alone.
