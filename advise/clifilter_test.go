@@ -43,7 +43,7 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 		t0 += 100 + run + 10
 	}
 	e.Feed(jobs, true, nil)
-	model := filepath.Join(dir, "site.model")
+	model := filepath.Join(dir, "ckpt-advise.model") // the installed filter's default
 	if err := e.WriteModel(model); err != nil {
 		t.Fatal(err)
 	}
@@ -55,18 +55,19 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	extra := "\nCliFilterPlugins=cli_filter/lua\n"
 	if !regexp.MustCompile(`(?mi)^\s*PlugStackConfig`).Match(conf) {
-		extra += "PlugStackConfig=" + filepath.Join(filepath.Dir(slurmConf()), "plugstack.conf") + "\n"
+		conf = append(conf, "\nPlugStackConfig="+filepath.Join(filepath.Dir(slurmConf()), "plugstack.conf")+"\n"...)
 	}
-	lua, err := os.ReadFile("../contrib/slurm/cli_filter.lua")
-	if err != nil {
+	// The filter and the configuration line as scripts/slurm-localhost.sh
+	// --cli-filter respect installs them, in the private folder.
+	if err := os.WriteFile(filepath.Join(dir, "slurm.conf.new"), conf, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"slurm.conf": append(conf, extra...), "cli_filter.lua": lua} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if out, err := cliFilterInstall("respect", filepath.Join(dir, "cli_filter.lua"), filepath.Join(dir, "slurm.conf.new")); err != nil {
+		t.Fatalf("cli_filter_install: %v\n%s", err, out)
+	}
+	if err := os.Rename(filepath.Join(dir, "slurm.conf.new"), filepath.Join(dir, "slurm.conf")); err != nil {
+		t.Fatal(err)
 	}
 	broken := filepath.Join(dir, "broken")
 	os.WriteFile(broken, []byte("#!/bin/sh\necho '{\"keep_user_request\": false, \"slurm_time\": \"rm -rf\"'\n"), 0o755)
@@ -77,7 +78,7 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("sbatch", append([]string{"--parsable", "--hold", "--job-name", "ckpt-cli-filter-test", "--wrap", "true"}, args...)...)
 		cmd.Env = append(os.Environ(), append([]string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf"), "USER=7",
-			"CKPT_ADVISE_BIN=" + bin, "CKPT_ADVISE_MODEL=" + model, "CKPT_ADVISE_TIMEOUT=5"}, env...)...)
+			"CKPT_ADVISE_BIN=" + bin, "CKPT_ADVISE_TIMEOUT=5"}, env...)...)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		took = time.Since(start)
@@ -129,4 +130,64 @@ func slurmConf() string {
 		return c
 	}
 	return "/etc/slurm/slurm.conf"
+}
+
+// cliFilterInstall runs scripts/slurm-localhost.sh's cli_filter_install
+// alone (the script's other steps start daemons as root): POLICY, the
+// cli_filter.lua to write, the slurm.conf.new to complete.
+func cliFilterInstall(policy, lua, confNew string) ([]byte, error) {
+	script, err := filepath.Abs("../scripts/slurm-localhost.sh")
+	if err != nil {
+		return nil, err
+	}
+	src, _ := filepath.Abs("../contrib/slurm/cli_filter.lua")
+	funcs := `eval "$(sed -n -e '/^marker=/p' -e '/^cli_filter_check()/,/^}/p' -e '/^cli_filter_install()/,/^}/p' "$0")"; cli_filter_install "$@"`
+	return exec.Command("bash", "-c", funcs, script, policy, lua, confNew, src).CombinedOutput()
+}
+
+// scripts/slurm-localhost.sh --cli-filter POLICY, on a temporary folder:
+// it writes cli_filter.lua (marked as its own, with POLICY and the model
+// beside slurm.conf as defaults) and one CliFilterPlugins line; it
+// refuses a bad policy and a cli_filter.lua it did not write (left as it
+// was); without --cli-filter it removes only its own file.
+func TestSlurmLocalhostCLIFilter(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	lua, conf := filepath.Join(dir, "cli_filter.lua"), filepath.Join(dir, "slurm.conf.new")
+	write := func() { os.WriteFile(conf, []byte("ClusterName=x\n"), 0o644) }
+	for _, policy := range []string{"within", "respect"} { // a re-run replaces its own file
+		write()
+		if out, err := cliFilterInstall(policy, lua, conf); err != nil {
+			t.Fatalf("%s: %v\n%s", policy, err, out)
+		}
+		b, _ := os.ReadFile(lua)
+		c, _ := os.ReadFile(conf)
+		if !strings.HasPrefix(string(b), "-- # Written by ckpt scripts/slurm-localhost.sh") ||
+			!strings.Contains(string(b), `os.getenv("CKPT_ADVISE_POLICY") or "`+policy+`"`) ||
+			!strings.Contains(string(b), `os.getenv("CKPT_ADVISE_MODEL") or "`+dir+`/ckpt-advise.model"`) ||
+			string(c) != "ClusterName=x\nCliFilterPlugins=cli_filter/lua\n" {
+			t.Errorf("%s: slurm.conf %q, cli_filter.lua:\n%.400s", policy, c, b)
+		}
+	}
+	write()
+	if out, err := cliFilterInstall("sometimes", lua, conf); err == nil || !strings.Contains(string(out), "want respect or within") {
+		t.Errorf("a bad policy: %v %s", err, out)
+	}
+	if out, err := cliFilterInstall("none", lua, conf); err != nil {
+		t.Errorf("none: %v %s", err, out)
+	}
+	if _, err := os.Stat(lua); !os.IsNotExist(err) {
+		t.Errorf("without --cli-filter its own cli_filter.lua stays: %v", err)
+	}
+	os.WriteFile(lua, []byte("-- the site's own filter\n"), 0o644)
+	for _, policy := range []string{"respect", "none"} {
+		out, err := cliFilterInstall(policy, lua, conf)
+		b, _ := os.ReadFile(lua)
+		c, _ := os.ReadFile(conf)
+		if string(b) != "-- the site's own filter\n" || string(c) != "ClusterName=x\n" || (policy == "respect") != (err != nil) {
+			t.Errorf("%s over the site's own filter: %v %s; left %q and %q", policy, err, out, b, c)
+		}
+	}
 }

@@ -20,8 +20,9 @@
 set -euo pipefail
 
 marker="# Written by ckpt scripts/slurm-localhost.sh; delete this file to hand it back."
-conf=/etc/slurm/slurm.conf
-dbconf=/etc/slurm/slurmdbd.conf
+confdir=${CKPT_SLURM_CONF_DIR:-/etc/slurm} # where slurm.conf goes
+conf=$confdir/slurm.conf
+dbconf=$confdir/slurmdbd.conf
 
 if [ "$(id -u)" != 0 ]; then
 	echo "slurm-localhost: run as root (it installs packages and starts daemons)" >&2
@@ -36,6 +37,48 @@ for f in "$conf" "$dbconf"; do
 	fi
 done
 
+# --cli-filter POLICY: ckpt's walltime advisor in every sbatch, salloc and
+# srun (docs/advise.md). contrib/slurm/cli_filter.lua goes beside slurm.conf
+# as cli_filter.lua, with POLICY as its default (respect: advise only jobs
+# without --time; within: every job, never above its --time) and the model
+# $confdir/ckpt-advise.model (ckpt advise learn --from-cluster --model …),
+# and slurm.conf gets CliFilterPlugins=cli_filter/lua. As with the
+# configurations, a cli_filter.lua this script did not write is never
+# overwritten; a re-run without --cli-filter removes the one it wrote.
+cli_filter=none
+prev=
+for a in "$@"; do
+	case "$prev" in --cli-filter) cli_filter=$a;; esac
+	case "$a" in --cli-filter=*) cli_filter=${a#--cli-filter=};; esac
+	prev=$a
+done
+if [ "$prev" = --cli-filter ]; then cli_filter=""; fi
+cli_filter_check() { # POLICY LUA: refuses a bad policy, or to replace a file it did not write
+	case "$1" in none|respect|within) ;; *)
+		echo "slurm-localhost: --cli-filter '$1': want respect or within" >&2; return 2;; esac
+	if [ "$1" != none ] && [ -e "$2" ] && ! grep -qxF -- "-- $marker" "$2"; then
+		echo "slurm-localhost: $2 exists and was not written by this script; refusing to overwrite it." >&2
+		return 2
+	fi
+}
+cli_filter_install() { # POLICY LUA CONF_NEW SRC: writes LUA, appends to CONF_NEW
+	local policy=$1 lua=$2 confnew=$3 src=$4
+	cli_filter_check "$policy" "$lua" || return
+	if [ "$policy" = none ]; then
+		if [ -e "$lua" ] && grep -qxF -- "-- $marker" "$lua"; then rm -f "$lua"; fi
+		return 0
+	fi
+	{ echo "-- $marker"; sed -e "s|or \"respect\"|or \"$policy\"|" \
+		-e "s|or \"/etc/slurm/ckpt-advise.model\"|or \"$(dirname "$lua")/ckpt-advise.model\"|" "$src"; } > "$lua.new" || return
+	if ! grep -qF "or \"$policy\"" "$lua.new"; then
+		echo "slurm-localhost: $src: no default policy to set" >&2
+		rm -f "$lua.new"
+		return 1
+	fi
+	chmod 644 "$lua.new" && mv "$lua.new" "$lua" && echo "CliFilterPlugins=cli_filter/lua" >> "$confnew"
+}
+cli_filter_check "$cli_filter" "$confdir/cli_filter.lua" || exit 2
+
 if ! command -v slurmctld >/dev/null || ! command -v slurmdbd >/dev/null || ! command -v munged >/dev/null || ! command -v mariadbd >/dev/null; then
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm slurmdbd munge mariadb-server >/dev/null
@@ -45,7 +88,7 @@ host=$(hostname -s)
 slots=${CKPT_SLURM_SLOTS:-256}
 case "$slots" in ''|*[!0-9]*) echo "slurm-localhost: CKPT_SLURM_SLOTS=$slots: want a number of CPUs" >&2; exit 2;; esac
 mem=$(slurmd -C | head -1 | tr ' ' '\n' | grep '^RealMemory=' || true) # RealMemory=…
-mkdir -p /etc/slurm /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge /var/lib/munge /var/log/munge /run/mysqld
+mkdir -p "$confdir" /var/spool/slurmctld /var/spool/slurmd /var/log/slurm /run/munge /var/lib/munge /var/log/munge /run/mysqld
 
 cat > "$dbconf.new" <<CONF
 $marker
@@ -97,6 +140,7 @@ CONF
 # A changed configuration reaches a slurmctld that already runs through
 # scontrol reconfigure (enough for partitions; running and pending jobs keep
 # going); an unchanged one is left alone, so re-runs stay idempotent.
+cli_filter_install "$cli_filter" "$confdir/cli_filter.lua" "$conf.new" "$(cd "$(dirname "$0")/.." && pwd)/contrib/slurm/cli_filter.lua"
 reconfigure=no
 if [ -e "$conf" ] && ! cmp -s "$conf.new" "$conf"; then reconfigure=yes; fi
 mv "$conf.new" "$conf"
