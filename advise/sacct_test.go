@@ -52,13 +52,14 @@ func FuzzReadSacct(f *testing.F) {
 	f.Add("JobID|Submit|Start|Timelimit|ElapsedRaw|State\n1|2026-01-02T10:00:00|2026-01-02T10:00:05|01:00:00|60|COMPLETED\n")
 	f.Add("JobID|Submit|Start|Timelimit|ElapsedRaw|State\n1|2026-01-02T10:00:00|x|UNLIMITED|-1|PENDING\n")
 	f.Add("JobID|\n|\n")
+	f.Add(chainDump)
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := ReadSacct(strings.NewReader(s), "f")
 		if err != nil {
 			return
 		}
 		for i, j := range l.Jobs {
-			if !(j.Run > 0) || !(j.Requested > 0) || (i > 0 && j.Submit < l.Jobs[i-1].Submit) {
+			if !(j.Run > 0) || !(j.Requested > 0) || (i > 0 && j.Submit < l.Jobs[i-1].Submit) || j.Length() > j.Requested {
 				t.Fatalf("job %d: %+v", i, j)
 			}
 		}
