@@ -25,8 +25,9 @@ type LearnRequest struct {
 	// every user's jobs (sacct -a) from Since (default: where the model
 	// stopped, or DefaultSince ago) to Until (default: now); ParseWhen
 	// reads both.
-	FromCluster  bool   `json:"from_cluster,omitempty"`
-	Since, Until string `json:",omitempty"`
+	FromCluster bool   `json:"from_cluster,omitempty"`
+	Since       string `json:"since,omitempty"`
+	Until       string `json:"until,omitempty"`
 	// Cluster answers the accounting query (nil: slurm.Exec, the
 	// commands on PATH); Now is the clock (nil: time.Now).
 	Cluster slurm.SiteAccounting `json:"-"`
@@ -38,10 +39,10 @@ func (r LearnRequest) Validate() error {
 	switch {
 	case r.FromCluster && r.Log != "":
 		return usage.Fieldf("log", "give a job log or --from-cluster, not both (got %s)", r.Log)
-	case !r.FromCluster && r.Log == "":
-		return usage.Fieldf("log", "a job log (or --from-cluster) is needed")
 	case !r.FromCluster && (r.Since != "" || r.Until != ""):
 		return usage.Fieldf("since", "--since and --until bound the window of --from-cluster")
+	case !r.FromCluster && r.Log == "":
+		return usage.Fieldf("log", "a job log (or --from-cluster) is needed")
 	}
 	if r.Model == "" {
 		return usage.Fieldf("model", "a model file is needed")

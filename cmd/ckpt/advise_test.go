@@ -75,6 +75,7 @@ func TestAdviseBadInput(t *testing.T) {
 	log := adviseLog(t)
 	notModel := filepath.Join(t.TempDir(), "x")
 	os.WriteFile(notModel, []byte("hello\n"), 0o644)
+	newModel := filepath.Join(t.TempDir(), "new.model")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -87,6 +88,13 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"advise", "--model", notModel, "--user", "1", "--nodes", "-3"}, "--nodes"},
 		{[]string{"advise", "learn", log}, "--model"},
 		{[]string{"advise", "learn", log, "--model", notModel}, "not a ckpt-advise-model"},
+		{[]string{"advise", "learn", "--model", newModel}, "--from-cluster"},
+		{[]string{"advise", "learn", log, "--from-cluster", "--model", newModel}, "not both"},
+		{[]string{"advise", "learn", log, "--since", "1d", "--model", newModel}, "--since"},
+		{[]string{"advise", "learn", "--from-cluster", "--since", "yesterday", "--model", newModel}, "yesterday"},
+		{[]string{"advise", "learn", "--from-cluster", "--since", "2026-01-02", "--until", "2026-01-01", "--model", newModel}, "--until"},
+		{[]string{"advise", "learn", "--from-cluster", "--until", "-1h", "--model", newModel}, "-1h"},
+		{[]string{"advise", "learn", log, log, "--model", newModel}, "2"},
 		{[]string{"advise", "replay", log, "--wait", "fast"}, "--wait"},
 		{[]string{"advise", "replay", log, "--window", "2"}, "--window"},
 		{[]string{"advise", "replay", log, "--priors", "1,-1"}, "--priors"},
@@ -98,6 +106,9 @@ func TestAdviseBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(errb, c.want) || strings.Count(strings.TrimSpace(errb), "\n") > 0 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %q in one line", c.args, code, errb, c.want)
 		}
+	}
+	if _, err := os.Stat(newModel); err == nil {
+		t.Errorf("a refused learn wrote %s", newModel)
 	}
 }
 
