@@ -153,6 +153,10 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 		}
 	}
 	for _, run := range runs.Runs {
+		if math.IsInf(run.Walltime, 0) || run.Walltime > 100*365*86400 {
+			l.Skipped["ckpt chain: work recorded beyond 100 years"]++
+			continue
+		}
 		j := Job{Submit: math.Inf(1), Wait: -1, Run: run.Walltime, Chain: run.Chain, Nodes: -1}
 		var limits float64
 		for _, id := range run.Jobs {
@@ -217,7 +221,7 @@ func sacctJob(f []string, col map[string]int) sacctRow {
 		row.why = "not ended"
 	case lerr != nil || !(limit > 0):
 		row.why = "no time limit"
-	case rerr != nil || !(run > 0):
+	case rerr != nil || !(run > 0) || math.IsInf(run, 1):
 		row.why = "run time unknown or 0"
 	case terr != nil:
 		row.why = "submit or start time unknown"

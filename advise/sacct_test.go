@@ -2,6 +2,7 @@ package advise
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,13 +54,16 @@ func FuzzReadSacct(f *testing.F) {
 	f.Add("JobID|Submit|Start|Timelimit|ElapsedRaw|State\n1|2026-01-02T10:00:00|x|UNLIMITED|-1|PENDING\n")
 	f.Add("JobID|\n|\n")
 	f.Add(chainDump)
+	f.Add(strings.Replace(chainDump, "progress=5000", "progress=Inf", 1))
+	f.Add(strings.Replace(chainDump, "|600|COMPLETED|\n", "|Inf|COMPLETED|\n", 1))
 	f.Fuzz(func(t *testing.T, s string) {
 		l, err := ReadSacct(strings.NewReader(s), "f")
 		if err != nil {
 			return
 		}
 		for i, j := range l.Jobs {
-			if !(j.Run > 0) || !(j.Requested > 0) || (i > 0 && j.Submit < l.Jobs[i-1].Submit) || j.Length() > j.Requested {
+			if !(j.Run > 0) || !(j.Requested > 0) || math.IsInf(j.Run, 0) || math.IsInf(j.Requested, 0) ||
+				(i > 0 && j.Submit < l.Jobs[i-1].Submit) || j.Length() > j.Requested {
 				t.Fatalf("job %d: %+v", i, j)
 			}
 		}
