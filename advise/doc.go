@@ -1,6 +1,8 @@
 // Package advise is the site's walltime advisor: it learns, from a job log
-// (Standard Workload Format, a CQSim result file, or a Slurm sacct dump read
-// through package slurm), what each group of jobs runs for, and answers for
+// (Standard Workload Format, a CQSim result file, or a Slurm sacct dump,
+// from a file or from the cluster through slurm.SiteAccounting, with a ckpt
+// chain's reservations joined into one run by slurm.GroupRuns), what each
+// group of jobs runs for, and answers for
 // a job about to be submitted with the walltime to ask — the first
 // reservation of the optimal sequence of the seed paper (Gainaru et al.,
 // "Reservation and Checkpointing Strategies for Stochastic Jobs", IPDPS
