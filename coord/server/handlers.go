@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"reflect"
 	"slices"
 	"strconv"
@@ -69,6 +70,13 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(jobOp(s, "release", s.release)))
 	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(jobOp(s, "cancel", s.cancel)))
 	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(jobOp(s, "done", s.done)))
+	if s.opt.Pprof {
+		m.HandleFunc("GET /debug/pprof/", s.authOnly(pprof.Index))
+		m.HandleFunc("GET /debug/pprof/cmdline", s.authOnly(pprof.Cmdline))
+		m.HandleFunc("GET /debug/pprof/profile", s.authOnly(pprof.Profile))
+		m.HandleFunc("GET /debug/pprof/symbol", s.authOnly(pprof.Symbol))
+		m.HandleFunc("GET /debug/pprof/trace", s.authOnly(pprof.Trace))
+	}
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, refuse(api.CodeNotFound, "path", "no endpoint %s %s", r.Method, clip(r.URL.Path)))
 	})
@@ -84,6 +92,19 @@ func clip(s string) string {
 
 // handler answers a request with the body of a 200 or an error.
 type handler func(r *http.Request) (any, error)
+
+// authOnly serves h to a request with a bearer token of the API (the
+// profiler: no rate limit, no body, answers that are not JSON).
+func (s *Server) authOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorised(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
+			s.finish(w, r, time.Now(), nil, refuse(api.CodeUnauthorized, "Authorization", "missing or unknown bearer token"))
+			return
+		}
+		h(w, r)
+	}
+}
 
 // guard applies authentication, then the rate limit (so that requests
 // without a token cannot starve the jobs that have one), then the body
