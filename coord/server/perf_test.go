@@ -5,8 +5,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/coord/api"
 )
 
 // The profiler is served only with Pprof, and only to a request that
@@ -90,4 +93,43 @@ func BenchmarkRequest(b *testing.B) {
 		rec.Body.Reset()
 		s.ServeHTTP(rec, reqs[i%n])
 	}
+}
+
+// decode's one-pass path gives what the key-by-key path gives — the same
+// value, or the same refusal naming the same field — for any body: the
+// key-by-key path is the oracle.
+func FuzzDecodeOnePass(f *testing.F) {
+	for _, s := range []string{``, `{}`, ` {"request_id":"r1","kind":"checkpoint"} `, `{"Request_ID":"r"}`,
+		`{"request_id":"r","request_id":7}`, `{"request_id":7,"request_id":"r"}`, `{"now_s":null}`, `{"now_s":1e3,"ttl_s":"x"}`,
+		`{"id":"a\"b","nodes":3}`, `{"n\u006fdes":3}`, `{"id":{"x":[1,{"y":"}"}]}}`, `{"kind":"restart"} x`, `[1]`, `{"id":"a",}`,
+		`{"nodes":1.5}`, `{"size_bytes":1e400}`, `{"job_token":"0123456789abcdef0123"}`, `{"id" : "a" , "nodes" : 2 }`, `{"kind":"bogus"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		check := func(fast, slow any) {
+			req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+			ef := decode(req, fast)
+			b := []byte(body)
+			if len(strings.TrimSpace(body)) == 0 {
+				b = []byte("{}")
+			}
+			es := decodeKeys(b, slow)
+			if (ef == nil) != (es == nil) || (ef != nil && ef.Error() != es.Error()) {
+				t.Fatalf("%q: one pass %v, key by key %v", body, ef, es)
+			}
+			if ef == nil && !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%q: one pass %+v, key by key %+v", body, fast, slow)
+			}
+			if ef != nil {
+				ae, ok := ef.(*apiError)
+				be, _ := es.(*apiError)
+				if !ok || be == nil || ae.field != be.field {
+					t.Fatalf("%q: fields %v / %v", body, ef, es)
+				}
+			}
+		}
+		check(&api.AcquireRequest{}, &api.AcquireRequest{})
+		check(&api.RegisterRequest{}, &api.RegisterRequest{})
+		check(&api.NowRequest{}, &api.NowRequest{})
+	})
 }
