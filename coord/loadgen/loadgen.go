@@ -151,14 +151,12 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		defer tr.CloseIdleConnections()
 		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: -1}
 	}
-	cl := cls[0]
 	jobs := make([]*job, o.Jobs)
 	for i := range jobs {
 		jobs[i] = &job{id: fmt.Sprintf("%s%d", o.Prefix, i), token: fmt.Sprintf("loadgen-token-%d-0123456789", i)}
-		spec := api.RegisterRequest{ID: jobs[i].id, Nodes: 1 + i%64, Bytes: float64(1+i%16) * 1e9, MTBF: 86400, JobToken: jobs[i].token}
-		if _, err := cl.Register(ctx, spec); err != nil {
-			return Result{}, fmt.Errorf("registering %s: %w", jobs[i].id, err)
-		}
+	}
+	if err := register(ctx, o, cls, jobs); err != nil {
+		return Result{}, err
 	}
 	runCtx, cancel := context.WithTimeout(ctx, o.Duration)
 	defer cancel()
@@ -221,6 +219,42 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
 	}
 	return r, nil
+}
+
+// register registers the jobs, each client its own (jobs w, w+W, …,
+// from its source address) and all clients at once, so that the
+// registrations share group commits; a registration refused by the rate
+// limit is retried after a pause. The first failure is the error.
+func register(ctx context.Context, o Options, cls []*client.Client, jobs []*job) error {
+	errc := make(chan error, o.Clients)
+	for w := range o.Clients {
+		go func() {
+			cl := cls[w%len(cls)]
+			for i := w; i < len(jobs); i += o.Clients {
+				spec := api.RegisterRequest{ID: jobs[i].id, Nodes: 1 + i%64, Bytes: float64(1+i%16) * 1e9, MTBF: 86400, JobToken: jobs[i].token}
+				for try := 0; ; try++ {
+					_, err := cl.Register(ctx, spec)
+					if ce := (*client.Error)(nil); try < 50 && errors.As(err, &ce) && ce.Status == http.StatusTooManyRequests {
+						time.Sleep(100 * time.Millisecond) // the limit refused it: it was not done
+						continue
+					}
+					if err != nil {
+						errc <- fmt.Errorf("registering %s: %w", jobs[i].id, err)
+						return
+					}
+					break
+				}
+			}
+			errc <- nil
+		}()
+	}
+	var first error
+	for range o.Clients {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // step advances job j by one request: next, acquire or poll, release.
