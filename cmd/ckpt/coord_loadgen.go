@@ -46,6 +46,7 @@ fails counts as an error, not a decision, and the command then exits 1.`,
 	fl.IntVar(&opt.Jobs, "jobs", 1000, "simulated jobs")
 	fl.IntVar(&opt.Clients, "clients", 64, "concurrent HTTP clients")
 	hiddenAlias(fl, "workers", "clients")
+	fl.IntVar(&opt.Sources, "sources", 0, "spread the clients over this many loopback source addresses 127.0.0.1… (each has its own server --rate)")
 	parsedVar(fl, &opt.Duration, "duration", "10s", "measured duration", wallclock(positive))
 	fl.StringVar(&local.Bandwidth, "bandwidth", "40GB/s", "bandwidth of the self-started coordinator")
 	fl.StringVar(&local.Policy, "policy", "least-waste", "policy of the self-started coordinator")

@@ -44,6 +44,8 @@ State lives in a bbolt database, committed before every answer.`,
 	fl.BoolVar(&l.ClientClock, "client-clock", false, "simulation mode: every request carries its time (\"now\")")
 	fl.Float64Var(&l.Rate, "rate", 1000, "requests/s allowed per client address (< 0: unlimited)")
 	fl.StringVar(&l.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	fl.StringVar(&l.CommitWait, "commit-wait", "1ms", "longest a commit waits for more requests to share its fsync (0: none)")
+	fl.BoolVar(&l.Pprof, "pprof", false, "serve the Go profiler at /debug/pprof/ (needs a bearer token, as the API)")
 	fl.BoolVar(&l.NoSync, "unsafe-no-sync", false, "do not fsync commits (benchmarks only: not durable)")
 	return cmd
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"slices"
 	"sync"
@@ -30,6 +32,13 @@ type Options struct {
 	Clients    int           // concurrent HTTP clients, 1..1e4; each drives Jobs/Clients jobs
 	Duration   time.Duration // measured time after registration (> 0)
 	Prefix     string        // job id prefix (distinct runs on one server; default lgNANOS-, from the clock)
+	// Sources spreads the clients over this many loopback source
+	// addresses, 127.0.0.1 … 127.0.0.Sources (0 or 1: the system's
+	// choice), so that a server's per-address rate limit applies to each
+	// share of the clients rather than to all of them. Linux routes all of
+	// 127.0.0.0/8 to the loopback interface; the server must listen on
+	// loopback.
+	Sources int
 }
 
 // Validate checks the options; the error names the field.
@@ -41,11 +50,28 @@ func (o Options) Validate() error {
 		return usage.Fieldf("clients", "%d must be in [1, 1e4]", o.Clients)
 	case o.Duration <= 0:
 		return usage.Fieldf("duration", "%v must be > 0", o.Duration)
+	case o.Sources < 0 || o.Sources > MaxSources:
+		return usage.Fieldf("sources", "%d must be in [0, %d]", o.Sources, MaxSources)
 	case o.URL == "":
 		return o.Local.Validate()
+	case o.Sources > 1 && !loopback(o.URL):
+		return usage.Fieldf("sources", "%d loopback source addresses need a server on loopback, not %s", o.Sources, o.URL)
 	}
 	return nil
 }
+
+// loopback tells whether u's host is a loopback address or localhost.
+func loopback(u string) bool {
+	p, err := neturl.Parse(u)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(p.Hostname())
+	return p.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
+// MaxSources bounds Options.Sources: 127.0.0.1 … 127.0.0.254.
+const MaxSources = 254
 
 // ErrFailed is returned, with the Result, by a run in which a request
 // failed.
@@ -53,13 +79,17 @@ var ErrFailed = errors.New("loadgen: requests failed")
 
 // Result of a load run.
 type Result struct {
-	Jobs      int     `json:"jobs"`
-	Clients   int     `json:"clients"`
-	Decisions int     `json:"decisions"` // requests answered (errors excluded)
-	Grants    int     `json:"grants"`
-	Errors    int     `json:"errors"` // requests that failed
-	Seconds   float64 `json:"duration_s"`
-	PerSecond float64 `json:"decisions_per_second"`
+	Jobs      int `json:"jobs"`
+	Clients   int `json:"clients"`
+	Decisions int `json:"decisions"` // requests answered (errors excluded)
+	Grants    int `json:"grants"`
+	Errors    int `json:"errors"` // requests that failed
+	// RateLimited of the Errors were refused by the server's rate limit
+	// (429: the limit, per client address, not the server, bounded them).
+	RateLimited int     `json:"rate_limited"`
+	Sources     int     `json:"sources,omitempty"` // loopback source addresses
+	Seconds     float64 `json:"duration_s"`
+	PerSecond   float64 `json:"decisions_per_second"`
 	// Latency quantiles of the answered requests, seconds.
 	P50 float64 `json:"p50_s"`
 	P99 float64 `json:"p99_s"`
@@ -68,8 +98,12 @@ type Result struct {
 
 // Text is the result in one line.
 func (r Result) Text() string {
-	return fmt.Sprintf("%d jobs, %d clients: %d decisions in %.1fs = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.1f ms; %d grants, %d errors",
+	s := fmt.Sprintf("%d jobs, %d clients: %d decisions in %.1fs = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.1f ms; %d grants, %d errors",
 		r.Jobs, r.Clients, r.Decisions, r.Seconds, r.PerSecond, r.P50*1e3, r.P99*1e3, r.Max*1e3, r.Grants, r.Errors)
+	if r.RateLimited > 0 {
+		s += fmt.Sprintf(" (%d refused by the server's per-address rate limit: spread the clients with --sources, or raise the server's --rate)", r.RateLimited)
+	}
+	return s
 }
 
 type job struct {
@@ -107,21 +141,27 @@ func Run(ctx context.Context, o Options) (Result, error) {
 
 func drive(ctx context.Context, o Options) (Result, error) {
 	o.Clients = min(o.Clients, o.Jobs)
-	tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
-	defer tr.CloseIdleConnections()
-	cl := &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: -1}
+	cls := make([]*client.Client, max(o.Sources, 1)) // client w uses cls[w%len(cls)]
+	for i := range cls {
+		tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
+		if o.Sources > 1 {
+			d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(i+1))}}
+			tr.DialContext = d.DialContext
+		}
+		defer tr.CloseIdleConnections()
+		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: -1}
+	}
 	jobs := make([]*job, o.Jobs)
 	for i := range jobs {
 		jobs[i] = &job{id: fmt.Sprintf("%s%d", o.Prefix, i), token: fmt.Sprintf("loadgen-token-%d-0123456789", i)}
-		spec := api.RegisterRequest{ID: jobs[i].id, Nodes: 1 + i%64, Bytes: float64(1+i%16) * 1e9, MTBF: 86400, JobToken: jobs[i].token}
-		if _, err := cl.Register(ctx, spec); err != nil {
-			return Result{}, fmt.Errorf("registering %s: %w", jobs[i].id, err)
-		}
+	}
+	if err := register(ctx, o, cls, jobs); err != nil {
+		return Result{}, err
 	}
 	runCtx, cancel := context.WithTimeout(ctx, o.Duration)
 	defer cancel()
 	lat := make([][]float32, o.Clients)
-	grants, errs := make([]int, o.Clients), make([]int, o.Clients)
+	grants, errs, limited := make([]int, o.Clients), make([]int, o.Clients), make([]int, o.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range o.Clients {
@@ -132,6 +172,7 @@ func drive(ctx context.Context, o Options) (Result, error) {
 			for i := w; i < o.Jobs; i += o.Clients {
 				mine = append(mine, jobs[i])
 			}
+			cl := cls[w%len(cls)]
 			for i := 0; runCtx.Err() == nil; i++ {
 				j := mine[i%len(mine)]
 				t0 := time.Now()
@@ -141,6 +182,9 @@ func drive(ctx context.Context, o Options) (Result, error) {
 				}
 				if err != nil {
 					errs[w]++
+					if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status == http.StatusTooManyRequests {
+						limited[w]++
+					}
 					continue
 				}
 				lat[w] = append(lat[w], float32(time.Since(t0).Seconds()))
@@ -151,7 +195,7 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		}()
 	}
 	wg.Wait()
-	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds()}
+	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds(), Sources: o.Sources}
 	var all []float64
 	for w := range lat {
 		for _, x := range lat[w] {
@@ -159,6 +203,7 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		}
 		r.Grants += grants[w]
 		r.Errors += errs[w]
+		r.RateLimited += limited[w]
 	}
 	r.Decisions = len(all)
 	r.PerSecond = float64(r.Decisions) / r.Seconds
@@ -174,6 +219,42 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
 	}
 	return r, nil
+}
+
+// register registers the jobs, each client its own (jobs w, w+W, …,
+// from its source address) and all clients at once, so that the
+// registrations share group commits; a registration refused by the rate
+// limit is retried after a pause. The first failure is the error.
+func register(ctx context.Context, o Options, cls []*client.Client, jobs []*job) error {
+	errc := make(chan error, o.Clients)
+	for w := range o.Clients {
+		go func() {
+			cl := cls[w%len(cls)]
+			for i := w; i < len(jobs); i += o.Clients {
+				spec := api.RegisterRequest{ID: jobs[i].id, Nodes: 1 + i%64, Bytes: float64(1+i%16) * 1e9, MTBF: 86400, JobToken: jobs[i].token}
+				for try := 0; ; try++ {
+					_, err := cl.Register(ctx, spec)
+					if ce := (*client.Error)(nil); try < 50 && errors.As(err, &ce) && ce.Status == http.StatusTooManyRequests {
+						time.Sleep(100 * time.Millisecond) // the limit refused it: it was not done
+						continue
+					}
+					if err != nil {
+						errc <- fmt.Errorf("registering %s: %w", jobs[i].id, err)
+						return
+					}
+					break
+				}
+			}
+			errc <- nil
+		}()
+	}
+	var first error
+	for range o.Clients {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // step advances job j by one request: next, acquire or poll, release.

@@ -3,11 +3,16 @@ package loadgen
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	neturl "net/url"
+	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,6 +77,7 @@ func TestFailedRequestsAreErrors(t *testing.T) {
 	defer stop()
 	target, _ := neturl.Parse(url)
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // requests cut at the end of the run
 	var answered, failed atomic.Int64
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/acquire") {
@@ -91,5 +97,59 @@ func TestFailedRequestsAreErrors(t *testing.T) {
 	}
 	if r.Errors == 0 || int64(r.Errors) > failed.Load() || int64(r.Decisions) > answered.Load() || r.Grants != 0 {
 		t.Errorf("%+v: %d acquires failed, %d next answered", r, failed.Load(), answered.Load())
+	}
+}
+
+// With Sources the clients come from as many loopback addresses (the
+// server's view of r.RemoteAddr is the oracle), and answers 429 are
+// counted as refused by the rate limit (the server's own count is the
+// oracle).
+func TestSourcesAndRateLimitCounted(t *testing.T) {
+	p, _ := arbiter.Policies.Lookup("least-waste")
+	url, stop, err := StartLocal(context.Background(), coord.Config{Policy: p, Bandwidth: 1e10, NodeMTBF: 1e7}, t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	target, _ := neturl.Parse(url)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // requests cut at the end of the run
+	var mu sync.Mutex
+	hosts := map[string]bool{}
+	var nexts, refused atomic.Int64
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		mu.Lock()
+		hosts[host] = true
+		mu.Unlock()
+		if strings.HasSuffix(r.URL.Path, "/next") && nexts.Add(1)%3 == 0 {
+			refused.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error":"rate limit exceeded","code":"rate_limited"}`))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	r, err := Run(context.Background(), Options{URL: front.URL, Token: LocalToken, Jobs: 40, Clients: 8, Sources: 4, Duration: 300 * time.Millisecond})
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("a run with refusals: %v, want ErrFailed", err)
+	}
+	want := map[string]bool{"127.0.0.1": true, "127.0.0.2": true, "127.0.0.3": true, "127.0.0.4": true}
+	if !reflect.DeepEqual(hosts, want) {
+		t.Errorf("the server saw clients from %v, want %v", hosts, want)
+	}
+	if r.RateLimited == 0 || int64(r.RateLimited) > refused.Load() || int64(r.RateLimited) < refused.Load()-int64(r.Clients) {
+		t.Errorf("loadgen counted %d refused by the rate limit, the server refused %d", r.RateLimited, refused.Load())
+	}
+	if !strings.Contains(r.Text(), "rate limit") {
+		t.Errorf("the text does not state the rate limit: %s", r.Text())
+	}
+	if err := (Options{URL: "http://10.1.2.3:7070", Jobs: 1, Clients: 1, Duration: time.Second, Sources: 2}).Validate(); err == nil {
+		t.Error("loopback sources towards a remote server accepted")
+	}
+	if err := (Options{URL: front.URL, Jobs: 1, Clients: 1, Duration: time.Second, Sources: 255}).Validate(); err == nil {
+		t.Error("255 sources accepted")
 	}
 }

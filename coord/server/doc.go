@@ -21,6 +21,9 @@
 // state: reads stay served, and writes succeed again once commits do. Only
 // a store that cannot be read back stops the server.
 //
+// Profiling: with Options.Pprof the Go profiler is served at
+// /debug/pprof/, to requests with a bearer token only.
+//
 // Clock: by default the server's wall clock (Unix seconds); with
 // ClientClock every request carries "now_s" (a simulation driving the
 // coordinator with its own time), /v1/status shows the platform at ?now=

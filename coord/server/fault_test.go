@@ -33,7 +33,8 @@ func TestMain(m *testing.M) {
 		err := Serve(context.Background(), Launch{
 			Settings: Settings{Bandwidth: "1GB/s", Policy: "least-waste", TTL: "1h", MaxTTL: "1d", NodeMTBF: "0"},
 			Listen:   "127.0.0.1:0", DB: db, Init: os.Getenv(childEnv+"_INIT") != "",
-			TokenFile: os.Getenv(childEnv + "_TOKENS"), Rate: -1, LogFormat: "json", Log: os.Stderr})
+			TokenFile: os.Getenv(childEnv + "_TOKENS"), Rate: -1, LogFormat: "json", Log: os.Stderr,
+			CommitWait: os.Getenv(childEnv + "_COMMIT_WAIT")})
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)
 	}
@@ -42,10 +43,13 @@ func TestMain(m *testing.M) {
 
 // startChild starts the coordinator process on db and returns its URL
 // (read from its "listening" log line) and the process.
-func startChild(t *testing.T, db, tokens string, init bool) (string, *exec.Cmd) {
+func startChild(t *testing.T, db, tokens string, init bool, commitWait ...string) (string, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+db, childEnv+"_TOKENS="+tokens)
+	if len(commitWait) > 0 {
+		cmd.Env = append(cmd.Env, childEnv+"_COMMIT_WAIT="+commitWait[0])
+	}
 	if init {
 		cmd.Env = append(cmd.Env, childEnv+"_INIT=1")
 	}
@@ -98,6 +102,20 @@ func TestKilledUnderLoadLosesNothingAcknowledged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills a coordinator process five times")
 	}
+	killUnderLoad(t, 10, "0")
+}
+
+// The same with group commits that wait (--commit-wait 20ms) under 48
+// concurrent clients: batches of many requests share one transaction
+// and one fsync, and no answer leaves before its batch is durable.
+func TestKilledUnderBatchedLoadLosesNothingAcknowledged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills a coordinator process five times")
+	}
+	killUnderLoad(t, 48, "20ms")
+}
+
+func killUnderLoad(t *testing.T, workers int, commitWait string) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
 	tokens := filepath.Join(dir, "tokens")
@@ -107,9 +125,9 @@ func TestKilledUnderLoadLosesNothingAcknowledged(t *testing.T) {
 	var mu sync.Mutex
 	state := map[string]*acked{}
 	tok := client.NewJobToken()
-	const rounds, workers = 5, 10
+	const rounds = 5
 	for round := range rounds {
-		url, cmd := startChild(t, db, tokens, round == 0)
+		url, cmd := startChild(t, db, tokens, round == 0, commitWait)
 		cl := &client.Client{Base: url, Token: bearer, HTTP: &http.Client{Timeout: 3 * time.Second}, Retries: -1, PollInterval: 5 * time.Millisecond}
 		if round > 0 {
 			checkAcked(t, cl, state, round)
@@ -131,7 +149,7 @@ func TestKilledUnderLoadLosesNothingAcknowledged(t *testing.T) {
 		cancel()
 		wg.Wait()
 	}
-	url, _ := startChild(t, db, tokens, false)
+	url, _ := startChild(t, db, tokens, false, commitWait)
 	cl := &client.Client{Base: url, Token: bearer, HTTP: &http.Client{Timeout: 3 * time.Second}, Retries: -1, PollInterval: 5 * time.Millisecond}
 	n := checkAcked(t, cl, state, rounds)
 	released := 0

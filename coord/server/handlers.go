@@ -2,18 +2,22 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -69,6 +73,13 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(jobOp(s, "release", s.release)))
 	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(jobOp(s, "cancel", s.cancel)))
 	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(jobOp(s, "done", s.done)))
+	if s.opt.Pprof {
+		m.HandleFunc("GET /debug/pprof/", s.authOnly(pprof.Index))
+		m.HandleFunc("GET /debug/pprof/cmdline", s.authOnly(pprof.Cmdline))
+		m.HandleFunc("GET /debug/pprof/profile", s.authOnly(pprof.Profile))
+		m.HandleFunc("GET /debug/pprof/symbol", s.authOnly(pprof.Symbol))
+		m.HandleFunc("GET /debug/pprof/trace", s.authOnly(pprof.Trace))
+	}
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, refuse(api.CodeNotFound, "path", "no endpoint %s %s", r.Method, clip(r.URL.Path)))
 	})
@@ -84,6 +95,19 @@ func clip(s string) string {
 
 // handler answers a request with the body of a 200 or an error.
 type handler func(r *http.Request) (any, error)
+
+// authOnly serves h to a request with a bearer token of the API (the
+// profiler: no rate limit, no body, answers that are not JSON).
+func (s *Server) authOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorised(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ckpt"`)
+			s.finish(w, r, time.Now(), nil, refuse(api.CodeUnauthorized, "Authorization", "missing or unknown bearer token"))
+			return
+		}
+		h(w, r)
+	}
+}
 
 // guard applies authentication, then the rate limit (so that requests
 // without a token cannot starve the jobs that have one), then the body
@@ -124,14 +148,23 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, start time.Time,
 	s.metrics.request(code, time.Since(start))
 }
 
+// contentJSON is the Content-Type of every answer (shared: Header.Set
+// would allocate it per answer).
+var contentJSON = []string{"application/json"}
+
+// writeJSON writes v as JSON and a newline (json.Marshal's bytes).
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		code, b = http.StatusInternalServerError, []byte(`{"error":"encoding the answer failed","code":"internal"}`)
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer putBuf(buf)
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		code = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"error":"encoding the answer failed","code":"internal"}` + "\n")
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = contentJSON
 	w.WriteHeader(code)
-	w.Write(append(b, '\n'))
+	w.Write(buf.Bytes())
 }
 
 // writeErr writes the JSON error answer to err and returns its status.
@@ -142,22 +175,47 @@ func writeErr(w http.ResponseWriter, err error) int {
 	return code
 }
 
+// bufs are the buffers of request and answer bodies, reused.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putBuf(b *bytes.Buffer) {
+	if b.Cap() <= 64<<10 {
+		bufs.Put(b)
+	}
+}
+
 // decode reads one JSON object into the struct *v, refusing unknown
 // fields, values of the wrong type, trailing data and oversized bodies,
 // each with the field named. Each key is decoded on its own into the
 // field whose json name it is, so an error belongs to its key.
+//
+// A body whose top-level keys are all exactly the json names of v's
+// fields is decoded in one pass (json.Unmarshal); anything else, or any
+// error, takes the key-by-key path, which names the field at fault.
 func decode(r *http.Request, v any) error {
-	b, err := io.ReadAll(r.Body)
-	if err != nil {
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer putBuf(buf)
+	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return refuse(api.CodeTooLarge, "body", "body larger than %d bytes", mbe.Limit)
 		}
 		return bad("body", "reading the body: %v", err)
 	}
+	b := buf.Bytes()
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
 	}
+	rt := reflect.TypeOf(v).Elem()
+	if exactKeys(b, jsonNames(rt)) && json.Unmarshal(b, v) == nil {
+		return nil
+	}
+	return decodeKeys(b, v)
+}
+
+// decodeKeys is decode's key-by-key path.
+func decodeKeys(b []byte, v any) error {
 	var obj map[string]json.RawMessage
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(&obj); err != nil {
@@ -338,13 +396,15 @@ func (s *Server) next(r *http.Request) (any, error) {
 func jobOp[T any](s *Server, name string, op func(r *http.Request, id string, auth func() error) (T, error)) handler {
 	return func(r *http.Request) (any, error) {
 		id := r.PathValue("id")
-		got := hashToken(r.Header.Get("X-Job-Token"))
+		sum := sha256.Sum256([]byte(r.Header.Get("X-Job-Token")))
+		var got [2 * sha256.Size]byte // hashToken's hex, without a string
+		hex.Encode(got[:], sum[:])
 		auth := func() error { // s.mu held
 			j, ok := s.core.Known(id) // an ended job too: its done is replayed
 			if !ok {
 				return refuse(api.CodeNotFound, "id", "no job %q", clip(id))
 			}
-			if subtle.ConstantTimeCompare([]byte(got), []byte(j.Spec.AuthHash)) != 1 {
+			if subtle.ConstantTimeCompare(got[:], []byte(j.Spec.AuthHash)) != 1 {
 				return refuse(api.CodeForbidden, "X-Job-Token", "not this job's token")
 			}
 			return nil
@@ -353,7 +413,9 @@ func jobOp[T any](s *Server, name string, op func(r *http.Request, id string, au
 		if err != nil {
 			return nil, err
 		}
-		s.log.Debug(name, "job", id, "result", res)
+		if s.log.Enabled(r.Context(), slog.LevelDebug) { // the arguments alone allocate
+			s.log.Debug(name, "job", id, "result", res)
+		}
 		return res, nil
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
@@ -108,6 +109,10 @@ type Launch struct {
 	TokenFile           string
 	NoAuth, ClientClock bool
 	Rate                float64
+	// CommitWait is the longest a commit waits for more changes to join
+	// its batch (the units grammar; "" or "0": commit at once).
+	CommitWait string
+	Pprof      bool
 	// LogFormat is text or json; the log goes to Log.
 	LogFormat string
 	Log       io.Writer
@@ -126,7 +131,10 @@ func Serve(ctx context.Context, l Launch) error {
 	if err := checkRate(l.Rate); err != nil {
 		return err
 	}
-	opt := Options{Config: cfg, NoAuth: l.NoAuth, ClientClock: l.ClientClock, Rate: l.Rate}
+	opt := Options{Config: cfg, NoAuth: l.NoAuth, ClientClock: l.ClientClock, Rate: l.Rate, Pprof: l.Pprof}
+	if opt.CommitWait, err = commitWait(l.CommitWait); err != nil {
+		return err
+	}
 	if l.TokenFile == "" && !l.NoAuth {
 		return usage.Fieldf("--token-file", "required (or --no-auth)")
 	}
@@ -162,4 +170,24 @@ func checkRate(r float64) error {
 		return usage.Fieldf("--rate", "%v requests/s must be at most %g (< 0: unlimited)", r, float64(MaxRate))
 	}
 	return nil
+}
+
+// MaxCommitWait bounds --commit-wait: every changing request waits up to
+// this long more than its commit.
+const MaxCommitWait = time.Second
+
+// commitWait reads --commit-wait: a duration in the units grammar in
+// [0, MaxCommitWait] ("" is 0).
+func commitWait(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	s, err := units.ParseSeconds(v)
+	if err != nil {
+		return 0, usage.Fieldf("--commit-wait", "%v", err)
+	}
+	if !(s >= 0 && s <= MaxCommitWait.Seconds()) {
+		return 0, usage.Fieldf("--commit-wait", "%s must be in [0, %v]", v, MaxCommitWait)
+	}
+	return time.Duration(s * float64(time.Second)), nil
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -85,5 +86,21 @@ func TestServeLaunchErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(ok.DB); !os.IsNotExist(err) {
 		t.Fatalf("a refused launch created the database: %v", err)
+	}
+}
+
+// --commit-wait: the units grammar in [0, 1s]; anything else is a usage
+// error naming the flag and the value.
+func TestCommitWait(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": 0, "0": 0, "1ms": time.Millisecond, "0.0025": 2500 * time.Microsecond, "1s": time.Second} {
+		if got, err := commitWait(v); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"abc", "-1ms", "2s", "NaN", "1e400", "1d", "5m"} {
+		_, err := commitWait(v)
+		if !usage.Is(err) || !strings.Contains(err.Error(), "--commit-wait") || !strings.Contains(err.Error(), v) {
+			t.Errorf("%q: %v, want a usage error naming --commit-wait and the value", v, err)
+		}
 	}
 }

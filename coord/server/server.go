@@ -38,6 +38,12 @@ type Options struct {
 	Burst       int     // bucket size (2×Rate if zero)
 	// Clock returns the wall time (time.Now if nil).
 	Clock func() time.Time
+	// CommitWait bounds how long a commit waits for more changes to join
+	// its batch (store.Writer's MaxWait; 0: commit at once).
+	CommitWait time.Duration
+	// Pprof serves the Go profiler at /debug/pprof/, behind the same
+	// bearer tokens as the API.
+	Pprof bool
 }
 
 // Server is a running coordinator.
@@ -88,7 +94,7 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database %s: %w", opt.Store.Name(), err)
 	}
-	s := &Server{opt: opt, core: core, writer: store.NewWriter(opt.Store), log: opt.Logger,
+	s := &Server{opt: opt, core: core, writer: store.NewWriterWait(opt.Store, opt.CommitWait), log: opt.Logger,
 		failed: make(chan error, 1)}
 	for _, t := range opt.Tokens {
 		s.tokens = append(s.tokens, sha256.Sum256([]byte(t)))

@@ -3,7 +3,10 @@
 // statistics) and one record per job with its outstanding lease and its
 // expiry. Every change is committed (and fsynced) before the request that
 // made it is acknowledged; a Writer groups the changes of concurrent
-// requests into one transaction, in the order the core made them.
+// requests into one transaction, in the order the core made them (group
+// commit: one fsync answers the whole batch), and may hold a batch
+// smaller than the previous one for a bounded time so that more requests
+// share its fsync.
 //
 // Opening is strict: a missing file is an error unless Init is set (which
 // creates it, and refuses a file that exists); a file that is not a

@@ -3,21 +3,31 @@ package store
 import (
 	"cmp"
 	"sync"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 )
 
 // Writer commits changes in submission order, grouping those submitted
-// while a transaction is under way into the next one (group commit).
+// while a transaction is under way into the next one (group commit): one
+// transaction and one fsync answer every request of the batch.
+//
+// With a maximum wait > 0 (NewWriterWait) a batch that is smaller than the previous one waits up
+// to MaxWait for more requests before it commits: under a steady load of
+// N concurrent clients the batches settle at N requests per fsync, and a
+// lone request (a previous batch of one) commits at once. The wait adds
+// at most the maximum wait to a request's latency.
 type Writer struct {
-	s    Store
-	mu   sync.Mutex
-	cond *sync.Cond
-	q    []pending
-	done bool
-	busy bool  // a batch is being committed
-	err  error // the first failed commit: every later ack reports it
-	wg   sync.WaitGroup
+	maxWait time.Duration
+	s       Store
+	mu      sync.Mutex
+	cond    *sync.Cond
+	q       []pending
+	done    bool
+	busy    bool  // a batch is being committed
+	err     error // the first failed commit: every later ack reports it
+	last    int   // requests in the previous batch
+	wg      sync.WaitGroup
 }
 
 type pending struct {
@@ -25,9 +35,13 @@ type pending struct {
 	ack chan error
 }
 
-// NewWriter starts a writer on s.
-func NewWriter(s Store) *Writer {
-	w := &Writer{s: s}
+// NewWriter starts a writer on s that commits a batch at once.
+func NewWriter(s Store) *Writer { return NewWriterWait(s, 0) }
+
+// NewWriterWait starts a writer on s whose batches wait up to maxWait for
+// more requests (see Writer).
+func NewWriterWait(s Store, maxWait time.Duration) *Writer {
+	w := &Writer{s: s, maxWait: maxWait}
 	w.cond = sync.NewCond(&w.mu)
 	w.wg.Add(1)
 	go w.loop()
@@ -90,8 +104,9 @@ func (w *Writer) loop() {
 			w.mu.Unlock()
 			return
 		}
+		w.gather()
 		batch, err := w.q, w.err
-		w.q, w.busy = nil, true
+		w.q, w.busy, w.last = nil, true, len(w.q)
 		w.mu.Unlock()
 		var chs []coord.Changes
 		for _, p := range batch {
@@ -110,6 +125,25 @@ func (w *Writer) loop() {
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
+}
+
+// gather waits (w.mu held) until the queue is as long as the previous
+// batch, the writer closes or the maximum wait has passed.
+func (w *Writer) gather() {
+	if w.maxWait <= 0 || len(w.q) >= w.last || w.done {
+		return
+	}
+	expired := false
+	t := time.AfterFunc(w.maxWait, func() {
+		w.mu.Lock()
+		expired = true
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	})
+	for !expired && !w.done && len(w.q) < w.last {
+		w.cond.Wait()
+	}
+	t.Stop()
 }
 
 // Reset waits until every change submitted so far has been answered,

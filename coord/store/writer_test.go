@@ -1,0 +1,132 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+)
+
+// slowStore records each commit's batch and takes delay per commit (an
+// fsync). Its state is the sequence of committed job ids.
+type slowStore struct {
+	delay   time.Duration
+	mu      sync.Mutex
+	batches []int
+	ids     []string
+}
+
+func (s *slowStore) Load() (coord.Meta, []coord.Job, error) { return coord.Meta{}, nil, nil }
+func (s *slowStore) Name() string                           { return "slow" }
+func (s *slowStore) Commit(chs ...coord.Changes) error {
+	time.Sleep(s.delay)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batches = append(s.batches, len(chs))
+	for _, ch := range chs {
+		for _, j := range ch.Put {
+			s.ids = append(s.ids, j.Spec.ID)
+		}
+	}
+	return nil
+}
+
+func (s *slowStore) committed(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// change is a one-job change named id.
+func change(id string) coord.Changes {
+	return coord.Changes{Put: []coord.Job{{Spec: coord.JobSpec{ID: id}}}}
+}
+
+// Group commit: 32 clients, each submitting and waiting in turn on a
+// store whose commit takes 2 ms. Every acknowledgement comes after its
+// change is in the store (the oracle is the store's own record, read when
+// the ack arrives), the order of the commits is the order of submission
+// per client, and the commits are far fewer than the changes (each fsync
+// answers many requests).
+func TestWriterGroupsConcurrentRequests(t *testing.T) {
+	for _, wait := range []time.Duration{0, 5 * time.Millisecond} {
+		t.Run(fmt.Sprint("wait=", wait), func(t *testing.T) {
+			st := &slowStore{delay: 2 * time.Millisecond}
+			w := NewWriterWait(st, wait)
+			const clients, each = 32, 20
+			var wg sync.WaitGroup
+			for c := range clients {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range each {
+						id := fmt.Sprintf("c%d-%d", c, i)
+						if err := <-w.Submit(change(id)); err != nil {
+							t.Error(err)
+							return
+						}
+						if !st.committed(id) {
+							t.Errorf("%s acknowledged before it was committed", id)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			w.Close()
+			if len(st.ids) != clients*each {
+				t.Fatalf("%d changes committed, want %d", len(st.ids), clients*each)
+			}
+			pos := map[string]int{}
+			for i, id := range st.ids {
+				pos[id] = i
+			}
+			for c := range clients {
+				for i := 1; i < each; i++ {
+					if pos[fmt.Sprintf("c%d-%d", c, i)] < pos[fmt.Sprintf("c%d-%d", c, i-1)] {
+						t.Fatalf("client %d: change %d committed before change %d", c, i, i-1)
+					}
+				}
+			}
+			perCommit := float64(clients*each) / float64(len(st.batches))
+			t.Logf("%d changes in %d commits: %.1f per commit", clients*each, len(st.batches), perCommit)
+			if perCommit < 4 {
+				t.Errorf("%.1f changes per commit: the commits are not grouped", perCommit)
+			}
+		})
+	}
+}
+
+// The wait for more requests is bounded: a lone request after a batch of
+// many commits within the maximum wait (plus scheduling slack), and a
+// writer without a wait commits at once.
+func TestWriterWaitBounded(t *testing.T) {
+	st := &slowStore{}
+	w := NewWriterWait(st, 30*time.Millisecond)
+	defer w.Close()
+	var acks []<-chan error
+	for i := range 10 { // one batch of 10 (the loop may take the first alone)
+		acks = append(acks, w.Submit(change(fmt.Sprint("b", i))))
+	}
+	for _, a := range acks {
+		<-a
+	}
+	t0 := time.Now()
+	<-w.Submit(change("lone"))
+	if d := time.Since(t0); d < 20*time.Millisecond || d > 500*time.Millisecond {
+		t.Errorf("a lone request after a batch of 10 committed after %v, want about the 30 ms bound", d)
+	}
+	// the batch of one is now the previous batch: the next lone request
+	// does not wait
+	t0 = time.Now()
+	<-w.Submit(change("lone2"))
+	if d := time.Since(t0); d > 20*time.Millisecond {
+		t.Errorf("a lone request after a batch of one waited %v", d)
+	}
+}
