@@ -21,6 +21,13 @@ type fakeSlurm struct {
 	// proctrack is what Proctrack answers ("": proctrack/pgid, the runner
 	// forwards SIGTERM).
 	proctrack string
+	// preemptAt and preemptEnd are what Preempted answers.
+	preemptAt, preemptEnd time.Time
+}
+
+func (f *fakeSlurm) Preempted(_ context.Context, id string) (time.Time, time.Time, error) {
+	f.calls = append(f.calls, "scontrol show job -o "+id)
+	return f.preemptAt, f.preemptEnd, nil
 }
 
 type fakeJob struct {

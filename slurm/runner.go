@@ -548,7 +548,8 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 // whose checkpoint signal is TERM gets it from the runner only if Slurm's
 // did not reach it (proctrack/pgid) and the runner had not sent it: one
 // TERM, one save. A preempted app is sent its checkpoint signal (USR1, …)
-// if it has not had it, and has the preemption's grace time to save.
+// if it has not had it, and Slurm's SIGTERM is not forwarded: the app has
+// the preemption's grace time to save.
 // Otherwise Slurm's SIGTERM is forwarded as before (proctrack/pgid). It
 // reports whether the app was just sent a terminating checkpoint signal
 // (or Slurm's TERM is that signal), so that its grace starts.
@@ -560,9 +561,11 @@ func actOnTerm(app *supervise.Process, ses *session, ended string, slurmSignals 
 			app.Signal(syscall.SIGTERM)
 		}
 		return first
-	case ended == OutcomePreempted && first:
-		app.Signal(ses.sig)
-		return terminates(ses.sig)
+	case ended == OutcomePreempted: // not forwarded: the app may be saving
+		if first {
+			app.Signal(ses.sig)
+		}
+		return first && terminates(ses.sig)
 	case !slurmSignals:
 		app.Signal(syscall.SIGTERM)
 	}
