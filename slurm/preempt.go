@@ -11,9 +11,77 @@ import (
 
 // Preempter is what a Cluster may also tell (Exec does): whether Slurm
 // has selected job id for preemption (the time it did; zero when not) and
-// the job's end time then (the preemption's grace end).
+// the job's end time then (the preemption's grace end), and the cluster's
+// PreemptType (preempt/none: no preemption).
 type Preempter interface {
 	Preempted(ctx context.Context, id string) (at, end time.Time, err error)
+	PreemptType(ctx context.Context) (string, error)
+}
+
+// PreemptType reads PreemptType from scontrol show config.
+func (Exec) PreemptType(ctx context.Context) (string, error) {
+	out, err := run(ctx, "scontrol", "show", "config")
+	if err != nil {
+		return "", err
+	}
+	return configValue(out, "PreemptType")
+}
+
+// PreemptPoll is how often a runner whose cluster preempts asks Slurm
+// whether its job was selected for preemption. Slurm 22.05 sends its
+// preemption SIGTERM to the job's steps, not to the batch script (the
+// runner), unless the job asked for a --signal=B:… and the cluster sets
+// preempt_send_user_signal; it sends the batch script SIGTERM only at the
+// grace end, when it is too late to save. Polling needs neither: with a
+// GraceTime of 30 s or more, 5 s leaves the app most of it.
+var PreemptPoll = 5 * time.Second
+
+// watchPreemption returns a channel closed when Slurm selects job
+// cfg.JobID for preemption, polled every PreemptPoll (real time) until ctx
+// ends; nil (never) outside Slurm or when the cluster does not preempt.
+func watchPreemption(ctx context.Context, cfg RunConfig, cl Cluster) <-chan struct{} {
+	p, ok := cl.(Preempter)
+	if !ok || cfg.JobID == "" {
+		return nil
+	}
+	if t, err := p.PreemptType(ctx); err != nil || t == "" || t == "preempt/none" {
+		return nil
+	}
+	ch := make(chan struct{})
+	go func() {
+		tk := time.NewTicker(PreemptPoll)
+		defer tk.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			if at, _, err := p.Preempted(ctx, cfg.JobID); err == nil && !at.IsZero() {
+				close(ch)
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// MaxRequeues bounds how often one reservation runs again (Slurm's
+// SLURM_RESTART_COUNT: preemptions, node failures, scontrol requeue):
+// beyond it the runner does not start the app and stops the chain. Slurm
+// 23.02's MaxBatchRequeue (default 5) bounds it on the cluster's side;
+// 22.05 has no bound.
+const MaxRequeues = 5
+
+// restartCount is SLURM_RESTART_COUNT in env (0 when unset or bad).
+func restartCount(env []string) int {
+	n := 0
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "SLURM_RESTART_COUNT="); ok {
+			fmt.Sscan(v, &n)
+		}
+	}
+	return n
 }
 
 // Preempted runs scontrol show job and reads PreemptTime and EndTime.
@@ -84,6 +152,9 @@ type session struct {
 	lead lead
 	env  []string
 	stop func()
+	// preempted is closed when Slurm selects the job for preemption
+	// (watchPreemption); nil when it cannot.
+	preempted <-chan struct{}
 }
 
 // newSession prepares reservation o's protocol: the lead (leadOf), the

@@ -296,3 +296,45 @@ func FuzzReadReport(f *testing.F) {
 		}
 	})
 }
+
+// Slurm 22.05 does not signal the batch script at a preemption: the
+// runner sees it by polling (PreemptPoll) when the cluster preempts, and
+// asks for the checkpoint then, once; a cluster without preemption is not
+// polled.
+func TestPreemptionPolled(t *testing.T) {
+	defer func(p time.Duration) { PreemptPoll = p }(PreemptPoll)
+	PreemptPoll = 50 * time.Millisecond
+	for _, pt := range []string{"preempt/qos", "preempt/none"} {
+		st := chainDir(t, Chain{Job: "job.sh", Steps: []Step{{Time: 100}, {Time: 100, Restart: true}}}, 2)
+		usr1 := filepath.Join(t.TempDir(), "usr1")
+		app := bashApp(t, `trap 'echo USR1 >> `+usr1+`; echo 40 > "$CKPT_PROGRESS_FILE"; exit 1' USR1; for i in $(seq 40); do sleep 0.05; done; exit 0`)
+		f := &fakeSlurm{preemptType: pt, preemptAt: t0.Add(10 * time.Second), preemptEnd: t0.Add(40 * time.Second)}
+		o, _, err := Run(context.Background(), runCfg(st, 1, app, "1"), f, &fakeClock{now: t0})
+		b, _ := os.ReadFile(usr1)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case pt == "preempt/qos" && (string(b) != "USR1\n" || o.Outcome != OutcomePreempted || o.Progress != 40):
+			t.Errorf("%s: the app got %q; %+v", pt, b, o)
+		case pt == "preempt/none" && (len(b) != 0 || o.Outcome != OutcomeDone || strings.Contains(strings.Join(f.calls, "\n"), "show job")):
+			t.Errorf("%s: the app got %q; %+v; calls %v", pt, b, o, f.calls)
+		}
+	}
+}
+
+// A reservation requeued more than MaxRequeues times does not start its
+// app: the chain stops itself, saying why, and the rest is cancelled.
+func TestRequeuesBounded(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Steps: steps(3)}, 3)
+	ran := filepath.Join(t.TempDir(), "ran")
+	cfg := runCfg(st, 1, bashApp(t, `touch `+ran+`; exit 0`), "1")
+	cfg.Env = append(cfg.Env, fmt.Sprintf("SLURM_RESTART_COUNT=%d", MaxRequeues+1))
+	f := &fakeSlurm{}
+	o, _, err := Run(context.Background(), cfg, f, &fakeClock{now: t0})
+	if _, serr := os.Stat(ran); err != nil || serr == nil || o.Outcome != OutcomeSkipped || !strings.Contains(st.Stopped(), "requeued 6 times") {
+		t.Errorf("%+v %v; stopped %q", o, err, st.Stopped())
+	}
+	if calls := strings.Join(f.calls, "\n"); !strings.Contains(calls, "scancel") || !strings.Contains(calls, "stopped=stalled") {
+		t.Errorf("calls:\n%s", calls)
+	}
+}

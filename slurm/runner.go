@@ -234,6 +234,9 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	o.Deadline = deadline(ctx, cfg, cl, step, appStart, scale)
 	ses := newSession(cfg, st, step, &o, clock, scale)
 	defer ses.close()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	ses.preempted = watchPreemption(watchCtx, cfg, cl)
 	restart := 0.0
 	if step.Restart {
 		restart = step.RestartTime
@@ -360,6 +363,13 @@ func skip(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o Outcome) 
 			return o, ExitDone, true, nil
 		}
 		return o, ExitDone, true, st.WriteOutcome(o)
+	}
+	if n := restartCount(cfg.Env); n > MaxRequeues && st.Stopped() == "" {
+		why := fmt.Sprintf("reservation %d was requeued %d times (more than %d): preempted or failed over and over", k, n, MaxRequeues)
+		if err := st.Stop(why); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
+		}
+		setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;stopped=%s", st.ID, k, OutcomeSkipped, saved, saved, OutcomeStalled))
 	}
 	if why := st.Stopped(); why != "" {
 		o.Outcome, o.Progress, o.Work, o.End = OutcomeSkipped, saved, saved, o.Start
@@ -528,10 +538,15 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 		case s := <-cfg.Signals:
 			signalled = true
 			app.Signal(s)
+		case <-ses.preempted: // seen by polling: Slurm's SIGTERM comes at the grace end
+			ses.preempted, signalled, timer = nil, true, nil
+			if actOnTerm(app, ses, onTerm(), slurmSignals) {
+				armGrace()
+			}
 		case <-ctx.Done(): // Slurm's time limit, a preemption, scancel, or Ctrl-C
 			signalled = true
 			ctx = context.Background()
-			timer = nil // the checkpoint is asked for now or was: never twice
+			ses.preempted, timer = nil, nil // the checkpoint is asked for now or was: never twice
 			if actOnTerm(app, ses, onTerm(), slurmSignals) {
 				armGrace()
 			}
