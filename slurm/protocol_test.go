@@ -338,3 +338,24 @@ func TestRequeuesBounded(t *testing.T) {
 		t.Errorf("calls:\n%s", calls)
 	}
 }
+
+// The lead: the plan's C over the scale, replaced by a measured C; the
+// step time given (--step-time) wins over the measured one.
+func TestLeadOf(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Steps: steps(2)}, 0)
+	step := Step{Time: 600, Checkpoint: true, CheckpointTime: 60}
+	if l := leadOf(RunConfig{}, st, step, 2); l != (lead{Cost: 30}) {
+		t.Errorf("no measurement: %+v, want C/scale = 30 s", l)
+	}
+	writeBytes(st.measuredPath(), []byte(`{"checkpoint_s": 12, "step_s": 3}`))
+	if l := leadOf(RunConfig{}, st, step, 2); l != (lead{Cost: 12, Step: 3}) {
+		t.Errorf("measured: %+v", l)
+	}
+	if l := leadOf(RunConfig{StepTime: 2 * time.Second}, st, step, 1); l != (lead{Cost: 12, Step: 2}) {
+		t.Errorf("--step-time 2s: %+v", l)
+	}
+	writeBytes(st.measuredPath(), []byte(`{"checkpoint_s": -4}`))
+	if l := leadOf(RunConfig{}, st, step, 1); l != (lead{Cost: 60}) {
+		t.Errorf("a bad measurement: %+v, want the plan's", l)
+	}
+}
