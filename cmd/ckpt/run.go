@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -84,6 +85,9 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 		return err
 	}
 	cfg.Stdout, cfg.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.coordinator != "" && cfg.AppSignal != syscall.SIGUSR1 { // the gate asks the server on USR1 and sends the app USR1
+		return usagef("--app-signal %s: with --coordinator the app's signal is USR1", f.AppSignal)
+	}
 	if f.coordinator != "" { // the gate stands between the runner's signal and the app
 		exe, err := os.Executable()
 		if err != nil {
