@@ -359,3 +359,25 @@ func TestLeadOf(t *testing.T) {
 		t.Errorf("a bad measurement: %+v, want the plan's", l)
 	}
 }
+
+// FuzzSocketAnswer: whatever an app sends, the socket answers one line
+// (no newline inside), "yes", "no …", a number, or "error …".
+func FuzzSocketAnswer(f *testing.F) {
+	for _, s := range []string{"should_checkpoint", "time_left", "", "\x00\xff", strings.Repeat("q", 300)} {
+		f.Add(s)
+	}
+	r := &request{path: filepath.Join(f.TempDir(), "now"), at: t0.Add(30 * time.Second), end: t0.Add(50 * time.Second), clock: &fakeClock{now: t0}, stderr: os.Stderr}
+	f.Fuzz(func(t *testing.T, q string) {
+		a := r.answer(q)
+		if strings.ContainsAny(a, "\n\r") || a == "" {
+			t.Fatalf("%q: answer %q", q, a)
+		}
+		switch strings.TrimSpace(q) {
+		case "should_checkpoint", "time_left":
+		default:
+			if !strings.HasPrefix(a, "error ") {
+				t.Fatalf("%q: answer %q", q, a)
+			}
+		}
+	})
+}

@@ -27,7 +27,7 @@ func newRunCmd() *cobra.Command {
 ckpt reserve --sbatch: the job script calls "ckpt run -- APP ARGS...". The
 runner submits the next reservations (the rolling window), learns the job's end
 time (SLURM_JOB_END_TIME, else scontrol), sends the app --app-signal at
-end - C - margin when the reservation ends with a checkpoint, records the
+end - C - step - margin when the reservation ends with a checkpoint, records the
 outcome in the chain folder and in the job's comment, and exits 0 only when
 the work is complete, so that Slurm cancels the rest of the chain. The app
 protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
