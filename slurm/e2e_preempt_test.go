@@ -70,6 +70,7 @@ exit 0
 	dir := submitChain(t, root, id, c, "", app)
 	waitFile(t, log, time.Minute)
 	time.Sleep(3 * time.Second)
+	submitted := time.Now()
 	out, err := exec.Command("sbatch", "--parsable", "--qos=ckpt-urgent", fmt.Sprintf("--cpus-per-task=%d", half), "--time=1",
 		"--job-name="+id+".urgent", "--output=/dev/null", "--wrap", "sleep 3").Output()
 	urgent := strings.TrimSpace(string(out))
@@ -106,6 +107,13 @@ exit 0
 	}
 	saved, _ := strconv.ParseFloat(strings.Fields(lines[1])[1], 64)
 	restarted, _ := strconv.ParseFloat(strings.Fields(lines[2])[1], 64)
+	// Slurm selected the job for preemption after the urgent job's
+	// submission: the save came within the grace (45 s) of it.
+	if d := saved - float64(submitted.UnixNano())/1e9; d > 45 {
+		t.Errorf("saved %.1f s after the urgent job's submission: beyond the grace time", d)
+	} else {
+		t.Logf("saved %.1f s after the urgent job's submission (scheduling, the runner's poll, the app's step of 1 s)", d)
+	}
 	if restarted <= saved {
 		t.Errorf("the requeued run started (%.3f) before the first one saved (%.3f): two apps at once", restarted, saved)
 	}
