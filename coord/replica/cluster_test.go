@@ -177,7 +177,13 @@ func (o *owner) checkpoint(now float64, id string) (uint64, error) {
 
 func state(r *Replica) (coord.Meta, []coord.Job) { return r.fsm.state() }
 
-func sameState(t testing.TB, what string, m1 coord.Meta, j1 []coord.Job, m2 coord.Meta, j2 []coord.Job) {
+// fataler is what sameState needs of a test (testing.TB or *rapid.T).
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+func sameState(t fataler, what string, m1 coord.Meta, j1 []coord.Job, m2 coord.Meta, j2 []coord.Job) {
 	t.Helper()
 	if m1 != m2 || len(j1)+len(j2) > 0 && !reflect.DeepEqual(j1, j2) {
 		t.Fatalf("%s: state differs:\n%+v\n%+v\nvs\n%+v\n%+v", what, m1, j1, m2, j2)
