@@ -22,6 +22,13 @@ type cluster struct {
 	reps []*Replica
 }
 
+// testHeartbeat is the raft heartbeat and election timeout of the
+// tests (the leader lease is half of it): short enough that a leader
+// change takes well under 5 s, long enough that a busy 2-core machine
+// (fsyncs and the scheduler stalling a replica) does not depose leaders
+// on its own.
+const testHeartbeat = 700 * time.Millisecond
+
 func freeAddrs(t testing.TB, n int) []string {
 	var lns []net.Listener
 	var addrs []string
@@ -49,8 +56,8 @@ func newCluster(t testing.TB, n int, mod func(*Options)) *cluster {
 	c := &cluster{t: t}
 	for i, p := range peers {
 		o := Options{ID: p.ID, Bind: p.Addr, Dir: filepath.Join(dir, p.ID), Bootstrap: true, Peers: peers,
-			HeartbeatTimeout: 300 * time.Millisecond, ElectionTimeout: 300 * time.Millisecond,
-			LeaderLeaseTimeout: 150 * time.Millisecond, CommitTimeout: 3 * time.Second}
+			HeartbeatTimeout: testHeartbeat, ElectionTimeout: testHeartbeat,
+			LeaderLeaseTimeout: testHeartbeat / 2, CommitTimeout: 3 * time.Second}
 		if os.Getenv("CKPT_RAFT_LOG") != "" {
 			o.Log = os.Stderr
 		}

@@ -18,7 +18,13 @@ import (
 // and to the single server's bbolt store: every replica ends with the
 // bbolt store's state.
 func TestSameStateAsBolt(t *testing.T) {
-	c := newCluster(t, 3, func(o *Options) { o.NoSync = true })
+	// One leader for the whole property: long timeouts so that a stall
+	// of the busy machine does not depose it (that is the fault tests'
+	// business, not this one's).
+	c := newCluster(t, 3, func(o *Options) {
+		o.NoSync = true
+		o.HeartbeatTimeout, o.ElectionTimeout, o.LeaderLeaseTimeout = 2*time.Second, 2*time.Second, time.Second
+	})
 	li := c.leader(5 * time.Second)
 	dir := t.TempDir()
 	iter := 0
