@@ -269,20 +269,24 @@ var ErrReload = errors.New("replica: a commit failed: load the state again befor
 // Load returns the replicated state. On the leader it first waits until
 // every entry committed before (by any earlier leader) is applied, and
 // from then on Commit accepts changes computed from this state, for as
-// long as this replica stays the leader of this term. On a follower it
-// returns the state as applied so far (a stale read), and Commit refuses.
+// long as this replica stays the leader of this term. On a follower, or
+// a leader deposed while it waited, it returns the state as applied so
+// far (a stale read), and Commit refuses until a Load as leader: a
+// replica that is running never fails to load, so an owner that reloads
+// after every failed commit (coord/server) keeps serving reads.
 func (r *Replica) Load() (coord.Meta, []coord.Job, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.epoch = 0
-	if r.raft.State() == raft.Leader {
+	r.epoch, r.stale = 0, false
+	switch r.raft.State() {
+	case raft.Shutdown:
+		return coord.Meta{}, nil, fmt.Errorf("%s is shut down", r.Name())
+	case raft.Leader:
 		term := r.raft.CurrentTerm()
-		if err := r.raft.Barrier(r.opt.CommitTimeout).Error(); err != nil {
-			return coord.Meta{}, nil, fmt.Errorf("%s: waiting for the committed state: %w", r.Name(), err)
+		if r.raft.Barrier(r.opt.CommitTimeout).Error() == nil {
+			r.epoch = term
 		}
-		r.epoch = term
 	}
-	r.stale = false
 	meta, jobs := r.fsm.state()
 	return meta, jobs, nil
 }
