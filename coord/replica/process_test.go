@@ -353,9 +353,9 @@ func TestKillAndStop(t *testing.T) {
 	if err := old.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	ni := g.leader(5*time.Second, li)
+	g.leader(5*time.Second, li)
 	now += 2
-	ni, tok = g.must("new", now, li)
+	ni, tok := g.must("new", now, li)
 	if tok <= last {
 		t.Fatalf("new leader's token %d after %d", tok, last)
 	}

@@ -111,11 +111,10 @@ func TestLeaderKilled(t *testing.T) {
 	now := 0.0
 	for round := range 3 {
 		li := c.leader(5 * time.Second)
-		o := own(t, c.reps[li])
 		m0, j0 := loadOracle(t, orc)
 		mo, jo, _ := c.reps[li].Load()
 		sameState(t, fmt.Sprintf("round %d: new leader's state", round), mo, jo, m0, j0)
-		o = own(t, c.reps[li])
+		o := own(t, c.reps[li])
 		for k := range 5 {
 			now++
 			id := fmt.Sprintf("j%d-%d", round, k)
