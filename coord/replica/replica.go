@@ -124,12 +124,13 @@ func ParsePeers(s string) ([]Peer, error) {
 // committed state; it implements store.Store (see the package comment for
 // what Load and Commit promise).
 type Replica struct {
-	opt   Options
-	fsm   *fsm
-	raft  *raft.Raft
-	layer *layer
-	trans *raft.NetworkTransport
-	logs  *raftboltdb.BoltStore
+	opt     Options
+	fsm     *fsm
+	raft    *raft.Raft
+	layer   *layer
+	trans   *raft.NetworkTransport
+	logs    *raftboltdb.BoltStore
+	metrics *metrics
 
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
@@ -170,7 +171,7 @@ func Open(opt Options) (*Replica, error) {
 	if err := raft.ValidateConfig(cfg); err != nil {
 		return nil, usage.Wrap(err)
 	}
-	r := &Replica{opt: opt, fsm: newFSM()}
+	r := &Replica{opt: opt, fsm: newFSM(), metrics: newMetrics()}
 	if err := r.start(cfg, logger); err != nil {
 		r.closeTransport()
 		return nil, err
@@ -223,6 +224,7 @@ func (r *Replica) start(cfg *raft.Config, logger hclog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("replica %s: %w", opt.ID, err)
 	}
+	r.metrics.observe(r.raft)
 	return nil
 }
 
@@ -240,6 +242,7 @@ func (r *Replica) closeTransport() {
 // Close stops the replica: raft, its transport and its log.
 func (r *Replica) Close() error {
 	err := r.raft.Shutdown().Error()
+	r.metrics.stop(r.raft)
 	r.closeTransport()
 	return err
 }
@@ -313,11 +316,13 @@ func (r *Replica) Commit(chs ...coord.Changes) error {
 	if err != nil {
 		return fmt.Errorf("%s: encoding the changes: %w", r.Name(), err)
 	}
+	start := time.Now()
 	f := r.raft.Apply(b, r.opt.CommitTimeout)
 	if err := f.Error(); err != nil {
 		r.stale = true
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
 	}
+	r.metrics.commit.Observe(time.Since(start).Seconds())
 	if err, ok := f.Response().(error); ok && err != nil {
 		r.stale = true
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
