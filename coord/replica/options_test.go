@@ -1,8 +1,11 @@
 package replica
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -55,5 +58,33 @@ func TestOptionsValidate(t *testing.T) {
 	o.HeartbeatTimeout, o.LeaderLeaseTimeout = 100e6, 200e6
 	if _, err := Open(o); err == nil || !usage.Is(err) {
 		t.Fatalf("lease > heartbeat: %v, want a usage error", err)
+	}
+}
+
+// A folder another replica holds, a raft address in use and a folder
+// that is a file are refused naming them, without hanging.
+func TestOpenRefuses(t *testing.T) {
+	c := newCluster(t, 1, nil)
+	o := c.opts[0]
+	o.Bind = "127.0.0.1:0"
+	start := time.Now()
+	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), "locked by another process") {
+		t.Fatalf("second replica on the folder: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("refusal took %v", d)
+	}
+	o = c.opts[0]
+	o.Dir = t.TempDir()
+	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), c.opts[0].Bind) {
+		t.Fatalf("raft address in use: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.Dir, o.Bind = file, "127.0.0.1:0"
+	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), file) {
+		t.Fatalf("folder that is a file: %v", err)
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
 	raftboltdb "github.com/hashicorp/raft-boltdb/v2"
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Peer is a member of the replica group: its id and raft address.
@@ -188,9 +190,13 @@ func setDur(d *time.Duration, v time.Duration) {
 func (r *Replica) start(cfg *raft.Config, logger hclog.Logger) error {
 	opt := r.opt
 	var err error
-	r.logs, err = raftboltdb.New(raftboltdb.Options{Path: filepath.Join(opt.Dir, "raft.db"), NoSync: opt.NoSync})
-	if err != nil {
-		return fmt.Errorf("replica log %s: %w", filepath.Join(opt.Dir, "raft.db"), err)
+	path := filepath.Join(opt.Dir, "raft.db")
+	r.logs, err = raftboltdb.New(raftboltdb.Options{Path: path, NoSync: opt.NoSync,
+		BoltOptions: &bolt.Options{Timeout: 2 * time.Second, NoSync: opt.NoSync}})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return fmt.Errorf("replica log %s is locked by another process", path)
+	} else if err != nil {
+		return fmt.Errorf("replica log %s: %w", path, err)
 	}
 	snaps, err := raft.NewFileSnapshotStoreWithLogger(opt.Dir, 2, logger)
 	if err != nil {
