@@ -18,7 +18,7 @@ func TestParsePeers(t *testing.T) {
 	if len(ps) != 3 || ps[1] != (Peer{"n2", "127.0.0.1:7102"}) || ps[2].Addr != "[::1]:7103" {
 		t.Fatalf("%+v", ps)
 	}
-	for _, bad := range []string{"", "n1", "n1=", "=127.0.0.1:1", "n1=127.0.0.1", "n1=127.0.0.1:0", "n 1=127.0.0.1:1", "n1=127.0.0.1:1,,n2=127.0.0.1:2"} {
+	for _, bad := range []string{"", "n1", "n1=", "=127.0.0.1:1", "n1=127.0.0.1", "n1=127.0.0.1:0", "n 1=127.0.0.1:1", "n1=127.0.0.1:1,,n2=127.0.0.1:2", "n1=:7101", "n1=h:65536", "n1=h:http", "n1=h:-1"} {
 		if _, err := ParsePeers(bad); err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "peers") {
 			t.Errorf("%q: %v, want a usage error naming peers", bad, err)
 		}
@@ -87,4 +87,27 @@ func TestOpenRefuses(t *testing.T) {
 	if _, err := Open(o); err == nil || !strings.Contains(err.Error(), file) {
 		t.Fatalf("folder that is a file: %v", err)
 	}
+}
+
+func FuzzParsePeers(f *testing.F) {
+	f.Add("n1=127.0.0.1:7101,n2=127.0.0.1:7102,n3=127.0.0.1:7103")
+	f.Add("n1=[::1]:1")
+	f.Add("=,=")
+	f.Fuzz(func(t *testing.T, s string) {
+		ps, err := ParsePeers(s)
+		if err != nil {
+			if !usage.Is(err) {
+				t.Fatalf("%q: %v is not a usage error", s, err)
+			}
+			return
+		}
+		if len(ps) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d peers", s, len(ps))
+		}
+		for _, p := range ps {
+			if !validID(p.ID) || !strings.Contains(s, p.ID+"="+p.Addr) {
+				t.Fatalf("%q: peer %+v", s, p)
+			}
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -114,12 +115,22 @@ func ParsePeers(s string) ([]Peer, error) {
 		if !ok || !validID(id) {
 			return nil, usage.Fieldf("peers", "%q is not id=host:port", clip(item))
 		}
-		if _, port, err := net.SplitHostPort(addr); err != nil || port == "" || port == "0" {
-			return nil, usage.Fieldf("peers", "%q: %q is not host:port", clip(item), clip(addr))
+		if !validAddr(addr) {
+			return nil, usage.Fieldf("peers", "%q: %q is not host:port (a port in 1-65535)", clip(item), clip(addr))
 		}
 		ps = append(ps, Peer{ID: id, Addr: addr})
 	}
 	return ps, nil
+}
+
+// validAddr: host:port with a host and a port in 1-65535.
+func validAddr(addr string) bool {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return false
+	}
+	n, err := strconv.ParseUint(port, 10, 16)
+	return err == nil && n > 0
 }
 
 // Replica is a raft node whose state machine holds the coordinator's
