@@ -70,15 +70,13 @@ func TestSameStateAsBolt(t *testing.T) {
 			}
 		}
 		flush()
-		c.settle(li)
 		mo, jo, err := orc.Load()
 		if err != nil {
 			rt.Fatal(err)
 		}
-		for _, rep := range c.reps {
-			m, j := state(rep)
-			sameState(rt, "replica "+rep.opt.ID, m, j, mo, jo)
-		}
+		m, j := state(r)
+		sameState(rt, "leader "+r.opt.ID, m, j, mo, jo)
+		c.settle(li)
 	})
 }
 
