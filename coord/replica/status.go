@@ -1,0 +1,74 @@
+package replica
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/raft"
+)
+
+// Status is a replica's view of its group (for /v1/status and /readyz).
+type Status struct {
+	ID       string `json:"id"`
+	State    string `json:"state"` // Leader, Follower, Candidate, Shutdown
+	Leader   string `json:"leader,omitempty"`
+	LeaderID string `json:"leader_id,omitempty"`
+	Term     uint64 `json:"term"`
+	// CommitIndex is the last entry known committed, Applied the last
+	// applied to this replica's state.
+	CommitIndex uint64 `json:"commit_index"`
+	Applied     uint64 `json:"applied_index"`
+	Peers       []Peer `json:"peers"`
+}
+
+// Status reports the replica's state, term, indexes and the group's
+// configuration.
+func (r *Replica) Status() Status {
+	addr, id := r.raft.LeaderWithID()
+	s := Status{ID: r.opt.ID, State: r.raft.State().String(), Leader: string(addr), LeaderID: string(id),
+		Term: r.raft.CurrentTerm(), CommitIndex: r.commitIndex(), Applied: r.raft.AppliedIndex()}
+	if f := r.raft.GetConfiguration(); f.Error() == nil {
+		for _, sv := range f.Configuration().Servers {
+			s.Peers = append(s.Peers, Peer{ID: string(sv.ID), Addr: string(sv.Address)})
+		}
+	}
+	return s
+}
+
+func (r *Replica) commitIndex() uint64 {
+	var n uint64
+	fmt.Sscan(r.raft.Stats()["commit_index"], &n)
+	return n
+}
+
+// IsLeader reports whether the replica is the leader now.
+func (r *Replica) IsLeader() bool { return r.raft.State() == raft.Leader }
+
+// LeaderCh receives true when the replica becomes leader and false when
+// it stops being one (raft's channel: a slow reader misses transitions,
+// so read Status for the truth).
+func (r *Replica) LeaderCh() <-chan bool { return r.raft.LeaderCh() }
+
+// WaitLeader waits until some leader is known to this replica and returns
+// its id, or ctx's error.
+func (r *Replica) WaitLeader(ctx context.Context) (string, error) {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if _, id := r.raft.LeaderWithID(); id != "" {
+			return string(id), nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("replica %s: no leader: %w", r.opt.ID, ctx.Err())
+		case <-t.C:
+		}
+	}
+}
+
+// Snapshot takes a snapshot now (and compacts the log behind it).
+func (r *Replica) Snapshot() error { return r.raft.Snapshot().Error() }
+
+// cut cuts the replica off the network, or heals it (tests: a partition).
+func (r *Replica) cut(on bool) { r.layer.setCut(on) }
