@@ -470,12 +470,42 @@ func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull
 		}
 		for ; il >= lo; il-- {
 			j := il + 1
-			// add: the hull's slopes strictly decrease.
-			head, top = pushStrict(lm, lq, head, top, slope[j], prev+bS[j]*(v[j]-b))
-			// query at x = S_il, non-decreasing as il decreases.
+			m, q := slope[j], prev+bS[j]*(v[j]-b)
+			// add: the hull's slopes strictly decrease, and all are above m
+			// (hull.add without its equal-slope path, the same comparisons
+			// in the same order).
+			for top-1 > head {
+				m1, q1, m2, q2 := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lm[top], lq[top] = m, q
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases: hull.query,
+			// the head's value computed once per line (the same
+			// expression). The first comparison stands apart from the
+			// loop's, so that the branch predictor tells "moves at all"
+			// from "moves again".
 			x := S[il]
-			var cur float64
-			head, cur = advance(lm, lq, head, top, x)
+			cur := lm[head]*x + lq[head]
+			if head+1 < top {
+				if next := lm[head+1]*x + lq[head+1]; next <= cur {
+					head, cur = head+1, next
+					for head+1 < top {
+						next := lm[head+1]*x + lq[head+1]
+						if !(next <= cur) {
+							break
+						}
+						head, cur = head+1, next
+					}
+				}
+			}
 			best := cur + x*k0
 			// Ties go to the reservation without a checkpoint.
 			if alt := m1[il] + x*k1; alt < best {
@@ -581,10 +611,42 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 			lo = max(ic, int(published.wait(int64(il))))
 		}
 		for ; il >= lo; il-- {
-			head, top = pushStrict(lm, lq, head, top, slope[il+1], prev)
+			m, q := slope[il+1], prev
+			// add: the hull's slopes strictly decrease, and all are above m
+			// (hull.add without its equal-slope path, the same comparisons
+			// in the same order).
+			for top-1 > head {
+				m1, q1, m2, q2 := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lm[top], lq[top] = m, q
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases: hull.query,
+			// the head's value computed once per line (the same
+			// expression). The first comparison stands apart from the
+			// loop's, so that the branch predictor tells "moves at all"
+			// from "moves again".
 			x := S[il]
-			var cur float64
-			head, cur = advance(lm, lq, head, top, x)
+			cur := lm[head]*x + lq[head]
+			if head+1 < top {
+				if next := lm[head+1]*x + lq[head+1]; next <= cur {
+					head, cur = head+1, next
+					for head+1 < top {
+						next := lm[head+1]*x + lq[head+1]
+						if !(next <= cur) {
+							break
+						}
+						head, cur = head+1, next
+					}
+				}
+			}
 			best := cur + x*k0
 			if alt := m1[il] + x*k1; alt < best {
 				best = alt
@@ -594,53 +656,6 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 	}
 	row[ic] = prev
 	return prev
-}
-
-// pushStrict adds the line (m, q) on top of the flat hull lm[head:top],
-// lq[head:top], whose slopes strictly decrease and are all above m (the
-// fast kernels' precondition): hull.add without its equal-slope path, the
-// same comparisons in the same order. It returns the new head and top.
-func pushStrict(lm, lq []float64, head, top int, m, q float64) (int, int) {
-	for top-1 > head {
-		m1, q1, m2, q2 := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
-		if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
-			top--
-			continue
-		}
-		break
-	}
-	lm[top], lq[top] = m, q
-	top++
-	if head > top-1 {
-		head = top - 1
-	}
-	return head, top
-}
-
-// advance is hull.query for a non-decreasing x on the flat hull: it moves
-// head while the next line is no higher at x and returns the head and its
-// value there (computed once per line, the same expression as
-// hull.query's). The first comparison stands apart from the loop's: whether
-// the head moves at all and whether it moves again are told apart by the
-// branch predictor.
-func advance(lm, lq []float64, head, top int, x float64) (int, float64) {
-	cur := lm[head]*x + lq[head]
-	if head+1 >= top {
-		return head, cur
-	}
-	next := lm[head+1]*x + lq[head+1]
-	if !(next <= cur) {
-		return head, cur
-	}
-	head, cur = head+1, next
-	for head+1 < top {
-		next := lm[head+1]*x + lq[head+1]
-		if !(next <= cur) {
-			break
-		}
-		head, cur = head+1, next
-	}
-	return head, cur
 }
 
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
