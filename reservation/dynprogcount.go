@@ -475,8 +475,8 @@ func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull
 			// (hull.add without its equal-slope path, the same comparisons
 			// in the same order).
 			for top-1 > head {
-				m1, q1, m2, q2 := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
-				if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
+				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
 					top--
 					continue
 				}
@@ -616,8 +616,8 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 			// (hull.add without its equal-slope path, the same comparisons
 			// in the same order).
 			for top-1 > head {
-				m1, q1, m2, q2 := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
-				if (q-q1)*(m1-m2) <= (q2-q1)*(m1-m) {
+				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
 					top--
 					continue
 				}
