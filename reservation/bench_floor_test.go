@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -225,4 +226,149 @@ func BenchmarkBestPeriodic(b *testing.B) {
 			}
 		})
 	}
+}
+
+// The floors of the row kernel. A step of the mixed class carries two
+// values from the step before, each through a dependent chain:
+//
+//   - the row value: E(i_c, i_l) = min(m_h·x + q_h + x·k0, m1[i_l] + x·k1),
+//     where q_h is E(i_c, i_l + 1) when the head of the hull is the line
+//     just added — an add, an add and a select after the product, which
+//     does not wait;
+//   - the hull's head: whether the query moves is a comparison of the
+//     next line's value at x (a load at the head, a product and an add)
+//     with the head's, and the next step starts from its outcome — a load,
+//     a multiply-add and a select.
+//
+// A step cannot finish before the longer of the two chains unless it
+// guesses (branch prediction); the kernel guesses, and pays a
+// misprediction where the guess fails: on the plan of `ckpt reserve` the
+// query moves in about two steps in three, with no pattern. The floors
+// below run each chain alone, branch-free (the select is a conditional
+// move or a minimum, never a branch), over the same rows, the same arrays
+// and the same number of steps as the solve (n(n+1)/2), so that
+// kernel/floor is a ratio of two figures of one run on one machine.
+
+// chainValue is the row value's chain alone: every step's value is the
+// line just added (slope αv_j, intercept the value of the step before)
+// evaluated at x, against the checkpoint option. It returns the last
+// value so that nothing is optimised away.
+func chainValue(sup *support, c Costs, slope, m1, row []float64) float64 {
+	n := sup.n()
+	S := sup.surv[:n+1]
+	slope, m1, row = slope[:n+1], m1[:n+1], row[:n+1]
+	for ic := n - 1; ic >= 0; ic-- {
+		b, rho := 0.0, 0.0
+		if ic > 0 {
+			b, rho = sup.v[ic], c.R
+		}
+		k0 := c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
+		k1 := k0 + c.Alpha*c.C
+		prev := row[n]
+		for il := n - 1; il >= ic; il-- {
+			x := S[il]
+			best := min(slope[il+1]*x+prev+x*k0, m1[il]+x*k1)
+			row[il], prev = best, best
+		}
+	}
+	return row[0]
+}
+
+// chainQuery is the hull head's chain alone: at each step the head moves
+// to the next line when that line is no higher at x, decided by a
+// conditional move. The lines are the slopes αv_j with the checkpoint
+// envelope as intercepts (any finite values give the same latency).
+func chainQuery(sup *support, slope, m1, row []float64) float64 {
+	n := sup.n()
+	S := sup.surv[:n+1]
+	slope, m1, row = slope[:n+1], m1[:n+1], row[:n+1]
+	for ic := n - 1; ic >= 0; ic-- {
+		h := ic
+		for il := n - 1; il >= ic; il-- {
+			x := S[il]
+			h = min(h, n-1)
+			cur := slope[h]*x + m1[h]
+			next := slope[h+1]*x + m1[h+1]
+			d := 0
+			if next <= cur {
+				d = 1
+			}
+			h += d
+			row[il] = cur
+		}
+	}
+	return row[0]
+}
+
+// BenchmarkKernelFloor measures the row kernel against its floors in
+// pairs: each iteration solves the plan's dynamic program of `ckpt
+// reserve` with no arguments (n = 16 653, one worker, the thread's CPU
+// time) and runs the two chains over the same steps right after it, so
+// that a change of load between iterations moves both figures of a pair.
+// It reports the CPU per step of each and the median over the pairs of
+// kernel/value-chain (kernel/floor) and kernel/query-chain.
+func BenchmarkKernelFloor(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := distribution.Discretize(x, 16653)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sup, err := newSupport(y.Values, y.Probs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := sup.n()
+	steps := float64(n) * float64(n+1) / 2
+	// The chains read the solved envelope m1 and the slopes, and write a
+	// scratch row.
+	ref := newSolver(sup, o.Costs, Mixed)
+	ref.workers = 1
+	ref.solve()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var kernel, value, query []float64
+	timed := func(f func()) float64 {
+		t0 := threadCPU()
+		f()
+		return float64(threadCPU()-t0) / steps
+	}
+	sink := 0.0
+	for b.Loop() {
+		kernel = append(kernel, timed(func() {
+			s := newSolver(sup, o.Costs, Mixed)
+			s.workers = 1
+			sink += s.solve()
+		}))
+		value = append(value, timed(func() { sink += chainValue(sup, o.Costs, ref.slope, ref.m1, ref.row) }))
+		query = append(query, timed(func() { sink += chainQuery(sup, ref.slope, ref.m1, ref.row) }))
+	}
+	if sink == 0 {
+		b.Log(sink) // keeps the results alive
+	}
+	ratio := func(a, b []float64) float64 {
+		r := make([]float64, len(a))
+		for i := range a {
+			r[i] = a[i] / b[i]
+		}
+		return median(r)
+	}
+	b.ReportMetric(median(kernel), "kernel-cpu-ns/step")
+	b.ReportMetric(median(value), "value-chain-cpu-ns/step")
+	b.ReportMetric(median(query), "query-chain-cpu-ns/step")
+	b.ReportMetric(ratio(kernel, value), "kernel/floor")
+	b.ReportMetric(ratio(kernel, query), "kernel/query-chain")
+}
+
+// median is the median of xs (which it sorts).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	m := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return xs[m]
+	}
+	return (xs[m-1] + xs[m]) / 2
 }

@@ -395,8 +395,9 @@ func (l *lagMeter) lagging(blocked int64, workers int, limit float64) bool {
 	return l.strikes >= lagStrikes
 }
 
-// runRow computes E(ic, il) for il = n−1 … ic into row, using the hull
-// scratch h, and returns E(ic, ic). When rec is not nil it records the
+// runRow computes E(ic, il) for il = n−1 … ic into row (the fast kernels,
+// which decide no transition, keep only row[ic]), using the hull scratch
+// h, and returns E(ic, ic). When rec is not nil it records the
 // optimal transition of every state. When published is not nil, m1[il] is
 // read only once published has reached il.
 func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published *mark) float64 {
@@ -449,16 +450,18 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 //     waited on once per run of published steps rather than tested at
 //     each step;
 //
-// and the query keeps the value of the hull's head line at x instead of
-// computing it again at each comparison (the same expression, so the same
-// value).
+// and it keeps less: the hull's slopes and intercepts in two flat arrays
+// (h.fm, h.fq; no milestone ids, which only a recorded row needs), and no
+// row but its last value, E(i_c, i_c) (the step before is carried in a
+// register). The query keeps the value of the hull's head line at x
+// instead of computing it again at each comparison (the same expression,
+// so the same value).
 func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
 	n := s.sup.n()
 	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
 	m1 := s.m1[:n+1]
-	lines := h.lines[:n+1]
-	row = row[:n+1]
-	head, top := h.head, h.top
+	lm, lq := h.flat(n)
+	head, top := 0, 0
 	prev := row[n]
 	for il := n - 1; il >= ic; {
 		lo := ic // the steps il … lo read published values of m1 only
@@ -468,22 +471,51 @@ func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull
 		for ; il >= lo; il-- {
 			j := il + 1
 			m, q := slope[j], prev+bS[j]*(v[j]-b)
-			// add: lines[head:top] have strictly decreasing slopes.
-			head, top = pushStrict(lines, head, top, m, q, int32(j))
-			// query at x = S_il, non-decreasing as il decreases.
+			// add: the hull's slopes strictly decrease, and all are above m
+			// (hull.add without its equal-slope path, the same comparisons
+			// in the same order).
+			for top-1 > head {
+				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lm[top], lq[top] = m, q
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases: hull.query,
+			// the head's value computed once per line (the same
+			// expression). The first comparison stands apart from the
+			// loop's, so that the branch predictor tells "moves at all"
+			// from "moves again".
 			x := S[il]
-			var cur float64
-			head, cur = advance(lines, head, top, x)
+			cur := lm[head]*x + lq[head]
+			if head+1 < top {
+				if next := lm[head+1]*x + lq[head+1]; next <= cur {
+					head, cur = head+1, next
+					for head+1 < top {
+						next := lm[head+1]*x + lq[head+1]
+						if !(next <= cur) {
+							break
+						}
+						head, cur = head+1, next
+					}
+				}
+			}
 			best := cur + x*k0
 			// Ties go to the reservation without a checkpoint.
 			if alt := m1[il] + x*k1; alt < best {
 				best = alt
 			}
-			row[il], prev = best, best
+			prev = best
 		}
 	}
-	h.head, h.top = head, top
-	return row[ic]
+	row[ic] = prev
+	return prev
 }
 
 // rowKernel is the inner loop of runRow for the mixed and no-checkpoint
@@ -570,9 +602,8 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 	n := s.sup.n()
 	S, slope := s.sup.surv[:n+1], s.slope[:n+1]
 	m1 := s.m1[:n+1]
-	lines := h.lines[:n+1]
-	row = row[:n+1]
-	head, top := h.head, h.top
+	lm, lq := h.flat(n)
+	head, top := 0, 0
 	prev := row[n]
 	for il := n - 1; il >= ic; {
 		lo := ic // the steps il … lo read published values of m1 only
@@ -580,57 +611,51 @@ func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *h
 			lo = max(ic, int(published.wait(int64(il))))
 		}
 		for ; il >= lo; il-- {
-			j := il + 1
-			m, q := slope[j], prev
-			head, top = pushStrict(lines, head, top, m, q, int32(j))
+			m, q := slope[il+1], prev
+			// add: the hull's slopes strictly decrease, and all are above m
+			// (hull.add without its equal-slope path, the same comparisons
+			// in the same order).
+			for top-1 > head {
+				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
+					top--
+					continue
+				}
+				break
+			}
+			lm[top], lq[top] = m, q
+			top++
+			if head > top-1 {
+				head = top - 1
+			}
+			// query at x = S_il, non-decreasing as il decreases: hull.query,
+			// the head's value computed once per line (the same
+			// expression). The first comparison stands apart from the
+			// loop's, so that the branch predictor tells "moves at all"
+			// from "moves again".
 			x := S[il]
-			var cur float64
-			head, cur = advance(lines, head, top, x)
+			cur := lm[head]*x + lq[head]
+			if head+1 < top {
+				if next := lm[head+1]*x + lq[head+1]; next <= cur {
+					head, cur = head+1, next
+					for head+1 < top {
+						next := lm[head+1]*x + lq[head+1]
+						if !(next <= cur) {
+							break
+						}
+						head, cur = head+1, next
+					}
+				}
+			}
 			best := cur + x*k0
 			if alt := m1[il] + x*k1; alt < best {
 				best = alt
 			}
-			row[il], prev = best, best
+			prev = best
 		}
 	}
-	h.head, h.top = head, top
-	return row[ic]
-}
-
-// pushStrict adds the line (m, q, id) on top of lines[head:top], whose
-// slopes strictly decrease and are all above m (the fast kernels'
-// precondition): hull.add without its equal-slope path, the same
-// comparisons in the same order. It returns the new head and top.
-func pushStrict(lines []line, head, top int, m, q float64, id int32) (int, int) {
-	for top-1 > head {
-		l1, l2 := lines[top-2], lines[top-1]
-		if (q-l1.q)*(l1.m-l2.m) <= (l2.q-l1.q)*(l1.m-m) {
-			top--
-			continue
-		}
-		break
-	}
-	lines[top] = line{m: m, q: q, id: id}
-	top++
-	if head > top-1 {
-		head = top - 1
-	}
-	return head, top
-}
-
-// advance is hull.query for a non-decreasing x: it moves head while the
-// next line is no higher at x and returns the head and its value there
-// (computed once per line, the same expression as hull.query's).
-func advance(lines []line, head, top int, x float64) (int, float64) {
-	cur := lines[head].m*x + lines[head].q
-	for head+1 < top {
-		next := lines[head+1].m*x + lines[head+1].q
-		if !(next <= cur) {
-			break
-		}
-		head, cur = head+1, next
-	}
-	return head, cur
+	row[ic] = prev
+	return prev
 }
 
 // mark is a decreasing index that goroutines wait on: a cheap atomic check
@@ -712,9 +737,21 @@ type line struct {
 type hull struct {
 	lines     []line
 	head, top int
+	// fm and fq are the fast kernels' scratch (rowKernelFast): the
+	// slopes and intercepts of their hull, without ids, allocated on
+	// first use.
+	fm, fq []float64
 }
 
 func newHull(n int) hull { return hull{lines: make([]line, n+1)} }
+
+// flat returns the fast kernels' scratch for n + 1 lines.
+func (h *hull) flat(n int) (lm, lq []float64) {
+	if len(h.fm) < n+1 {
+		h.fm, h.fq = make([]float64, n+1), make([]float64, n+1)
+	}
+	return h.fm[:n+1], h.fq[:n+1]
+}
 
 func (h *hull) reset() { h.head, h.top = 0, 0 }
 
