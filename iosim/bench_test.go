@@ -1,8 +1,11 @@
 package iosim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // BenchmarkCielo60Days is one 60-day (62 simulated) Cielo run at 40 GB/s,
@@ -64,5 +67,49 @@ func BenchmarkRunTrial(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
 	if cpu := processCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event") // GC's work on the other core included
+	}
+}
+
+// scaledCielo is Cielo with k times its nodes and bandwidth (the classes,
+// memory per node and node MTBF unchanged): k times the jobs of the same
+// sizes, each with its Cielo share of the bandwidth.
+func scaledCielo(k int) Config {
+	c := Cielo()
+	c.Platform.Nodes *= k
+	c.Platform.Bandwidth *= units.Bandwidth(k)
+	return c
+}
+
+// BenchmarkPlatformSize is one trial of `ckpt iosim run` (the baseline and
+// the eight default strategies, 62 days, seed 1) on Cielo ×1 … ×64 (see
+// scaledCielo). It reports the events of a trial and the time per event:
+// a simulator whose cost per event does not grow with the platform keeps
+// ns/event flat while events grow about k-fold.
+func BenchmarkPlatformSize(b *testing.B) {
+	sts, err := LookupList(strings.Join(DefaultStrategies(), ","), 3600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range []int{1, 2, 4, 8, 16, 32, 64} {
+		c := scaledCielo(k)
+		b.Run(fmt.Sprintf("x%d", k), func(b *testing.B) {
+			var ev uint64
+			cpu0 := processCPU()
+			for b.Loop() {
+				out, err := Trial(&c, sts, Options{Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ev += out.Baseline.Events
+				for _, r := range out.Runs {
+					ev += r.Events
+				}
+			}
+			b.ReportMetric(float64(ev)/float64(b.N), "events/op")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event")
+			}
+		})
 	}
 }

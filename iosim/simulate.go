@@ -54,6 +54,13 @@ type Options struct {
 	// Authors switches on the authors' simulator's behaviours (see
 	// AuthorsModel; all off by default).
 	Authors AuthorsModel
+	// VirtualTime tracks Proportional sharing in virtual time: O(log T)
+	// per transfer start or end for T concurrent transfers instead of
+	// O(T), the same model to within rounding but not bit for bit, so
+	// that a run's figures move by Monte Carlo noise (see
+	// virtualshare.go). Off by default: every published output was made
+	// the exact way.
+	VirtualTime bool
 
 	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
 	// job ended (0 in the first pass; see simulateDrain).
@@ -266,6 +273,7 @@ type job struct {
 	state        jstate
 	kind         Kind // of the current transfer or awaited token
 	since        float64
+	vSince       float64 // the virtual clock at since (Proportional, see share.go)
 	ev           *des.Event
 	tr           *transfer
 	nodes        []int32
@@ -295,6 +303,11 @@ type transfer struct {
 	start     float64
 	end       float64 // Proportional: completion time at the current rate
 	seq       uint64  // Proportional: its sequence number (see reshare)
+	// Options.VirtualTime (see virtualshare.go): the virtual finish time,
+	// the start order and the index in simulator.shares (-1 when not there).
+	fin  float64
+	ord  uint64
+	hidx int
 }
 
 type pending struct {
@@ -350,7 +363,20 @@ type simulator struct {
 	shareEv    *des.Event
 	shareNext  *transfer
 	naiveShare bool
-	rec        *Timeline // nil unless SimulateTimeline
+	// virtual is Options.VirtualTime (see virtualshare.go): shares are
+	// the active transfers by virtual finish time, shareSeq the earliest
+	// one's sequence number, shareOrd the next start order; vClock is the
+	// virtual clock at vAt, vRate its rate, vW0 and vW1 its values at the
+	// window's ends once passed.
+	virtual        bool
+	shares         shareHeap
+	shareSeq       uint64
+	shareOrd       uint64
+	vClock, vAt    float64
+	vRate          float64
+	vW0, vW1       float64
+	vW0Set, vW1Set bool
+	rec            *Timeline // nil unless SimulateTimeline
 
 	qbuf  []*job // queue's backing array (see popFront)
 	qhead int
@@ -459,6 +485,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
 	s.w0, s.w1 = opt.Authors.window(opt)
 	s.st = opt.Authors.strategy(st)
+	s.virtual = opt.VirtualTime
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -623,6 +650,11 @@ func (s *simulator) flush(j *job) {
 			s.acc.Checkpoint += c
 		case j.state == sWait:
 			s.acc.Idle += c
+		case s.virtual && s.st.Sharing == Proportional:
+			io := q * q * (s.vClamp(now, s.vTime(now)) - s.vClamp(j.since, j.vSince)) / s.beta
+			s.acc.IO += io
+			s.acc.Idle += c - io
+			j.unIO += io
 		default:
 			f := j.tr.rate / s.beta
 			s.acc.IO += c * f
@@ -633,6 +665,9 @@ func (s *simulator) flush(j *job) {
 		s.acc.Idle += c
 	}
 	j.since = now
+	if s.virtual {
+		j.vSince = s.vTime(now)
+	}
 }
 
 // bookAuthors books c node-seconds of a transfer or of a blocking wait as
@@ -734,7 +769,7 @@ func (s *simulator) planned(j *job) float64 {
 		if j.kind == Output {
 			t = 0
 		}
-		t += math.Max(j.tr.remaining, 0) / s.beta
+		t += math.Max(s.left(j.tr), 0) / s.beta
 	}
 	return t
 }
@@ -879,7 +914,7 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 		}
 	}
 	tr := &j.trBuf // j's previous transfer has ended
-	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now}
+	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now, hidx: -1}
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
@@ -1056,6 +1091,7 @@ func (s *simulator) withdraw(j *job) {
 // checkpoint are lost and a restart job goes to the head of the queue.
 func (s *simulator) fail(j *job) {
 	if st := j.state; s.opt.Accounting == AuthorsAccounting {
+		s.bookToLastReshare(j)
 		j.state = sDropped // Trace.C books the interrupted segment nowhere
 		s.flush(j)
 		j.state = st
