@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/des"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -96,7 +97,7 @@ func BenchmarkPlatformSize(b *testing.B) {
 			var ev uint64
 			cpu0 := processCPU()
 			for b.Loop() {
-				out, err := Trial(&c, sts, Options{Seed: 1})
+				out, err := Trial(&c, sts, Options{Seed: 1, VirtualTime: true})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -109,6 +110,42 @@ func BenchmarkPlatformSize(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
 			if cpu := processCPU() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event")
+			}
+		})
+	}
+}
+
+// BenchmarkEventQueueFloor is the dependent chain every event of a run
+// pays: pop the earliest of P pending events from des's queue and push one
+// at now + dt (the next pop depends on it), with dt exponential (seeded).
+// P = 760 and 6 150 are the mean pending events of a default Cielo run
+// (baseline and the eight default strategies, seed 1) on Cielo ×1 and ×8;
+// ns/op is the floor BenchmarkRunTrial's ns/event is compared with.
+func BenchmarkEventQueueFloor(b *testing.B) {
+	for _, p := range []int{760, 6150} {
+		b.Run(fmt.Sprintf("pending=%d", p), func(b *testing.B) {
+			r := des.Stream(1, 99)
+			dts := make([]float64, 4096)
+			for i := range dts {
+				dts[i] = r.ExpFloat64() * 3600 * float64(p) // a mean gap of an hour per pending event
+			}
+			sim := des.New()
+			k := 0
+			for range p {
+				var e *des.Event
+				e = sim.NewEvent(func() {
+					sim.Schedule(e, sim.Now()+dts[k&4095])
+					k++
+				})
+				sim.Schedule(e, dts[k&4095])
+				k++
+			}
+			cpu0 := processCPU()
+			for b.Loop() {
+				sim.Step()
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 			}
 		})
 	}

@@ -283,6 +283,9 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// plan is planned(j) while j is queued, once planSet.
+	plan    float64
+	planSet bool
 	// trBuf is the memory of j's transfer (one at a time) and trEv its
 	// completion under Token and Unlimited sharing, reused (see startTransfer).
 	trBuf transfer
@@ -756,6 +759,9 @@ func (s *simulator) reservation(q int) (shadow float64, extra int) {
 // its input (or recovery read) when it has not started, or what is left of
 // its current transfer.
 func (s *simulator) planned(j *job) float64 {
+	if j.runIdx < 0 && j.planSet {
+		return j.plan // a queued job's plan does not change (see below)
+	}
 	prog := j.progress
 	if j.state == sCompute {
 		prog += s.sim.Now() - j.since
@@ -764,7 +770,11 @@ func (s *simulator) planned(j *job) float64 {
 	t := rem + (j.outBytes+j.ioPerWork*rem)/s.beta + rem/math.Max(j.gap, j.ckptTime)*j.ckptTime
 	switch {
 	case j.runIdx < 0:
+		// Queued: a function of the job's fields alone, which do not
+		// change until it starts; kept for the scheduler's next passes
+		// over the queue.
 		t += j.inBytes / s.beta
+		j.plan, j.planSet = t, true
 	case j.state == sTransfer && j.tr != nil:
 		if j.kind == Output {
 			t = 0
@@ -869,6 +879,18 @@ func (s *simulator) grant() {
 		return
 	}
 	if s.holder != nil || len(s.waiting) == 0 {
+		return
+	}
+	if _, ok := s.st.Arbiter.(FCFS); ok {
+		// FCFS.Pick's choice, the smallest Seq, without building every
+		// request: O(W) comparisons for W waiting, nothing else.
+		i := 0
+		for k := range s.waiting {
+			if s.waiting[k].seq < s.waiting[i].seq {
+				i = k
+			}
+		}
+		s.grantAt(i)
 		return
 	}
 	now := s.sim.Now()
