@@ -727,10 +727,11 @@ func (s *simulator) schedule() {
 	}
 }
 
-// release is a running job's planned end and its nodes.
+// release is a running job's planned end, its nodes and its index in
+// running.
 type release struct {
-	t float64
-	q int
+	t    float64
+	q, i int // nodes, index in running
 }
 
 // reservation returns the earliest planned time at which q nodes are free
@@ -739,10 +740,17 @@ type release struct {
 func (s *simulator) reservation(q int) (shadow float64, extra int) {
 	now := s.sim.Now()
 	s.ends = s.ends[:0]
-	for _, j := range s.running {
-		s.ends = append(s.ends, release{now + s.planned(j), j.q})
+	for i, j := range s.running {
+		s.ends = append(s.ends, release{now + s.planned(j), j.q, i})
 	}
-	slices.SortStableFunc(s.ends, func(a, b release) int { return cmp.Compare(a.t, b.t) })
+	// By time, ties in running order: a stable sort's order, by the
+	// faster unstable sort.
+	slices.SortFunc(s.ends, func(a, b release) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
 	avail := len(s.free)
 	for _, e := range s.ends {
 		avail += e.q
