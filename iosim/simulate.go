@@ -420,7 +420,7 @@ const checkEvery = 4096
 //
 // Complexity: O(E log E) time for E events (job phases, node failures, and —
 // under Proportional sharing — O(T) rate updates per transfer start/end
-// for T concurrent transfers); O(N + J) memory for N nodes and J jobs in
+// for T concurrent transfers, O(log T) with Options.VirtualTime); O(N + J) memory for N nodes and J jobs in
 // the list, whatever the number of failures and restarts.
 func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
 	if opt.Authors.Drain && opt.drainEnd == 0 {

@@ -377,3 +377,16 @@ func cmpFloat(a, b float64) int {
 	}
 	return 0
 }
+
+// A request's VirtualTime reaches the runs' options, and off stays the
+// exact way (the zero value every published output was made with).
+func TestRequestVirtualTime(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		sim := quickSim()
+		sim.VirtualTime = on
+		_, opt, _, err := RunRequest{Simulation: sim}.Resolve()
+		if err != nil || opt.VirtualTime != on {
+			t.Fatalf("VirtualTime %v: options %+v, %v", on, opt, err)
+		}
+	}
+}
