@@ -139,6 +139,8 @@ type Simulation struct {
 	Scheduler    string `json:"scheduler"`
 	Accounting   string `json:"accounting"`
 	AuthorsModel string `json:"authors_model,omitempty"`
+	// VirtualTime: see Options.VirtualTime.
+	VirtualTime bool `json:"virtual_time,omitempty"`
 }
 
 // MinWindow is the shortest measured window (Span − 2 Skip) a simulation
@@ -211,7 +213,7 @@ func (s Simulation) Resolve() (Config, Options, []Strategy, error) {
 
 // options checks the numbers and reads the names of s into Options.
 func (s Simulation) options() (Options, error) {
-	o := Options{Seed: s.Seed, NoFailures: s.NoFailures, ComputeFullPeriod: s.ComputeFullPeriod, MaxEvents: s.MaxEvents,
+	o := Options{Seed: s.Seed, NoFailures: s.NoFailures, ComputeFullPeriod: s.ComputeFullPeriod, MaxEvents: s.MaxEvents, VirtualTime: s.VirtualTime,
 		Span: s.Span, Skip: s.Skip, IOChunk: s.IOChunk}
 	finitePos := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 	switch {

@@ -462,6 +462,10 @@ func (m AuthorsModel) String() string {
 // transfers without resharing the others (StaleRates): they keep their
 // rates and completion times; the earliest is queued again if it was tr's.
 func (s *simulator) removeShareStale(tr *transfer) {
+	if s.virtual {
+		s.vRemoveStale(tr)
+		return
+	}
 	i := slices.Index(s.active, tr)
 	s.active = slices.Delete(s.active, i, i+1)
 	s.sumQ -= tr.j.q
@@ -483,6 +487,24 @@ func (s *simulator) removeShareStale(tr *transfer) {
 	}
 	s.shareNext = next
 	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
+}
+
+// bookToLastReshare books, under AuthorsAccounting and the virtual clock,
+// the transfer of j (failing now) as a transfer up to the last reshare,
+// the rest being the dropped segment: the exact way (share.go) flushes
+// every active transfer at every start and end, so a failure drops only
+// what follows the last one, and the virtual clock keeps that booking
+// (which part of an interrupted transfer is Lost rather than Idle thus
+// depends on when other transfers started or ended, as it always did).
+func (s *simulator) bookToLastReshare(j *job) {
+	t := s.vAt // the last reshare: the clock advances at starts and ends only
+	if !s.virtual || j.state != sTransfer || s.st.Sharing != Proportional || !(t > j.since) {
+		return
+	}
+	c := float64(j.q) * s.clip(j.since, t)
+	s.classNS[j.class] += c
+	s.bookAuthors(j, c)
+	j.since = t
 }
 
 // lastCheckpoint is the date Least-Waste counts a waiting checkpoint's d

@@ -1,8 +1,12 @@
 package iosim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/des"
+	"github.com/ckpt-hpc/ckpt/units"
 )
 
 // BenchmarkCielo60Days is one 60-day (62 simulated) Cielo run at 40 GB/s,
@@ -64,5 +68,85 @@ func BenchmarkRunTrial(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
 	if cpu := processCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event") // GC's work on the other core included
+	}
+}
+
+// scaledCielo is Cielo with k times its nodes and bandwidth (the classes,
+// memory per node and node MTBF unchanged): k times the jobs of the same
+// sizes, each with its Cielo share of the bandwidth.
+func scaledCielo(k int) Config {
+	c := Cielo()
+	c.Platform.Nodes *= k
+	c.Platform.Bandwidth *= units.Bandwidth(k)
+	return c
+}
+
+// BenchmarkPlatformSize is one trial of `ckpt iosim run` (the baseline and
+// the eight default strategies, 62 days, seed 1) on Cielo ×1 … ×32 (see
+// scaledCielo). It reports the events of a trial and the time per event:
+// a simulator whose cost per event does not grow with the platform keeps
+// ns/event flat while events grow about k-fold.
+func BenchmarkPlatformSize(b *testing.B) {
+	sts, err := LookupList(strings.Join(DefaultStrategies(), ","), 3600)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, k := range []int{1, 2, 4, 8, 16, 32} { // ×64 (1.14 M nodes) exceeds MaxNodes
+		c := scaledCielo(k)
+		b.Run(fmt.Sprintf("x%d", k), func(b *testing.B) {
+			var ev uint64
+			cpu0 := processCPU()
+			for b.Loop() {
+				out, err := Trial(&c, sts, Options{Seed: 1, VirtualTime: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ev += out.Baseline.Events
+				for _, r := range out.Runs {
+					ev += r.Events
+				}
+			}
+			b.ReportMetric(float64(ev)/float64(b.N), "events/op")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ev), "ns/event")
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(ev), "cpu-ns/event")
+			}
+		})
+	}
+}
+
+// BenchmarkEventQueueFloor is the dependent chain every event of a run
+// pays: pop the earliest of P pending events from des's queue and push one
+// at now + dt (the next pop depends on it), with dt exponential (seeded).
+// P = 760 and 6 150 are the mean pending events of a default Cielo run
+// (baseline and the eight default strategies, seed 1) on Cielo ×1 and ×8;
+// ns/op is the floor BenchmarkRunTrial's ns/event is compared with.
+func BenchmarkEventQueueFloor(b *testing.B) {
+	for _, p := range []int{760, 6150} {
+		b.Run(fmt.Sprintf("pending=%d", p), func(b *testing.B) {
+			r := des.Stream(1, 99)
+			dts := make([]float64, 4096)
+			for i := range dts {
+				dts[i] = r.ExpFloat64() * 3600 * float64(p) // a mean gap of an hour per pending event
+			}
+			sim := des.New()
+			k := 0
+			for range p {
+				var e *des.Event
+				e = sim.NewEvent(func() {
+					sim.Schedule(e, sim.Now()+dts[k&4095])
+					k++
+				})
+				sim.Schedule(e, dts[k&4095])
+				k++
+			}
+			cpu0 := processCPU()
+			for b.Loop() {
+				sim.Step()
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			}
+		})
 	}
 }

@@ -143,9 +143,16 @@
 // A run is O(E log E) time for E events: a few per checkpoint period per
 // job, one per node failure, and, under Proportional sharing, O(T)
 // arithmetic plus one queue update per transfer start or end with T
-// concurrent transfers (only the earliest completion is queued). A job
-// start costs O(q) for q nodes, a restart in place and a failure's look-up
-// O(1). Its memory is O(N + J) for N nodes and J jobs in the list
+// concurrent transfers (only the earliest completion is queued), or
+// O(log T) with Options.VirtualTime (virtualshare.go). A job start costs
+// O(q) for q nodes, a restart in place and a failure's look-up O(1). The
+// scheduler's pass at a job start, end or failure is O(R log R + Q) for R
+// running and Q queued jobs (the reservation sorts the running jobs'
+// planned ends; a queued job's plan is computed once); a grant of the
+// token is O(W) for W waiting requests under FCFS and O(W²) under
+// LeastWaste. On a platform k times Cielo's size R, Q, T and W grow
+// k-fold, so these passes, not the event queue, set the cost per event
+// (BENCHMARKS.md). Its memory is O(N + J) for N nodes and J jobs in the list
 // (failure streams, pending events, running jobs, the queue), whatever the
 // number of failures and restarts: a restarted job replaces the failed
 // one. LeastWaste is O(r²) per decision for r waiting requests;

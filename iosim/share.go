@@ -1,11 +1,13 @@
 package iosim
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
 
-// Proportional sharing. Every start or end of a transfer changes the share
+// Proportional sharing, exactly (the default; Options.VirtualTime selects
+// the virtual clock of virtualshare.go instead). Every start or end of a transfer changes the share
 // of every active transfer, so each one's remaining bytes, rate and
 // completion time are recomputed — with the same expressions, in the same
 // order, as cancelling and rescheduling every completion would (the
@@ -19,6 +21,10 @@ import (
 
 // addShare adds tr to the active transfers and reshares.
 func (s *simulator) addShare(tr *transfer) {
+	if s.virtual {
+		s.vAdd(tr)
+		return
+	}
 	s.active = append(s.active, tr)
 	s.sumQ += tr.j.q
 	s.reshare()
@@ -28,6 +34,10 @@ func (s *simulator) addShare(tr *transfer) {
 // others (their order, which fixes the accounting's order of additions
 // and the completions' sequence numbers, is kept).
 func (s *simulator) removeShare(tr *transfer) {
+	if s.virtual {
+		s.vRemove(tr)
+		return
+	}
 	i := slices.Index(s.active, tr)
 	s.active = slices.Delete(s.active, i, i+1)
 	s.sumQ -= tr.j.q
@@ -85,4 +95,22 @@ func (s *simulator) reshareNaive() {
 		s.sim.Cancel(tr.ev)
 		tr.ev = s.sim.After(math.Max(tr.remaining, 0)/tr.rate, func() { s.transferEnd(tr) })
 	}
+}
+
+// left is tr's remaining bytes as of the last reshare.
+func (s *simulator) left(tr *transfer) float64 {
+	if s.virtual && tr.hidx >= 0 {
+		return (tr.fin - s.vClock) * float64(tr.j.q)
+	}
+	return tr.remaining
+}
+
+// openShares is the active transfers in their start order.
+func (s *simulator) openShares() []*transfer {
+	if !s.virtual {
+		return s.active
+	}
+	out := slices.Clone(s.shares)
+	slices.SortFunc(out, func(a, b *transfer) int { return cmp.Compare(a.ord, b.ord) })
+	return out
 }

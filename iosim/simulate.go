@@ -54,6 +54,13 @@ type Options struct {
 	// Authors switches on the authors' simulator's behaviours (see
 	// AuthorsModel; all off by default).
 	Authors AuthorsModel
+	// VirtualTime tracks Proportional sharing in virtual time: O(log T)
+	// per transfer start or end for T concurrent transfers instead of
+	// O(T), the same model to within rounding but not bit for bit, so
+	// that a run's figures move by Monte Carlo noise (see
+	// virtualshare.go). Off by default: every published output was made
+	// the exact way.
+	VirtualTime bool
 
 	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
 	// job ended (0 in the first pass; see simulateDrain).
@@ -266,6 +273,7 @@ type job struct {
 	state        jstate
 	kind         Kind // of the current transfer or awaited token
 	since        float64
+	vSince       float64 // the virtual clock at since (Proportional, see share.go)
 	ev           *des.Event
 	tr           *transfer
 	nodes        []int32
@@ -275,6 +283,9 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// plan is planned(j) while j is queued, once planSet.
+	plan    float64
+	planSet bool
 	// trBuf is the memory of j's transfer (one at a time) and trEv its
 	// completion under Token and Unlimited sharing, reused (see startTransfer).
 	trBuf transfer
@@ -295,6 +306,11 @@ type transfer struct {
 	start     float64
 	end       float64 // Proportional: completion time at the current rate
 	seq       uint64  // Proportional: its sequence number (see reshare)
+	// Options.VirtualTime (see virtualshare.go): the virtual finish time,
+	// the start order and the index in simulator.shares (-1 when not there).
+	fin  float64
+	ord  uint64
+	hidx int
 }
 
 type pending struct {
@@ -350,7 +366,20 @@ type simulator struct {
 	shareEv    *des.Event
 	shareNext  *transfer
 	naiveShare bool
-	rec        *Timeline // nil unless SimulateTimeline
+	// virtual is Options.VirtualTime (see virtualshare.go): shares are
+	// the active transfers by virtual finish time, shareSeq the earliest
+	// one's sequence number, shareOrd the next start order; vClock is the
+	// virtual clock at vAt, vRate its rate, vW0 and vW1 its values at the
+	// window's ends once passed.
+	virtual        bool
+	shares         shareHeap
+	shareSeq       uint64
+	shareOrd       uint64
+	vClock, vAt    float64
+	vRate          float64
+	vW0, vW1       float64
+	vW0Set, vW1Set bool
+	rec            *Timeline // nil unless SimulateTimeline
 
 	qbuf  []*job // queue's backing array (see popFront)
 	qhead int
@@ -391,7 +420,7 @@ const checkEvery = 4096
 //
 // Complexity: O(E log E) time for E events (job phases, node failures, and —
 // under Proportional sharing — O(T) rate updates per transfer start/end
-// for T concurrent transfers); O(N + J) memory for N nodes and J jobs in
+// for T concurrent transfers, O(log T) with Options.VirtualTime); O(N + J) memory for N nodes and J jobs in
 // the list, whatever the number of failures and restarts.
 func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (Run, error) {
 	if opt.Authors.Drain && opt.drainEnd == 0 {
@@ -459,6 +488,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
 	s.w0, s.w1 = opt.Authors.window(opt)
 	s.st = opt.Authors.strategy(st)
+	s.virtual = opt.VirtualTime
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
 	s.free = make([]int32, N)
 	for i := range N {
@@ -623,6 +653,11 @@ func (s *simulator) flush(j *job) {
 			s.acc.Checkpoint += c
 		case j.state == sWait:
 			s.acc.Idle += c
+		case s.virtual && s.st.Sharing == Proportional:
+			io := q * q * (s.vClamp(now, s.vTime(now)) - s.vClamp(j.since, j.vSince)) / s.beta
+			s.acc.IO += io
+			s.acc.Idle += c - io
+			j.unIO += io
 		default:
 			f := j.tr.rate / s.beta
 			s.acc.IO += c * f
@@ -633,6 +668,9 @@ func (s *simulator) flush(j *job) {
 		s.acc.Idle += c
 	}
 	j.since = now
+	if s.virtual {
+		j.vSince = s.vTime(now)
+	}
 }
 
 // bookAuthors books c node-seconds of a transfer or of a blocking wait as
@@ -689,10 +727,11 @@ func (s *simulator) schedule() {
 	}
 }
 
-// release is a running job's planned end and its nodes.
+// release is a running job's planned end, its nodes and its index in
+// running.
 type release struct {
-	t float64
-	q int
+	t    float64
+	q, i int // nodes, index in running
 }
 
 // reservation returns the earliest planned time at which q nodes are free
@@ -701,10 +740,17 @@ type release struct {
 func (s *simulator) reservation(q int) (shadow float64, extra int) {
 	now := s.sim.Now()
 	s.ends = s.ends[:0]
-	for _, j := range s.running {
-		s.ends = append(s.ends, release{now + s.planned(j), j.q})
+	for i, j := range s.running {
+		s.ends = append(s.ends, release{now + s.planned(j), j.q, i})
 	}
-	slices.SortStableFunc(s.ends, func(a, b release) int { return cmp.Compare(a.t, b.t) })
+	// By time, ties in running order: a stable sort's order, by the
+	// faster unstable sort.
+	slices.SortFunc(s.ends, func(a, b release) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
 	avail := len(s.free)
 	for _, e := range s.ends {
 		avail += e.q
@@ -721,6 +767,9 @@ func (s *simulator) reservation(q int) (shadow float64, extra int) {
 // its input (or recovery read) when it has not started, or what is left of
 // its current transfer.
 func (s *simulator) planned(j *job) float64 {
+	if j.runIdx < 0 && j.planSet {
+		return j.plan // a queued job's plan does not change (see below)
+	}
 	prog := j.progress
 	if j.state == sCompute {
 		prog += s.sim.Now() - j.since
@@ -729,12 +778,16 @@ func (s *simulator) planned(j *job) float64 {
 	t := rem + (j.outBytes+j.ioPerWork*rem)/s.beta + rem/math.Max(j.gap, j.ckptTime)*j.ckptTime
 	switch {
 	case j.runIdx < 0:
+		// Queued: a function of the job's fields alone, which do not
+		// change until it starts; kept for the scheduler's next passes
+		// over the queue.
 		t += j.inBytes / s.beta
+		j.plan, j.planSet = t, true
 	case j.state == sTransfer && j.tr != nil:
 		if j.kind == Output {
 			t = 0
 		}
-		t += math.Max(j.tr.remaining, 0) / s.beta
+		t += math.Max(s.left(j.tr), 0) / s.beta
 	}
 	return t
 }
@@ -836,6 +889,18 @@ func (s *simulator) grant() {
 	if s.holder != nil || len(s.waiting) == 0 {
 		return
 	}
+	if _, ok := s.st.Arbiter.(FCFS); ok {
+		// FCFS.Pick's choice, the smallest Seq, without building every
+		// request: O(W) comparisons for W waiting, nothing else.
+		i := 0
+		for k := range s.waiting {
+			if s.waiting[k].seq < s.waiting[i].seq {
+				i = k
+			}
+		}
+		s.grantAt(i)
+		return
+	}
 	now := s.sim.Now()
 	s.reqBuf = s.reqBuf[:0]
 	for _, p := range s.waiting {
@@ -879,7 +944,7 @@ func (s *simulator) startTransfer(j *job, kind Kind, bytes, req float64) {
 		}
 	}
 	tr := &j.trBuf // j's previous transfer has ended
-	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now}
+	*tr = transfer{j: j, kind: kind, remaining: bytes, rate: s.beta, last: now, req: req, start: now, hidx: -1}
 	j.state, j.kind, j.tr = sTransfer, kind, tr
 	switch s.st.Sharing {
 	case Proportional:
@@ -1056,6 +1121,7 @@ func (s *simulator) withdraw(j *job) {
 // checkpoint are lost and a restart job goes to the head of the queue.
 func (s *simulator) fail(j *job) {
 	if st := j.state; s.opt.Accounting == AuthorsAccounting {
+		s.bookToLastReshare(j)
 		j.state = sDropped // Trace.C books the interrupted segment nowhere
 		s.flush(j)
 		j.state = st

@@ -88,7 +88,7 @@ func (s *simulator) recTransfer(tr *transfer, cut bool) {
 
 // recOpen records the transfers and waits still open when the run ends.
 func (s *simulator) recOpen() {
-	for _, tr := range s.active {
+	for _, tr := range s.openShares() {
 		s.recTransfer(tr, true)
 	}
 	if s.holder != nil {

@@ -53,6 +53,7 @@ func (f *iosimFlags) common(cmd *cobra.Command, strategies bool) {
 	fl.BoolVar(&s.NoFailures, "no-failures", false, "switch failures off")
 	fl.Uint64Var(&s.MaxEvents, "max-events", iosim.DefaultMaxEvents, "abort a simulated run that fires more events")
 	fl.BoolVar(&s.ComputeFullPeriod, "compute-full-period", false, "compute P (not P - C) between checkpoints, as the paper's simulator does")
+	fl.BoolVar(&s.VirtualTime, "virtual-time", false, "share the bandwidth in virtual time: O(log T) per transfer, not O(T); equal to within rounding, not bit for bit (go doc iosim Options.VirtualTime)")
 	fl.StringVar(&s.Scheduler, "scheduler", "reserve", "batch scheduler: reserve (first-fit with a reservation for the first job that does not fit; keeps the class mix) | greedy (any job that fits; starves wide jobs)")
 	fl.StringVar(&s.AuthorsModel, "authors-model", "", "simulate as the authors' simulator does, switch by switch (comma list of "+strings.Join(iosim.AuthorsSwitches.Names(), " | ")+"); default: the paper's model")
 	fl.StringVar(&s.Accounting, "accounting", "ours", "how node-time is booked: ours (I/O at its interference-free duration, waste against the same seed's baseline) | authors (the paper's simulator: whole I/O spans, waste against the largest baseline of all trials)")

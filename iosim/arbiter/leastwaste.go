@@ -61,6 +61,9 @@ type LeastWaste struct {
 
 // Pick returns the index of the request with least expected waste.
 func (lw LeastWaste) Pick(now float64, w []Request, env Env) int {
+	if !lw.Swapped {
+		return lw.pick(now, w, env.NodeMTBF)
+	}
 	best, bestW := 0, 0.0
 	for i := range w {
 		wi := lw.Waste(now, w, i, env.NodeMTBF)
@@ -96,6 +99,64 @@ func (lw LeastWaste) Waste(now float64, w []Request, i int, mu float64) float64 
 		return v * (idle + risk) // Eqs. (1)–(2) as printed
 	}
 	return idle + v*risk
+}
+
+// lwTerm is what a waiting request adds to another candidate's W_i,
+// apart from that candidate's v: for a checkpoint a = q²/μ and b = R + d,
+// for another transfer a = q and b = d.
+type lwTerm struct {
+	a, b float64
+	ckpt bool
+}
+
+// pick is Pick for the paper's W_i (not Swapped), from scores.
+func (lw LeastWaste) pick(now float64, w []Request, mu float64) int {
+	var buf [64]float64
+	ws := lw.scores(now, w, mu, buf[:0])
+	best := 0
+	for i, wi := range ws {
+		if wi < ws[best] || (wi == ws[best] && lw.before(w[i], w[best])) {
+			best = i
+		}
+	}
+	return best
+}
+
+// scores appends every request's W_i (not Swapped) to dst: each request's
+// terms are computed once, by the same expressions as Waste's (so the
+// same bits, and the same sums in the same order), and the O(n²) loop
+// reads them from a compact slice instead of the requests.
+func (lw LeastWaste) scores(now float64, w []Request, mu float64, dst []float64) []float64 {
+	var buf [64]lwTerm
+	terms := buf[:0]
+	for j := range w {
+		q := float64(w[j].Nodes)
+		if w[j].Kind == Checkpoint {
+			d := now - w[j].LastCheckpoint
+			terms = append(terms, lwTerm{a: q * q / mu, b: w[j].Recovery + d, ckpt: true})
+		} else {
+			terms = append(terms, lwTerm{a: q, b: now - w[j].Since})
+		}
+	}
+	for i := range w {
+		v := w[i].Duration
+		var idle, risk float64
+		for j, t := range terms {
+			switch {
+			case j == i:
+			case t.ckpt:
+				risk += t.a * (t.b + v/2)
+			default:
+				idle += t.a * (t.b + v)
+			}
+		}
+		if lw.Printed {
+			dst = append(dst, v*(idle+risk))
+		} else {
+			dst = append(dst, idle+v*risk)
+		}
+	}
+	return dst
 }
 
 // swappedWaste is the authors' W_i (LeastWaste.Swapped).
