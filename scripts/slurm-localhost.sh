@@ -23,6 +23,30 @@ marker="# Written by ckpt scripts/slurm-localhost.sh; delete this file to hand i
 conf=/etc/slurm/slurm.conf
 dbconf=/etc/slurm/slurmdbd.conf
 
+# --preempt: preemption by QOS (PreemptType=preempt/qos, PreemptMode=REQUEUE,
+# SlurmctldParameters=preempt_send_user_signal). Jobs of QOS ckpt-urgent
+# preempt jobs of QOS ckpt-preemptable, which get GraceTime=${CKPT_PREEMPT_GRACE:-45}
+# seconds (Slurm's SIGTERM, then its SIGKILL at the new end) and are requeued
+# (same job ID, SLURM_RESTART_COUNT + 1). Jobs of QOS normal, every job that
+# asks for no QOS, on debug and short as before, are never preempted: no QOS
+# lists normal. Once set up it stays (a re-run without --preempt keeps it).
+# Slurm 22.05 has no MaxBatchRequeue (23.02 has): ckpt run bounds the
+# requeues itself (slurm.MaxRequeues).
+preempt=no
+for a in "$@"; do [ "$a" = --preempt ] && preempt=yes; done
+if [ -e "$conf" ] && grep -qx 'PreemptType=preempt/qos' "$conf" && grep -qxF "$marker" "$conf"; then preempt=yes; fi
+preempt_conf() { # the slurm.conf lines
+	printf 'PreemptType=preempt/qos\nPreemptMode=REQUEUE\nSlurmctldParameters=preempt_send_user_signal\n'
+}
+preempt_qos() { # the two QOS, created or brought back to these settings
+	local grace=${CKPT_PREEMPT_GRACE:-45}
+	case "$grace" in ''|*[!0-9]*) echo "slurm-localhost: CKPT_PREEMPT_GRACE=$grace: want seconds" >&2; exit 2;; esac
+	sacctmgr -n -P show qos format=name | grep -qx ckpt-preemptable || sacctmgr -i add qos ckpt-preemptable >/dev/null
+	sacctmgr -n -P show qos format=name | grep -qx ckpt-urgent || sacctmgr -i add qos ckpt-urgent >/dev/null
+	sacctmgr -i modify qos ckpt-preemptable set PreemptMode=requeue GraceTime="$grace" >/dev/null || true
+	sacctmgr -i modify qos ckpt-urgent set Preempt=ckpt-preemptable Priority=1000 >/dev/null || true
+}
+
 if [ "$(id -u)" != 0 ]; then
 	echo "slurm-localhost: run as root (it installs packages and starts daemons)" >&2
 	exit 2
@@ -94,6 +118,7 @@ NodeName=$host CPUs=$slots $mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 PartitionName=short Nodes=$host Default=NO MaxTime=5 State=UP
 CONF
+if [ "$preempt" = yes ]; then preempt_conf >> "$conf.new"; fi
 # A changed configuration reaches a slurmctld that already runs through
 # scontrol reconfigure (enough for partitions; running and pending jobs keep
 # going); an unchanged one is left alone, so re-runs stay idempotent.
@@ -121,6 +146,7 @@ mariadb -e 'create database if not exists slurm_acct_db' || { echo "slurm-localh
 pgrep -x slurmdbd >/dev/null || slurmdbd
 for _ in $(seq 30); do sacctmgr -n list cluster >/dev/null 2>&1 && break; sleep 1; done
 sacctmgr -i add cluster ckpt-local >/dev/null 2>&1 || true
+if [ "$preempt" = yes ]; then preempt_qos; fi
 if pgrep -x slurmctld >/dev/null; then
 	if [ "$reconfigure" = yes ]; then scontrol reconfigure; fi
 else

@@ -22,12 +22,18 @@ type JobSettings struct {
 	// Margin (>= 0) and Grace (> 0) are durations (units.ParseSeconds), at
 	// most MaxDelay: RunConfig's Margin and Grace.
 	Margin, Grace string
+	// AppSignal names the app's checkpoint signal (ParseAppSignal; ""
+	// USR1); AppGrace (>= 0, "" 0: the reservation's end) and StepTime
+	// (>= 0, "" 0: measured) are durations: RunConfig's AppSignal,
+	// AppGrace and StepTime.
+	AppSignal, AppGrace, StepTime string
 }
 
-// Complete sets cfg's Reservation, Continue, End, Margin and Grace from s
-// (getenv reads $SLURM_JOB_END_TIME) and checks cfg.Scale and
-// cfg.StallLimit. Errors are usage errors naming the field (Reservation,
-// Continue, Scale, End, Margin, Grace, StallLimit).
+// Complete sets cfg's Reservation, Continue, End, Margin, Grace,
+// AppSignal, AppGrace and StepTime from s (getenv reads
+// $SLURM_JOB_END_TIME) and checks cfg.Scale and cfg.StallLimit. Errors
+// are usage errors naming the field (Reservation, Continue, Scale, End,
+// Margin, Grace, StallLimit, AppSignal, AppGrace, StepTime).
 func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error {
 	k, err := strconv.Atoi(s.Reservation)
 	if err != nil || k < 1 {
@@ -43,6 +49,15 @@ func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error 
 	}
 	if cfg.Grace, err2 = delay("Grace", s.Grace, StartGrace); err2 != nil {
 		return err2
+	}
+	if cfg.AppGrace, err2 = delay("AppGrace", s.AppGrace, 0); err2 != nil {
+		return err2
+	}
+	if cfg.StepTime, err2 = delay("StepTime", s.StepTime, 0); err2 != nil {
+		return err2
+	}
+	if cfg.AppSignal, err2 = ParseAppSignal(s.AppSignal); err2 != nil {
+		return usage.Fieldf("AppSignal", "%v", err2)
 	}
 	if !ValidScale(cfg.Scale) {
 		return usage.Fieldf("Scale", "%v: want a factor in [1e-3, 1e6] (0: the chain's)", cfg.Scale)
@@ -68,8 +83,8 @@ func (s JobSettings) Complete(cfg *RunConfig, getenv func(string) string) error 
 	return nil
 }
 
-// delay reads a duration of the runner (field: Margin, >= 0, or Grace,
-// > 0), at most MaxDelay; "" is def.
+// delay reads a duration of the runner (field: Grace, > 0, or another,
+// >= 0), at most MaxDelay; "" is def.
 func delay(field, v string, def time.Duration) (time.Duration, error) {
 	if v == "" {
 		return def, nil
@@ -79,7 +94,7 @@ func delay(field, v string, def time.Duration) (time.Duration, error) {
 	case err != nil:
 		return 0, usage.Fieldf(field, "%v", err)
 	case sec < 0 || field == "Grace" && sec == 0:
-		return 0, usage.Fieldf(field, "%s: want a duration %s 0", v, map[bool]string{true: ">=", false: ">"}[field == "Margin"])
+		return 0, usage.Fieldf(field, "%s: want a duration %s 0", v, map[bool]string{true: ">=", false: ">"}[field != "Grace"])
 	case sec > MaxDelay:
 		return 0, usage.Fieldf(field, "%s: want at most %s", v, units.FormatSeconds(MaxDelay))
 	}

@@ -21,6 +21,17 @@ type fakeSlurm struct {
 	// proctrack is what Proctrack answers ("": proctrack/pgid, the runner
 	// forwards SIGTERM).
 	proctrack string
+	// preemptAt and preemptEnd are what Preempted answers, preemptType
+	// what PreemptType does.
+	preemptAt, preemptEnd time.Time
+	preemptType           string
+}
+
+func (f *fakeSlurm) PreemptType(context.Context) (string, error) { return f.preemptType, nil }
+
+func (f *fakeSlurm) Preempted(_ context.Context, id string) (time.Time, time.Time, error) {
+	f.calls = append(f.calls, "scontrol show job -o "+id)
+	return f.preemptAt, f.preemptEnd, nil
 }
 
 type fakeJob struct {

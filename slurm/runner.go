@@ -70,6 +70,17 @@ type RunConfig struct {
 	// StallLimit stops the chain after this many reservations in a row
 	// without new saved progress (Stalled); 0 never stops it.
 	StallLimit int
+	// AppSignal is the signal that asks the app to checkpoint (0:
+	// SIGUSR1): USR1, USR2, TERM or INT (ParseAppSignal).
+	AppSignal syscall.Signal
+	// AppGrace bounds how long an app sent a terminating AppSignal (TERM,
+	// INT) has to exit: then it is killed with its process group, and
+	// never later than the reservation's end; 0: the end.
+	AppGrace time.Duration
+	// StepTime is the app's step time, added to the signal's lead
+	// (frameworks save at a step's end); 0: the step time the chain's
+	// apps reported (Measured), else none.
+	StepTime time.Duration
 }
 
 // DefaultStallLimit is ckpt run's --stall-limit: an app that has saved
@@ -221,12 +232,18 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	// the app's loss. In real time Slurm's end is the end.
 	scale, appStart := scaleOf(cfg, st.Chain), clock.Now()
 	o.Deadline = deadline(ctx, cfg, cl, step, appStart, scale)
+	ses := newSession(cfg, st, step, &o, clock, scale)
+	defer ses.close()
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	ses.preempted = watchPreemption(watchCtx, cfg, cl)
 	restart := 0.0
 	if step.Restart {
 		restart = step.RestartTime
 	}
 	workAt := func(t time.Time) float64 { return p0 + max(t.Sub(appStart).Seconds()*scale-restart, 0) }
-	onTerm := func(ended string) { // Slurm's SIGTERM: record how it ends before its SIGKILL
+	onTerm := func() string { // Slurm's SIGTERM: record how it ends before its SIGKILL
+		ended := endedBy(context.WithoutCancel(ctx), cfg, cl, clock, &o, ses)
 		interim := o
 		interim.Outcome, interim.Ended, interim.Work = ended, ended, workAt(clock.Now())
 		o.Ended = ended
@@ -234,6 +251,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		if err := st.WriteOutcome(interim); err != nil {
 			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
 		}
+		return ended
 	}
 	// What talks to Slurm waits until the app has started: the
 	// reservation's time is the app's.
@@ -246,7 +264,7 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 		setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;restart=%.0f", st.ID, k, OutcomeRunning, p0, p0, restart))
 		return cfg.JobID != "" && stepSignalled(ctx, cl)
 	}
-	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale, afterStart, onTerm)
+	exit, signalled, err := runApp(ctx, cfg, st, step, &o, clock, scale, ses, afterStart, onTerm)
 	if err != nil {
 		return o, ExitMore, err
 	}
@@ -300,8 +318,12 @@ func settle(ctx context.Context, cfg RunConfig, cl Cluster, st *State, me Holder
 		}
 	}
 	o.Work, o.Exit = work, exit
+	learnReport(st, k, cfg.Stderr)
 	var status int
 	o.Outcome, status = Classify(exit, wrote, signalled, k == n)
+	if o.Ended == OutcomePreempted && o.Outcome != OutcomeDone { // Slurm requeues it: not the app's failure, not the chain's end
+		o.Outcome = OutcomePreempted
+	}
 	switch {
 	case o.Outcome == OutcomeDone && wrote:
 		o.Progress, o.Work = p1, p1
@@ -341,6 +363,13 @@ func skip(ctx context.Context, cfg RunConfig, cl Cluster, st *State, o Outcome) 
 			return o, ExitDone, true, nil
 		}
 		return o, ExitDone, true, st.WriteOutcome(o)
+	}
+	if n := restartCount(cfg.Env); n > MaxRequeues && st.Stopped() == "" {
+		why := fmt.Sprintf("reservation %d was requeued %d times (more than %d): preempted or failed over and over", k, n, MaxRequeues)
+		if err := st.Stop(why); err != nil {
+			fmt.Fprintf(cfg.Stderr, "ckpt run: warning: %v\n", err)
+		}
+		setComment(ctx, cfg, cl, fmt.Sprintf("ckpt:chain=%s;r=%d;outcome=%s;progress=%.0f;work=%.0f;stopped=%s", st.ID, k, OutcomeSkipped, saved, saved, OutcomeStalled))
 	}
 	if why := st.Stopped(); why != "" {
 		o.Outcome, o.Progress, o.Work, o.End = OutcomeSkipped, saved, saved, o.Start
@@ -454,28 +483,26 @@ func appEnv(cfg RunConfig, st *State, step Step, end time.Time, scale float64) [
 }
 
 // runApp starts the app under the supervisor (package supervise: its own
-// process group, killed with the runner) and waits for it, sending
-// SIGUSR1 at the signal time, forwarding cfg.Signals, and, when ctx ends,
-// SIGTERM (unless afterStart, which runs once the app has started, says
-// Slurm signals the whole step, the app
-// included, and a second SIGTERM would reach it), then calling onTerm
-// with how the reservation ends (timeout within endSlack of the deadline,
-// else cancelled); with a scale other than 1 it stops the app at the deadline
-// (SIGTERM, then SIGKILL to its group after KillAfter). It returns the
-// exit status (supervise's rule: 128 + N when signal N killed it) and
+// process group, killed with the runner) and waits for it, asking for its
+// checkpoint (the session's request: the CKPT_CHECKPOINT_NOW file and
+// cfg.AppSignal) at the signal time, forwarding cfg.Signals, and, when ctx
+// ends (Slurm's SIGTERM: its time limit, a preemption, scancel), calling
+// onTerm, which records how the reservation ends, then acting on the
+// app's behalf (actOnTerm). An app sent a terminating checkpoint signal
+// (TERM, INT) is killed with its group at graceEnd. With a scale other
+// than 1 it stops the app at the deadline (SIGTERM, then SIGKILL to its
+// group after KillAfter). afterStart runs once the app has started and
+// says whether Slurm signals the whole step, the app included. It returns
+// the exit status (supervise's rule: 128 + N when signal N killed it) and
 // whether a signal was sent.
-func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64, afterStart func() bool, onTerm func(ended string)) (int, bool, error) {
-	app, err := supervise.Start(cfg.App, appEnv(cfg, st, step, o.Deadline, scale), cfg.Stdout, cfg.Stderr)
+func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, scale float64, ses *session, afterStart func() bool, onTerm func() string) (int, bool, error) {
+	env := append(appEnv(cfg, st, step, o.Deadline, scale), ses.env...)
+	app, err := supervise.Start(cfg.App, env, cfg.Stdout, cfg.Stderr)
 	if err != nil {
 		return 0, false, err
 	}
-	var timer, stop, kill <-chan time.Time
-	if step.Checkpoint {
-		grace := cfg.Grace
-		if grace <= 0 {
-			grace = StartGrace
-		}
-		o.SignalAt = signalTime(o.Start, o.Deadline, step.CheckpointTime/scale, cfg.Margin, grace, scale == 1)
+	var timer, stop, kill, graceKill <-chan time.Time
+	if !o.SignalAt.IsZero() {
 		timer = clock.After(o.SignalAt.Sub(clock.Now()))
 	}
 	if scale != 1 {
@@ -483,11 +510,20 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 	}
 	slurmSignals := afterStart()
 	signalled := false
+	armGrace := func() {
+		if terminates(ses.sig) {
+			now := clock.Now()
+			graceKill = clock.After(graceEnd(now, o.Deadline, cfg.AppGrace).Sub(now))
+		}
+	}
 	for {
 		select {
 		case <-timer:
 			timer, signalled = nil, true
-			app.Signal(syscall.SIGUSR1)
+			if ses.req.make("time") { // not twice: Slurm's SIGTERM may have asked first
+				app.Signal(ses.sig)
+				armGrace()
+			}
 		case <-stop: // the scaled end: the runner enforces the reservation
 			stop, kill, signalled = nil, clock.After(KillAfter), true
 			o.Note = "stopped at the scaled end"
@@ -495,25 +531,60 @@ func runApp(ctx context.Context, cfg RunConfig, st *State, step Step, o *Outcome
 		case <-kill:
 			kill = nil
 			app.Kill()
+		case <-graceKill:
+			graceKill = nil
+			o.Note = fmt.Sprintf("killed after its grace (%s)", ses.sig)
+			app.Kill()
 		case s := <-cfg.Signals:
 			signalled = true
 			app.Signal(s)
-		case <-ctx.Done(): // Slurm's time limit, scancel, or Ctrl-C
+		case <-ses.preempted: // seen by polling: Slurm's SIGTERM comes at the grace end
+			ses.preempted, signalled, timer = nil, true, nil
+			if actOnTerm(app, ses, onTerm(), slurmSignals) {
+				armGrace()
+			}
+		case <-ctx.Done(): // Slurm's time limit, a preemption, scancel, or Ctrl-C
 			signalled = true
 			ctx = context.Background()
-			if !slurmSignals {
-				app.Signal(syscall.SIGTERM)
+			ses.preempted, timer = nil, nil // the checkpoint is asked for now or was: never twice
+			if actOnTerm(app, ses, onTerm(), slurmSignals) {
+				armGrace()
 			}
-			ended := OutcomeCancelled
-			if !clock.Now().Before(o.Deadline.Add(-endSlack)) {
-				ended = OutcomeTimeout
-			}
-			onTerm(ended)
 		case <-app.Done():
 			exit, err := app.Status()
 			return exit, signalled, err
 		}
 	}
+}
+
+// actOnTerm acts on Slurm's SIGTERM for the app, once the reservation's
+// end is known (ended: timeout, cancelled, preempted). The checkpoint is
+// asked for (the CKPT_CHECKPOINT_NOW file) unless it was already. An app
+// whose checkpoint signal is TERM gets it from the runner only if Slurm's
+// did not reach it (proctrack/pgid) and the runner had not sent it: one
+// TERM, one save. A preempted app is sent its checkpoint signal (USR1, …)
+// if it has not had it, and Slurm's SIGTERM is not forwarded: the app has
+// the preemption's grace time to save.
+// Otherwise Slurm's SIGTERM is forwarded as before (proctrack/pgid). It
+// reports whether the app was just sent a terminating checkpoint signal
+// (or Slurm's TERM is that signal), so that its grace starts.
+func actOnTerm(app *supervise.Process, ses *session, ended string, slurmSignals bool) bool {
+	first := ses.req.make(ended)
+	switch {
+	case ses.sig == syscall.SIGTERM:
+		if first && !slurmSignals {
+			app.Signal(syscall.SIGTERM)
+		}
+		return first
+	case ended == OutcomePreempted: // not forwarded: the app may be saving
+		if first {
+			app.Signal(ses.sig)
+		}
+		return first && terminates(ses.sig)
+	case !slurmSignals:
+		app.Signal(syscall.SIGTERM)
+	}
+	return false
 }
 
 // endSlack: a SIGTERM this close to the deadline is Slurm's time limit.

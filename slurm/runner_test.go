@@ -22,6 +22,8 @@ type fakeClock struct {
 	now   time.Time
 	waits []time.Duration
 	ready chan struct{}
+	// later delays the timers after the first by this much real time.
+	later time.Duration
 }
 
 // readyWriter closes ready at the first write.
@@ -45,12 +47,17 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	c.waits = append(c.waits, d)
 	c.now = c.now.Add(d)
 	ch := make(chan time.Time, 1)
+	var delay time.Duration
+	if len(c.waits) > 1 {
+		delay = c.later
+	}
 	go func() {
 		if c.ready != nil {
 			<-c.ready
 		} else {
 			time.Sleep(time.Second)
 		}
+		time.Sleep(delay)
 		ch <- c.now
 	}()
 	return ch

@@ -9,8 +9,9 @@ import (
 // k, saved no new progress: those that planned a checkpoint and saved
 // nothing beyond the progress before them, those whose app failed, and
 // those whose runner vanished. A reservation that saved new progress or
-// completed the work ends the count; one skipped, or one that planned no
-// checkpoint and ran to its end, neither counts nor ends it. O(k).
+// completed the work ends the count; one skipped, one preempted, or one
+// that planned no checkpoint and ran to its end, neither counts nor ends
+// it. O(k).
 func Stalled(st *State, k int) int {
 	n := 0
 	for j := k; j >= 1; j-- {
@@ -26,6 +27,9 @@ func Stalled(st *State, k int) int {
 		}
 		if o.Progress > progressBefore(st, j) {
 			return n
+		}
+		if o.Outcome == OutcomePreempted { // Slurm's doing, not the app's
+			continue
 		}
 		if o.Outcome == OutcomeFailed || o.Outcome == OutcomeVanished || st.Chain.Steps[j-1].Checkpoint {
 			n++

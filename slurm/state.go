@@ -30,6 +30,7 @@ const (
 	OutcomeVanished     = "vanished"     // the runner vanished (killed, node lost) before recording how it ended; marked by its successor
 	OutcomeTimeout      = "timeout"      // Slurm's time limit came (SIGTERM): recorded before the app ends, replaced when it does
 	OutcomeStalled      = "stalled"      // the chain stopped itself: reservations without new saved progress
+	OutcomePreempted    = "preempted"    // Slurm preempted the reservation (and requeues it): censored at its work, neither done nor failed
 )
 
 // Outcome is what the runner of one reservation records, in

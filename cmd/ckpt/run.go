@@ -25,7 +25,7 @@ func newRunCmd() *cobra.Command {
 		Long: `Run the application of one reservation of a chain submitted by
 ckpt reserve --sbatch: the job script calls "ckpt run -- APP ARGS...". The
 runner submits the next reservations (the rolling window), learns the job's end
-time (SLURM_JOB_END_TIME, else scontrol), sends the app SIGUSR1 at
+time (SLURM_JOB_END_TIME, else scontrol), sends the app --app-signal at
 end - C - margin when the reservation ends with a checkpoint, records the
 outcome in the chain folder and in the job's comment, and exits 0 only when
 the work is complete, so that Slurm cancels the rest of the chain. The app
@@ -47,6 +47,9 @@ protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
 	fl.StringVar(&f.coordinator, "coordinator", "", "checkpoint coordinator URL (ckpt serve): ask it for the file system before signalling the app (runs the app under ckpt coord gate; bearer token $CKPT_COORD_TOKEN)")
 	fl.Float64Var(&f.scale, "scale", 0, "run the plan S times faster than real time: a reservation of length L lasts L/S seconds and the runner stops the app then (default: the chain's scale, else 1, Slurm's end)")
 	fl.StringVar(&f.Grace, "start-grace", "2s", "signal the app no earlier than this after starting it (its handler is installed)")
+	fl.StringVar(&f.AppSignal, "app-signal", "USR1", "the signal that asks the app to checkpoint: USR1, TERM (Hugging Face, NeMo), USR2 or INT")
+	fl.StringVar(&f.AppGrace, "app-grace", "0", "kill an app sent TERM or INT this long after (never after the reservation's end; 0: at the end)")
+	fl.StringVar(&f.StepTime, "step-time", "0", "the app's step time, added to the lead (frameworks save at a step's end; 0: as the app reports it)")
 	fl.IntVar(&f.stallLimit, "stall-limit", slurm.DefaultStallLimit, "stop the chain (cancel the rest, say why) after this many reservations in a row without new saved progress; 0 never")
 	addJSONFlag(fl, &f.json)
 	return cmd
@@ -73,7 +76,7 @@ func (f runFlags) config(args []string) (slurm.RunConfig, error) {
 
 // runFields names the flag of each field slurm.JobSettings.Complete sets.
 var runFields = map[string]string{"Reservation": "reservation", "Scale": "scale", "Continue": "after-checkpoint", "End": "end",
-	"Margin": "margin", "Grace": "start-grace", "StallLimit": "stall-limit"}
+	"Margin": "margin", "Grace": "start-grace", "StallLimit": "stall-limit", "AppSignal": "app-signal", "AppGrace": "app-grace", "StepTime": "step-time"}
 
 func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 	cfg, err := f.config(args)
