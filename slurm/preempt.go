@@ -16,6 +16,34 @@ import (
 type Preempter interface {
 	Preempted(ctx context.Context, id string) (at, end time.Time, err error)
 	PreemptType(ctx context.Context) (string, error)
+	// Requeue puts job id back in the queue (scontrol requeue): the same
+	// job ID runs again, with SLURM_RESTART_COUNT one higher.
+	Requeue(ctx context.Context, id string) error
+}
+
+// Requeue runs scontrol requeue.
+func (Exec) Requeue(ctx context.Context, id string) error {
+	_, err := run(ctx, "scontrol", "requeue", id)
+	return err
+}
+
+// requeueSelf ends a preempted reservation whose app has saved and ended:
+// it requeues its own job at once, as Slurm would at the grace end
+// (PreemptMode=REQUEUE), without holding the node for the rest of the
+// grace. A job that ends on its own during the grace is not requeued by
+// Slurm 22.05 (it ends FAILED, and the chain would go on with the next
+// reservation). It reports whether the requeue was asked; when it fails
+// the chain goes on with the next reservation.
+func requeueSelf(ctx context.Context, cfg RunConfig, cl Cluster) bool {
+	p, ok := cl.(Preempter)
+	if !ok || cfg.JobID == "" {
+		return false
+	}
+	if err := p.Requeue(ctx, cfg.JobID); err != nil {
+		fmt.Fprintf(cfg.Stderr, "ckpt run: warning: requeueing the preempted job: %v; the next reservation goes on\n", err)
+		return false
+	}
+	return true
 }
 
 // PreemptType reads PreemptType from scontrol show config.

@@ -188,7 +188,7 @@ echo ready; while :; do sleep 0.05; done`)
 		if o.Outcome != OutcomePreempted || o.Ended != OutcomePreempted || o.Progress != 40 || !o.Deadline.Equal(t0.Add(40*time.Second)) {
 			t.Errorf("checkpoint %v: %+v", checkpoint, o)
 		}
-		if calls := strings.Join(f.calls, "\n"); !strings.Contains(calls, "outcome=preempted;progress=40;") || !strings.HasSuffix(calls, ";ended=preempted") {
+		if calls := strings.Join(f.calls, "\n"); !strings.Contains(calls, "outcome=preempted;progress=40;") || !strings.HasSuffix(calls, ";ended=preempted\nscontrol requeue 100") {
 			t.Errorf("comments:\n%s", calls)
 		}
 		back, _ := Load(st.Dir)

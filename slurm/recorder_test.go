@@ -29,6 +29,11 @@ type fakeSlurm struct {
 
 func (f *fakeSlurm) PreemptType(context.Context) (string, error) { return f.preemptType, nil }
 
+func (f *fakeSlurm) Requeue(_ context.Context, id string) error {
+	f.calls = append(f.calls, "scontrol requeue "+id)
+	return nil
+}
+
 func (f *fakeSlurm) Preempted(_ context.Context, id string) (time.Time, time.Time, error) {
 	f.calls = append(f.calls, "scontrol show job -o "+id)
 	return f.preemptAt, f.preemptEnd, nil

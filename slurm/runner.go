@@ -270,7 +270,12 @@ func Run(ctx context.Context, cfg RunConfig, cl Cluster, clock Clock) (Outcome, 
 	}
 	o.End = clock.Now()
 	status := settle(context.WithoutCancel(ctx), cfg, cl, st, me, &o, mine, before, exit, signalled, workAt(o.End))
-	return o, status, st.WriteOutcome(o)
+	err = st.WriteOutcome(o)
+	if o.Outcome == OutcomePreempted { // run this reservation again, from its checkpoint
+		st.Unlock(me)
+		requeueSelf(context.WithoutCancel(ctx), cfg, cl)
+	}
+	return o, status, err
 }
 
 // takeChain makes this runner the chain's only one before its app starts:
