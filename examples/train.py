@@ -45,13 +45,16 @@ def parse(argv):
     p.add_argument("--signals", default="USR1,TERM", help="signals that ask for a checkpoint")
     p.add_argument("--log", default="", help="append one line per trained step")
     p.add_argument("--resume", action="store_true", help="resume from DIR/state.pt (as CKPT_RESTART=1)")
+    p.add_argument("--step-sleep", type=float, default=0, help="seconds each step also sleeps: a larger model's step time without the CPU")
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
     for name in ("steps", "width", "batch"):
         if getattr(a, name) <= 0:
             p.error(f"--{name} {getattr(a, name)}: want a positive number")
-    if not (a.pad_mb >= 0 and a.work_per_step >= 0):  # NaN fails too
-        p.error(f"--pad-mb {a.pad_mb} / --work-per-step {a.work_per_step}: want non-negative numbers")
+    for name in ("pad_mb", "work_per_step", "step_sleep"):
+        v = getattr(a, name)
+        if not 0 <= v < 1e9:  # NaN and inf fail too
+            p.error(f"--{name.replace('_', '-')} {v}: want a non-negative number")
     return a
 
 
@@ -98,6 +101,20 @@ def weights(model):
     return b"".join(k.encode() + b"\0" + sd[k].contiguous().numpy().tobytes() for k in sorted(sd))
 
 
+def _why():
+    """Why the checkpoint: the runner's CKPT_CHECKPOINT_NOW first word
+    (e.g. preempted), else the signals caught, else the clock."""
+    path = os.environ.get("CKPT_CHECKPOINT_NOW", "")
+    try:
+        with open(path) as f:
+            word = f.read().split()
+        if word:
+            return word[0]
+    except OSError:
+        pass
+    return ",".join(ckpt.signalled()) or "deadline"
+
+
 def main(argv=None):
     a = parse(argv)
     ckpt.install_signal_handlers(tuple(s.strip() for s in a.signals.split(",") if s.strip()))
@@ -127,16 +144,26 @@ def main(argv=None):
             ckpt.report_checkpoint(cost)
             timer.report()
             ckpt.save_progress(step * (a.work_per_step or timer.median() or 0))
-            print(f"train.py: checkpoint at step {step} in {cost:.3f} s", flush=True)
+            why = _why()
+            print(f"train.py: checkpoint at step {step} in {cost:.3f} s ({why})", flush=True)
+            if log:
+                log.write(f"checkpoint {step} reservation {res} why {why} cost {cost:.4f}\n")
             saved = True
             if not cont:
-                return 1
+                # The state is durable: exit now, without Python's teardown
+                # of torch (a second and more on a loaded machine).
+                sys.stdout.flush()
+                if log:
+                    log.close()
+                os._exit(1)
         with timer:
             idx = torch.tensor(random.sample(range(x.shape[0]), a.batch))
             opt.zero_grad()
             loss = torch.nn.functional.mse_loss(model(x[idx]), y[idx])
             loss.backward()
             opt.step()
+            if a.step_sleep:
+                time.sleep(a.step_sleep)
         step += 1
         if log:
             log.write(f"step {step} reservation {res}\n")
