@@ -57,9 +57,34 @@
 //	CKPT_END                    the reservation's end, Unix seconds (3 decimals)
 //	CKPT_SCALE                  the time scale S (1: real time; see below)
 //
-// The runner sends SIGUSR1 at end − C − margin, where end is the job's real
-// end time (SLURM_JOB_END_TIME, else squeue) and margin covers signal
-// delivery and Slurm's enforcement lag. On SIGUSR1 the app writes its
+// and, so that a framework's training loop can ask at each step without a
+// server (docs/slurm.md, "Frameworks' signals"):
+//
+//	CKPT_END_TIME               the reservation's end, Unix seconds (3 decimals)
+//	CKPT_CHECKPOINT_AT          when the runner asks for the checkpoint (absent
+//	                            when the reservation plans none)
+//	CKPT_CHECKPOINT_COST        the checkpoint cost priced (measured, else C)
+//	CKPT_STEP_TIME              the step time priced (given, measured, else 0)
+//	CKPT_CHECKPOINT_NOW         a file the runner creates, once, when the
+//	                            checkpoint is due (the time, or a preemption or
+//	                            Slurm's SIGTERM first)
+//	CKPT_REPORT_FILE            JSON lines the app appends: {"checkpoint_s": 12.3},
+//	                            {"step_s": 0.41}; later reservations price with them
+//	CKPT_SOCKET                 a Unix socket answering "should_checkpoint" (yes,
+//	                            or "no SECONDS") and "time_left" (absent when its
+//	                            path would exceed 107 bytes)
+//	SCR_END_TIME, SCR_HALT_SECONDS, SCR_CHECKPOINT_SECONDS  SCR's equivalents
+//
+// The runner sends SIGUSR1 (ckpt run --app-signal: TERM, USR2, INT) at
+// end − C − step − margin, where end is the job's real end time
+// (SLURM_JOB_END_TIME, else squeue), C and the step time are measured
+// when the chain's apps reported them, and margin covers signal delivery
+// and Slurm's enforcement lag. An app sent TERM or INT that has not
+// exited within --app-grace (never after the end) is killed with its
+// group. When Slurm preempts the job (PreemptMode=REQUEUE, a GraceTime)
+// the runner asks for the checkpoint at once, records the reservation
+// preempted, and requeues its job, which runs again from the checkpoint
+// (at most MaxRequeues times). On SIGUSR1 the app writes its
 // checkpoint, then writes its progress (seconds of work done, one number)
 // to CKPT_PROGRESS_FILE (write a temporary file and rename it), and then
 // exits with a non-zero status (CKPT_AFTER_CHECKPOINT=exit), or keeps working

@@ -226,7 +226,10 @@ func chainField(comment, key string) (string, bool) {
 // recorded in the comment (final progress when done, complete; work run
 // through otherwise, censored; for a reservation that Slurm ended before
 // its runner recorded the outcome, the progress it started from plus its
-// elapsed time less the restart). A chain that did not complete and whose
+// elapsed time less the restart). A requeued job's earlier runs (sacct
+// --duplicates: state REQUEUED or PREEMPTED, a preempted reservation's
+// comment says outcome=preempted) count as the work they had done,
+// censored unless a later record completes the chain. A chain that did not complete and whose
 // app failed on its own in a reservation (outcome failed: a non-zero exit
 // the runner's signal did not cause) is a failure, not a censored
 // observation: it is skipped. A lone job in a Complete state is a
@@ -304,10 +307,16 @@ func chainRun(id string, recs []Record) (HistoryRun, string) {
 	run := HistoryRun{Chain: id}
 	var work float64
 	done, failed := false, false
-	for _, r := range recs {
-		run.Jobs = append(run.Jobs, r.JobID)
+	last := map[string]int{} // a job's last instance (sacct --duplicates lists each run of a requeued job)
+	for i, r := range recs {
+		last[r.JobID] = i
+	}
+	for i, r := range recs {
+		if last[r.JobID] == i {
+			run.Jobs = append(run.Jobs, r.JobID)
+		}
 		st := strings.Fields(r.State + " ?")[0]
-		if st == "PENDING" || st == "RUNNING" || st == "REQUEUED" || st == "SUSPENDED" {
+		if st == "PENDING" || st == "RUNNING" || st == "SUSPENDED" || st == "REQUEUED" && last[r.JobID] == i {
 			return HistoryRun{}, "chain still running"
 		}
 		o, _ := chainField(r.Comment, "outcome")

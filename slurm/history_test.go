@@ -205,3 +205,36 @@ func TestFailedAppIsNotCensored(t *testing.T) {
 		t.Errorf("%+v", r)
 	}
 }
+
+// sacct --duplicates of a preempted, requeued reservation (the real
+// output of TestPreemptionOnSlurm): the preempted run (REQUEUED, its
+// comment outcome=preempted) is the work it had done, the requeued run
+// completes the chain: one complete run of 40 s; a requeued run that
+// checkpointed and ended (FAILED) leaves it censored at 27 s; while the
+// job is requeued or pending again, the chain still runs.
+func TestPreemptedRunsInHistory(t *testing.T) {
+	const head = "JobID|JobName|State|ElapsedRaw|ExitCode|Comment\n"
+	const preempted = "3390|p.r1|REQUEUED|11|0:0|ckpt:chain=p;r=1;outcome=preempted;progress=9;work=11;ended=preempted\n3391|p.r2|CANCELLED by 0|0|0:0|ckpt:chain=p\n"
+	for _, tc := range []struct {
+		tail, skip string
+		walltime   float64
+		censored   bool
+	}{
+		{"3390|p.r1|COMPLETED|32|0:0|ckpt:chain=p;r=1;outcome=done;progress=40;work=40\n", "", 40, false},
+		{"3390|p.r1|FAILED|20|1:0|ckpt:chain=p;r=1;outcome=checkpointed;progress=25;work=27\n", "", 27, true},
+		{"", "chain still running", 0, false}, // requeued, not yet pending again
+		{"3390|p.r1|PENDING|0|0:0|ckpt:chain=p;r=1;outcome=preempted;progress=9;work=11;ended=preempted\n", "chain still running", 0, false},
+	} {
+		recs, err := ReadSacct(strings.NewReader(head+preempted+tc.tail), "s")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := GroupRuns(recs, DefaultRunsOptions)
+		switch {
+		case tc.skip != "" && r.Skipped[tc.skip] != 1:
+			t.Errorf("%q: %+v, want skipped %q", tc.tail, r, tc.skip)
+		case tc.skip == "" && (len(r.Runs) != 1 || r.Runs[0].Walltime != tc.walltime || r.Runs[0].Censored != tc.censored || len(r.Runs[0].Jobs) != 2):
+			t.Errorf("%q: %+v, want %v s, censored %v, jobs 3390 and 3391 once", tc.tail, r, tc.walltime, tc.censored)
+		}
+	}
+}

@@ -25,13 +25,13 @@ var chainStyles = []struct {
 	{OutcomeDone, "ran: done", 3, true},
 	{OutcomeCheckpointed, "ran: checkpointed", 2, true},
 	{OutcomeRunning, "running", 5, true},
-	{"ended", "ran: killed, failed, out, cancelled, timeout or vanished", 4, true},
+	{"ended", "ran: killed, failed, out, cancelled, timeout, vanished or preempted", 4, true},
 	{OutcomeSkipped, "skipped", 7, true},
 }
 
 func chainStyle(outcome string) (int, bool, int) {
 	switch outcome {
-	case OutcomeKilled, OutcomeFailed, OutcomeOut, OutcomeCancelled, OutcomeTimeout, OutcomeVanished:
+	case OutcomeKilled, OutcomeFailed, OutcomeOut, OutcomeCancelled, OutcomeTimeout, OutcomeVanished, OutcomePreempted:
 		outcome = "ended"
 	}
 	for i, s := range chainStyles {

@@ -233,8 +233,6 @@ func (r *request) make(why string) bool {
 	return true
 }
 
-func (r *request) made() bool { r.mu.Lock(); defer r.mu.Unlock(); return r.done }
-
 // setEnd moves the reservation's end (a preemption's grace end).
 func (r *request) setEnd(end time.Time) { r.mu.Lock(); defer r.mu.Unlock(); r.end = end }
 

@@ -338,3 +338,46 @@ func TestRequeuesBounded(t *testing.T) {
 		t.Errorf("calls:\n%s", calls)
 	}
 }
+
+// The lead: the plan's C over the scale, replaced by a measured C; the
+// step time given (--step-time) wins over the measured one.
+func TestLeadOf(t *testing.T) {
+	st := chainDir(t, Chain{Job: "job.sh", Steps: steps(2)}, 0)
+	step := Step{Time: 600, Checkpoint: true, CheckpointTime: 60}
+	if l := leadOf(RunConfig{}, st, step, 2); l != (lead{Cost: 30}) {
+		t.Errorf("no measurement: %+v, want C/scale = 30 s", l)
+	}
+	writeBytes(st.measuredPath(), []byte(`{"checkpoint_s": 12, "step_s": 3}`))
+	if l := leadOf(RunConfig{}, st, step, 2); l != (lead{Cost: 12, Step: 3}) {
+		t.Errorf("measured: %+v", l)
+	}
+	if l := leadOf(RunConfig{StepTime: 2 * time.Second}, st, step, 1); l != (lead{Cost: 12, Step: 2}) {
+		t.Errorf("--step-time 2s: %+v", l)
+	}
+	writeBytes(st.measuredPath(), []byte(`{"checkpoint_s": -4}`))
+	if l := leadOf(RunConfig{}, st, step, 1); l != (lead{Cost: 60}) {
+		t.Errorf("a bad measurement: %+v, want the plan's", l)
+	}
+}
+
+// FuzzSocketAnswer: whatever an app sends, the socket answers one line
+// (no newline inside), "yes", "no …", a number, or "error …".
+func FuzzSocketAnswer(f *testing.F) {
+	for _, s := range []string{"should_checkpoint", "time_left", "", "\x00\xff", strings.Repeat("q", 300)} {
+		f.Add(s)
+	}
+	r := &request{path: filepath.Join(f.TempDir(), "now"), at: t0.Add(30 * time.Second), end: t0.Add(50 * time.Second), clock: &fakeClock{now: t0}, stderr: os.Stderr}
+	f.Fuzz(func(t *testing.T, q string) {
+		a := r.answer(q)
+		if strings.ContainsAny(a, "\n\r") || a == "" {
+			t.Fatalf("%q: answer %q", q, a)
+		}
+		switch strings.TrimSpace(q) {
+		case "should_checkpoint", "time_left":
+		default:
+			if !strings.HasPrefix(a, "error ") {
+				t.Fatalf("%q: answer %q", q, a)
+			}
+		}
+	})
+}

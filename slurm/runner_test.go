@@ -304,7 +304,7 @@ func TestRunScaledSignal(t *testing.T) {
 	if d := o.Deadline.Sub(o.SignalAt); d != 1200*time.Millisecond {
 		t.Errorf("signal %v before the end, want 1.2 s", d)
 	}
-	ran := o.End.Sub(o.Start).Seconds()
+	ran := o.End.Sub(o.Deadline.Add(-3 * time.Second)).Seconds() // from the app's start: the runner's own, on a loaded machine, is not work
 	if o.Outcome != OutcomeCheckpointed || o.Work < 30*ran-1 || o.Work > 30*ran+1 {
 		t.Errorf("%s, work %v after %v s of real time; want checkpointed, 30 s of work per second", o.Outcome, o.Work, ran)
 	}

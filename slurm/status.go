@@ -175,7 +175,7 @@ func reconcile(o Outcome, state, comment string, cs *ChainStatus) (Outcome, bool
 			return o, true
 		}
 	}
-	if ended && o.End.IsZero() && (o.Outcome == OutcomeRunning || o.Outcome == OutcomeTimeout || o.Outcome == OutcomeCancelled) {
+	if ended && o.End.IsZero() && (o.Outcome == OutcomeRunning || o.Outcome == OutcomeTimeout || o.Outcome == OutcomeCancelled || o.Outcome == OutcomePreempted) {
 		cs.Warnings = append(cs.Warnings, fmt.Sprintf("reservation %d: its runner recorded %s, but Slurm ended job %s (%s) before it recorded how it ended", o.Reservation, o.Outcome, o.JobID, state))
 		if o.Outcome == OutcomeRunning {
 			o.Outcome = OutcomeVanished

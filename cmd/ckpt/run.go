@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -26,7 +27,7 @@ func newRunCmd() *cobra.Command {
 ckpt reserve --sbatch: the job script calls "ckpt run -- APP ARGS...". The
 runner submits the next reservations (the rolling window), learns the job's end
 time (SLURM_JOB_END_TIME, else scontrol), sends the app --app-signal at
-end - C - margin when the reservation ends with a checkpoint, records the
+end - C - step - margin when the reservation ends with a checkpoint, records the
 outcome in the chain folder and in the job's comment, and exits 0 only when
 the work is complete, so that Slurm cancels the rest of the chain. The app
 protocol (CKPT_* variables, CKPT_PROGRESS_FILE, exit codes) is in
@@ -84,6 +85,9 @@ func runRun(cmd *cobra.Command, f runFlags, args []string) error {
 		return err
 	}
 	cfg.Stdout, cfg.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.coordinator != "" && cfg.AppSignal != syscall.SIGUSR1 { // the gate asks the server on USR1 and sends the app USR1
+		return usagef("--app-signal %s: with --coordinator the app's signal is USR1", f.AppSignal)
+	}
 	if f.coordinator != "" { // the gate stands between the runner's signal and the app
 		exe, err := os.Executable()
 		if err != nil {

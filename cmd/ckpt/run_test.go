@@ -20,6 +20,7 @@ func TestRunAppSignalBadInput(t *testing.T) {
 		{[]string{"--app-grace", "soon"}, "--app-grace"},
 		{[]string{"--step-time", "NaN"}, "--step-time"},
 		{[]string{"--step-time", "-0.5"}, "--step-time -0.5"},
+		{[]string{"--chain-dir", t.TempDir(), "--app-signal", "TERM", "--coordinator", "http://127.0.0.1:1"}, "--app-signal TERM: with --coordinator"},
 	} {
 		args := append(append([]string{"run", "--reservation", "1"}, c.args...), "--", "true")
 		_, errOut, code := run(t, "", args...)
