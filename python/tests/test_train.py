@@ -30,20 +30,20 @@ def env(**extra):
 
 @unittest.skipUnless(have_torch(), f"PyTorch is not importable by {PY} (set CKPT_PYTHON to an interpreter that has it)")
 class Resume(unittest.TestCase):
-    STEPS = 1500
+    STEPS = 1500  # >= 7.5 s of steps (--step-sleep 0.005): every signal interrupts
 
     def setUp(self):
         self.dir = tempfile.mkdtemp()
 
     def run_train(self, name, *args, **kw):
         out = os.path.join(self.dir, name + ".bin")
-        args = ["--steps", str(self.STEPS), "--width", "64", "--pad-mb", "2", "--dir", os.path.join(self.dir, name), "--out", out,
+        args = ["--steps", str(self.STEPS), "--width", "64", "--pad-mb", "2", "--step-sleep", "0.005", "--dir", os.path.join(self.dir, name), "--out", out,
                 "--log", os.path.join(self.dir, name + ".log"), *args]
         return out, subprocess.Popen([PY, TRAIN, *args], stdout=subprocess.PIPE, text=True, env=env(**kw))
 
     def steps_logged(self, name):
         with open(os.path.join(self.dir, name + ".log")) as f:
-            return [int(line.split()[1]) for line in f]
+            return [int(line.split()[1]) for line in f if line.startswith("step ")]
 
     def test_interrupted_equals_uninterrupted(self):
         ref, p = self.run_train("ref")
@@ -76,6 +76,7 @@ class Resume(unittest.TestCase):
             self.assertEqual(hashlib.sha256(f.read()).hexdigest(), want, f"resumed at steps {resumes}")
         logged = self.steps_logged("cut")
         self.assertEqual(sorted(set(logged)), list(range(1, self.STEPS + 1)))
+        self.assertEqual(runs, len(kinds) + 1, f"a run finished before its signal: resumes {resumes}")
         self.assertGreater(len(set(resumes)), 3, f"the signals came too late to interrupt: resumes {resumes}")
         # Steps trained twice come only from the SIGKILLs (work since the last save).
         twice = len(logged) - self.STEPS
