@@ -13,7 +13,6 @@ Standard library only. ckpt.coord is the checkpoint coordinator's client;
 ckpt.hf and ckpt.lightning hold callbacks for Hugging Face Trainer and
 PyTorch Lightning (docs/training.md has the recipes).
 """
-from .coord import CoordError, Coordinator
 from .runtime import (
     StepTimer,
     ask,
@@ -46,3 +45,13 @@ __all__ = [
     "time_left",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # The coordinator's client loads on first use: "python3 -m ckpt.coord"
+    # then runs a module that the package has not imported yet.
+    if name in ("Coordinator", "CoordError"):
+        from . import coord
+
+        return getattr(coord, name)
+    raise AttributeError(f"module 'ckpt' has no attribute {name!r}")

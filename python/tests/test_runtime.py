@@ -156,6 +156,17 @@ class InsideCkpt(Env):
         t.join()
 
 
+class Package(unittest.TestCase):
+    def test_coordinator_client_is_in_the_package(self):
+        self.assertEqual(ckpt.Coordinator.__module__, "ckpt.coord")
+        self.assertTrue(issubclass(ckpt.CoordError, Exception))
+        import subprocess
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+        r = subprocess.run([sys.executable, "-W", "error", "-m", "ckpt.coord", "--help"], cwd=root, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        self.assertIn("demo", r.stdout)
+
+
 class Timer(Env):
     def test_median_reported_every_n(self):
         path = os.path.join(self.dir, "report.jsonl")
