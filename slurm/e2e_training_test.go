@@ -325,6 +325,7 @@ func checkTrainingLog(t *testing.T, log string, plan []Step, st *State) {
 		}
 		twice += trained[n] - 1
 	}
+	t.Logf("%d steps trained twice, %d of them priced by the plan", twice, priced)
 	if twice > priced {
 		t.Errorf("%d steps trained twice, %d of them priced by the plan", twice, priced)
 	}
