@@ -1,135 +1,17 @@
 #!/usr/bin/env python3
-"""A client of the ckpt checkpoint coordinator (`ckpt serve`), standard library only.
-
-A job registers, asks when to checkpoint next, and before it writes asks for the
-file system; while it writes it renews its lease; then it releases it with the
-measured duration. Every mutating request is idempotent (request ids, the job
-token, the fencing token), so a retry after a timeout is safe.
+"""The checkpoint coordinator's Python client moved into the ckpt package
+(python/ckpt/coord.py; pip install ./python, then "python3 -m ckpt.coord").
+This script runs it from the repository without installing anything:
 
     export CKPT_COORD_URL=http://127.0.0.1:7070 CKPT_COORD_TOKEN=...
     python3 examples/coord_client.py demo --id py-job --nodes 16 --size 50e9 --mtbf 43200
-
-The API is documented in api/openapi.yaml (keys carry their unit: _s, _bytes, _bps).
 """
-import argparse
-import json
 import os
-import secrets
 import sys
-import time
-import urllib.error
-import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-class CoordError(Exception):
-    """An error answer: HTTP status, the field at fault, the message."""
-
-    def __init__(self, status, field, message):
-        super().__init__(f"{status}: {field + ': ' if field else ''}{message}")
-        self.status, self.field, self.message = status, field, message
-
-
-class Coordinator:
-    def __init__(self, url=None, token=None, timeout=10.0, retries=3):
-        self.url = (url or os.environ.get("CKPT_COORD_URL", "http://127.0.0.1:7070")).rstrip("/")
-        self.token = token or os.environ.get("CKPT_COORD_TOKEN", "")
-        self.timeout, self.retries = timeout, retries
-
-    def _do(self, method, path, body=None, job_token=None):
-        data = None if body is None else json.dumps(body).encode()
-        last = None
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(0.1 * attempt)
-            req = urllib.request.Request(self.url + path, data=data, method=method)
-            req.add_header("Content-Type", "application/json")
-            if self.token:
-                req.add_header("Authorization", "Bearer " + self.token)
-            if job_token:
-                req.add_header("X-Job-Token", job_token)
-            try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                    return json.loads(resp.read() or b"{}")
-            except urllib.error.HTTPError as e:
-                try:
-                    err = json.loads(e.read())
-                except ValueError:
-                    err = {"error": str(e)}
-                last = CoordError(e.code, err.get("field", ""), err.get("error", ""))
-                if e.code not in (429, 503):
-                    raise last
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-                last = e
-        raise last
-
-    def register(self, job_id, nodes, job_token, **spec):
-        body = {"id": job_id, "nodes": nodes, "job_token": job_token, **spec}
-        return self._do("POST", "/v1/jobs", body)
-
-    def next(self, job_id):
-        return self._do("POST", f"/v1/jobs/{job_id}/next", {})
-
-    def acquire(self, job_id, job_token, request_id, kind="checkpoint", **extra):
-        body = {"request_id": request_id, "kind": kind, **extra}
-        return self._do("POST", f"/v1/jobs/{job_id}/acquire", body, job_token)
-
-    def wait_grant(self, job_id, job_token, kind="checkpoint", poll=1.0, **extra):
-        rid = secrets.token_hex(12)
-        while True:
-            g = self.acquire(job_id, job_token, rid, kind, **extra)
-            if g["status"] == "granted":
-                return g
-            if g["status"] != "waiting":
-                raise CoordError(409, "request_id", f"request {rid} ended: {g['status']}")
-            time.sleep(poll)
-
-    def renew(self, job_id, job_token, token):
-        return self._do("POST", f"/v1/jobs/{job_id}/renew", {"token": token}, job_token)
-
-    def release(self, job_id, job_token, token, duration=0.0):
-        body = {"token": token, "duration_s": duration}
-        return self._do("POST", f"/v1/jobs/{job_id}/release", body, job_token)
-
-    def done(self, job_id, job_token, failed=False):
-        return self._do("POST", f"/v1/jobs/{job_id}/done", {"failed": failed}, job_token)
-
-
-def demo(args):
-    """Register, ask, acquire, 'write' for --write seconds, release, end."""
-    c = Coordinator(args.url)
-    job_token = secrets.token_hex(16)
-    c.register(args.id, args.nodes, job_token, size_bytes=args.size, mtbf_s=args.mtbf)
-    advice = c.next(args.id)
-    print(f"{args.id}: next checkpoint in {advice['in_s']:.0f} s ({advice['method']}, C = {advice['c_s']:.3g} s)")
-    t0 = time.monotonic()
-    g = c.wait_grant(args.id, job_token, poll=0.2)
-    print(f"{args.id}: granted lease {g['token']} after {time.monotonic() - t0:.2f} s")
-    t1 = time.monotonic()
-    time.sleep(args.write)  # the checkpoint write; renew if it exceeds the TTL
-    c.renew(args.id, job_token, g["token"])
-    r = c.release(args.id, job_token, g["token"], duration=time.monotonic() - t1)
-    print(f"{args.id}: {r['status']} lease {r['token']}")
-    c.done(args.id, job_token)
-    return 0
-
-
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = p.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("demo", help="one checkpoint cycle")
-    d.add_argument("--url", default=None)
-    d.add_argument("--id", required=True)
-    d.add_argument("--nodes", type=int, default=1)
-    d.add_argument("--size", type=float, required=True, help="checkpoint bytes")
-    d.add_argument("--mtbf", type=float, required=True, help="job MTBF, seconds")
-    d.add_argument("--write", type=float, default=0.1, help="seconds the write takes")
-    args = p.parse_args(argv)
-    try:
-        return demo(args)
-    except CoordError as e:
-        print(f"coord_client: {e}", file=sys.stderr)
-        return 1
-
+from ckpt.coord import CoordError, Coordinator, main  # noqa: E402,F401
 
 if __name__ == "__main__":
     sys.exit(main())
