@@ -232,9 +232,11 @@ const checkpointPointsPerReach = 64
 
 // withCheckpointPoints adds to a discrete law's values, under a bound
 // maxLength > 0, points of zero probability every step seconds inside each
-// gap between two values (step = max(g, reach/64), reach = maxLength − R −
-// C − margin the work one reservation can do after a restart and before a
-// checkpoint, doubled until at most MaxDistinctValues values remain), so
+// gap between two values (step = min(max(g, reach/64), reach/2), reach =
+// maxLength − R − C − margin the work one reservation can do after a
+// restart and before a checkpoint, doubled until at most MaxDistinctValues
+// values remain; the cap reach/2 keeps points within a reservation's
+// reach when the granularity g exceeds it), so
 // that a checkpoint may fall between two runtimes: without them a law
 // whose runtimes are further apart than a reservation can reach has no
 // plan at all. The limited dynamic program is then exact over milestones
@@ -245,7 +247,7 @@ func withCheckpointPoints(values, probs []float64, c Costs, maxLength float64) (
 	if maxLength <= 0 || !(reach > 0) || len(values) == 0 {
 		return values, probs
 	}
-	step := math.Max(c.Granularity, reach/checkpointPointsPerReach)
+	step := math.Min(math.Max(c.Granularity, reach/checkpointPointsPerReach), reach/2)
 	for {
 		extra := 0.0
 		prev := 0.0

@@ -352,3 +352,44 @@ func TestRunMaxRequestBeforeTheSupport(t *testing.T) {
 		t.Errorf("%d reservations before the support; plan %+v", before, rep.Reservations)
 	}
 }
+
+// A bound shorter than the granularity's step still gets checkpoint
+// points: two runs of 61.9 s and 63.2 s, C = 1 s, R = 22 s, margin 18 s,
+// Slurm's minute, at most 60 s per reservation. The first reservation
+// saves up to 60 − 18 − 1 = 41 s of work (the margin is reserved with a
+// checkpoint), and a second one without checkpoint finishes 60 − 22 = 38 s
+// more: two reservations (41 + 38 ≥ 63.2) make a plan, and one cannot. With
+// the points spaced by the granularity alone (60 s) there were none below
+// 61.9 s and the plan was refused as "no plan fits".
+func TestRunMaxRequestBelowTheGranularity(t *testing.T) {
+	values, probs := []float64{61.9, 63.2}, []float64{0.5, 0.5}
+	c := Costs{Alpha: 1, C: 1, R: 22, Margin: 18, Granularity: SlurmGranularity}
+	const bound = 60
+	vs, ps := withCheckpointPoints(values, probs, c, bound)
+	if len(vs) > 20 {
+		t.Fatalf("%d points: too many for the exhaustive search", len(vs))
+	}
+	want, ok := exhaustiveLimited(vs, ps, c, Mixed, bound)
+	if !ok {
+		t.Fatalf("the exhaustive search over %v finds no plan", vs)
+	}
+	s, cost, err := DynProgCountLimited(vs, ps, c, Mixed, bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(cost-want) > 1e-9*want {
+		t.Errorf("plan costs %v, exhaustive %v", cost, want)
+	}
+	if sim, fits := simulatedCost(s, values, probs, c, bound); !fits || math.Abs(sim-want) > 1e-9*want {
+		t.Errorf("the plan simulates to %v (fits %v), want %v", sim, fits, want)
+	}
+	r := DefaultRequest()
+	r.Walltime, r.Costs, r.MaxRequest, r.NoBaselines = LawSpec("discrete:61.9@0.5,63.2@0.5"), c, bound, true
+	rep, err := Run(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rep.Result.Strategy); n != 2 {
+		t.Errorf("%d reservations; two suffice and one cannot", n)
+	}
+}
