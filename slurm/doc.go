@@ -63,6 +63,8 @@
 //	CKPT_END_TIME               the reservation's end, Unix seconds (3 decimals)
 //	CKPT_CHECKPOINT_AT          when the runner asks for the checkpoint (absent
 //	                            when the reservation plans none)
+//	CKPT_APP_SIGNAL             the checkpoint signal of --app-signal (USR1,
+//	                            TERM, USR2 or INT)
 //	CKPT_CHECKPOINT_COST        the checkpoint cost priced (measured, else C)
 //	CKPT_STEP_TIME              the step time priced (given, measured, else 0)
 //	CKPT_CHECKPOINT_NOW         a file the runner creates, once, when the

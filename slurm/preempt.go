@@ -208,7 +208,7 @@ func newSession(cfg RunConfig, st *State, step Step, o *Outcome, clock Clock, sc
 	os.Remove(st.ReportFile(k))
 	var sock string
 	sock, ses.stop = ses.req.serve(st.SocketPath(k))
-	ses.env = protocolEnv(st, k, step, ses.req, ses.lead, cfg.Margin, scale, sock)
+	ses.env = protocolEnv(st, k, step, ses.req, ses.lead, ses.sig, cfg.Margin, scale, sock)
 	return ses
 }
 

@@ -37,6 +37,16 @@ func ParseAppSignal(name string) (syscall.Signal, error) {
 	return 0, fmt.Errorf("%q: want TERM, USR1, USR2 or INT", name)
 }
 
+// appSignalName is sig's name as --app-signal takes it (USR1, TERM…).
+func appSignalName(sig syscall.Signal) string {
+	for n, s := range appSignals {
+		if s == sig {
+			return n
+		}
+	}
+	return "USR1"
+}
+
 // terminates reports whether sig asks the app to end (TERM, INT): an app
 // signalled so that has not exited within its grace is killed with its
 // process group (graceEnd).
@@ -306,11 +316,13 @@ func (r *request) converse(c net.Conn) {
 
 // protocolEnv is the part of the app's environment that lets it ask
 // without a server (docs/slurm.md, "The app protocol"): the reservation's
-// end and checkpoint time, the costs, the files and the socket, and
+// end and checkpoint time, the app's checkpoint signal, the costs, the
+// files and the socket, and
 // their SCR equivalents.
-func protocolEnv(st *State, k int, step Step, r *request, l lead, margin time.Duration, scale float64, sock string) []string {
+func protocolEnv(st *State, k int, step Step, r *request, l lead, sig syscall.Signal, margin time.Duration, scale float64, sock string) []string {
 	end := float64(r.end.UnixNano()) / 1e9
 	env := []string{
+		"CKPT_APP_SIGNAL=" + appSignalName(sig),
 		"CKPT_END_TIME=" + strconv.FormatFloat(end, 'f', 3, 64),
 		"CKPT_CHECKPOINT_COST=" + strconv.FormatFloat(l.Cost, 'f', -1, 64),
 		"CKPT_STEP_TIME=" + strconv.FormatFloat(l.Step, 'f', -1, 64),

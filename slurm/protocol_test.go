@@ -69,7 +69,7 @@ env > `+envf+`; `+ask+` > `+sockf+`; echo ready; while :; do sleep 0.05; done`)
 	want := map[string]string{
 		"CKPT_END_TIME": unix(t0.Add(100 * time.Second)), "CKPT_CHECKPOINT_AT": unix(t0.Add(80 * time.Second)),
 		"CKPT_CHECKPOINT_COST": "12", "CKPT_STEP_TIME": "3", "CKPT_CHECKPOINT_NOW": st.CheckpointNowFile(1),
-		"CKPT_REPORT_FILE": st.ReportFile(1), "CKPT_SOCKET": st.SocketPath(1),
+		"CKPT_REPORT_FILE": st.ReportFile(1), "CKPT_SOCKET": st.SocketPath(1), "CKPT_APP_SIGNAL": "USR1",
 		"SCR_END_TIME": fmt.Sprint(t0.Unix() + 100), "SCR_HALT_SECONDS": "20", "SCR_CHECKPOINT_SECONDS": "100",
 	}
 	for k, v := range want {

@@ -37,7 +37,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 class CkptTrainerCallback(_Base):
     """Save when ckpt says so, stop after the save, report the costs."""
 
-    def __init__(self, seconds_per_step=None, install_signals=("SIGUSR1", "SIGTERM"), report_every=100):
+    def __init__(self, seconds_per_step=None, install_signals="default", report_every=100):
         self.seconds_per_step = seconds_per_step
         self.timer = runtime.StepTimer(every=report_every)
         self.requested = None  # time.perf_counter() when the save was requested

@@ -43,7 +43,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 class CkptLightningCallback(_Base):
     """Save when ckpt says so, stop after the save, report the costs."""
 
-    def __init__(self, path, seconds_per_step=None, install_signals=("SIGUSR1", "SIGTERM"), report_every=100):
+    def __init__(self, path, seconds_per_step=None, install_signals="default", report_every=100):
         self.path = path
         self.seconds_per_step = seconds_per_step
         self.timer = runtime.StepTimer(every=report_every)

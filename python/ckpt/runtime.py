@@ -85,13 +85,23 @@ def _on_signal(signum, frame):
     _fired.append(signal.Signals(signum).name)
 
 
-def install_signal_handlers(signals=("SIGUSR1", "SIGTERM")):
+def default_signals():
+    """The signals install_signal_handlers() catches by default: the one
+    ckpt run --app-signal sends (CKPT_APP_SIGNAL; USR1 outside ckpt or when
+    unset) and SIGTERM."""
+    app = _signal_named(os.environ.get("CKPT_APP_SIGNAL") or "USR1")
+    return tuple(dict.fromkeys((app.name, "SIGTERM")))
+
+
+def install_signal_handlers(signals=None):
     """Catch the checkpoint signal(s): after one arrives, should_checkpoint()
-    is True. Give the signal ckpt run --app-signal sends (USR1 by default);
-    SIGTERM is also Slurm's preemption and time-limit signal, so catching it
+    is True. By default (None or "default") the signal ckpt run
+    --app-signal sends, read from CKPT_APP_SIGNAL, and SIGTERM; SIGTERM is also Slurm's preemption and time-limit signal, so catching it
     lets a step in progress finish and the save happen before the grace
     ends. Call it first thing, from the main thread: the runner may signal
     early. Returns the previous handlers, by signal name."""
+    if signals is None or signals == "default":
+        signals = default_signals()
     previous = {}
     for s in signals:
         sig = s if isinstance(s, signal.Signals) else _signal_named(s)
@@ -103,10 +113,9 @@ def _signal_named(name):
     n = str(name).upper()
     if not n.startswith("SIG"):
         n = "SIG" + n
-    try:
-        return signal.Signals[n]
-    except KeyError:
-        raise ValueError(f"signal {name!r}: want TERM, USR1, USR2 or INT") from None
+    if n not in ("SIGTERM", "SIGUSR1", "SIGUSR2", "SIGINT"):
+        raise ValueError(f"signal {name!r}: want TERM, USR1, USR2 or INT")
+    return signal.Signals[n]
 
 
 def _reset_for_tests():

@@ -135,6 +135,19 @@ class InsideCkpt(Env):
         self.assertEqual(ckpt.signalled(), ["SIGUSR2"])
         self.assertRaisesRegex(ValueError, "signal 'HUPP'", ckpt.install_signal_handlers, ("HUPP",))
 
+    def test_default_signals_follow_app_signal(self):
+        os.environ.pop("CKPT_APP_SIGNAL", None)
+        self.assertEqual(ckpt.default_signals(), ("SIGUSR1", "SIGTERM"))
+        os.environ["CKPT_APP_SIGNAL"] = "USR2"
+        self.assertEqual(ckpt.default_signals(), ("SIGUSR2", "SIGTERM"))
+        os.environ["CKPT_APP_SIGNAL"] = "TERM"
+        self.assertEqual(ckpt.default_signals(), ("SIGTERM",))
+        prev = ckpt.install_signal_handlers()
+        self.addCleanup(lambda: [signal.signal(signal.Signals[k], v) for k, v in prev.items()])
+        self.assertEqual(sorted(prev), ["SIGTERM"])
+        os.environ["CKPT_APP_SIGNAL"] = "KILL"
+        self.assertRaisesRegex(ValueError, "signal 'KILL'", ckpt.default_signals)
+
     def test_socket(self):
         path = os.path.join(self.dir, "s")
         srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
