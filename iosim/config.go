@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -278,8 +279,8 @@ func checkScalar(n *yaml.Node, key string) error {
 }
 
 var (
-	yamlLine     = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	yamlUnknown  = regexp.MustCompile(`^field (\S+) not found in type iosim\.(\w+)$`)
+	yamlLine     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
+	yamlUnknown  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type iosim\.(\w+)$`) })
 	yamlTypeName = strings.NewReplacer("iosim.Platform", "the platform section", "iosim.Class", "a class",
 		"iosim.Config", "the config", "iosim.Seconds", "a duration", "[]iosim.Class", "the class list")
 	// sections name where the fields of each type live, for messages.
@@ -303,10 +304,10 @@ func decodeError(where string, err error) error {
 	}
 	msg := strings.TrimSpace(msgs[0])
 	loc := where
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		loc, msg = where+":"+m[1], m[2]
 	}
-	if m := yamlUnknown.FindStringSubmatch(msg); m != nil {
+	if m := yamlUnknown().FindStringSubmatch(msg); m != nil {
 		if sec, ok := sections[m[2]]; ok {
 			msg = fmt.Sprintf("unknown key %q %s (known: %s)", m[1], sec.where, strings.Join(yamlKeys(sec.typ), ", "))
 		} else {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -380,13 +381,13 @@ func describe(n *yaml.Node) string {
 func quote(s string) string { return trace.Quote(s) }
 
 // yamlLine matches the line yaml's syntax errors carry.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // yamlSyntaxError reports a YAML syntax error as "name:LINE: message" on
 // one line. go.yaml.in/yaml/v3 gives the line only inside its message.
 func yamlSyntaxError(e fileErrors, err error) error {
 	msg := strings.Join(strings.Fields(err.Error()), " ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return e.at(line, "%s", m[2])
 	}

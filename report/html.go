@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/ckpt-hpc/ckpt/output"
@@ -80,9 +79,9 @@ func writeHead(w io.Writer, title string) {
 }
 
 var (
-	svgRoot   = regexp.MustCompile(`(?s)<svg\b[^>]*>`)
-	sizeAttr  = regexp.MustCompile(`\s(width|height)="[^"]*"`)
-	unsafeSVG = regexp.MustCompile(`(?i)<script|<foreignobject|\son[a-z]+\s*=|javascript:|<iframe|<image\b|xlink:href="http|href="http`)
+	svgRoot   = lazyRegexp(`(?s)<svg\b[^>]*>`)
+	sizeAttr  = lazyRegexp(`\s(width|height)="[^"]*"`)
+	unsafeSVG = lazyRegexp(`(?i)<script|<foreignobject|\son[a-z]+\s*=|javascript:|<iframe|<image\b|xlink:href="http|href="http`)
 )
 
 // Sanitize prepares SVG text for inlining: it drops everything before the
@@ -93,14 +92,14 @@ var (
 // attributes, foreign objects, external references); such a picture is
 // embedded as an <img> instead, where browsers run nothing.
 func Sanitize(svg []byte, label string) (string, bool) {
-	if unsafeSVG.Match(svg) {
+	if unsafeSVG().Match(svg) {
 		return "", false
 	}
-	loc := svgRoot.FindIndex(svg)
+	loc := svgRoot().FindIndex(svg)
 	if loc == nil || !bytes.Contains(svg, []byte("viewBox")) {
 		return "", false
 	}
-	root := sizeAttr.ReplaceAllString(string(svg[loc[0]:loc[1]]), "")
+	root := sizeAttr().ReplaceAllString(string(svg[loc[0]:loc[1]]), "")
 	root = strings.Replace(root, "<svg", `<svg role="img" aria-label="`+html.EscapeString(label)+`"`, 1)
 	return root + string(svg[loc[1]:]), true
 }
@@ -155,9 +154,9 @@ func writeTable(w io.Writer, t Table) {
 	fmt.Fprint(w, "</tbody>\n</table></div>\n")
 }
 
-var numericRe = regexp.MustCompile(`^[-+−]?[0-9.,]+([eE][-+]?[0-9]+)?\s*(%|[a-zA-Z/]{0,6})$`)
+var numericRe = lazyRegexp(`^[-+−]?[0-9.,]+([eE][-+]?[0-9]+)?\s*(%|[a-zA-Z/]{0,6})$`)
 
-func looksNumeric(s string) bool { return numericRe.MatchString(strings.TrimSpace(s)) }
+func looksNumeric(s string) bool { return numericRe().MatchString(strings.TrimSpace(s)) }
 
 // WriteHTML writes the page as one self-contained HTML document.
 func (p Page) WriteHTML(w io.Writer) error {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"html"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -23,12 +22,12 @@ func Markdown(src string, shift int) string {
 }
 
 var (
-	headingRe = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
-	bulletRe  = regexp.MustCompile(`^(\s*)([-*+])\s+`)
-	orderedRe = regexp.MustCompile(`^(\s*)(\d{1,9})[.)]\s+`)
-	fenceRe   = regexp.MustCompile("^\\s*(```|~~~)")
-	ruleRe    = regexp.MustCompile(`^\s*([-*_])(\s*[-*_]){2,}\s*$`)
-	tableSep  = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
+	headingRe = lazyRegexp(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
+	bulletRe  = lazyRegexp(`^(\s*)([-*+])\s+`)
+	orderedRe = lazyRegexp(`^(\s*)(\d{1,9})[.)]\s+`)
+	fenceRe   = lazyRegexp("^\\s*(```|~~~)")
+	ruleRe    = lazyRegexp(`^\s*([-*_])(\s*[-*_]){2,}\s*$`)
+	tableSep  = lazyRegexp(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
 )
 
 func indentOf(s string) int {
@@ -68,23 +67,23 @@ func renderBlocks(b *strings.Builder, lines []string, shift int) {
 		switch {
 		case blank(l):
 			i++
-		case fenceRe.MatchString(l):
+		case fenceRe().MatchString(l):
 			i = renderFence(b, lines, i)
 		case indentOf(l) >= 4:
 			i = renderIndentedCode(b, lines, i)
-		case headingRe.MatchString(l):
-			m := headingRe.FindStringSubmatch(l)
+		case headingRe().MatchString(l):
+			m := headingRe().FindStringSubmatch(l)
 			lvl := min(len(m[1])+shift, 6)
 			b.WriteString("<h" + itoa(lvl) + ">" + Inline(m[2]) + "</h" + itoa(lvl) + ">\n")
 			i++
-		case ruleRe.MatchString(l):
+		case ruleRe().MatchString(l):
 			b.WriteString("<hr>\n")
 			i++
-		case bulletRe.MatchString(l) || orderedRe.MatchString(l):
+		case bulletRe().MatchString(l) || orderedRe().MatchString(l):
 			i = renderList(b, lines, i, shift)
 		case strings.HasPrefix(strings.TrimSpace(l), ">"):
 			i = renderQuote(b, lines, i, shift)
-		case strings.Contains(l, "|") && i+1 < len(lines) && tableSep.MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
+		case strings.Contains(l, "|") && i+1 < len(lines) && tableSep().MatchString(lines[i+1]) && strings.Contains(lines[i+1], "-"):
 			i = renderTable(b, lines, i)
 		default:
 			i = renderParagraph(b, lines, i)
@@ -96,7 +95,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 func renderFence(b *strings.Builder, lines []string, i int) int {
 	ind := indentOf(lines[i])
-	fence := fenceRe.FindStringSubmatch(lines[i])[1]
+	fence := fenceRe().FindStringSubmatch(lines[i])[1]
 	j := i + 1
 	var code []string
 	for ; j < len(lines); j++ {
@@ -124,8 +123,8 @@ func renderIndentedCode(b *strings.Builder, lines []string, i int) int {
 
 // startsBlock reports whether l interrupts a paragraph.
 func startsBlock(l string) bool {
-	return headingRe.MatchString(l) || fenceRe.MatchString(l) || bulletRe.MatchString(l) ||
-		orderedRe.MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), ">")
+	return headingRe().MatchString(l) || fenceRe().MatchString(l) || bulletRe().MatchString(l) ||
+		orderedRe().MatchString(l) || strings.HasPrefix(strings.TrimSpace(l), ">")
 }
 
 func renderParagraph(b *strings.Builder, lines []string, i int) int {
@@ -159,12 +158,12 @@ func renderQuote(b *strings.Builder, lines []string, i int, shift int) int {
 // column (blank lines included), rendered recursively, so that nested
 // lists, tables and code blocks inside items keep their structure.
 func renderList(b *strings.Builder, lines []string, i int, shift int) int {
-	ordered := orderedRe.MatchString(lines[i]) && !bulletRe.MatchString(lines[i])
+	ordered := orderedRe().MatchString(lines[i]) && !bulletRe().MatchString(lines[i])
 	base := indentOf(lines[i])
 	tag := "ul"
 	if ordered {
 		tag = "ol"
-		if n := orderedRe.FindStringSubmatch(lines[i])[2]; n != "1" {
+		if n := orderedRe().FindStringSubmatch(lines[i])[2]; n != "1" {
 			b.WriteString(`<ol start="` + html.EscapeString(strings.TrimLeft(n, "0")) + `">` + "\n")
 		} else {
 			b.WriteString("<ol>\n")
@@ -172,9 +171,9 @@ func renderList(b *strings.Builder, lines []string, i int, shift int) int {
 	} else {
 		b.WriteString("<ul>\n")
 	}
-	re := bulletRe
+	re := bulletRe()
 	if ordered {
-		re = orderedRe
+		re = orderedRe()
 	}
 	j := i
 	for j < len(lines) {
@@ -280,11 +279,11 @@ func renderTable(b *strings.Builder, lines []string, i int) int {
 }
 
 var (
-	codeSpan = regexp.MustCompile("`([^`]+)`")
-	strongRe = regexp.MustCompile(`\*\*([^*\s<>](?:[^*<>]*[^*\s<>])?)\*\*`)
-	emStarRe = regexp.MustCompile(`(^|[^*\w])\*([^*\s<>](?:[^*<>]*[^*\s<>])?)\*`)
-	emUndRe  = regexp.MustCompile(`(^|[^\w])_([^_\s<>](?:[^_<>]*[^_\s<>])?)_([^\w]|$)`)
-	linkRe   = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
+	codeSpan = lazyRegexp("`([^`]+)`")
+	strongRe = lazyRegexp(`\*\*([^*\s<>](?:[^*<>]*[^*\s<>])?)\*\*`)
+	emStarRe = lazyRegexp(`(^|[^*\w])\*([^*\s<>](?:[^*<>]*[^*\s<>])?)\*`)
+	emUndRe  = lazyRegexp(`(^|[^\w])_([^_\s<>](?:[^_<>]*[^_\s<>])?)_([^\w]|$)`)
+	linkRe   = lazyRegexp(`\[([^\]]+)\]\(([^)\s]+)\)`)
 )
 
 // Inline renders one paragraph's inline markup. Code spans, then links
@@ -298,11 +297,11 @@ func Inline(s string) string {
 		atoms = append(atoms, html)
 		return "\x00" + itoa(len(atoms)-1) + "\x00"
 	}
-	s = codeSpan.ReplaceAllStringFunc(s, func(m string) string {
+	s = codeSpan().ReplaceAllStringFunc(s, func(m string) string {
 		return atom("<code>" + html.EscapeString(m[1:len(m)-1]) + "</code>")
 	})
-	s = linkRe.ReplaceAllStringFunc(s, func(m string) string {
-		sm := linkRe.FindStringSubmatch(m)
+	s = linkRe().ReplaceAllStringFunc(s, func(m string) string {
+		sm := linkRe().FindStringSubmatch(m)
 		text := emphasis(html.EscapeString(sm[1]))
 		if l := strings.ToLower(sm[2]); strings.HasPrefix(l, "javascript:") || strings.HasPrefix(l, "data:") || strings.HasPrefix(l, "vbscript:") {
 			return atom(text)
@@ -317,7 +316,7 @@ func Inline(s string) string {
 }
 
 func emphasis(s string) string {
-	s = strongRe.ReplaceAllString(s, "<strong>$1</strong>")
-	s = emStarRe.ReplaceAllString(s, "$1<em>$2</em>")
-	return emUndRe.ReplaceAllString(s, "$1<em>$2</em>$3")
+	s = strongRe().ReplaceAllString(s, "<strong>$1</strong>")
+	s = emStarRe().ReplaceAllString(s, "$1<em>$2</em>")
+	return emUndRe().ReplaceAllString(s, "$1<em>$2</em>$3")
 }

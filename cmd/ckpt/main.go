@@ -24,7 +24,19 @@ func usage(err error) error { return inputerr.Wrap(err) }
 
 func usagef(format string, a ...any) error { return inputerr.Errorf(format, a...) }
 
-func newRoot() *cobra.Command {
+// newRoot builds the command tree: every command, or with args only the
+// one that args[0] names, if it names one (the full tree, about 200 kB of
+// flag tables, is built for --help, help, completion and anything else), so
+// that start-up stays small.
+func newRoot(args ...string) *cobra.Command {
+	verbs := []struct {
+		name  string
+		build func() *cobra.Command
+	}{{"reserve", newReserveCmd}, {"interval", newIntervalCmd}, {"iosim", newIOSimCmd},
+		{"capacity", newCapacityCmd}, {"repro", newReproCmd}, {"report", newReportCmd},
+		{"merge", newMergeCmd}, {"array", newArrayCmd}, {"serve", newServeCmd}, {"coord", newCoordCmd},
+		{"run", newRunCmd}, {"chain", newChainCmd}, {"convert", newConvertCmd},
+		{"failures", newFailuresCmd}, {"advise", newAdviseCmd}}
 	root := &cobra.Command{
 		Use:   "ckpt",
 		Short: "Plan and simulate checkpointing, reservations and scheduling for HPC and cloud jobs",
@@ -37,23 +49,17 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(
-		newReserveCmd(),
-		newIntervalCmd(),
-		newIOSimCmd(),
-		newCapacityCmd(),
-		newReproCmd(),
-		newReportCmd(),
-		newMergeCmd(),
-		newArrayCmd(),
-		newServeCmd(),
-		newCoordCmd(),
-		newRunCmd(),
-		newChainCmd(),
-		newConvertCmd(),
-		newFailuresCmd(),
-		newAdviseCmd(),
-	)
+	only := ""
+	for _, v := range verbs {
+		if len(args) > 0 && args[0] == v.name {
+			only = v.name
+		}
+	}
+	for _, v := range verbs {
+		if only == "" || v.name == only {
+			root.AddCommand(v.build())
+		}
+	}
 	markArgErrors(root)
 	return root
 }
@@ -73,7 +79,7 @@ func markArgErrors(c *cobra.Command) {
 // process exit status: 0, 1 for runtime failures, 2 for usage errors. The
 // tests call it in-process.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot()
+	root := newRoot(args...)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
