@@ -106,3 +106,42 @@ func TestDesignForAndComplete(t *testing.T) {
 		}
 	}
 }
+
+// settledAccounting reads sacct again until every job has ended in it (a
+// job the runner recorded done may still be RUNNING there), and no longer
+// than its wait; once the context is done it reads once, without waiting.
+func TestSettledAccountingWaitsForTheEnds(t *testing.T) {
+	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	running := slurm.Record{JobID: "2", State: "RUNNING", Start: t0}
+	f := &endingCluster{fakeCluster: fakeCluster{recs: []slurm.Record{{JobID: "1", State: "COMPLETED", Start: t0, End: t0.Add(time.Minute)}, running}},
+		after: 2, ended: slurm.Record{JobID: "2", State: "COMPLETED", Start: t0, End: t0.Add(2 * time.Minute)}}
+	acct, err := settledAccounting(context.Background(), f, []string{"1", "2"}, 20*time.Second)
+	if err != nil || acct["2"].State != "COMPLETED" || len(f.asked) != 3 {
+		t.Errorf("acct %v after %d reads, err %v", acct, len(f.asked), err)
+	}
+	g := &fakeCluster{recs: []slurm.Record{running}}
+	start := time.Now()
+	if acct, _ := settledAccounting(context.Background(), g, []string{"2"}, 1500*time.Millisecond); acct["2"].State != "RUNNING" || time.Since(start) > 10*time.Second {
+		t.Errorf("bounded wait: %v after %v", acct, time.Since(start))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g = &fakeCluster{recs: []slurm.Record{running}}
+	if settledAccounting(ctx, g, []string{"2"}, time.Hour); len(g.asked) != 1 {
+		t.Errorf("a cancelled context read sacct %d times", len(g.asked))
+	}
+}
+
+// endingCluster's job 2 ends after `after` reads of sacct.
+type endingCluster struct {
+	fakeCluster
+	after int
+	ended slurm.Record
+}
+
+func (f *endingCluster) Accounting(ctx context.Context, ids []string) ([]slurm.Record, error) {
+	if len(f.asked) == f.after {
+		f.recs[1] = f.ended
+	}
+	return f.fakeCluster.Accounting(ctx, ids)
+}

@@ -147,13 +147,44 @@ func Run(ctx context.Context, rc repro.Config, cfg Config, d Design) error {
 	return runErr
 }
 
+// settledAccounting is Accounting once every job has ended in it, read
+// again every second for at most wait: a runner records its chain's end
+// before its job has left the node, and slurmdbd learns of the end later
+// still, so a job read at once may still be RUNNING. Once ctx is done
+// (Ctrl-C) it reads once more, without waiting: the summaries of what ran
+// are still written.
+func settledAccounting(ctx context.Context, cl slurm.Cluster, ids []string, wait time.Duration) (map[string]Acct, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		acct, err := Accounting(context.WithoutCancel(ctx), cl, ids)
+		if err != nil || ctx.Err() != nil || time.Now().After(deadline) || allEnded(acct, ids) {
+			return acct, err
+		}
+		select {
+		case <-ctx.Done():
+			return acct, nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// allEnded reports whether every job of ids has an end in acct.
+func allEnded(acct map[string]Acct, ids []string) bool {
+	for _, id := range ids {
+		if a, ok := acct[id]; !ok || a.End.IsZero() || a.State == "RUNNING" || a.State == "PENDING" {
+			return false
+		}
+	}
+	return true
+}
+
 // writeSummaries writes cells.csv, comparisons.csv and states.txt.
 func writeSummaries(ctx context.Context, rc repro.Config, cl slurm.Cluster, results []Result) error {
 	var ids []string
 	for _, r := range results {
 		ids = append(ids, r.JobIDs...)
 	}
-	acct, aerr := Accounting(context.WithoutCancel(ctx), cl, ids)
+	acct, aerr := settledAccounting(ctx, cl, ids, 30*time.Second)
 	if aerr != nil {
 		fmt.Fprintf(rc.Log, "%v (the measures on Slurm's allocation are left empty)\n", aerr)
 	}
