@@ -176,6 +176,11 @@ func (s *Server) ticker(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+			if s.group != nil {
+				if leader, _ := s.group.Role(); !leader {
+					continue // expiries are the leader's, applied as its entries
+				}
+			}
 			s.mu.Lock()
 			s.core.Tick(s.wallNow())
 			ack := s.submit()
