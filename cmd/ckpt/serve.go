@@ -32,7 +32,7 @@ State lives in a bbolt database, committed before every answer.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&l.Listen, "listen", "127.0.0.1:7070", "address to listen on (loopback unless --allow-remote)")
-	fl.BoolVar(&l.AllowRemote, "allow-remote", false, "allow a non-loopback --listen address")
+	fl.BoolVar(&l.AllowRemote, "allow-remote", false, "allow a non-loopback --listen (and --raft) address")
 	fl.StringVar(&l.DB, "db", "ckpt.db", "database file (must exist unless --init)")
 	fl.BoolVar(&l.Init, "init", false, "create a new database (refused if the file exists)")
 	fl.StringVar(&l.Bandwidth, "bandwidth", "", "aggregate file-system bandwidth, e.g. 40GB/s (required)")

@@ -41,6 +41,9 @@ func Serve(ctx context.Context, l Launch) error {
 	if err := o.Validate(); err != nil {
 		return flagError(err)
 	}
+	if err := server.CheckListen(l.Raft, l.AllowRemote); err != nil { // raft's transport has no authentication
+		return usage.Fieldf("--raft", "%v", err)
+	}
 	if err := l.Launch.Validate(); err != nil {
 		return err
 	}

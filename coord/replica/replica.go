@@ -75,8 +75,8 @@ func (o Options) Validate() error {
 	case o.CommitTimeout < 0:
 		return usage.Fieldf("commit-timeout", "%v must be ≥ 0", o.CommitTimeout)
 	}
-	if _, _, err := net.SplitHostPort(o.Bind); err != nil {
-		return usage.Fieldf("raft", "%q is not host:port", clip(o.Bind))
+	if host, port, err := net.SplitHostPort(o.Bind); err != nil || host == "" || !validPort(port) {
+		return usage.Fieldf("raft", "%q is not host:port (a host and a port in 0-65535)", clip(o.Bind))
 	}
 	if o.Bootstrap {
 		if len(o.Peers) == 0 {
@@ -131,6 +131,12 @@ func ParsePeers(s string) ([]Peer, error) {
 		ps = append(ps, Peer{ID: id, Addr: addr, HTTP: web})
 	}
 	return ps, nil
+}
+
+// validPort: a port number in 0-65535 (0: any free port).
+func validPort(p string) bool {
+	_, err := strconv.ParseUint(p, 10, 16)
+	return err == nil
 }
 
 // validAddr: host:port with a host and a port in 1-65535.
