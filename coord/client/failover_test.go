@@ -86,3 +86,29 @@ func TestSeveralURLs(t *testing.T) {
 		}
 	}
 }
+
+// New accepts a list exactly when every comma-separated item is an
+// http(s) URL with a host; a client of any accepted list answers a
+// request (here: nothing listens) with an error, never a panic.
+func FuzzNew(f *testing.F) {
+	f.Add("http://127.0.0.1:1,https://[::1]:1/x")
+	f.Add(",")
+	f.Add("http://a, http://b/")
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := New(s, "")
+		if err != nil {
+			if !usage.Is(err) {
+				t.Fatalf("%q: %v is not a usage error", s, err)
+			}
+			return
+		}
+		for b := range strings.SplitSeq(s, ",") {
+			if _, err := origin(b); err != nil {
+				t.Fatalf("%q accepted with item %q: %v", s, b, err)
+			}
+		}
+		if len(c.bases()) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d bases", s, len(c.bases()))
+		}
+	})
+}

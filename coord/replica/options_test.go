@@ -101,6 +101,7 @@ func FuzzParsePeers(f *testing.F) {
 	f.Add("n1=127.0.0.1:7101,n2=127.0.0.1:7102,n3=127.0.0.1:7103")
 	f.Add("n1=[::1]:1")
 	f.Add("=,=")
+	f.Add("n1=127.0.0.1:7101@127.0.0.1:7071,n2=h:1@")
 	f.Fuzz(func(t *testing.T, s string) {
 		ps, err := ParsePeers(s)
 		if err != nil {
@@ -113,7 +114,8 @@ func FuzzParsePeers(f *testing.F) {
 			t.Fatalf("%q: %d peers", s, len(ps))
 		}
 		for _, p := range ps {
-			if !validID(p.ID) || !strings.Contains(s, p.ID+"="+p.Addr) {
+			if !validID(p.ID) || !strings.Contains(s, p.ID+"="+p.Addr) || !validAddr(p.Addr) ||
+				p.HTTP != "" && (!validAddr(p.HTTP) || !strings.Contains(s, p.Addr+"@"+p.HTTP)) {
 				t.Fatalf("%q: peer %+v", s, p)
 			}
 		}
