@@ -166,6 +166,10 @@ func TestServerFollowsLeader(t *testing.T) {
 			t.Fatalf("replica %d not ready: %d %s", i, code, body)
 		}
 	}
+	if code, body := get(urls[f] + "/metrics"); code != http.StatusOK || !strings.Contains(body, "\nckpt_coord_raft_leader 0\n") ||
+		!strings.Contains(body, "ckpt_coord_raft_commit_index ") {
+		t.Fatalf("a follower's /metrics: %d, no raft metrics", code)
+	}
 	_, body := get(urls[f] + "/v1/status")
 	var st struct {
 		Jobs        int

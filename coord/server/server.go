@@ -106,6 +106,9 @@ func New(opt Options) (*Server, error) {
 	}
 	s.reg = prometheus.NewRegistry()
 	s.metrics = newMetrics(s.reg, s.stats)
+	if c, ok := opt.Store.(interface{ Collectors() []prometheus.Collector }); ok {
+		s.reg.MustRegister(c.Collectors()...) // a replica's raft metrics
+	}
 	s.routes()
 	st := core.Stats()
 	s.log.Info("coordinator restored", "db", opt.Store.Name(), "policy", opt.Config.Policy.Name,
