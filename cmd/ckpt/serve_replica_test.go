@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -70,73 +72,10 @@ func TestServeReplicaFailover(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	tf := filepath.Join(dir, "tokens")
-	if err := os.WriteFile(tf, []byte("tok-0123456789abcdef\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var peers, urls []string
-	var webs []string
-	for i := range 3 {
-		web := freeAddr(t)
-		peers = append(peers, fmt.Sprintf("n%d=%s@%s", i+1, freeAddr(t), web))
-		webs = append(webs, web)
-		urls = append(urls, "http://"+web)
-	}
-	procs := make([]*exec.Cmd, 3)
-	for i := range 3 {
-		raft := strings.TrimPrefix(strings.Split(peers[i], "@")[0], fmt.Sprintf("n%d=", i+1))
-		cmd := exec.Command(ckptBin, "serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
-			"--db", filepath.Join(dir, fmt.Sprintf("n%d", i+1)), "--bootstrap", "--peers", strings.Join(peers, ","),
-			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1")
-		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = logf
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		procs[i] = cmd
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
-	}
-	defer func() {
-		if t.Failed() {
-			for i := range 3 {
-				b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
-				t.Logf("n%d's log (tail):\n%s", i+1, tail(string(b), 3000))
-			}
-		}
-	}()
-	type role struct {
-		Replication struct{ State string } `json:"replication"`
-		Counters    api.Counters           `json:"counters"`
-	}
-	status := func(i int) (role, error) {
-		var r role
-		req, _ := http.NewRequestWithContext(ctx, "GET", urls[i]+"/v1/status", nil)
-		req.Header.Set("Authorization", "Bearer tok-0123456789abcdef")
-		resp, err := (&http.Client{Timeout: time.Second}).Do(req)
-		if err != nil {
-			return r, err
-		}
-		defer resp.Body.Close()
-		return r, json.NewDecoder(resp.Body).Decode(&r)
-	}
-	leader := func(skip int) int {
-		for ctx.Err() == nil {
-			for i := range 3 {
-				if r, err := status(i); i != skip && err == nil && r.Replication.State == "Leader" {
-					return i
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatal("no leader")
-		return -1
-	}
+	g := startGroup(t, ctx)
+	procs, urls, status, leader := g.procs, g.urls, g.status, g.leader
 	first := leader(-1)
-	cl, err := client.New(strings.Join(urls, ","), "tok-0123456789abcdef")
+	cl, err := client.New(strings.Join(urls, ","), groupToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,6 +121,140 @@ func TestServeReplicaFailover(t *testing.T) {
 		t.Errorf("the group counts %d grants and %d releases (token %d), the clients were acknowledged %d and %d",
 			c.Grants, c.Releases, c.Token, grants.Load(), releases.Load())
 	}
+}
+
+// A leader stopped with SIGSTOP while the others elect a new one, then
+// resumed, grants nothing: a registration sent to it straight away (not
+// following redirects) is refused or redirected, never acknowledged, and
+// the group does not hold it; a job the new leader acknowledged is kept.
+func TestServeReplicaStaleLeader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three replica processes")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
+	defer cancel()
+	g := startGroup(t, ctx)
+	old := g.leader(-1)
+	if err := g.procs[old].Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := false
+	defer func() {
+		if !resumed {
+			g.procs[old].Process.Signal(syscall.SIGCONT)
+		}
+	}()
+	next := g.leader(old)
+	cl, err := client.New(g.urls[next], groupToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.RegisterIn(ctx, api.RegisterRequest{ID: "kept", Nodes: 1, Bytes: 1e9, MTBF: 1e5}, 0); err != nil {
+		t.Fatal(err)
+	}
+	g.procs[old].Process.Signal(syscall.SIGCONT)
+	resumed = true
+	req, _ := http.NewRequestWithContext(ctx, "POST", g.urls[old]+"/v1/jobs",
+		strings.NewReader(`{"id":"stale","nodes":1,"size_bytes":1e9,"mtbf_s":1e5}`))
+	req.Header.Set("Authorization", "Bearer "+groupToken)
+	noFollow := &http.Client{Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK {
+		t.Fatal("the resumed old leader acknowledged a registration")
+	}
+	t.Logf("the resumed old leader answered %d", resp.StatusCode)
+	if _, err := cl.Job(ctx, "kept"); err != nil {
+		t.Fatalf("the job acknowledged by the new leader: %v", err)
+	}
+	var ce *client.Error
+	if _, err := cl.Job(ctx, "stale"); !errors.As(err, &ce) || ce.Status != http.StatusNotFound {
+		t.Fatalf("the job sent to the old leader: %v, want 404", err)
+	}
+}
+
+// group is three `ckpt serve` replica processes on 127.0.0.1.
+type group struct {
+	procs  []*exec.Cmd
+	urls   []string
+	status func(i int) (replicaStatus, error)
+	leader func(skip int) int // a replica that says it leads, other than skip
+}
+
+type replicaStatus struct {
+	Replication struct{ State string } `json:"replication"`
+	Counters    api.Counters           `json:"counters"`
+}
+
+const groupToken = "tok-0123456789abcdef"
+
+func startGroup(t *testing.T, ctx context.Context) *group {
+	dir := t.TempDir()
+	tf := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tf, []byte("tok-0123456789abcdef\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var peers, urls []string
+	var webs []string
+	for i := range 3 {
+		web := freeAddr(t)
+		peers = append(peers, fmt.Sprintf("n%d=%s@%s", i+1, freeAddr(t), web))
+		webs = append(webs, web)
+		urls = append(urls, "http://"+web)
+	}
+	procs := make([]*exec.Cmd, 3)
+	for i := range 3 {
+		raft := strings.TrimPrefix(strings.Split(peers[i], "@")[0], fmt.Sprintf("n%d=", i+1))
+		cmd := exec.Command(ckptBin, "serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
+			"--db", filepath.Join(dir, fmt.Sprintf("n%d", i+1)), "--bootstrap", "--peers", strings.Join(peers, ","),
+			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1")
+		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = logf
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		procs[i] = cmd
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for i := range 3 {
+				b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
+				t.Logf("n%d's log (tail):\n%s", i+1, tail(string(b), 3000))
+			}
+		}
+	})
+	status := func(i int) (replicaStatus, error) {
+		var r replicaStatus
+		req, _ := http.NewRequestWithContext(ctx, "GET", urls[i]+"/v1/status", nil)
+		req.Header.Set("Authorization", "Bearer "+groupToken)
+		resp, err := (&http.Client{Timeout: time.Second}).Do(req)
+		if err != nil {
+			return r, err
+		}
+		defer resp.Body.Close()
+		return r, json.NewDecoder(resp.Body).Decode(&r)
+	}
+	leader := func(skip int) int {
+		for ctx.Err() == nil {
+			for i := range 3 {
+				if r, err := status(i); i != skip && err == nil && r.Replication.State == "Leader" {
+					return i
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatal("no leader")
+		return -1
+	}
+	return &group{procs, urls, status, leader}
 }
 
 // loadWorker runs jobs w-0, w-1, … until stop: register, one checkpoint
