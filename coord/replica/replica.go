@@ -28,9 +28,9 @@ import (
 // address its coordinator answers HTTP on (where a follower redirects
 // writes; "" if not given).
 type Peer struct {
-	ID   string
-	Addr string
-	HTTP string `json:",omitempty"`
+	ID   string `json:"id"`
+	Addr string `json:"addr"`
+	HTTP string `json:"http,omitempty"`
 }
 
 // Options of a replica.
