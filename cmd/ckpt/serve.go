@@ -5,12 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/coord/replica"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 )
 
 func newServeCmd() *cobra.Command {
-	var l server.Launch
+	var r replica.Launch
+	l := &r.Launch
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the checkpoint coordinator that running jobs ask (HTTP/JSON)",
@@ -20,16 +21,18 @@ end) and ask for the file system before writing, granted under the
 cooperative-checkpointing policies as leases with a TTL and a fencing token.
 State lives in a bbolt database, committed before every answer.`,
 		Example: `  ckpt serve --db ckpt.db --init --bandwidth 40GB/s --policy least-waste --token-file tokens
-  ckpt serve --listen 127.0.0.1:7070 --db ckpt.db --bandwidth 40GB/s --token-file tokens`,
+  ckpt serve --listen 127.0.0.1:7070 --db ckpt.db --bandwidth 40GB/s --token-file tokens
+  ckpt serve --id n1 --raft 127.0.0.1:7101 --listen 127.0.0.1:7071 --db n1/ --bootstrap --bandwidth 40GB/s --token-file tokens \
+    --peers n1=127.0.0.1:7101@127.0.0.1:7071,n2=127.0.0.1:7102@127.0.0.1:7072,n3=127.0.0.1:7103@127.0.0.1:7073`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l.Log = cmd.ErrOrStderr()
-			return server.Serve(cmd.Context(), l)
+			return replica.Serve(cmd.Context(), r)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&l.Listen, "listen", "127.0.0.1:7070", "address to listen on (loopback unless --allow-remote)")
-	fl.BoolVar(&l.AllowRemote, "allow-remote", false, "allow a non-loopback --listen address")
+	fl.BoolVar(&l.AllowRemote, "allow-remote", false, "allow a non-loopback --listen (and --raft) address")
 	fl.StringVar(&l.DB, "db", "ckpt.db", "database file (must exist unless --init)")
 	fl.BoolVar(&l.Init, "init", false, "create a new database (refused if the file exists)")
 	fl.StringVar(&l.Bandwidth, "bandwidth", "", "aggregate file-system bandwidth, e.g. 40GB/s (required)")
@@ -47,5 +50,6 @@ State lives in a bbolt database, committed before every answer.`,
 	fl.StringVar(&l.CommitWait, "commit-wait", "1ms", "longest a commit waits for more requests to share its fsync (0: none)")
 	fl.BoolVar(&l.Pprof, "pprof", false, "serve the Go profiler at /debug/pprof/ (needs a bearer token, as the API)")
 	fl.BoolVar(&l.NoSync, "unsafe-no-sync", false, "do not fsync commits (benchmarks only: not durable)")
+	replicaFlags(fl, &r)
 	return cmd
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -10,7 +11,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -18,30 +21,65 @@ import (
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
-// Client talks to one coordinator.
+// Client talks to one coordinator, or to a replicated one (coord/replica)
+// through any of its replicas.
 type Client struct {
-	// Base is the server's URL, e.g. http://127.0.0.1:7070.
+	// Base is the server's URL, e.g. http://127.0.0.1:7070, or the URLs
+	// of a group's replicas, comma-separated: a request goes to the one
+	// that answered last, follows a 307 to the leader, and on a
+	// connection error or a 503 goes to the next one, always with the same
+	// body (so the same request id or job token: the server recognises a
+	// retry, across a failover too, since the requests it remembers are in
+	// the replicated state).
 	Base string
 	// Token is the bearer token.
 	Token string
 	// HTTP is the transport (a client with a 10 s timeout if nil).
 	HTTP *http.Client
-	// Retries of a request after a transport error, 429 or 503 (3 if
-	// zero; < 0: none).
+	// Retries of a request after a transport error, 429, 503 or a 307
+	// (3 if zero with one URL, 20 with several: about 9 s of backoff,
+	// enough for an election; < 0: none).
 	Retries int
 	// PollInterval of WaitGrant (1 s if zero).
 	PollInterval time.Duration
+
+	cur atomic.Int32 // the URL of Base that answered last
 }
 
-// New returns a client of the coordinator at base, an http(s) URL, with
-// the bearer token; a malformed URL is a usage error.
+// New returns a client of the coordinator at base, an http(s) URL or
+// several comma-separated (a replicated coordinator's replicas), with the
+// bearer token; a malformed URL is a usage error.
 func New(base, token string) (*Client, error) {
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usage.Fieldf("server", "%q is not an http(s) URL", base)
+	for b := range strings.SplitSeq(base, ",") {
+		if _, err := origin(b); err != nil {
+			return nil, usage.Fieldf("server", "%q is not an http(s) URL", b)
+		}
 	}
 	return &Client{Base: base, Token: token}, nil
 }
+
+// origin is scheme://host of an http(s) URL.
+func origin(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL", s)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// bases are the URLs of Base, without trailing slashes.
+func (c *Client) bases() []string {
+	bs := strings.Split(c.Base, ",")
+	for i, b := range bs {
+		bs[i] = strings.TrimRight(strings.TrimSpace(b), "/")
+	}
+	return bs
+}
+
+// noRedirect makes the transport return a 307 to do, which follows it
+// itself (keeping the bearer token, which Go's client drops on a redirect
+// to another host).
+func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // Error is an error answer of the server.
 type Error struct {
@@ -76,24 +114,36 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			return err
 		}
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 10 * time.Second}
+	hc := &http.Client{Timeout: 10 * time.Second}
+	if c.HTTP != nil {
+		*hc = *c.HTTP
 	}
+	hc.CheckRedirect = noRedirect
+	bases := c.bases()
 	retries := c.Retries
 	if retries == 0 {
 		retries = 3
+		if len(bases) > 1 {
+			retries = 20
+		}
 	}
+	i := int(c.cur.Load()) % len(bases)
+	next := func() { i = (i + 1) % len(bases); c.cur.Store(int32(i)) }
+	leader := "" // where the last 307 pointed, if not one of bases
 	var last error
+	wait := time.Duration(0)
 	for attempt := 0; attempt <= max(retries, 0); attempt++ {
-		if attempt > 0 {
+		if wait > 0 {
 			select {
 			case <-ctx.Done():
 				return ctx.Err()
-			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
+			case <-time.After(wait):
 			}
 		}
-		req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.Base, "/")+path, bytes.NewReader(body))
+		wait = min(time.Duration(attempt+1)*100*time.Millisecond, 500*time.Millisecond)
+		base := cmp.Or(leader, bases[i])
+		leader = ""
+		req, err := http.NewRequestWithContext(ctx, method, base+path, bytes.NewReader(body))
 		if err != nil {
 			return err
 		}
@@ -110,12 +160,28 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 				return ctx.Err()
 			}
 			last = err
+			next()
 			continue
 		}
 		b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
 		if err != nil {
 			last = err
+			continue
+		}
+		if resp.StatusCode == http.StatusTemporaryRedirect || resp.StatusCode == http.StatusPermanentRedirect {
+			o, err := origin(resp.Header.Get("Location"))
+			if err != nil {
+				return fmt.Errorf("coordinator: %s %s: redirected to %w", method, path, err)
+			}
+			last = fmt.Errorf("coordinator: %s %s: redirected to %s", method, path, o)
+			if j := slices.Index(bases, o); j >= 0 {
+				i = j
+				c.cur.Store(int32(j))
+			} else {
+				leader = o
+			}
+			wait = 0
 			continue
 		}
 		if resp.StatusCode >= 400 {
@@ -125,6 +191,9 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 				eb.Error = strings.TrimSpace(string(b))
 			}
 			last = &Error{Status: resp.StatusCode, Code: eb.Code, Field: eb.Field, Msg: eb.Error}
+			if resp.StatusCode == 503 && len(bases) > 1 {
+				next()
+			}
 			if resp.StatusCode == 429 || resp.StatusCode == 503 {
 				continue
 			}

@@ -41,6 +41,12 @@
 // the snapshot. The transport is raft's TCP transport (a stream layer on
 // the given address, 127.0.0.1 in the tests).
 //
+// Serving: Serve (`ckpt serve --id --raft --peers [--bootstrap]`) opens a
+// replica and runs coord/server on it. The peer list names each replica's
+// raft address and, after '@', its HTTP address, which is where a follower
+// redirects writes: static configuration every replica starts with, so it
+// needs no leader and no commit to be known.
+//
 // Complexity: a commit costs one entry encoding, O(changed jobs), one
 // round trip to a majority and an fsync on each; Load is O(jobs log jobs)
 // (sorted by id); a snapshot or a restore is O(jobs) time and memory.

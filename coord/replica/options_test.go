@@ -15,10 +15,14 @@ func TestParsePeers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ps) != 3 || ps[1] != (Peer{"n2", "127.0.0.1:7102"}) || ps[2].Addr != "[::1]:7103" {
+	if len(ps) != 3 || ps[1] != (Peer{"n2", "127.0.0.1:7102", ""}) || ps[2].Addr != "[::1]:7103" {
 		t.Fatalf("%+v", ps)
 	}
-	for _, bad := range []string{"", "n1", "n1=", "=127.0.0.1:1", "n1=127.0.0.1", "n1=127.0.0.1:0", "n 1=127.0.0.1:1", "n1=127.0.0.1:1,,n2=127.0.0.1:2", "n1=:7101", "n1=h:65536", "n1=h:http", "n1=h:-1"} {
+	ps, err = ParsePeers("n1=127.0.0.1:7101@127.0.0.1:7071,n2=127.0.0.1:7102")
+	if err != nil || ps[0] != (Peer{"n1", "127.0.0.1:7101", "127.0.0.1:7071"}) || ps[1].HTTP != "" {
+		t.Fatalf("%+v %v", ps, err)
+	}
+	for _, bad := range []string{"n1=127.0.0.1:7101@", "n1=127.0.0.1:7101@h", "n1=127.0.0.1:7101@h:0", "n1=127.0.0.1:7101@:80", "n1=h:1@h:2@h:3", "", "n1", "n1=", "=127.0.0.1:1", "n1=127.0.0.1", "n1=127.0.0.1:0", "n 1=127.0.0.1:1", "n1=127.0.0.1:1,,n2=127.0.0.1:2", "n1=:7101", "n1=h:65536", "n1=h:http", "n1=h:-1"} {
 		if _, err := ParsePeers(bad); err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "peers") {
 			t.Errorf("%q: %v, want a usage error naming peers", bad, err)
 		}
@@ -26,7 +30,7 @@ func TestParsePeers(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	peers := []Peer{{"n1", "127.0.0.1:7101"}, {"n2", "127.0.0.1:7102"}}
+	peers := []Peer{{"n1", "127.0.0.1:7101", ""}, {"n2", "127.0.0.1:7102", ""}}
 	ok := Options{ID: "n1", Bind: "127.0.0.1:7101", Dir: "d", Bootstrap: true, Peers: peers}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
@@ -39,6 +43,10 @@ func TestOptionsValidate(t *testing.T) {
 		{"id", func(o *Options) { o.ID = "n/1" }},
 		{"db", func(o *Options) { o.Dir = "" }},
 		{"raft", func(o *Options) { o.Bind = "localhost" }},
+		{"raft", func(o *Options) { o.Bind = ":7101" }},
+		{"raft", func(o *Options) { o.Bind = "127.0.0.1:http" }},
+		{"raft", func(o *Options) { o.Bind = "127.0.0.1:99999" }},
+		{"raft", func(o *Options) { o.Bind = "127.0.0.1:-1" }},
 		{"peers", func(o *Options) { o.Peers = nil }},
 		{"peers", func(o *Options) { o.ID = "n9" }},
 		{"peers", func(o *Options) { o.Peers = append(o.Peers, peers[0]) }},
@@ -93,6 +101,7 @@ func FuzzParsePeers(f *testing.F) {
 	f.Add("n1=127.0.0.1:7101,n2=127.0.0.1:7102,n3=127.0.0.1:7103")
 	f.Add("n1=[::1]:1")
 	f.Add("=,=")
+	f.Add("n1=127.0.0.1:7101@127.0.0.1:7071,n2=h:1@")
 	f.Fuzz(func(t *testing.T, s string) {
 		ps, err := ParsePeers(s)
 		if err != nil {
@@ -105,7 +114,8 @@ func FuzzParsePeers(f *testing.F) {
 			t.Fatalf("%q: %d peers", s, len(ps))
 		}
 		for _, p := range ps {
-			if !validID(p.ID) || !strings.Contains(s, p.ID+"="+p.Addr) {
+			if !validID(p.ID) || !strings.Contains(s, p.ID+"="+p.Addr) || !validAddr(p.Addr) ||
+				p.HTTP != "" && (!validAddr(p.HTTP) || !strings.Contains(s, p.Addr+"@"+p.HTTP)) {
 				t.Fatalf("%q: peer %+v", s, p)
 			}
 		}

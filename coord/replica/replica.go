@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -23,10 +24,13 @@ import (
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
-// Peer is a member of the replica group: its id and raft address.
+// Peer is a member of the replica group: its id, raft address and the
+// address its coordinator answers HTTP on (where a follower redirects
+// writes; "" if not given).
 type Peer struct {
-	ID   string
-	Addr string
+	ID   string `json:"id"`
+	Addr string `json:"addr"`
+	HTTP string `json:"http,omitempty"`
 }
 
 // Options of a replica.
@@ -71,8 +75,8 @@ func (o Options) Validate() error {
 	case o.CommitTimeout < 0:
 		return usage.Fieldf("commit-timeout", "%v must be ≥ 0", o.CommitTimeout)
 	}
-	if _, _, err := net.SplitHostPort(o.Bind); err != nil {
-		return usage.Fieldf("raft", "%q is not host:port", clip(o.Bind))
+	if host, port, err := net.SplitHostPort(o.Bind); err != nil || host == "" || !validPort(port) {
+		return usage.Fieldf("raft", "%q is not host:port (a host and a port in 0-65535)", clip(o.Bind))
 	}
 	if o.Bootstrap {
 		if len(o.Peers) == 0 {
@@ -106,8 +110,10 @@ func validID(s string) bool {
 	return true
 }
 
-// ParsePeers reads a peer list "n1=127.0.0.1:7101,n2=127.0.0.1:7102";
-// an error names the bad item.
+// ParsePeers reads a peer list "n1=127.0.0.1:7101,n2=127.0.0.1:7102",
+// each raft address optionally followed by "@" and the replica's HTTP
+// address ("n1=127.0.0.1:7101@127.0.0.1:7071"); an error names the bad
+// item.
 func ParsePeers(s string) ([]Peer, error) {
 	var ps []Peer
 	for item := range strings.SplitSeq(s, ",") {
@@ -115,12 +121,22 @@ func ParsePeers(s string) ([]Peer, error) {
 		if !ok || !validID(id) {
 			return nil, usage.Fieldf("peers", "%q is not id=host:port", clip(item))
 		}
+		addr, web, hasWeb := strings.Cut(addr, "@")
 		if !validAddr(addr) {
 			return nil, usage.Fieldf("peers", "%q: %q is not host:port (a port in 1-65535)", clip(item), clip(addr))
 		}
-		ps = append(ps, Peer{ID: id, Addr: addr})
+		if hasWeb && !validAddr(web) {
+			return nil, usage.Fieldf("peers", "%q: HTTP address %q is not host:port (a port in 1-65535)", clip(item), clip(web))
+		}
+		ps = append(ps, Peer{ID: id, Addr: addr, HTTP: web})
 	}
 	return ps, nil
+}
+
+// validPort: a port number in 0-65535 (0: any free port).
+func validPort(p string) bool {
+	_, err := strconv.ParseUint(p, 10, 16)
+	return err == nil
 }
 
 // validAddr: host:port with a host and a port in 1-65535.
@@ -148,6 +164,9 @@ type Replica struct {
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
 	stale bool   // a commit failed since the last load
+	// loaded is epoch while Commit may accept (not stale), 0 otherwise:
+	// read without mu (Loaded), which Commit holds while it waits.
+	loaded atomic.Uint64
 }
 
 var _ store.Store = (*Replica)(nil)
@@ -307,6 +326,7 @@ func (r *Replica) Load() (coord.Meta, []coord.Job, error) {
 			r.epoch = term
 		}
 	}
+	r.loaded.Store(r.epoch)
 	meta, jobs := r.fsm.state()
 	return meta, jobs, nil
 }
@@ -326,6 +346,7 @@ func (r *Replica) Commit(chs ...coord.Changes) error {
 	}
 	if r.epoch == 0 || r.raft.State() != raft.Leader || r.raft.CurrentTerm() != r.epoch {
 		r.stale = true
+		r.loaded.Store(0)
 		addr, _ := r.raft.LeaderWithID()
 		return &NotLeaderError{ID: r.opt.ID, Leader: string(addr)}
 	}
@@ -337,11 +358,13 @@ func (r *Replica) Commit(chs ...coord.Changes) error {
 	f := r.raft.Apply(b, r.opt.CommitTimeout)
 	if err := f.Error(); err != nil {
 		r.stale = true
+		r.loaded.Store(0)
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
 	}
 	r.metrics.commit.Observe(time.Since(start).Seconds())
 	if err, ok := f.Response().(error); ok && err != nil {
 		r.stale = true
+		r.loaded.Store(0)
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
 	}
 	return nil

@@ -30,7 +30,7 @@ func (r *Replica) Status() Status {
 		Term: r.raft.CurrentTerm(), CommitIndex: r.commitIndex(), Applied: r.raft.AppliedIndex()}
 	if f := r.raft.GetConfiguration(); f.Error() == nil {
 		for _, sv := range f.Configuration().Servers {
-			s.Peers = append(s.Peers, Peer{ID: string(sv.ID), Addr: string(sv.Address)})
+			s.Peers = append(s.Peers, Peer{ID: string(sv.ID), Addr: string(sv.Address), HTTP: r.httpOf(string(sv.ID))})
 		}
 	}
 	return s
@@ -72,3 +72,46 @@ func (r *Replica) Snapshot() error { return r.raft.Snapshot().Error() }
 
 // cut cuts the replica off the network, or heals it (tests: a partition).
 func (r *Replica) cut(on bool) { r.layer.setCut(on) }
+
+// httpOf is the HTTP address of replica id in the peer list ("" if not
+// given).
+func (r *Replica) httpOf(id string) string {
+	for _, p := range r.opt.Peers {
+		if p.ID == id {
+			return p.HTTP
+		}
+	}
+	return ""
+}
+
+// Role reports whether the replica leads, and the leader's HTTP address
+// from the peer list (coord/server's Group: where a follower redirects).
+func (r *Replica) Role() (bool, string) {
+	if r.IsLeader() {
+		return true, r.httpOf(r.opt.ID)
+	}
+	_, id := r.raft.LeaderWithID()
+	if id == "" {
+		return false, ""
+	}
+	return false, r.httpOf(string(id))
+}
+
+// Ready: the leader, or a follower that knows a leader (raft forgets the
+// leader when its heartbeats stop for HeartbeatTimeout), so part of a
+// quorum.
+func (r *Replica) Ready() bool {
+	_, id := r.raft.LeaderWithID()
+	return id != ""
+}
+
+// GroupStatus is Status, for /v1/status.
+func (r *Replica) GroupStatus() any { return r.Status() }
+
+// Loaded reports whether Commit would accept now: the replica leads in
+// the term of its last Load and no commit failed since (coord/server
+// reloads before serving a write otherwise).
+func (r *Replica) Loaded() bool {
+	e := r.loaded.Load()
+	return e != 0 && r.raft.State() == raft.Leader && r.raft.CurrentTerm() == e
+}

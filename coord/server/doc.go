@@ -24,6 +24,15 @@
 // Profiling: with Options.Pprof the Go profiler is served at
 // /debug/pprof/, to requests with a bearer token only.
 //
+// Replication: a store that is a Group (a coord/replica replica) makes
+// the server one replica of a group. Its leader reloads the state as soon
+// as it is elected (and before a request if not yet), expires leases on its
+// clock alone (a follower's ticker is idle), and commits through raft; a
+// follower answers writes, and reads without ?stale=1, with 307 to the
+// leader's HTTP address (503 if unknown); /readyz is 200 on a replica that
+// leads or knows a leader; /v1/status adds the group's status and /metrics
+// the replica's raft metrics.
+//
 // Clock: by default the server's wall clock (Unix seconds); with
 // ClientClock every request carries "now_s" (a simulation driving the
 // coordinator with its own time), /v1/status shows the platform at ?now=

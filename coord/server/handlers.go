@@ -63,6 +63,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
+	m.HandleFunc("GET /readyz", s.readyz)
 	m.Handle("GET /metrics", s.metrics.handler(s.reg))
 	m.HandleFunc("GET /v1/status", s.guard(s.status))
 	m.HandleFunc("POST /v1/jobs", s.guard(s.register))
@@ -130,6 +131,9 @@ func (s *Server) guard(h handler) http.HandlerFunc {
 				s.finish(w, r, start, nil, refuse(api.CodeRateLimited, "", "rate limit exceeded"))
 				return
 			}
+		}
+		if s.redirect(w, r) {
+			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxBody)
 		body, err := h(r)
@@ -337,8 +341,12 @@ func (s *Server) status(r *http.Request) (any, error) {
 	if err := s.settle(ack); err != nil {
 		return nil, err
 	}
-	return api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
-		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(mtbf), Counters: api.ViewCounters(st.Meta), Now: now}, nil
+	v := api.StatusView{Policy: s.opt.Config.Policy.Name, Bandwidth: s.opt.Config.Bandwidth, Jobs: st.Jobs,
+		Waiting: st.Waiting, Holders: st.Holders, NodeMTBF: output.Number(mtbf), Counters: api.ViewCounters(st.Meta), Now: now}
+	if s.group == nil {
+		return v, nil
+	}
+	return statusView{v, s.group.GroupStatus()}, nil
 }
 
 func (s *Server) register(r *http.Request) (any, error) {

@@ -116,40 +116,22 @@ type Launch struct {
 	// LogFormat is text or json; the log goes to Log.
 	LogFormat string
 	Log       io.Writer
+	// Store, when set, is used instead of opening the bbolt file DB (a
+	// replica of coord/replica; the caller closes it). A store that is a
+	// Group makes the server a replica: see Group.
+	Store store.Store
 }
 
 // Serve checks l (usage errors naming the flag), opens its database (or
 // creates it with Init) and serves until ctx is done.
 func Serve(ctx context.Context, l Launch) error {
-	cfg, err := l.Config()
+	opt, err := l.options()
 	if err != nil {
 		return err
 	}
-	if err := CheckListen(l.Listen, l.AllowRemote); err != nil {
-		return usage.Fieldf("--listen", "%v", err)
-	}
-	if err := checkRate(l.Rate); err != nil {
-		return err
-	}
-	opt := Options{Config: cfg, NoAuth: l.NoAuth, ClientClock: l.ClientClock, Rate: l.Rate, Pprof: l.Pprof}
-	if opt.CommitWait, err = commitWait(l.CommitWait); err != nil {
-		return err
-	}
-	if l.TokenFile == "" && !l.NoAuth {
-		return usage.Fieldf("--token-file", "required (or --no-auth)")
-	}
-	if l.TokenFile != "" {
-		if opt.Tokens, err = api.ReadTokenFile(l.TokenFile); err != nil {
-			return usage.Fieldf("--token-file", "%v", err)
-		}
-	}
-	switch l.LogFormat {
-	case "text":
-		opt.Logger = slog.New(slog.NewTextHandler(l.Log, nil))
-	case "json":
-		opt.Logger = slog.New(slog.NewJSONHandler(l.Log, nil))
-	default:
-		return usage.Fieldf("--log-format", "%q is not text or json", l.LogFormat)
+	if l.Store != nil {
+		opt.Store = l.Store
+		return Run(ctx, l.Listen, opt)
 	}
 	st, err := store.Open(l.DB, store.Options{Init: l.Init, NoSync: l.NoSync})
 	if err != nil {
@@ -158,6 +140,49 @@ func Serve(ctx context.Context, l Launch) error {
 	defer st.Close()
 	opt.Store = st
 	return Run(ctx, l.Listen, opt)
+}
+
+// Validate checks l as Serve does before opening the store (usage errors
+// naming the flag); it reads the token file.
+func (l Launch) Validate() error {
+	_, err := l.options()
+	return err
+}
+
+// options are the server's Options from l, without the store.
+func (l Launch) options() (Options, error) {
+	var opt Options
+	cfg, err := l.Config()
+	if err != nil {
+		return opt, err
+	}
+	if err := CheckListen(l.Listen, l.AllowRemote); err != nil {
+		return opt, usage.Fieldf("--listen", "%v", err)
+	}
+	if err := checkRate(l.Rate); err != nil {
+		return opt, err
+	}
+	opt = Options{Config: cfg, NoAuth: l.NoAuth, ClientClock: l.ClientClock, Rate: l.Rate, Pprof: l.Pprof}
+	if opt.CommitWait, err = commitWait(l.CommitWait); err != nil {
+		return opt, err
+	}
+	if l.TokenFile == "" && !l.NoAuth {
+		return opt, usage.Fieldf("--token-file", "required (or --no-auth)")
+	}
+	if l.TokenFile != "" {
+		if opt.Tokens, err = api.ReadTokenFile(l.TokenFile); err != nil {
+			return opt, usage.Fieldf("--token-file", "%v", err)
+		}
+	}
+	switch l.LogFormat {
+	case "text":
+		opt.Logger = slog.New(slog.NewTextHandler(l.Log, nil))
+	case "json":
+		opt.Logger = slog.New(slog.NewJSONHandler(l.Log, nil))
+	default:
+		return opt, usage.Fieldf("--log-format", "%q is not text or json", l.LogFormat)
+	}
+	return opt, nil
 }
 
 // MaxRate bounds --rate: the bucket holds 2×rate requests, an int.

@@ -60,6 +60,7 @@ type Server struct {
 	failed  chan error // a commit failed: stop serving
 	failMu  sync.Once
 	mux     *http.ServeMux
+	group   Group // the replica group (nil: a single server)
 }
 
 // New loads the state from the store, restores the core and returns the
@@ -96,6 +97,7 @@ func New(opt Options) (*Server, error) {
 	}
 	s := &Server{opt: opt, core: core, writer: store.NewWriterWait(opt.Store, opt.CommitWait), log: opt.Logger,
 		failed: make(chan error, 1)}
+	s.group, _ = opt.Store.(Group)
 	for _, t := range opt.Tokens {
 		s.tokens = append(s.tokens, sha256.Sum256([]byte(t)))
 	}
@@ -104,6 +106,9 @@ func New(opt Options) (*Server, error) {
 	}
 	s.reg = prometheus.NewRegistry()
 	s.metrics = newMetrics(s.reg, s.stats)
+	if c, ok := opt.Store.(interface{ Collectors() []prometheus.Collector }); ok {
+		s.reg.MustRegister(c.Collectors()...) // a replica's raft metrics
+	}
 	s.routes()
 	st := core.Stats()
 	s.log.Info("coordinator restored", "db", opt.Store.Name(), "policy", opt.Config.Policy.Name,
@@ -136,6 +141,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if !s.opt.ClientClock {
 		tickWG.Add(1)
 		go func() { defer tickWG.Done(); s.ticker(stopTick) }()
+	}
+	if s.group != nil {
+		tickWG.Add(1)
+		go func() { defer tickWG.Done(); s.follow(stopTick) }()
 	}
 	s.log.Info("listening", "addr", ln.Addr().String(), "client_clock", s.opt.ClientClock)
 	var err error
@@ -170,6 +179,11 @@ func (s *Server) ticker(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case <-t.C:
+			if s.group != nil {
+				if leader, _ := s.group.Role(); !leader {
+					continue // expiries are the leader's, applied as its entries
+				}
+			}
 			s.mu.Lock()
 			s.core.Tick(s.wallNow())
 			ack := s.submit()

@@ -1,0 +1,67 @@
+package replica
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/ckpt-hpc/ckpt/coord/server"
+	"github.com/ckpt-hpc/ckpt/usage"
+)
+
+// Launch is `ckpt serve` as a replica: the server's flags, the replica's
+// id, raft address and peers, and Bootstrap on a new group's first start.
+// DB is the replica's folder (Options.Dir).
+type Launch struct {
+	server.Launch
+	ID, Raft, Peers string
+	Bootstrap       bool
+}
+
+// Serve checks l (usage errors naming the flag), opens the replica and
+// serves the coordinator on it until ctx is done. Without an ID it is the
+// single server, server.Serve.
+func Serve(ctx context.Context, l Launch) error {
+	if l.ID == "" {
+		if l.Raft != "" || l.Peers != "" || l.Bootstrap {
+			return usage.Fieldf("--id", "required with --raft, --peers or --bootstrap (a replica's id)")
+		}
+		return server.Serve(ctx, l.Launch)
+	}
+	if l.Init {
+		return usage.Fieldf("--init", "a replica creates its folder --db itself: give --bootstrap on a new group's first start")
+	}
+	o := Options{ID: l.ID, Bind: l.Raft, Dir: l.DB, Bootstrap: l.Bootstrap, NoSync: l.NoSync, Log: l.Log}
+	if l.Peers != "" {
+		var err error
+		if o.Peers, err = ParsePeers(l.Peers); err != nil {
+			return flagError(err)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return flagError(err)
+	}
+	if err := server.CheckListen(l.Raft, l.AllowRemote); err != nil { // raft's transport has no authentication
+		return usage.Fieldf("--raft", "%v", err)
+	}
+	if err := l.Launch.Validate(); err != nil {
+		return err
+	}
+	r, err := Open(o)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	l.Store = r
+	return server.Serve(ctx, l.Launch)
+}
+
+// flagError names the flag of a usage error of Options ("peers" is
+// --peers).
+func flagError(err error) error {
+	var ue *usage.Error
+	if errors.As(err, &ue) && !strings.HasPrefix(ue.Field, "--") {
+		return &usage.Error{Field: "--" + ue.Field, Err: ue.Err}
+	}
+	return err
+}
