@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -69,10 +70,19 @@ func run(ctx context.Context, name string, args ...string) (string, error) {
 	return runEnv(ctx, nil, name, args...)
 }
 
+// cmdWaitDelay is how long a cancelled Slurm command's output may stay
+// open (a site's wrapper whose child holds it) before run returns.
+const cmdWaitDelay = 500 * time.Millisecond
+
 // runEnv is run with env (NAME=VALUE) added to this process's environment.
+// The command runs in its own process group, all of which a cancelled ctx
+// kills (Ctrl-C stops a site's sacct wrapper and its children too).
 func runEnv(ctx context.Context, env []string, name string, args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	c := exec.CommandContext(ctx, name, args...)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = cmdWaitDelay
 	if len(env) > 0 {
 		c.Env = append(os.Environ(), env...)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -12,6 +13,9 @@ import (
 // Slurm's scheduler the chains rely on: afternotok dependencies on several
 // jobs and --kill-on-invalid-dep.
 type fakeSlurm struct {
+	// mu serialises the calls: the runner's preemption watcher asks
+	// (Preempted) while the runner itself sets comments.
+	mu      sync.Mutex
 	calls   []string
 	envs    []string // the env of each sbatch call
 	jobs    []*fakeJob
@@ -27,14 +31,22 @@ type fakeSlurm struct {
 	preemptType           string
 }
 
-func (f *fakeSlurm) PreemptType(context.Context) (string, error) { return f.preemptType, nil }
+func (f *fakeSlurm) PreemptType(context.Context) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.preemptType, nil
+}
 
 func (f *fakeSlurm) Requeue(_ context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scontrol requeue "+id)
 	return nil
 }
 
 func (f *fakeSlurm) Preempted(_ context.Context, id string) (time.Time, time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scontrol show job -o "+id)
 	return f.preemptAt, f.preemptEnd, nil
 }
@@ -56,6 +68,8 @@ func (f *fakeSlurm) job(id string) *fakeJob {
 }
 
 func (f *fakeSlurm) Sbatch(_ context.Context, env, args []string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.sbatchN++
 	f.calls = append(f.calls, "sbatch "+strings.Join(args, " "))
 	f.envs = append(f.envs, strings.Join(env, " "))
@@ -80,6 +94,8 @@ func (f *fakeSlurm) Sbatch(_ context.Context, env, args []string) (string, error
 }
 
 func (f *fakeSlurm) Queue(_ context.Context, ids []string) (map[string]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "squeue "+strings.Join(ids, ","))
 	m := map[string]string{}
 	for _, id := range ids {
@@ -91,6 +107,8 @@ func (f *fakeSlurm) Queue(_ context.Context, ids []string) (map[string]string, e
 }
 
 func (f *fakeSlurm) Accounting(_ context.Context, ids []string) ([]Record, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "sacct "+strings.Join(ids, ","))
 	var out []Record
 	for _, id := range ids {
@@ -102,6 +120,8 @@ func (f *fakeSlurm) Accounting(_ context.Context, ids []string) ([]Record, error
 }
 
 func (f *fakeSlurm) Cancel(_ context.Context, ids []string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scancel "+strings.Join(ids, " "))
 	for _, id := range ids {
 		if j := f.job(id); j != nil && (j.state == "PENDING" || j.state == "RUNNING") {
@@ -112,6 +132,8 @@ func (f *fakeSlurm) Cancel(_ context.Context, ids []string) error {
 }
 
 func (f *fakeSlurm) EndTime(_ context.Context, id string) (time.Time, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scontrol show job "+id)
 	if f.end.IsZero() {
 		return time.Time{}, fmt.Errorf("scontrol: Invalid job id specified")
@@ -120,6 +142,8 @@ func (f *fakeSlurm) EndTime(_ context.Context, id string) (time.Time, error) {
 }
 
 func (f *fakeSlurm) SetComment(_ context.Context, id, c string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scontrol update JobId="+id+" Comment="+c)
 	if j := f.job(id); j != nil {
 		j.comment = c
@@ -128,11 +152,15 @@ func (f *fakeSlurm) SetComment(_ context.Context, id, c string) error {
 }
 
 func (f *fakeSlurm) Limits(context.Context) ([]Partition, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "sinfo")
 	return []Partition{{Name: "debug", Default: true, MaxTime: math.Inf(1)}}, nil
 }
 
 func (f *fakeSlurm) Proctrack(context.Context) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "scontrol show config")
 	if f.proctrack == "" {
 		return "proctrack/pgid", nil
@@ -141,6 +169,8 @@ func (f *fakeSlurm) Proctrack(context.Context) (string, error) {
 }
 
 func (f *fakeSlurm) Reasons(_ context.Context, ids []string) (map[string]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "squeue %r "+strings.Join(ids, ","))
 	m := map[string]string{}
 	for _, id := range ids {
@@ -155,6 +185,8 @@ func (f *fakeSlurm) Reasons(_ context.Context, ids []string) (map[string]string,
 }
 
 func (f *fakeSlurm) CPUs(context.Context) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls = append(f.calls, "sinfo %C")
 	return 4, nil
 }
