@@ -62,8 +62,8 @@ func TestApplySnapshotRestore(t *testing.T) {
 	}
 	gm, gj := g.state()
 	sameState(t, "restored", gm, gj, m, j)
-	if g.restores != 1 {
-		t.Fatalf("restores %d", g.restores)
+	if g.restored() != 1 {
+		t.Fatalf("restores %d", g.restored())
 	}
 }
 

@@ -306,9 +306,9 @@ func TestCatchUpFromSnapshot(t *testing.T) {
 		t.Fatalf("log not compacted (first index %d)", first)
 	}
 	c.start(f)
-	before := c.reps[f].fsm.restores
+	before := c.reps[f].fsm.restored()
 	c.settle(li)
-	if c.reps[f].fsm.restores == before {
+	if c.reps[f].fsm.restored() == before {
 		t.Fatal("the replica caught up without a snapshot")
 	}
 	m, j := state(c.reps[li])

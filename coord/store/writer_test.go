@@ -21,7 +21,10 @@ type slowStore struct {
 func (s *slowStore) Load() (coord.Meta, []coord.Job, error) { return coord.Meta{}, nil, nil }
 func (s *slowStore) Name() string                           { return "slow" }
 func (s *slowStore) Commit(chs ...coord.Changes) error {
-	time.Sleep(s.delay)
+	s.mu.Lock()
+	d := s.delay
+	s.mu.Unlock()
+	time.Sleep(d)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.batches = append(s.batches, len(chs))
@@ -107,15 +110,25 @@ func TestWriterGroupsConcurrentRequests(t *testing.T) {
 // many commits within the maximum wait (plus scheduling slack), and a
 // writer without a wait commits at once.
 func TestWriterWaitBounded(t *testing.T) {
-	st := &slowStore{}
+	// commits of 20 ms while the batch is submitted: the loop may take the
+	// first request alone, the others queue behind its commit and go in
+	// one batch of at least 2, whatever the scheduling
+	st := &slowStore{delay: 20 * time.Millisecond}
 	w := NewWriterWait(st, 30*time.Millisecond)
 	defer w.Close()
 	var acks []<-chan error
-	for i := range 10 { // one batch of 10 (the loop may take the first alone)
+	for i := range 10 {
 		acks = append(acks, w.Submit(change(fmt.Sprint("b", i))))
 	}
 	for _, a := range acks {
 		<-a
+	}
+	st.mu.Lock()
+	last := st.batches[len(st.batches)-1]
+	st.delay = 0
+	st.mu.Unlock()
+	if last < 2 {
+		t.Fatalf("batches %v: the last of the 10 requests went alone", st.batches)
 	}
 	t0 := time.Now()
 	<-w.Submit(change("lone"))
