@@ -196,7 +196,9 @@ func TestLearnEarlierSince(t *testing.T) {
 // garbage is an accounting that answers anything.
 type garbage string
 
-func (g garbage) SiteJobs(context.Context, time.Time, time.Time) (string, error) { return string(g), nil }
+func (g garbage) SiteJobs(context.Context, time.Time, time.Time) (string, error) {
+	return string(g), nil
+}
 
 // Bad windows are usage errors naming their flag; a bad answer from the
 // cluster is a runtime failure.
