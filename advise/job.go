@@ -120,8 +120,7 @@ type Log struct {
 	// (sacct dumps).
 	Chains int `json:"chains,omitempty"`
 	// Unended is the earliest submit time of a job or chain of the log
-	// that had not ended (+Inf when none, 0 for logs that cannot tell):
-	// learning stops before it, so that the next learn sees it ended.
+	// that had not ended (+Inf when none, 0 for logs that cannot tell).
 	Unended float64 `json:"-"`
 	// Waiting lists the jobs and chains that had not ended; Listed holds
 	// the ID of every job and chain of the log, ended or not.

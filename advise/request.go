@@ -77,8 +77,10 @@ type LearnReport struct {
 }
 
 // Learn runs r: reads the model if it exists, feeds it the log's jobs
-// submitted after its last submit time (no look-ahead: the ledger judges
-// each job's advice as it was at submission) and writes it back.
+// submitted after its last submit time and those it waited for, by ID
+// (not ended at an earlier learn), in submit order (no look-ahead: the
+// ledger judges each job's advice as it was at submission), keeps the IDs
+// of the jobs not ended and writes it back.
 func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	if err := r.Validate(); err != nil {
 		return LearnReport{}, err
@@ -162,8 +164,15 @@ func learnable(e *Engine, l Log, extended bool, rep *LearnReport) []Job {
 	}
 	e.waiting = still
 	if rep.Deferred = len(l.Waiting); rep.Deferred > 0 {
-		rep.Waiting = fmt.Sprintf("the first, job %s, is %s since %s", first.ID, first.State,
+		what := "job " + first.ID
+		if c, ok := strings.CutPrefix(first.ID, "chain:"); ok {
+			what = "ckpt chain " + c
+		}
+		rep.Waiting = fmt.Sprintf("%s is %s since %s", what, first.State,
 			wallClock(first.Submit, time.UTC).Format(slurm.SacctTimeLayout))
+		if rep.Deferred > 1 {
+			rep.Waiting = "the first, " + rep.Waiting
+		}
 	}
 	return jobs
 }

@@ -55,7 +55,8 @@ type sacctRow struct {
 // first reservation and ends with its last, its job name is the chain's
 // (NAME of NAME.rK). A chain still running, or
 // whose app failed on its own, is skipped as reserve --history skips it.
-// Log.Unended is the earliest submit of a job or chain that has not ended.
+// Log.Waiting lists the jobs and chains that have not ended (Log.Unended
+// the earliest submit among them) and Log.Listed every job's and chain's ID.
 // Times are read as UTC: only their differences matter. O(lines).
 func ReadSacct(r io.Reader, name string) (Log, error) {
 	l, err := readSacct(r, name)
@@ -156,7 +157,7 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 	for why, n := range runs.Skipped {
 		l.Skipped["ckpt chain: "+why] += n
 		if why == "chain still running" {
-			w := Waiting{ID: "chain:" + rows[0].chain, State: "chain still running", Submit: math.Inf(1)}
+			w := Waiting{ID: "chain:" + rows[0].chain, State: "RUNNING", Submit: math.Inf(1)}
 			for _, r := range rows {
 				l.Unended = math.Min(l.Unended, r.job.Submit)
 				w.Submit = math.Min(w.Submit, r.job.Submit)

@@ -150,7 +150,7 @@ func TestLearnFromCluster(t *testing.T) {
 	if !site.since.Equal(now.Add(-30*24*time.Hour)) || !site.until.IsZero() {
 		t.Errorf("window %v to %v, want the last 30 days", site.since, site.until)
 	}
-	if rep.New != 3 || rep.Chains != 2 || rep.Deferred != 1 || rep.Jobs != 3 || rep.Extended || !strings.Contains(rep.Waiting, "chain:c") {
+	if rep.New != 3 || rep.Chains != 2 || rep.Deferred != 1 || rep.Jobs != 3 || rep.Extended || !strings.Contains(rep.Waiting, "ckpt chain c is RUNNING") {
 		t.Fatalf("first learn: %+v", rep)
 	}
 	// Chain c ends: r2 completes at 1200 s of work.

@@ -90,7 +90,7 @@ func TestLearnPendingJobWaitsAlone(t *testing.T) {
 		t.Fatalf("first learn: %+v, %v; want %d new, 1 waiting", rep, err, want)
 	}
 	var text strings.Builder
-	if rep.WriteText(&text); !strings.Contains(text.String(), "job 101, is PENDING") {
+	if rep.WriteText(&text); !strings.Contains(text.String(), "job 101 is PENDING") {
 		t.Errorf("the report does not name the job waited for: %s", text.String())
 	}
 	// 104 ends, 101 still held: only 104 is new.
