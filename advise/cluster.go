@@ -2,6 +2,7 @@ package advise
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -40,32 +41,53 @@ func wallClock(sec float64, loc *time.Location) time.Time {
 	return time.Date(u.Year(), u.Month(), u.Day(), u.Hour(), u.Minute(), u.Second(), 0, loc)
 }
 
+// wallSec is the UTC reading of t's wall clock: the time base of sacct
+// dumps read as UTC (the inverse of wallClock).
+func wallSec(t time.Time) float64 {
+	return float64(time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, time.UTC).Unix())
+}
+
 // clusterLog reads every user's jobs of the window from the cluster's
-// accounting: from r.Since (default: the model's last submit, at which an
-// existing model stopped, else DefaultSince ago) to r.Until (default now).
+// accounting: from r.Since (default: where the model e stopped, its last
+// submit or, when it learnt none, its window's start; for a new model
+// DefaultSince ago) to r.Until (default now). It refuses a window in the
+// future and, for an existing model, a start before the model's (the jobs
+// between were never learnt, and are not told apart from those that were
+// by submit time). It returns the log and the window's start (wallSec).
 // O(jobs of the window).
-func clusterLog(ctx context.Context, r LearnRequest, lastSeen float64, extended bool) (Log, error) {
+func clusterLog(ctx context.Context, r LearnRequest, e *Engine, extended bool) (Log, float64, error) {
 	now := time.Now()
 	if r.Now != nil {
 		now = r.Now()
 	}
 	since := now.Add(-DefaultSince)
-	if extended {
-		since = wallClock(lastSeen, now.Location())
+	if stop := max(e.lastSeen, e.from); extended && stop > 0 {
+		since = wallClock(stop, now.Location())
 	}
 	var until time.Time
 	var err error
 	if r.Since != "" {
 		if since, err = ParseWhen(r.Since, now); err != nil {
-			return Log{}, usage.Fieldf("since", "%v", err)
+			return Log{}, 0, usage.Fieldf("since", "%v", err)
+		}
+		if since.After(now) {
+			return Log{}, 0, usage.Fieldf("since", "%s is in the future (now is %s)", r.Since, now.Format(slurm.SacctTimeLayout))
+		}
+		covered := e.from
+		if covered == 0 {
+			covered = e.lastSeen // a model of an older ckpt: it covers up to there
+		}
+		if extended && covered > 0 && wallSec(since) < covered {
+			return Log{}, 0, usage.Fieldf("since", "%s is before %s, where %s starts: the jobs between were never learnt and would be skipped as learnt (learn them into a new model)",
+				r.Since, wallClock(covered, time.UTC).Format(slurm.SacctTimeLayout), r.Model)
 		}
 	}
 	if r.Until != "" {
 		if until, err = ParseWhen(r.Until, now); err != nil {
-			return Log{}, usage.Fieldf("until", "%v", err)
+			return Log{}, 0, usage.Fieldf("until", "%v", err)
 		}
 		if !until.After(since) {
-			return Log{}, usage.Fieldf("until", "%s is not after the window's start %s", r.Until, since.Format(slurm.SacctTimeLayout))
+			return Log{}, 0, usage.Fieldf("until", "%s is not after the window's start %s", r.Until, since.Format(slurm.SacctTimeLayout))
 		}
 	}
 	cl := r.Cluster
@@ -74,7 +96,7 @@ func clusterLog(ctx context.Context, r LearnRequest, lastSeen float64, extended 
 	}
 	out, err := cl.SiteJobs(ctx, since, until)
 	if err != nil {
-		return Log{}, err
+		return Log{}, 0, err
 	}
 	end := "now"
 	if !until.IsZero() {
@@ -82,8 +104,11 @@ func clusterLog(ctx context.Context, r LearnRequest, lastSeen float64, extended 
 	}
 	name := fmt.Sprintf("sacct -a from %s to %s", since.Format(slurm.SacctTimeLayout), end)
 	if strings.TrimSpace(out) == "" { // sacct prints no header when nothing ran
-		return Log{Name: name, Skipped: map[string]int{}}, nil
+		return Log{Name: name, Skipped: map[string]int{}}, wallSec(since), nil
 	}
-	return readSacct(strings.NewReader(out), name) // a window with nothing new learns nothing
-
+	l, err := readSacct(strings.NewReader(out), name) // a window with nothing new learns nothing
+	if err != nil {
+		err = errors.New(err.Error()) // the cluster's answer, not the user's input, is bad: a runtime failure
+	}
+	return l, wallSec(since), err
 }

@@ -143,7 +143,7 @@ func TestLearnFromClusterOnSlurm(t *testing.T) {
 			time.Sleep(time.Second)
 		}
 	}
-	l, err := clusterLog(t.Context(), LearnRequest{FromCluster: true, Since: since.Format(slurm.SacctTimeLayout)}, 0, false)
+	l, _, err := clusterLog(t.Context(), LearnRequest{FromCluster: true, Since: since.Format(slurm.SacctTimeLayout)}, NewEngine(DefaultParams()), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,10 @@ type Engine struct {
 	wait     WaitFit
 	maxReq   float64
 	lastSeen float64
-	jobs     int
+	// from and waiting: modelHeader.From and Waiting.
+	from    float64
+	waiting []string
+	jobs    int
 	// groupsWant is the group count a model file's header announces.
 	groupsWant int
 	cache      map[cacheKey]cached

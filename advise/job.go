@@ -31,6 +31,10 @@ type Job struct {
 	// Complete says the run is known to have completed (a chain that did):
 	// it is never taken as censored.
 	Complete bool
+	// ID is the job's accounting ID (sacct JobID, "chain:ID" for a ckpt
+	// chain; "" when the log has none): a job that had not ended at one
+	// learn is taken by ID at the next.
+	ID string
 }
 
 // Who identifies a job's workload: each field is "" when unknown.
@@ -116,9 +120,18 @@ type Log struct {
 	// (sacct dumps).
 	Chains int `json:"chains,omitempty"`
 	// Unended is the earliest submit time of a job or chain of the log
-	// that had not ended (+Inf when none, 0 for logs that cannot tell):
-	// learning stops before it, so that the next learn sees it ended.
+	// that had not ended (+Inf when none, 0 for logs that cannot tell).
 	Unended float64 `json:"-"`
+	// Waiting lists the jobs and chains that had not ended; Listed holds
+	// the ID of every job and chain of the log, ended or not.
+	Waiting []Waiting       `json:"-"`
+	Listed  map[string]bool `json:"-"`
+}
+
+// Waiting is a job (or chain) of a log that has not ended.
+type Waiting struct {
+	ID, State string
+	Submit    float64
 }
 
 // ReadLog reads an SWF log (gzip recognised), a `sacct --parsable2` dump

@@ -26,8 +26,14 @@ type modelHeader struct {
 	// LastSubmit is the last submit time learnt: learning again reads only
 	// later jobs.
 	LastSubmit float64 `json:"last_submit"`
-	Jobs       int     `json:"jobs"`
-	Groups     int     `json:"groups"`
+	// From is the earliest submit time the model covers (the start of its
+	// first window; 0 when unknown): jobs from there to LastSubmit were
+	// learnt, except Waiting, the IDs of jobs that had not ended at the
+	// last learn, which the next learn takes by ID once they end.
+	From    float64  `json:"from,omitempty"`
+	Waiting []string `json:"waiting,omitempty"`
+	Jobs    int      `json:"jobs"`
+	Groups  int      `json:"groups"`
 }
 
 // modelTrailer is the last line of a model file: a file cut short (a
@@ -92,7 +98,7 @@ func (e *Engine) WriteModel(path string) error {
 	slices.Sort(keys)
 	m, mok := e.WaitModel()
 	h := modelHeader{Format: ModelFormat, Params: e.P, Wait: e.wait, MaxRequested: e.maxReq,
-		LastSubmit: e.lastSeen, Jobs: e.jobs, Groups: len(keys)}
+		LastSubmit: e.lastSeen, From: e.from, Waiting: e.waiting, Jobs: e.jobs, Groups: len(keys)}
 	return output.WriteFile(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		enc := json.NewEncoder(bw)
@@ -161,6 +167,7 @@ func modelEngine(path string, b []byte) (*Engine, []byte, error) {
 	}
 	e := NewEngine(h.Params)
 	e.wait, e.maxReq, e.lastSeen, e.jobs, e.groupsWant = h.Wait, h.MaxRequested, h.LastSubmit, h.Jobs, h.Groups
+	e.from, e.waiting = h.From, h.Waiting
 	return e, rest, nil
 }
 

@@ -39,8 +39,10 @@ func (r LearnRequest) Validate() error {
 	switch {
 	case r.FromCluster && r.Log != "":
 		return usage.Fieldf("log", "give a job log or --from-cluster, not both (got %s)", r.Log)
-	case !r.FromCluster && (r.Since != "" || r.Until != ""):
+	case !r.FromCluster && r.Since != "":
 		return usage.Fieldf("since", "--since and --until bound the window of --from-cluster")
+	case !r.FromCluster && r.Until != "":
+		return usage.Fieldf("until", "--since and --until bound the window of --from-cluster")
 	case !r.FromCluster && r.Log == "":
 		return usage.Fieldf("log", "a job log (or --from-cluster) is needed")
 	}
@@ -61,9 +63,11 @@ type LearnReport struct {
 	// submit time, skipped as already learnt.
 	New int `json:"new_jobs"`
 	Old int `json:"old_jobs"`
-	// Deferred counts the jobs submitted at or after the first job (or
-	// chain) still running: the next learn takes them, with it.
+	// Deferred counts the jobs (and chains) of the log that had not ended:
+	// the model keeps their IDs and a later learn takes each once it has
+	// ended; Waiting names the earliest submitted.
 	Deferred   int       `json:"deferred_jobs,omitempty"`
+	Waiting    string    `json:"waiting,omitempty"`
 	Chains     int       `json:"chains,omitempty"`
 	Jobs       int       `json:"jobs"`
 	Groups     int       `json:"groups"`
@@ -73,8 +77,10 @@ type LearnReport struct {
 }
 
 // Learn runs r: reads the model if it exists, feeds it the log's jobs
-// submitted after its last submit time (no look-ahead: the ledger judges
-// each job's advice as it was at submission) and writes it back.
+// submitted after its last submit time and those it waited for, by ID
+// (not ended at an earlier learn), in submit order (no look-ahead: the
+// ledger judges each job's advice as it was at submission), keeps the IDs
+// of the jobs not ended and writes it back.
 func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	if err := r.Validate(); err != nil {
 		return LearnReport{}, err
@@ -89,8 +95,9 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	}
 	var l Log
 	var err error
+	from := 0.0
 	if r.FromCluster {
-		l, err = clusterLog(ctx, r, e.lastSeen, rep.Extended)
+		l, from, err = clusterLog(ctx, r, e, rep.Extended)
 		rep.Log = l.Name
 	} else {
 		l, err = ReadLogFile(r.Log)
@@ -98,21 +105,12 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	jobs := l.Jobs
-	if rep.Extended {
-		i := 0
-		for i < len(jobs) && jobs[i].Submit <= e.lastSeen {
-			i++
+	if !rep.Extended {
+		if e.from = from; from == 0 && len(l.Jobs) > 0 {
+			e.from = l.Jobs[0].Submit
 		}
-		rep.Old, jobs = i, jobs[i:]
 	}
-	if l.Unended > 0 && !math.IsInf(l.Unended, 1) {
-		i := len(jobs)
-		for i > 0 && jobs[i-1].Submit >= l.Unended {
-			i--
-		}
-		rep.Deferred, jobs = len(jobs)-i, jobs[:i]
-	}
+	jobs := learnable(e, l, rep.Extended, &rep)
 	for _, j := range jobs {
 		if j.Chain != "" {
 			rep.Chains++
@@ -131,6 +129,54 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	return rep, nil
 }
 
+// learnable returns the jobs of l that e has not learnt, in submit order:
+// those submitted after its last submit and those it waits for by ID (not
+// ended at an earlier learn); it sets e's new waiting list (the jobs of l
+// not ended, and those e waited for that l does not list) and counts the
+// rest as old. O(jobs + waiting).
+func learnable(e *Engine, l Log, extended bool, rep *LearnReport) []Job {
+	waited := make(map[string]bool, len(e.waiting))
+	for _, id := range e.waiting {
+		waited[id] = true
+	}
+	var jobs []Job
+	for _, j := range l.Jobs {
+		if extended && j.Submit <= e.lastSeen && !(j.ID != "" && waited[j.ID]) {
+			rep.Old++
+			continue
+		}
+		jobs = append(jobs, j)
+	}
+	var still []string
+	for _, id := range e.waiting {
+		if !l.Listed[id] {
+			still = append(still, id)
+		}
+	}
+	first := Waiting{Submit: math.Inf(1)}
+	for _, w := range l.Waiting {
+		if w.ID != "" {
+			still = append(still, w.ID)
+		}
+		if w.Submit < first.Submit {
+			first = w
+		}
+	}
+	e.waiting = still
+	if rep.Deferred = len(l.Waiting); rep.Deferred > 0 {
+		what := "job " + first.ID
+		if c, ok := strings.CutPrefix(first.ID, "chain:"); ok {
+			what = "ckpt chain " + c
+		}
+		rep.Waiting = fmt.Sprintf("%s is %s since %s", what, first.State,
+			wallClock(first.Submit, time.UTC).Format(slurm.SacctTimeLayout))
+		if rep.Deferred > 1 {
+			rep.Waiting = "the first, " + rep.Waiting
+		}
+	}
+	return jobs
+}
+
 // WriteText writes one line.
 func (r LearnReport) WriteText(w io.Writer) error {
 	verb := "learnt"
@@ -142,7 +188,7 @@ func (r LearnReport) WriteText(w io.Writer) error {
 		more += fmt.Sprintf(", %d of them ckpt chains joined", r.Chains)
 	}
 	if r.Deferred > 0 {
-		more += fmt.Sprintf(", %d deferred behind a job still running", r.Deferred)
+		more += fmt.Sprintf(", %d not ended, learnt once ended: %s", r.Deferred, r.Waiting)
 	}
 	_, err := fmt.Fprintf(w, "%s %s: %d new jobs from %s (%d already learnt%s), %d jobs in %d groups, %s\n",
 		verb, r.Model, r.New, r.Log, r.Old, more, r.Jobs, r.Groups, r.Wait)

@@ -36,6 +36,9 @@ type sacctRow struct {
 	job Job
 	end float64 // the logged end, 0 when unknown
 	why string  // why it is not a usable lone job ("" when it is)
+	// state is the job's State without "by UID"; chain its ckpt chain's
+	// ID ("" when none).
+	state, chain string
 }
 
 // ReadSacct reads a `sacct --parsable2` dump with a header naming at least
@@ -52,7 +55,8 @@ type sacctRow struct {
 // first reservation and ends with its last, its job name is the chain's
 // (NAME of NAME.rK). A chain still running, or
 // whose app failed on its own, is skipped as reserve --history skips it.
-// Log.Unended is the earliest submit of a job or chain that has not ended.
+// Log.Waiting lists the jobs and chains that have not ended (Log.Unended
+// the earliest submit among them) and Log.Listed every job's and chain's ID.
 // Times are read as UTC: only their differences matter. O(lines).
 func ReadSacct(r io.Reader, name string) (Log, error) {
 	l, err := readSacct(r, name)
@@ -66,7 +70,7 @@ func ReadSacct(r io.Reader, name string) (Log, error) {
 func readSacct(r io.Reader, name string) (Log, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	l := Log{Name: name, Skipped: map[string]int{}, Unended: math.Inf(1)}
+	l := Log{Name: name, Skipped: map[string]int{}, Unended: math.Inf(1), Listed: map[string]bool{}}
 	var col map[string]int
 	chains := map[string][]sacctRow{}
 	var order []string
@@ -91,16 +95,22 @@ func readSacct(r io.Reader, name string) (Log, error) {
 		}
 		l.Read++
 		row := sacctJob(f, col)
+		if row.why != "job step" {
+			l.Listed[row.job.ID] = true
+		}
 		if id, ok := chainID(field(f, col, "Comment")); ok && row.why != "job step" {
+			row.chain = id
 			if chains[id] == nil {
 				order = append(order, id)
 			}
+			l.Listed["chain:"+id] = true
 			chains[id] = append(chains[id], row)
 			continue
 		}
 		switch {
 		case row.why == "not ended":
 			l.Unended = math.Min(l.Unended, row.job.Submit)
+			l.Waiting = append(l.Waiting, Waiting{ID: row.job.ID, State: row.state, Submit: row.job.Submit})
 			fallthrough
 		case row.why != "":
 			l.Skipped[row.why]++
@@ -147,9 +157,12 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 	for why, n := range runs.Skipped {
 		l.Skipped["ckpt chain: "+why] += n
 		if why == "chain still running" {
+			w := Waiting{ID: "chain:" + rows[0].chain, State: "RUNNING", Submit: math.Inf(1)}
 			for _, r := range rows {
 				l.Unended = math.Min(l.Unended, r.job.Submit)
+				w.Submit = math.Min(w.Submit, r.job.Submit)
 			}
+			l.Waiting = append(l.Waiting, w)
 		}
 	}
 	for _, run := range runs.Runs {
@@ -157,7 +170,7 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 			l.Skipped["ckpt chain: work recorded beyond 100 years"]++
 			continue
 		}
-		j := Job{Submit: math.Inf(1), Wait: -1, Run: run.Walltime, Chain: run.Chain, Nodes: -1}
+		j := Job{Submit: math.Inf(1), Wait: -1, Run: run.Walltime, Chain: run.Chain, Nodes: -1, ID: "chain:" + run.Chain}
 		var limits float64
 		for _, id := range run.Jobs {
 			r := byID[id]
@@ -207,7 +220,7 @@ func sacctJob(f []string, col map[string]int) sacctRow {
 	if err != nil {
 		nodes = -1
 	}
-	row := sacctRow{f: f, job: Job{Submit: float64(submit.Unix()), Wait: start.Sub(submit).Seconds(), Run: run, Requested: limit, Nodes: nodes,
+	row := sacctRow{f: f, state: state, job: Job{ID: get("JobID"), Submit: float64(submit.Unix()), Wait: start.Sub(submit).Seconds(), Run: run, Requested: limit, Nodes: nodes,
 		Who: Who{User: get("User"), Group: get("Account"), App: get("JobName"), Partition: get("Partition")}}}
 	if eerr == nil && serr == nil {
 		row.end = float64(end.Unix())

@@ -133,10 +133,11 @@ func (f *fakeSite) SiteJobs(_ context.Context, since, until time.Time) (string, 
 	return f.out, nil
 }
 
-// learn --from-cluster: a new model asks for the last 30 days, learns up
-// to the first job still running (chain c) and defers the rest; learnt
-// again once chain c ended, it asks from where it stopped and learns chain
-// c and job 40 only (the jobs before are already learnt).
+// learn --from-cluster: a new model asks for the last 30 days, learns
+// every ended run (chains a, b, job 40) and waits for chain c alone;
+// learnt again once chain c ended, it asks from where it stopped (job 40's
+// submit) and learns chain c only, by its ID (the other three are already
+// learnt).
 func TestLearnFromCluster(t *testing.T) {
 	now := time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)
 	site := &fakeSite{out: chainDump}
@@ -149,7 +150,7 @@ func TestLearnFromCluster(t *testing.T) {
 	if !site.since.Equal(now.Add(-30*24*time.Hour)) || !site.until.IsZero() {
 		t.Errorf("window %v to %v, want the last 30 days", site.since, site.until)
 	}
-	if rep.New != 2 || rep.Chains != 2 || rep.Deferred != 1 || rep.Jobs != 2 || rep.Extended {
+	if rep.New != 3 || rep.Chains != 2 || rep.Deferred != 1 || rep.Jobs != 3 || rep.Extended || !strings.Contains(rep.Waiting, "ckpt chain c is RUNNING") {
 		t.Fatalf("first learn: %+v", rep)
 	}
 	// Chain c ends: r2 completes at 1200 s of work.
@@ -159,10 +160,10 @@ func TestLearnFromCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC); !site.since.Equal(want) {
+	if want := time.Date(2026, 1, 2, 11, 0, 0, 0, time.UTC); !site.since.Equal(want) {
 		t.Errorf("second window from %v, want %v (the last submit learnt)", site.since, want)
 	}
-	if rep.New != 2 || rep.Old != 2 || rep.Chains != 1 || rep.Deferred != 0 || rep.Jobs != 4 || !rep.Extended {
+	if rep.New != 1 || rep.Old != 3 || rep.Chains != 1 || rep.Deferred != 0 || rep.Jobs != 4 || !rep.Extended {
 		t.Fatalf("second learn: %+v", rep)
 	}
 	// Nothing new: a window with only its header learns nothing, without error.
