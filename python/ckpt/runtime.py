@@ -196,6 +196,26 @@ def save_progress(seconds):
     return True
 
 
+def fsync_path(path):
+    """fsync a file, or a folder and everything in it (a sharded
+    checkpoint), so that a rename of it is durable."""
+    if os.path.isdir(path):
+        for root, dirs, files in os.walk(path):
+            for name in files:
+                fsync_path(os.path.join(root, name))
+            _fsync_fd(root, os.O_RDONLY)
+        return
+    _fsync_fd(path, os.O_RDONLY)
+
+
+def _fsync_fd(path, flags):
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def ask(request, timeout=1.0):
     """One request to the runner's socket (CKPT_SOCKET): "should_checkpoint"
     answers "yes" or "no <seconds>", "time_left" answers "<seconds>". None
