@@ -88,13 +88,9 @@ class CkptTrainerCallback(_Base):
         return control
 
     def on_save(self, args, state, control, **kwargs):
-        if self.requested is None:
-            return control  # a save of the user's own schedule
-        runtime.report_checkpoint(time.perf_counter() - self.requested)
-        self.timer.report()
         work = self.work(state)
         folder = os.path.join(args.output_dir, f"checkpoint-{state.global_step}")
-        if os.path.isdir(folder):
+        if os.path.isdir(folder):  # every save keeps the work, the user's own too
             path = os.path.join(folder, WORK_FILE)
             tmp = f"{path}.tmp.{os.getpid()}"
             with open(tmp, "w") as f:
@@ -103,6 +99,10 @@ class CkptTrainerCallback(_Base):
                 os.fsync(f.fileno())
             os.replace(tmp, path)
             runtime._fsync_fd(folder, os.O_RDONLY)  # the rename is durable
+        if self.requested is None:
+            return control  # a save of the user's own schedule
+        runtime.report_checkpoint(time.perf_counter() - self.requested)
+        self.timer.report()
         runtime.save_progress(work)
         self.stopped = True
         control.should_training_stop = True
