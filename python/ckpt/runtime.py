@@ -19,6 +19,7 @@ A variable that is set but malformed raises ValueError naming it.
 Cost: every call is O(1): one environment lookup, at most one stat(2) and
 one write(2); should_checkpoint() is cheap enough to call at every step.
 """
+import collections
 import json
 import math
 import os
@@ -89,7 +90,11 @@ def default_signals():
     """The signals install_signal_handlers() catches by default: the one
     ckpt run --app-signal sends (CKPT_APP_SIGNAL; USR1 outside ckpt or when
     unset) and SIGTERM."""
-    app = _signal_named(os.environ.get("CKPT_APP_SIGNAL") or "USR1")
+    raw = os.environ.get("CKPT_APP_SIGNAL") or "USR1"
+    try:
+        app = _signal_named(raw)
+    except ValueError as e:
+        raise ValueError(f"CKPT_APP_SIGNAL={raw!r}: {e}") from None
     return tuple(dict.fromkeys((app.name, "SIGTERM")))
 
 
@@ -165,9 +170,12 @@ def reservation():
     if not raw:
         return None
     try:
-        return int(raw)
+        v = int(raw)
     except ValueError:
         raise ValueError(f"CKPT_RESERVATION={raw!r}: not a reservation index") from None
+    if v < 1:
+        raise ValueError(f"CKPT_RESERVATION={raw!r}: want a reservation index >= 1")
+    return v
 
 
 def save_progress(seconds):
@@ -186,6 +194,26 @@ def save_progress(seconds):
         os.fsync(f.fileno())
     os.replace(tmp, path)
     return True
+
+
+def fsync_path(path):
+    """fsync a file, or a folder and everything in it (a sharded
+    checkpoint), so that a rename of it is durable."""
+    if os.path.isdir(path):
+        for root, dirs, files in os.walk(path):
+            for name in files:
+                fsync_path(os.path.join(root, name))
+            _fsync_fd(root, os.O_RDONLY)
+        return
+    _fsync_fd(path, os.O_RDONLY)
+
+
+def _fsync_fd(path, flags):
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def ask(request, timeout=1.0):
@@ -210,7 +238,9 @@ def ask(request, timeout=1.0):
 
 class StepTimer:
     """Times training steps and reports their median every `every` steps
-    (report_step), so that the file stays small.
+    (report_step), so that the file stays small. The median is over the
+    last `window` steps (memory stays bounded); `total` is the sum of every
+    step's seconds since the timer was made (the work this run did).
 
         timer = ckpt.StepTimer()
         for batch in data:
@@ -218,8 +248,12 @@ class StepTimer:
                 train_step(batch)
     """
 
-    def __init__(self, every=100):
-        self.every, self.times, self._t0 = every, [], None
+    def __init__(self, every=100, window=1000):
+        for name, v in (("every", every), ("window", window)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"StepTimer {name}={v!r}: want a positive whole number of steps")
+        self.every, self.times, self._t0 = every, collections.deque(maxlen=window), None
+        self.count, self.total = 0, 0.0
 
     def __enter__(self):
         self._t0 = time.perf_counter()
@@ -231,14 +265,16 @@ class StepTimer:
 
     def add(self, seconds):
         self.times.append(seconds)
-        if len(self.times) % self.every == 0:
+        self.count += 1
+        self.total += seconds
+        if self.count % self.every == 0:
             self.report()
 
     def median(self):
         """The median step time, None before the first step."""
         if not self.times:
             return None
-        s = sorted(self.times[-1000:])
+        s = sorted(self.times)
         n = len(s)
         return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 

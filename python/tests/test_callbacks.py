@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 import unittest
 from types import SimpleNamespace
 from unittest import mock
@@ -32,9 +33,11 @@ from ckpt.lightning import CkptLightningCallback  # noqa: E402
 
 
 class StandInHFTrainer:
-    def __init__(self, callback, steps, output_dir, on_step=None):
-        self.cb, self.steps, self.output_dir, self.on_step = callback, steps, output_dir, on_step
+    def __init__(self, callback, steps, output_dir, on_step=None, resume=False, sleep=0.0):
+        self.cb, self.steps, self.output_dir, self.on_step, self.sleep = callback, steps, output_dir, on_step, sleep
         self.state = SimpleNamespace(global_step=0)
+        if resume:  # the Trainer restores state from the last checkpoint-N before on_train_begin
+            self.state.global_step = max((int(d.split("-")[1]) for d in os.listdir(output_dir) if d.startswith("checkpoint-")), default=0)
         self.control = SimpleNamespace(should_save=False, should_training_stop=False, should_log=False, should_evaluate=False)
         self.saved, self.trained = [], []
 
@@ -45,6 +48,7 @@ class StandInHFTrainer:
         while self.state.global_step < self.steps:
             self.control.should_save = self.control.should_log = self.control.should_evaluate = False
             self.control = self.cb.on_step_begin(args, self.state, self.control) or self.control
+            time.sleep(self.sleep)
             self.state.global_step += 1
             self.trained.append(self.state.global_step)
             if self.on_step:
@@ -61,19 +65,36 @@ class StandInHFTrainer:
 
 
 class StandInLightningTrainer:
-    def __init__(self, callback, steps, on_step=None):
-        self.cb, self.steps, self.on_step = callback, steps, on_step
+    """save_checkpoint writes the step and the callback's state_dict (as
+    Lightning does, under "callbacks"), to a file, or with sharded=True to a
+    folder (as sharded strategies do); fit(ckpt_path) restores both."""
+
+    def __init__(self, callback, steps, on_step=None, sharded=False, sleep=0.0):
+        self.cb, self.steps, self.on_step, self.sharded, self.sleep = callback, steps, on_step, sharded, sleep
         self.global_step, self.should_stop, self.is_global_zero = 0, False, True
         self.saved, self.trained = [], []
 
     def save_checkpoint(self, path):
-        with open(path, "w") as f:
-            f.write(f"step {self.global_step}\n")
+        blob = json.dumps({"step": self.global_step, "callbacks": {"ckpt": self.cb.state_dict()}})
+        if self.sharded:
+            os.makedirs(path, exist_ok=True)
+            for rank in range(2):
+                with open(os.path.join(path, f"rank{rank}.json"), "w") as f:
+                    f.write(blob)
+        else:
+            with open(path, "w") as f:
+                f.write(blob)
         self.saved.append((self.global_step, path))
 
-    def fit(self):
+    def fit(self, ckpt_path=None):
+        if ckpt_path:
+            with open(os.path.join(ckpt_path, "rank0.json") if self.sharded else ckpt_path) as f:
+                st = json.load(f)
+            self.global_step = st["step"]
+            self.cb.load_state_dict(st["callbacks"]["ckpt"])
         for batch_idx in range(self.steps):
             self.cb.on_train_batch_start(self, None, None, batch_idx)
+            time.sleep(self.sleep)
             self.global_step += 1
             self.trained.append(self.global_step)
             if self.on_step:
@@ -141,7 +162,65 @@ class HF(Base):
         self.assertFalse(os.path.exists(self.progress))
 
 
+    def test_progress_survives_resume(self):
+        # Run 1 sleeps 20 ms a step; run 2 is told to save at once (after its
+        # first step); run 3's steps are faster. The work only grows.
+        out = os.path.join(self.dir, "out")
+        os.makedirs(out)
+        works = []
+        for r, (sleep, due) in enumerate([(0.02, 10), (0.0, None), (0.0, 30)], start=1):
+            runtime._reset_for_tests()
+            os.environ["CKPT_PROGRESS_FILE"] = self.progress = os.path.join(self.dir, f"progress.r{r}")
+            if due is None:
+                open(self.now, "w").close()
+            elif os.path.exists(self.now):
+                os.remove(self.now)
+            cb = CkptTrainerCallback(install_signals=())
+            t = StandInHFTrainer(cb, 1000, out, on_step=self.due_at(due) if due else None, resume=r > 1, sleep=sleep)
+            t.train()
+            with open(self.progress) as f:
+                works.append(float(f.read()))
+            with open(os.path.join(out, f"checkpoint-{t.saved[-1]}", "ckpt_work.json")) as f:
+                self.assertAlmostEqual(json.load(f)["work"], works[-1], delta=1e-5)  # the file has 6 digits
+        self.assertGreaterEqual(works[0], 10 * 0.02)
+        self.assertGreaterEqual(works[1], works[0])
+        self.assertLess(works[1] - works[0], 0.02)  # one fast step
+        self.assertGreater(works[2], works[1])
+
+
 class Lightning(Base):
+    def test_progress_survives_resume_and_a_folder_replaces_a_folder(self):
+        path = os.path.join(self.dir, "last.ckpt")
+        works = []
+        for r, (sleep, due) in enumerate([(0.02, 10), (0.0, None), (0.0, 30)], start=1):
+            runtime._reset_for_tests()
+            os.environ["CKPT_PROGRESS_FILE"] = self.progress = os.path.join(self.dir, f"progress.r{r}")
+            if due is None:
+                open(self.now, "w").close()
+            elif os.path.exists(self.now):
+                os.remove(self.now)
+            if r > 1:
+                os.environ["CKPT_RESTART"] = "1"
+            cb = CkptLightningCallback(path, install_signals=())
+            t = StandInLightningTrainer(cb, 1000, on_step=self.due_at(due) if due else None, sharded=True, sleep=sleep)
+            t.fit(ckpt_path=cb.resume_path())
+            with open(self.progress) as f:
+                works.append(float(f.read()))
+            self.assertEqual(sorted(os.listdir(path)), ["rank0.json", "rank1.json"])
+            with open(os.path.join(path, "rank1.json")) as f:
+                self.assertEqual(json.load(f)["step"], t.global_step)
+            self.assertEqual(sorted(os.listdir(self.dir)), sorted(["checkpoint-now", "last.ckpt", "report.jsonl"] + [f"progress.r{i}" for i in range(1, r + 1)]))
+        self.assertGreaterEqual(works[0], 10 * 0.02)
+        self.assertGreaterEqual(works[1], works[0])
+        self.assertLess(works[1] - works[0], 0.02)
+        self.assertGreater(works[2], works[1])
+
+    def test_seconds_per_step_never_below_resumed(self):
+        cb = CkptLightningCallback(os.path.join(self.dir, "last.ckpt"), seconds_per_step=1.0, install_signals=())
+        cb.load_state_dict({"work": 50.0})
+        self.assertEqual(cb.work(SimpleNamespace(global_step=10)), 50.0)
+        self.assertEqual(cb.work(SimpleNamespace(global_step=70)), 70.0)
+
     def test_saves_at_the_batch_end_then_stops(self):
         path = os.path.join(self.dir, "last.ckpt")
         cb = CkptLightningCallback(path, seconds_per_step=0.5)
@@ -150,7 +229,7 @@ class Lightning(Base):
         self.assertEqual(t.saved, [(11, path + ".tmp")])
         self.assertEqual(t.trained, list(range(1, 12)))
         with open(path) as f:
-            self.assertEqual(f.read(), "step 11\n")  # renamed into place
+            self.assertEqual(json.load(f)["step"], 11)  # renamed into place
         self.assertFalse(os.path.exists(path + ".tmp"))
         self.assertTrue(cb.stopped)
         self.assertEqual(sum("checkpoint_s" in x for x in self.reports()), 1)
@@ -165,6 +244,8 @@ class Lightning(Base):
         self.assertIsNone(cb.resume_path())  # not a restart
         os.environ["CKPT_RESTART"] = "1"
         self.assertEqual(cb.resume_path(), path)
+        os.rename(path, path + ".old")  # a save cut between its two renames
+        self.assertEqual(cb.resume_path(), path + ".old")
 
     def test_signal_then_save(self):
         cb = CkptLightningCallback(os.path.join(self.dir, "last.ckpt"))

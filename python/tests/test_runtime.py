@@ -80,6 +80,9 @@ class InsideCkpt(Env):
                     self.assertIn(bad, str(e.exception))
         with mock.patch.dict(os.environ, {"CKPT_RESERVATION": "two"}):
             self.assertRaisesRegex(ValueError, "CKPT_RESERVATION='two'", ckpt.reservation)
+        for bad in ("0", "-3"):
+            with mock.patch.dict(os.environ, {"CKPT_RESERVATION": bad}):
+                self.assertRaisesRegex(ValueError, f"CKPT_RESERVATION='{bad}'", ckpt.reservation)
 
     def test_reports_are_json_lines(self):
         path = os.path.join(self.dir, "report.jsonl")
@@ -146,7 +149,8 @@ class InsideCkpt(Env):
         self.addCleanup(lambda: [signal.signal(signal.Signals[k], v) for k, v in prev.items()])
         self.assertEqual(sorted(prev), ["SIGTERM"])
         os.environ["CKPT_APP_SIGNAL"] = "KILL"
-        self.assertRaisesRegex(ValueError, "signal 'KILL'", ckpt.default_signals)
+        self.assertRaisesRegex(ValueError, "CKPT_APP_SIGNAL='KILL'", ckpt.default_signals)
+        self.assertRaisesRegex(ValueError, "CKPT_APP_SIGNAL='KILL'", ckpt.install_signal_handlers)
 
     def test_socket(self):
         path = os.path.join(self.dir, "s")
@@ -190,6 +194,22 @@ class Timer(Env):
             t.add(s)
         with open(path) as f:
             self.assertEqual([json.loads(x)["step_s"] for x in f], [0.2, 0.35])  # medians of 3 and of 6
+        self.assertAlmostEqual(t.total, 2.1)
+        self.assertEqual(t.count, 6)
+
+    def test_bad_every_and_window_refused(self):
+        for bad in (0, -1, 2.5, True, "3"):
+            for kw in ("every", "window"):
+                with self.assertRaisesRegex(ValueError, f"StepTimer {kw}="):
+                    ckpt.StepTimer(**{kw: bad})
+
+    def test_window_is_bounded(self):
+        t = ckpt.StepTimer(every=10**9, window=5)
+        for i in range(10000):
+            t.add(float(i))
+        self.assertEqual(len(t.times), 5)
+        self.assertEqual(t.median(), 9997.0)  # median of the last 5: 9995..9999
+        self.assertEqual(t.total, sum(range(10000)))  # the work counts every step
 
 
 if __name__ == "__main__":

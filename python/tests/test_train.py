@@ -96,5 +96,66 @@ class Resume(unittest.TestCase):
         self.assertEqual(logged, list(range(1, len(logged) + 1)))  # each step once, in order
 
 
+@unittest.skipUnless(have_torch(), f"PyTorch is not importable by {PY}")
+class Protocol(unittest.TestCase):
+    """The progress, the app signal and the flags, against the runner's protocol."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def run_once(self, r, after, *args, **kw):
+        """One reservation r, told to checkpoint `after` seconds after it has
+        loaded its state (SIGTERM), or at once (after=None: CKPT_CHECKPOINT_AT=1)."""
+        progress = os.path.join(self.dir, f"progress.r{r}")
+        extra = {"CKPT_CHECKPOINT_AT": "1"} if after is None else {}
+        p = subprocess.Popen([PY, TRAIN, "--steps", "100000", "--width", "16", "--dir", os.path.join(self.dir, "d"), "--out", os.path.join(self.dir, "o"), *args],
+                             stdout=subprocess.PIPE, text=True, env=env(CKPT_PROGRESS_FILE=progress, CKPT_RESERVATION=str(r), **extra, **kw))
+        p.stdout.readline()
+        if after is not None:
+            time.sleep(after)
+            p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 1, out)
+        step = int(out.split("checkpoint at step ")[1].split()[0])
+        with open(progress) as f:
+            return step, float(f.read())
+
+    def test_progress_never_goes_backwards(self):
+        # Run 1 sleeps 20 ms a step: its work is at least 20 ms times its steps.
+        s1, p1 = self.run_once(1, 1.5, "--step-sleep", "0.02")
+        self.assertGreater(s1, 0)
+        self.assertGreaterEqual(p1, 0.02 * s1)
+        # Run 2 is told to save at once (a preemption right after the requeue):
+        # no step trained, the same work (it used to write 0).
+        s2, p2 = self.run_once(2, None, CKPT_RESTART="1")
+        self.assertEqual((s2, p2), (s1, p1))
+        # Run 3's steps are faster (no sleep): the work still only grows, by at
+        # most run 3's wall time.
+        t0 = time.time()
+        s3, p3 = self.run_once(3, 1.5, CKPT_RESTART="1")
+        self.assertGreater(s3, s2)
+        self.assertGreater(p3, p2)
+        self.assertLess(p3 - p2, time.time() - t0)
+
+    def test_app_signal_is_caught(self):
+        p = subprocess.Popen([PY, TRAIN, "--steps", "100000", "--width", "16", "--dir", os.path.join(self.dir, "d"), "--out", os.path.join(self.dir, "o")],
+                             stdout=subprocess.PIPE, text=True, env=env(CKPT_APP_SIGNAL="USR2"))
+        p.stdout.readline()
+        p.send_signal(signal.SIGUSR2)
+        out, _ = p.communicate(timeout=300)
+        self.assertEqual(p.returncode, 1, out)  # saved and exited, not killed by SIGUSR2 (rc -12)
+        self.assertIn("(SIGUSR2)", out)
+
+    def test_bad_input_is_one_line_exit_2(self):
+        cases = [(["--batch", "5000"], {}, "--batch 5000"), (["--signals", "KILL"], {}, "--signals KILL"),
+                 ([], {"CKPT_APP_SIGNAL": "KILL"}, "CKPT_APP_SIGNAL='KILL'"), ([], {"CKPT_RESERVATION": "0"}, "CKPT_RESERVATION='0'")]
+        for args, kw, want in cases:
+            p = subprocess.run([PY, TRAIN, "--steps", "5", "--dir", os.path.join(self.dir, "x"), "--out", os.path.join(self.dir, "x.bin"), *args],
+                               capture_output=True, text=True, timeout=60, env=env(**kw))
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertNotIn("Traceback", p.stderr)
+            self.assertIn(want, p.stderr.strip().splitlines()[-1])
+
+
 if __name__ == "__main__":
     unittest.main()
