@@ -183,16 +183,24 @@ type group struct {
 	urls   []string
 	status func(i int) (replicaStatus, error)
 	leader func(skip int) int // a replica that says it leads, other than skip
+	start  func(i int)        // restarts replica i (after a kill)
+	dir    string             // the replicas' folders and logs n1.log, …
 }
 
 type replicaStatus struct {
-	Replication struct{ State string } `json:"replication"`
-	Counters    api.Counters           `json:"counters"`
+	Replication struct {
+		State       string
+		CommitIndex uint64 `json:"commit_index"`
+		Applied     uint64 `json:"applied_index"`
+	} `json:"replication"`
+	Jobs     int          `json:"jobs"`
+	Counters api.Counters `json:"counters"`
 }
 
 const groupToken = "tok-0123456789abcdef"
 
-func startGroup(t *testing.T, ctx context.Context) *group {
+// startGroup starts the group, each replica with the extra flags.
+func startGroup(t *testing.T, ctx context.Context, extra ...string) *group {
 	dir := t.TempDir()
 	tf := filepath.Join(dir, "tokens")
 	if err := os.WriteFile(tf, []byte("tok-0123456789abcdef\n"), 0o600); err != nil {
@@ -207,12 +215,12 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		urls = append(urls, "http://"+web)
 	}
 	procs := make([]*exec.Cmd, 3)
-	for i := range 3 {
+	start := func(i int) { // (re)starts replica i, its log appended to
 		raft := strings.TrimPrefix(strings.Split(peers[i], "@")[0], fmt.Sprintf("n%d=", i+1))
-		cmd := exec.Command(ckptBin, "serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
+		cmd := exec.Command(ckptBin, append([]string{"serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
 			"--db", filepath.Join(dir, fmt.Sprintf("n%d", i+1)), "--bootstrap", "--peers", strings.Join(peers, ","),
-			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1")
-		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
+			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1"}, extra...)...)
+		logf, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,6 +230,9 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		}
 		procs[i] = cmd
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
+	}
+	for i := range 3 {
+		start(i)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -254,7 +265,7 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		t.Fatal("no leader")
 		return -1
 	}
-	return &group{procs, urls, status, leader}
+	return &group{procs, urls, status, leader, start, dir}
 }
 
 // loadWorker runs jobs w-0, w-1, … until stop: register, one checkpoint
