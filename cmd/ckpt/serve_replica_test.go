@@ -308,3 +308,46 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// The systemd template unit's ExecStart, with its variables set as its
+// comment says (one replica, a group of one, on loopback), starts a
+// replica that becomes ready (the leader of its group).
+func TestServeReplicaUnit(t *testing.T) {
+	b, err := os.ReadFile("../../examples/ckpt-serve-replica@.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if s, ok := strings.CutPrefix(l, "ExecStart=/usr/local/bin/ckpt "); ok {
+			line = s
+		}
+	}
+	dir := t.TempDir()
+	tf := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tf, []byte(groupToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	raft, web := freeAddr(t), freeAddr(t)
+	line = strings.NewReplacer("%i", "n1", "${RAFT}", raft, "${LISTEN}", web, "${PEERS}", "n1="+raft+"@"+web,
+		"$BOOTSTRAP", "--bootstrap", "/var/lib/ckpt", dir, "/etc/ckpt/tokens", tf).Replace(line)
+	if strings.ContainsAny(line, "$%") || !strings.HasPrefix(line, "serve ") {
+		t.Fatalf("ExecStart not understood: %q", line)
+	}
+	cmd := exec.Command(ckptBin, strings.Fields(line)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for start := time.Now(); time.Since(start) < 15*time.Second; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + web + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+	}
+	t.Fatalf("the unit's replica not ready in 15 s: %s", tail(stderr.String(), 2000))
+}
