@@ -351,3 +351,21 @@ func TestServeReplicaUnit(t *testing.T) {
 	}
 	t.Fatalf("the unit's replica not ready in 15 s: %s", tail(stderr.String(), 2000))
 }
+
+// `ckpt coord members add|remove`: a malformed member or a missing
+// argument exits 2 with one line, before any request (no server runs).
+func TestCoordMembersArgs(t *testing.T) {
+	for _, args := range [][]string{
+		{"coord", "members", "add", "n4"},
+		{"coord", "members", "add", "n4=127.0.0.1:7104,n5=127.0.0.1:7105"},
+		{"coord", "members", "add", "n/4=127.0.0.1:7104"},
+		{"coord", "members", "add", "n4=127.0.0.1:7104@nowhere"},
+		{"coord", "members", "remove"},
+		{"coord", "members", "add", "a", "b"},
+	} {
+		_, stderr, code := run(t, "", append(args, "--server", "http://127.0.0.1:1")...)
+		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); code != 2 || len(lines) != 1 {
+			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, stderr)
+		}
+	}
+}

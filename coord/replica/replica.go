@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/usage"
 	"github.com/hashicorp/go-hclog"
@@ -368,4 +369,15 @@ func (r *Replica) Commit(chs ...coord.Changes) error {
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
 	}
 	return nil
+}
+
+// ParseMember reads one replica "id=host:port@http-host:port" (as an item
+// of ParsePeers; the HTTP address optional) for `ckpt coord members add`;
+// an error names the argument.
+func ParseMember(s string) (api.Member, error) {
+	ps, err := ParsePeers(s)
+	if err != nil || len(ps) != 1 {
+		return api.Member{}, usage.Fieldf("member", "%q is not id=raft-host:port@http-host:port", clip(s))
+	}
+	return api.Member{ID: ps[0].ID, Addr: ps[0].Addr, HTTP: ps[0].HTTP}, nil
 }
