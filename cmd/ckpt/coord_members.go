@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/replica"
 )
@@ -12,22 +13,22 @@ import (
 func newCoordMembersCmd(f *coordFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "members", Short: "Add or remove a replica of a replicated coordinator (through its leader)",
 		Example: "  ckpt coord members add n4=127.0.0.1:7104@127.0.0.1:7074 --server http://127.0.0.1:7071,http://127.0.0.1:7072\n  ckpt coord members remove n4"}
-	var arg string
-	add := f.verb("add ID=RAFT@HTTP", "Add a replica as a voter (start it without --bootstrap)", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
-		m, err := replica.ParseMember(arg)
-		if err != nil {
-			return nil, "", err
-		}
-		g, err := cl.AddMember(ctx, m)
-		return g, g.Text(), err
-	})
-	remove := f.verb("remove ID", "Remove a replica from the group", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
-		g, err := cl.RemoveMember(ctx, arg)
-		return g, g.Text(), err
-	})
-	for _, c := range []*cobra.Command{add, remove} {
-		c.Args, c.PreRun = cobra.ExactArgs(1), func(_ *cobra.Command, a []string) { arg = a[0] }
-		cmd.AddCommand(c)
+	verb := func(use, short string, call func(context.Context, *client.Client, string) (api.GroupView, error)) *cobra.Command {
+		return &cobra.Command{Use: use, Short: short, Args: cobra.ExactArgs(1), RunE: func(cmd *cobra.Command, a []string) error {
+			cl, err := client.FromEnv(f.url, f.tokenFile)
+			if err != nil {
+				return err
+			}
+			g, err := call(cmd.Context(), cl, a[0])
+			if err != nil {
+				return client.Refused(err)
+			}
+			return f.print(cmd, g, g.Text())
+		}}
 	}
+	cmd.AddCommand(verb("add ID=RAFT@HTTP", "Add a replica as a voter (start it first, without --bootstrap)", replica.AddMember),
+		verb("remove ID", "Remove a replica from the group", func(ctx context.Context, cl *client.Client, id string) (api.GroupView, error) {
+			return cl.RemoveMember(ctx, id)
+		}))
 	return cmd
 }

@@ -353,19 +353,65 @@ func TestServeReplicaUnit(t *testing.T) {
 }
 
 // `ckpt coord members add|remove`: a malformed member or a missing
-// argument exits 2 with one line, before any request (no server runs).
+// argument exits 2 with one line naming it, before any request (no
+// server runs at the --server address).
 func TestCoordMembersArgs(t *testing.T) {
-	for _, args := range [][]string{
-		{"coord", "members", "add", "n4"},
-		{"coord", "members", "add", "n4=127.0.0.1:7104,n5=127.0.0.1:7105"},
-		{"coord", "members", "add", "n/4=127.0.0.1:7104"},
-		{"coord", "members", "add", "n4=127.0.0.1:7104@nowhere"},
-		{"coord", "members", "remove"},
-		{"coord", "members", "add", "a", "b"},
+	for _, tc := range []struct {
+		want string
+		args []string
+	}{
+		{"member", []string{"add", "n4"}},
+		{"member", []string{"add", "n4=127.0.0.1:7104,n5=127.0.0.1:7105"}},
+		{"member", []string{"add", "n/4=127.0.0.1:7104"}},
+		{"member", []string{"add", "n4=127.0.0.1:7104@nowhere"}},
+		{"arg", []string{"remove"}},
+		{"arg", []string{"add", "a", "b"}},
 	} {
-		_, stderr, code := run(t, "", append(args, "--server", "http://127.0.0.1:1")...)
-		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); code != 2 || len(lines) != 1 {
-			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, stderr)
+		_, stderr, code := run(t, "", append([]string{"coord", "members"}, append(tc.args, "--server", "http://127.0.0.1:1")...)...)
+		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); code != 2 || len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and one line naming %s", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// `ckpt coord members add` through a follower adds a fourth `ckpt serve`
+// replica, started empty without --bootstrap, which then knows the leader
+// (ready); `remove` takes it out again; each answer is the group.
+func TestCoordMembersCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four replica processes")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	g := startGroup(t, ctx)
+	li := g.leader(-1)
+	raft, web := freeAddr(t), freeAddr(t)
+	tf := filepath.Join(g.dir, "tokens")
+	n4 := exec.Command(ckptBin, "serve", "--id", "n4", "--raft", raft, "--listen", web, "--db", filepath.Join(g.dir, "n4"),
+		"--bandwidth", "10GB/s", "--token-file", tf)
+	if err := n4.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { n4.Process.Kill(); n4.Wait() }()
+	follower := g.urls[(li+1)%3]
+	out, stderr, code := run(t, "", "coord", "members", "add", "n4="+raft+"@"+web, "--server", follower, "--token-file", tf)
+	if code != 0 || !strings.Contains(out, "group of 4: n1, n2, n3, n4") {
+		t.Fatalf("members add: exit %d, %q %q", code, out, stderr)
+	}
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + web + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("n4 added but not ready (knows no leader) after 10 s")
+		}
+	}
+	out, stderr, code = run(t, "", "coord", "members", "remove", "n4", "--json", "--server", strings.Join(g.urls, ","), "--token-file", tf)
+	var gv api.GroupView
+	if code != 0 || json.Unmarshal([]byte(out), &gv) != nil || len(gv.Peers) != 3 {
+		t.Fatalf("members remove: exit %d, %q %q", code, out, stderr)
 	}
 }

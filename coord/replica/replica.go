@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/usage"
 	"github.com/hashicorp/go-hclog"
@@ -380,4 +382,14 @@ func ParseMember(s string) (api.Member, error) {
 		return api.Member{}, usage.Fieldf("member", "%q is not id=raft-host:port@http-host:port", clip(s))
 	}
 	return api.Member{ID: ps[0].ID, Addr: ps[0].Addr, HTTP: ps[0].HTTP}, nil
+}
+
+// AddMember adds the replica s ("id=raft-host:port@http-host:port",
+// ParseMember) to the group through cl (`ckpt coord members add`).
+func AddMember(ctx context.Context, cl *client.Client, s string) (api.GroupView, error) {
+	m, err := ParseMember(s)
+	if err != nil {
+		return api.GroupView{}, err
+	}
+	return cl.AddMember(ctx, m)
 }
