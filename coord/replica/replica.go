@@ -17,7 +17,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
-	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/usage"
 	"github.com/hashicorp/go-hclog"
@@ -384,9 +383,16 @@ func ParseMember(s string) (api.Member, error) {
 	return api.Member{ID: ps[0].ID, Addr: ps[0].Addr, HTTP: ps[0].HTTP}, nil
 }
 
+// MemberClient changes a group's membership over HTTP (coord/client's
+// Client; an interface, since coord/client's tests use this package).
+type MemberClient interface {
+	AddMember(context.Context, api.Member) (api.GroupView, error)
+	RemoveMember(context.Context, string) (api.GroupView, error)
+}
+
 // AddMember adds the replica s ("id=raft-host:port@http-host:port",
 // ParseMember) to the group through cl (`ckpt coord members add`).
-func AddMember(ctx context.Context, cl *client.Client, s string) (api.GroupView, error) {
+func AddMember(ctx context.Context, cl MemberClient, s string) (api.GroupView, error) {
 	m, err := ParseMember(s)
 	if err != nil {
 		return api.GroupView{}, err
