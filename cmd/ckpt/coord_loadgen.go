@@ -18,7 +18,9 @@ func newCoordLoadgenCmd(f *coordFlags) *cobra.Command {
 concurrent clients (next, acquire, poll, release) for --duration. Without
 --server it starts its own coordinator on 127.0.0.1 with a fresh database
 in a temporary directory (fsync on unless --unsafe-no-sync). A request that
-fails counts as an error, not a decision, and the command then exits 1.`,
+fails counts as an error, not a decision, and the command then exits 1.
+--server with a replicated group's URLs, comma-separated, follows the leader
+and retries each request with the same body across failovers.`,
 		Example: `  ckpt coord loadgen --jobs 1000 --clients 64 --duration 10s`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { // the coordinator of f, else one started with local

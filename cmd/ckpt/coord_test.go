@@ -32,14 +32,30 @@ func tokenFile(t *testing.T) string {
 	return p
 }
 
+// freeAddr is a free loopback address, never one it returned before (the
+// kernel may hand a just-closed port out again: a group's replicas would
+// then collide, one's HTTP address another's raft address).
 func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	given.Lock()
+	defer given.Unlock()
+	for {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := ln.Addr().String()
+		ln.Close()
+		if !given.addrs[a] {
+			given.addrs[a] = true
+			return a
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
+
+var given = struct {
+	sync.Mutex
+	addrs map[string]bool
+}{addrs: map[string]bool{}}
 
 func waitHealthy(t *testing.T, addr string) {
 	t.Helper()

@@ -183,16 +183,24 @@ type group struct {
 	urls   []string
 	status func(i int) (replicaStatus, error)
 	leader func(skip int) int // a replica that says it leads, other than skip
+	start  func(i int)        // restarts replica i (after a kill)
+	dir    string             // the replicas' folders and logs n1.log, …
 }
 
 type replicaStatus struct {
-	Replication struct{ State string } `json:"replication"`
-	Counters    api.Counters           `json:"counters"`
+	Replication struct {
+		State       string
+		CommitIndex uint64 `json:"commit_index"`
+		Applied     uint64 `json:"applied_index"`
+	} `json:"replication"`
+	Jobs     int          `json:"jobs"`
+	Counters api.Counters `json:"counters"`
 }
 
 const groupToken = "tok-0123456789abcdef"
 
-func startGroup(t *testing.T, ctx context.Context) *group {
+// startGroup starts the group, each replica with the extra flags.
+func startGroup(t *testing.T, ctx context.Context, extra ...string) *group {
 	dir := t.TempDir()
 	tf := filepath.Join(dir, "tokens")
 	if err := os.WriteFile(tf, []byte("tok-0123456789abcdef\n"), 0o600); err != nil {
@@ -207,12 +215,12 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		urls = append(urls, "http://"+web)
 	}
 	procs := make([]*exec.Cmd, 3)
-	for i := range 3 {
+	start := func(i int) { // (re)starts replica i, its log appended to
 		raft := strings.TrimPrefix(strings.Split(peers[i], "@")[0], fmt.Sprintf("n%d=", i+1))
-		cmd := exec.Command(ckptBin, "serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
+		cmd := exec.Command(ckptBin, append([]string{"serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
 			"--db", filepath.Join(dir, fmt.Sprintf("n%d", i+1)), "--bootstrap", "--peers", strings.Join(peers, ","),
-			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1")
-		logf, err := os.Create(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)))
+			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1"}, extra...)...)
+		logf, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,6 +230,9 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		}
 		procs[i] = cmd
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait(); logf.Close() })
+	}
+	for i := range 3 {
+		start(i)
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -254,7 +265,7 @@ func startGroup(t *testing.T, ctx context.Context) *group {
 		t.Fatal("no leader")
 		return -1
 	}
-	return &group{procs, urls, status, leader}
+	return &group{procs, urls, status, leader, start, dir}
 }
 
 // loadWorker runs jobs w-0, w-1, … until stop: register, one checkpoint
@@ -296,4 +307,111 @@ func tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// The systemd template unit's ExecStart, with its variables set as its
+// comment says (one replica, a group of one, on loopback), starts a
+// replica that becomes ready (the leader of its group).
+func TestServeReplicaUnit(t *testing.T) {
+	b, err := os.ReadFile("../../examples/ckpt-serve-replica@.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.SplitSeq(string(b), "\n") {
+		if s, ok := strings.CutPrefix(l, "ExecStart=/usr/local/bin/ckpt "); ok {
+			line = s
+		}
+	}
+	dir := t.TempDir()
+	tf := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tf, []byte(groupToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	raft, web := freeAddr(t), freeAddr(t)
+	line = strings.NewReplacer("%i", "n1", "${RAFT}", raft, "${LISTEN}", web, "${PEERS}", "n1="+raft+"@"+web,
+		"$BOOTSTRAP", "--bootstrap", "/var/lib/ckpt", dir, "/etc/ckpt/tokens", tf).Replace(line)
+	if strings.ContainsAny(line, "$%") || !strings.HasPrefix(line, "serve ") {
+		t.Fatalf("ExecStart not understood: %q", line)
+	}
+	cmd := exec.Command(ckptBin, strings.Fields(line)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	for start := time.Now(); time.Since(start) < 15*time.Second; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + web + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+	}
+	t.Fatalf("the unit's replica not ready in 15 s: %s", tail(stderr.String(), 2000))
+}
+
+// `ckpt coord members add|remove`: a malformed member or a missing
+// argument exits 2 with one line naming it, before any request (no
+// server runs at the --server address).
+func TestCoordMembersArgs(t *testing.T) {
+	for _, tc := range []struct {
+		want string
+		args []string
+	}{
+		{"member", []string{"add", "n4"}},
+		{"member", []string{"add", "n4=127.0.0.1:7104,n5=127.0.0.1:7105"}},
+		{"member", []string{"add", "n/4=127.0.0.1:7104"}},
+		{"member", []string{"add", "n4=127.0.0.1:7104@nowhere"}},
+		{"arg", []string{"remove"}},
+		{"arg", []string{"add", "a", "b"}},
+	} {
+		_, stderr, code := run(t, "", append([]string{"coord", "members"}, append(tc.args, "--server", "http://127.0.0.1:1")...)...)
+		if lines := strings.Split(strings.TrimSpace(stderr), "\n"); code != 2 || len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and one line naming %s", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// `ckpt coord members add` through a follower adds a fourth `ckpt serve`
+// replica, started empty without --bootstrap, which then knows the leader
+// (ready); `remove` takes it out again; each answer is the group.
+func TestCoordMembersCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("four replica processes")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	g := startGroup(t, ctx)
+	li := g.leader(-1)
+	raft, web := freeAddr(t), freeAddr(t)
+	tf := filepath.Join(g.dir, "tokens")
+	n4 := exec.Command(ckptBin, "serve", "--id", "n4", "--raft", raft, "--listen", web, "--db", filepath.Join(g.dir, "n4"),
+		"--bandwidth", "10GB/s", "--token-file", tf)
+	if err := n4.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { n4.Process.Kill(); n4.Wait() }()
+	follower := g.urls[(li+1)%3]
+	out, stderr, code := run(t, "", "coord", "members", "add", "n4="+raft+"@"+web, "--server", follower, "--token-file", tf)
+	if code != 0 || !strings.Contains(out, "group of 4: n1, n2, n3, n4") {
+		t.Fatalf("members add: exit %d, %q %q", code, out, stderr)
+	}
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get("http://" + web + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("n4 added but not ready (knows no leader) after 10 s")
+		}
+	}
+	out, stderr, code = run(t, "", "coord", "members", "remove", "n4", "--json", "--server", strings.Join(g.urls, ","), "--token-file", tf)
+	var gv api.GroupView
+	if code != 0 || json.Unmarshal([]byte(out), &gv) != nil || len(gv.Peers) != 3 {
+		t.Fatalf("members remove: exit %d, %q %q", code, out, stderr)
+	}
 }

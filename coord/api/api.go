@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
@@ -286,4 +287,35 @@ type ErrorBody struct {
 	Error string `json:"error"`
 	Code  Code   `json:"code"`
 	Field string `json:"field,omitempty"`
+}
+
+// Member is a replica of a replicated coordinator's group (POST
+// /v1/members adds it, DELETE /v1/members/{id} removes it).
+type Member struct {
+	ID   string `json:"id"`
+	Addr string `json:"addr"`           // raft host:port
+	HTTP string `json:"http,omitempty"` // HTTP host:port
+}
+
+// GroupView is the group after a membership change: the answering
+// replica's view (its id and state, the leader, the term, the members).
+type GroupView struct {
+	ID       string   `json:"id"`
+	State    string   `json:"state"`
+	LeaderID string   `json:"leader_id,omitempty"`
+	Term     uint64   `json:"term"`
+	Peers    []Member `json:"peers"`
+}
+
+// Text is the group in one line.
+func (g GroupView) Text() string {
+	ids := make([]string, len(g.Peers))
+	for i, p := range g.Peers {
+		ids[i] = p.ID
+	}
+	leader := g.LeaderID
+	if leader == "" {
+		leader = "unknown"
+	}
+	return fmt.Sprintf("group of %d: %s; leader %s, term %d", len(ids), strings.Join(ids, ", "), leader, g.Term)
 }

@@ -319,3 +319,18 @@ func (c *Client) Done(ctx context.Context, id, jobToken string, failed bool, now
 	err := c.do(ctx, "POST", "/v1/jobs/"+id+"/done", jobToken, api.DoneRequest{Failed: failed, Now: now}, &out)
 	return out, err
 }
+
+// AddMember adds replica m to a replicated coordinator's group (through
+// its leader) and returns the group.
+func (c *Client) AddMember(ctx context.Context, m api.Member) (api.GroupView, error) {
+	var out api.GroupView
+	err := c.do(ctx, "POST", "/v1/members", "", m, &out)
+	return out, err
+}
+
+// RemoveMember removes replica id from the group and returns the group.
+func (c *Client) RemoveMember(ctx context.Context, id string) (api.GroupView, error) {
+	var out api.GroupView
+	err := c.do(ctx, "DELETE", "/v1/members/"+url.PathEscape(id), "", nil, &out)
+	return out, err
+}

@@ -9,6 +9,7 @@ import (
 	neturl "net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,12 @@ type Options struct {
 	// URL and Token of the coordinator; URL empty: Run starts its own on
 	// 127.0.0.1 with configuration Local on a new database in a
 	// temporary folder (fsync on unless NoSync), and stops it at the end.
+	// Several comma-separated URLs are the replicas of a replicated
+	// coordinator: each request then goes through the Go client's
+	// failover (it follows a 307 to the leader, goes to the next URL on a
+	// connection error or a 503, and retries with the same body, so the
+	// same request id), and its latency includes the retries. With one
+	// URL a request is sent once: a failure is an error.
 	URL, Token string
 	Local      coord.Config
 	NoSync     bool
@@ -54,8 +61,11 @@ func (o Options) Validate() error {
 		return usage.Fieldf("sources", "%d must be in [0, %d]", o.Sources, MaxSources)
 	case o.URL == "":
 		return o.Local.Validate()
-	case o.Sources > 1 && !loopback(o.URL):
-		return usage.Fieldf("sources", "%d loopback source addresses need a server on loopback, not %s", o.Sources, o.URL)
+	}
+	for u := range strings.SplitSeq(o.URL, ",") {
+		if o.Sources > 1 && !loopback(u) {
+			return usage.Fieldf("sources", "%d loopback source addresses need a server on loopback, not %s", o.Sources, u)
+		}
 	}
 	return nil
 }
@@ -142,6 +152,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 func drive(ctx context.Context, o Options) (Result, error) {
 	o.Clients = min(o.Clients, o.Jobs)
 	cls := make([]*client.Client, max(o.Sources, 1)) // client w uses cls[w%len(cls)]
+	retries := -1                                    // one server: a failed request is an error
+	if strings.Contains(o.URL, ",") {
+		retries = 0 // the client's default for a group: about 9 s of backoff, enough for an election
+	}
 	for i := range cls {
 		tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
 		if o.Sources > 1 {
@@ -149,7 +163,7 @@ func drive(ctx context.Context, o Options) (Result, error) {
 			tr.DialContext = d.DialContext
 		}
 		defer tr.CloseIdleConnections()
-		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: -1}
+		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: retries}
 	}
 	jobs := make([]*job, o.Jobs)
 	for i := range jobs {

@@ -157,3 +157,43 @@ func TestSourcesAndRateLimitCounted(t *testing.T) {
 		t.Error("255 sources accepted")
 	}
 }
+
+// Several URLs follow the leader: the first is a closed port (a dead
+// replica), the second answers every request with a 307 to the server
+// (a follower): the run makes decisions and no errors, and the server's
+// counters agree with the clients'. The same URLs one at a time fail.
+func TestRunFollowsLeader(t *testing.T) {
+	p, _ := arbiter.Policies.Lookup("least-waste")
+	url, stop, err := StartLocal(context.Background(), coord.Config{Policy: p, Bandwidth: 1e10, NodeMTBF: 1e7}, t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	var redirected atomic.Int64
+	follower := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		redirected.Add(1)
+		http.Redirect(w, r, url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	defer follower.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	o := Options{URL: dead + "," + follower.URL, Token: LocalToken, Jobs: 20, Clients: 2, Duration: 300 * time.Millisecond, Prefix: "follow-"}
+	r, err := Run(context.Background(), o)
+	if err != nil || r.Errors != 0 || r.Decisions < 10 || r.Grants == 0 || redirected.Load() == 0 {
+		t.Fatalf("%+v, %v; %d redirected", r, err, redirected.Load())
+	}
+	st, _ := (&client.Client{Base: url, Token: LocalToken}).Status(context.Background())
+	if int(st.Counters.Grants) < r.Grants || int(st.Counters.Grants) > r.Grants+r.Clients {
+		t.Errorf("server counted %d grants, the clients %d", st.Counters.Grants, r.Grants)
+	}
+	for _, u := range []string{dead, follower.URL} {
+		o.URL, o.Prefix = u, "single-"
+		if _, err := Run(context.Background(), o); err == nil {
+			t.Errorf("one URL %s: no error; a request sent once to a dead server or a follower must fail", u)
+		}
+	}
+}

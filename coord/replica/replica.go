@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/usage"
 	"github.com/hashicorp/go-hclog"
@@ -368,4 +370,32 @@ func (r *Replica) Commit(chs ...coord.Changes) error {
 		return fmt.Errorf("%s: commit: %w", r.Name(), err)
 	}
 	return nil
+}
+
+// ParseMember reads one replica "id=host:port@http-host:port" (as an item
+// of ParsePeers; the HTTP address optional) for `ckpt coord members add`;
+// an error names the argument.
+func ParseMember(s string) (api.Member, error) {
+	ps, err := ParsePeers(s)
+	if err != nil || len(ps) != 1 {
+		return api.Member{}, usage.Fieldf("member", "%q is not id=raft-host:port@http-host:port", clip(s))
+	}
+	return api.Member{ID: ps[0].ID, Addr: ps[0].Addr, HTTP: ps[0].HTTP}, nil
+}
+
+// MemberClient changes a group's membership over HTTP (coord/client's
+// Client; an interface, since coord/client's tests use this package).
+type MemberClient interface {
+	AddMember(context.Context, api.Member) (api.GroupView, error)
+	RemoveMember(context.Context, string) (api.GroupView, error)
+}
+
+// AddMember adds the replica s ("id=raft-host:port@http-host:port",
+// ParseMember) to the group through cl (`ckpt coord members add`).
+func AddMember(ctx context.Context, cl MemberClient, s string) (api.GroupView, error) {
+	m, err := ParseMember(s)
+	if err != nil {
+		return api.GroupView{}, err
+	}
+	return cl.AddMember(ctx, m)
 }

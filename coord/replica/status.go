@@ -3,9 +3,13 @@ package replica
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/raft"
+
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Status is a replica's view of its group (for /v1/status and /readyz).
@@ -114,4 +118,33 @@ func (r *Replica) GroupStatus() any { return r.Status() }
 func (r *Replica) Loaded() bool {
 	e := r.loaded.Load()
 	return e != 0 && r.raft.State() == raft.Leader && r.raft.CurrentTerm() == e
+}
+
+// AddMember adds replica m to the group as a voter (raft's AddVoter: on
+// the leader only; done once the new configuration is committed, which
+// the existing majority does without m). m.HTTP is not replicated: the
+// others redirect to m once restarted with it in --peers.
+func (r *Replica) AddMember(m api.Member) error {
+	switch {
+	case !validID(m.ID):
+		return usage.Fieldf("id", "%q must be 1 to 64 letters, digits, '-', '_' or '.'", clip(m.ID))
+	case !validAddr(m.Addr):
+		return usage.Fieldf("addr", "%q is not host:port (a port in 1-65535)", clip(m.Addr))
+	case m.HTTP != "" && !validAddr(m.HTTP):
+		return usage.Fieldf("http", "%q is not host:port (a port in 1-65535)", clip(m.HTTP))
+	}
+	return r.raft.AddVoter(raft.ServerID(m.ID), raft.ServerAddress(m.Addr), 0, r.opt.CommitTimeout).Error()
+}
+
+// RemoveMember removes replica id from the group (raft's RemoveServer,
+// on the leader only; a leader removing itself steps down).
+func (r *Replica) RemoveMember(id string) error {
+	f := r.raft.GetConfiguration()
+	if err := f.Error(); err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(f.Configuration().Servers, func(s raft.Server) bool { return string(s.ID) == id }) {
+		return usage.Fieldf("id", "%q is not a member of the group", clip(id))
+	}
+	return r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error()
 }

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Group is what the server needs of a replicated store (coord/replica):
@@ -119,4 +121,40 @@ func (s *Server) reload(stale bool) {
 	if !stale {
 		s.log.Info("leader: state reloaded", "jobs", len(jobs), "token", meta.Token)
 	}
+}
+
+// Members is a Group whose membership changes through its leader
+// (coord/replica: raft's AddVoter and RemoveServer). A bad member is a
+// usage error naming the field; any other error means the change was not
+// made (not the leader, no quorum, a timeout).
+type Members interface {
+	AddMember(m api.Member) error
+	RemoveMember(id string) error
+}
+
+// members changes the group: add m, or remove id (m nil), and answers
+// the group's status. 404 on a store that is not a group.
+func (s *Server) members(r *http.Request, add bool) (any, error) {
+	ms, ok := s.opt.Store.(Members)
+	if !ok || s.group == nil {
+		return nil, refuse(api.CodeNotFound, "", "not a replicated coordinator: it has no members")
+	}
+	var err error
+	if add {
+		var m api.Member
+		if err = decode(r, &m); err != nil {
+			return nil, err
+		}
+		err = ms.AddMember(m)
+	} else {
+		err = ms.RemoveMember(r.PathValue("id"))
+	}
+	var ue *usage.Error
+	switch {
+	case errors.As(err, &ue):
+		return nil, bad(ue.Field, "%v", ue.Err)
+	case err != nil:
+		return nil, refuse(api.CodeUnavailable, "", "membership not changed: %v", err)
+	}
+	return s.group.GroupStatus(), nil
 }

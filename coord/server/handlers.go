@@ -74,6 +74,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /v1/jobs/{id}/release", s.guard(jobOp(s, "release", s.release)))
 	m.HandleFunc("POST /v1/jobs/{id}/cancel", s.guard(jobOp(s, "cancel", s.cancel)))
 	m.HandleFunc("POST /v1/jobs/{id}/done", s.guard(jobOp(s, "done", s.done)))
+	m.HandleFunc("POST /v1/members", s.guard(func(r *http.Request) (any, error) { return s.members(r, true) }))
+	m.HandleFunc("DELETE /v1/members/{id}", s.guard(func(r *http.Request) (any, error) { return s.members(r, false) }))
 	if s.opt.Pprof {
 		m.HandleFunc("GET /debug/pprof/", s.authOnly(pprof.Index))
 		m.HandleFunc("GET /debug/pprof/cmdline", s.authOnly(pprof.Cmdline))

@@ -5,6 +5,12 @@ file system; while it writes it renews its lease; then it releases it with the
 measured duration. Every mutating request is idempotent (request ids, the job
 token, the fencing token), so a retry after a timeout is safe.
 
+A replicated coordinator (`ckpt serve --id ... --peers ...`) is given as its
+replicas' URLs, comma-separated (in CKPT_COORD_URL too): a request goes to the
+one that answered last, follows a 307 to the leader (keeping the bearer token),
+and on a connection error or a 503 goes to the next URL, always with the same
+body, so the same request id: the group recognises the retry.
+
     export CKPT_COORD_URL=http://127.0.0.1:7070 CKPT_COORD_TOKEN=...
     python3 -m ckpt.coord demo --id py-job --nodes 16 --size 50e9 --mtbf 43200
 
@@ -17,7 +23,26 @@ import secrets
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+
+
+def _origin(u):
+    """scheme://host[:port] of an http(s) URL; ValueError naming a bad one."""
+    p = urllib.parse.urlsplit(u.strip())
+    if p.scheme not in ("http", "https") or not p.netloc:
+        raise ValueError(f"coordinator URL {u!r} is not an http(s) URL")
+    return f"{p.scheme}://{p.netloc}"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Redirects come back as HTTPError: _do follows them itself."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
 
 
 class CoordError(Exception):
@@ -29,36 +54,69 @@ class CoordError(Exception):
 
 
 class Coordinator:
-    def __init__(self, url=None, token=None, timeout=10.0, retries=3):
-        self.url = (url or os.environ.get("CKPT_COORD_URL", "http://127.0.0.1:7070")).rstrip("/")
+    """url: one coordinator's URL or a group's replicas' URLs, comma-separated
+    (default $CKPT_COORD_URL); retries after a connection error, 429, 503 or a
+    307 (None: 3 with one URL, 20 with several, about 9 s of backoff: enough
+    for an election)."""
+
+    def __init__(self, url=None, token=None, timeout=10.0, retries=None):
+        url = url or os.environ.get("CKPT_COORD_URL", "http://127.0.0.1:7070")
+        self.urls = [u.strip().rstrip("/") for u in url.split(",")]
+        for u in self.urls:
+            _origin(u)
+        self.url = self.urls[0]
         self.token = token or os.environ.get("CKPT_COORD_TOKEN", "")
-        self.timeout, self.retries = timeout, retries
+        self.timeout = timeout
+        self.retries = retries if retries is not None else (3 if len(self.urls) == 1 else 20)
+        self._cur = 0  # the URL that answered last
+
+    def _next(self):
+        self._cur = (self._cur + 1) % len(self.urls)
 
     def _do(self, method, path, body=None, job_token=None):
         data = None if body is None else json.dumps(body).encode()
-        last = None
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(0.1 * attempt)
-            req = urllib.request.Request(self.url + path, data=data, method=method)
+        last, leader, wait = None, None, 0.0
+        for attempt in range(max(self.retries, 0) + 1):
+            time.sleep(wait)
+            wait = min(0.1 * (attempt + 1), 0.5)
+            base, leader = leader or self.urls[self._cur], None
+            req = urllib.request.Request(base + path, data=data, method=method)
             req.add_header("Content-Type", "application/json")
             if self.token:
                 req.add_header("Authorization", "Bearer " + self.token)
             if job_token:
                 req.add_header("X-Job-Token", job_token)
             try:
-                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                with _opener.open(req, timeout=self.timeout) as resp:
                     return json.loads(resp.read() or b"{}")
             except urllib.error.HTTPError as e:
+                if e.code in (307, 308):  # to the leader
+                    loc = e.headers.get("Location", "")
+                    try:
+                        o = _origin(loc)
+                    except ValueError:
+                        raise CoordError(e.code, "Location", f"{method} {path}: redirected to {loc!r}") from None
+                    last = CoordError(e.code, "", f"{method} {path}: redirected to {o}")
+                    if o in self.urls:
+                        self._cur = self.urls.index(o)
+                    else:
+                        leader = o
+                    wait = 0.0
+                    continue
                 try:
                     err = json.loads(e.read())
                 except ValueError:
+                    err = None
+                if not isinstance(err, dict):
                     err = {"error": str(e)}
                 last = CoordError(e.code, err.get("field", ""), err.get("error", ""))
+                if e.code == 503 and len(self.urls) > 1:
+                    self._next()
                 if e.code not in (429, 503):
                     raise last
             except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
                 last = e
+                self._next()
         raise last
 
     def register(self, job_id, nodes, job_token, **spec):
