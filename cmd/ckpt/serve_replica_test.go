@@ -26,7 +26,7 @@ import (
 func TestServeReplicaFlags(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "n1")
-	base := []string{"serve", "--no-auth", "--bandwidth", "1GB/s", "--listen", "127.0.0.1:0", "--db", db}
+	base := []string{"serve", "--no-auth", "--bandwidth", "1GB/s", "--listen", "127.0.0.1:7071", "--db", db}
 	peers := "n1=127.0.0.1:7101@127.0.0.1:7071,n2=127.0.0.1:7102"
 	for _, tc := range []struct {
 		flag string
@@ -46,6 +46,10 @@ func TestServeReplicaFlags(t *testing.T) {
 		{"--init", []string{"--id", "n1", "--raft", "127.0.0.1:7101", "--peers", peers, "--init"}},
 		{"--bandwidth", []string{"--id", "n1", "--raft", "127.0.0.1:7101", "--peers", peers, "--bandwidth", "fast"}},
 		{"--listen", []string{"--id", "n1", "--raft", "127.0.0.1:7101", "--peers", peers, "--listen", "10.1.2.3:80"}},
+		// this replica's own entry in --peers must be where it listens
+		{"--raft", []string{"--id", "n1", "--raft", "127.0.0.1:17101", "--peers", peers}},
+		{"--raft", []string{"--id", "n1", "--raft", "127.0.0.1:0", "--peers", peers}},
+		{"--listen", []string{"--id", "n1", "--raft", "127.0.0.1:7101", "--peers", peers, "--listen", "127.0.0.1:9999"}},
 	} {
 		_, stderr, code := run(t, "", append(base, tc.args...)...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")

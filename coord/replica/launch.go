@@ -50,6 +50,9 @@ func Serve(ctx context.Context, l Launch) error {
 	if err := o.Validate(); err != nil {
 		return flagError(err)
 	}
+	if err := selfAgrees(o, l.Listen); err != nil {
+		return err
+	}
 	if err := server.CheckListen(l.Raft, l.AllowRemote); err != nil { // raft's transport has no authentication
 		return usage.Fieldf("--raft", "%v", err)
 	}
@@ -63,6 +66,25 @@ func Serve(ctx context.Context, l Launch) error {
 	defer r.Close()
 	l.Store = r
 	return server.Serve(ctx, l.Launch)
+}
+
+// selfAgrees checks that this replica's own entry in --peers is where it
+// listens: the others dial its raft address and redirect clients to its
+// HTTP address, so a mismatch would strand the group (307 to an address
+// where nothing listens).
+func selfAgrees(o Options, listen string) error {
+	for _, p := range o.Peers {
+		if p.ID != o.ID {
+			continue
+		}
+		if p.Addr != o.Bind {
+			return usage.Fieldf("--raft", "%q is not %s's raft address in --peers (%q)", clip(o.Bind), o.ID, clip(p.Addr))
+		}
+		if p.HTTP != "" && p.HTTP != listen {
+			return usage.Fieldf("--listen", "%q is not %s's HTTP address in --peers (%q)", clip(listen), o.ID, clip(p.HTTP))
+		}
+	}
+	return nil
 }
 
 // flagError names the flag of a usage error of Options ("peers" is
