@@ -1,13 +1,16 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord/api"
 )
@@ -132,4 +135,43 @@ func FuzzDecodeOnePass(f *testing.F) {
 		check(&api.RegisterRequest{}, &api.RegisterRequest{})
 		check(&api.NowRequest{}, &api.NowRequest{})
 	})
+}
+
+// Stopping the server ends a long request at once: a 30 s CPU profile in
+// flight when the context ends does not hold Serve (Ctrl-C within a
+// second; it held it for the 5 s shutdown timeout, then failed).
+func TestServeStopsDuringALongProfile(t *testing.T) {
+	s, _ := newTestServer(t, "least-waste", true, func(o *Options) { o.Pprof = true })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	started := make(chan struct{})
+	go func() {
+		req, _ := http.NewRequest("GET", "http://"+ln.Addr().String()+"/debug/pprof/profile?seconds=30", nil)
+		req.Header.Set("Authorization", "Bearer "+bearer)
+		close(started)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	time.Sleep(300 * time.Millisecond) // the profile is under way
+	cancel()
+	t0 := time.Now()
+	select {
+	case err := <-done:
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("Serve returned %v after the context ended, want within a second", d)
+		}
+		if err != nil {
+			t.Errorf("a stop with a request in flight: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve still running 10 s after the context ended")
+	}
 }

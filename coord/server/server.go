@@ -131,9 +131,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // be reloaded after a failed commit.
 // It closes the writer; the caller closes the store.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	// handlers see a context cancelled when the server stops, so a long
+	// one (a CPU profile of --pprof) ends at once: Ctrl-C stops the
+	// server within a second
+	hctx, hcancel := context.WithCancel(context.Background())
+	defer hcancel()
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 16 << 10,
-		ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return hctx }}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	stopTick := make(chan struct{})
@@ -155,10 +161,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	close(stopTick)
 	tickWG.Wait()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	hcancel()
+	sctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
 	defer cancel()
-	if e := hs.Shutdown(sctx); e != nil && err == nil {
-		err = e
+	if e := hs.Shutdown(sctx); e != nil {
+		hs.Close() // a handler that ignores its context: cut its connection
 	}
 	s.writer.Close()
 	s.log.Info("stopped", "err", err)
