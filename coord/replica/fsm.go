@@ -147,13 +147,6 @@ func (f *fsm) Restore(rc io.ReadCloser) error {
 	return nil
 }
 
-// restored is how many snapshots the replica restored.
-func (f *fsm) restored() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.restores
-}
-
 func readSnapshot(r io.Reader) (coord.Meta, map[string]coord.Job, error) {
 	dec := json.NewDecoder(bufio.NewReader(r))
 	var h snapHeader

@@ -75,19 +75,6 @@ func (l *layer) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, 
 	return nil, errCut
 }
 
-// setCut cuts the replica off (closing every open connection) or heals it.
-func (l *layer) setCut(cut bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.cut = cut
-	if cut {
-		for c := range l.conns {
-			c.Close()
-		}
-		clear(l.conns)
-	}
-}
-
 type conn struct {
 	net.Conn
 	l *layer

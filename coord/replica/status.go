@@ -74,9 +74,6 @@ func (r *Replica) WaitLeader(ctx context.Context) (string, error) {
 // Snapshot takes a snapshot now (and compacts the log behind it).
 func (r *Replica) Snapshot() error { return r.raft.Snapshot().Error() }
 
-// cut cuts the replica off the network, or heals it (tests: a partition).
-func (r *Replica) cut(on bool) { r.layer.setCut(on) }
-
 // httpOf is the HTTP address of replica id in the peer list ("" if not
 // given).
 func (r *Replica) httpOf(id string) string {
