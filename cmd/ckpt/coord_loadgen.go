@@ -37,7 +37,7 @@ and retries each request with the same body across failovers.`,
 			}
 			r, err := loadgen.Run(cmd.Context(), opt)
 			if err != nil && !errors.Is(err, loadgen.ErrFailed) {
-				return err
+				return namedFlag(cmd, err, nil)
 			}
 			if perr := f.print(cmd, r, r.Text()); perr != nil {
 				return perr

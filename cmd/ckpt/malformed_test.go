@@ -251,6 +251,8 @@ func TestMalformedInputs(t *testing.T) {
 		{s("coord", "gate", "--id", "j", "--job-token", "short", "--", "true"), 2, "--job-token: 5 characters", ""},
 		{s("coord", "loadgen", "--jobs", "99999999999"), 2, "99999999999", ""},
 		{s("coord", "loadgen", "--jobs", "0"), 2, "0 must be", ""},
+		{s("coord", "loadgen", "--sources", "-1"), 2, "--sources: -1", ""},
+		{s("coord", "loadgen", "--clients", "0"), 2, "--clients: 0", ""},
 		{s("serve", "--bandwidth", "NaN", "--no-auth", "--db", p("x.db"), "--init"), 2, `"NaN"`, ""},
 		{s("serve", "--bandwidth", "1e308", "--no-auth", "--db", p("x.db"), "--init"), 2, "1e+308", ""},
 		{cat(serve, s(p("empty.txt"))), 1, "empty.txt", ""},
