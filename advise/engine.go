@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -271,18 +270,18 @@ func plan(runs []Run, req, prior float64, m WaitModel) Advice {
 	for i, v := range values {
 		a.ExpectedUser += probs[i] * Play(nil, req, v, m).Turnaround
 	}
-	s, _, err := reservation.DynProgCount(values, probs, m.Costs(), reservation.NoCkpt)
+	s, _, err := noCkptPlan(values, probs, max(m.A, MinAlpha), 1, m.B)
 	if err != nil || len(s) == 0 {
 		a.Expected, a.advised = a.ExpectedUser, false
 		a.Keep, a.Reason = true, fmt.Sprintf("no plan for the group's law: %v", err)
 		return a
 	}
 	seq := make([]float64, 0, len(s))
-	for _, st := range s {
-		if st.Milestone >= req {
+	for _, t := range s {
+		if t >= req {
 			break
 		}
-		seq = append(seq, st.Milestone)
+		seq = append(seq, t)
 	}
 	a.Sequence = append(seq, req)
 	a.Time = a.Sequence[0]

@@ -1,10 +1,6 @@
 package advise
 
-import (
-	"fmt"
-
-	"github.com/ckpt-hpc/ckpt/reservation"
-)
+import "fmt"
 
 // WaitFit accumulates (requested time, wait) pairs and fits
 // wait(t) = A·t + B by least squares, online: O(1) per pair.
@@ -54,11 +50,6 @@ func (w WaitFit) Model() (WaitModel, bool) {
 
 // Wait is the modelled wait of a request of t seconds.
 func (m WaitModel) Wait(t float64) float64 { return m.A*t + m.B }
-
-// Costs is the seed paper's cost model for turnaround: α = A, β = 1, γ = B.
-func (m WaitModel) Costs() reservation.Costs {
-	return reservation.Costs{Alpha: max(m.A, MinAlpha), Beta: 1, Gamma: m.B}
-}
 
 func (m WaitModel) String() string {
 	return fmt.Sprintf("wait = %.3g·t + %.0f s (%d pairs)", m.A, m.B, m.N)
