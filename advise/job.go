@@ -1,7 +1,6 @@
 package advise
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -134,17 +133,12 @@ type Waiting struct {
 	Submit    float64
 }
 
-// ReadLog reads an SWF log (gzip recognised), a `sacct --parsable2` dump
-// (ReadSacct; told by its header) or, when name ends in ".rst", a CQSim
-// result file (whose waits are simulated, so dropped).
-func ReadLog(r io.Reader, name string) (Log, error) {
+// ReadSWF reads an SWF log (gzip recognised) or, when name ends in ".rst",
+// a CQSim result file (whose waits are simulated, so dropped). Slurm's
+// sacct dumps are read by package advise/logs.
+func ReadSWF(r io.Reader, name string) (Log, error) {
 	var sw []trace.SWFJob
 	var err error
-	br := bufio.NewReader(r)
-	r = br
-	if isSacct(br) {
-		return ReadSacct(br, filepath.Base(name))
-	}
 	if strings.HasSuffix(strings.TrimSuffix(name, ".gz"), ".rst") {
 		sw, err = trace.ReadCQSim(r, name)
 	} else {
@@ -170,23 +164,24 @@ func FromSWFJobs(name string, sw []trace.SWFJob) (Log, error) {
 	if len(l.Jobs) == 0 {
 		return l, usage.Errorf("%s: none of the %d jobs has a run time, a requested time and a submit time", name, len(sw))
 	}
-	sortJobs(l.Jobs)
+	SortJobs(l.Jobs)
 	return l, nil
 }
 
-// sortJobs sorts jobs by submit time (stable).
-func sortJobs(jobs []Job) {
+// SortJobs sorts jobs by submit time (stable).
+func SortJobs(jobs []Job) {
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].Submit < jobs[b].Submit })
 }
 
-// ReadLogFile opens and reads path (a missing file is a usage error).
-func ReadLogFile(path string) (Log, error) {
+// ReadSWFFile opens and reads path with ReadSWF (a missing file is a
+// usage error).
+func ReadSWFFile(path string) (Log, error) {
 	f, err := usage.Open(path)
 	if err != nil {
 		return Log{}, err
 	}
 	defer f.Close()
-	l, err := ReadLog(f, path)
+	l, err := ReadSWF(f, path)
 	if err != nil {
 		return l, fmt.Errorf("%w", err)
 	}

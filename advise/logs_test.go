@@ -30,7 +30,7 @@ func TestReplayShippedLogs(t *testing.T) {
 	}
 	ahead5 := 0
 	for _, n := range names {
-		l, err := ReadLogFile(filepath.Join(os.Getenv("CKPT_DATA"), "swf", n))
+		l, err := ReadSWFFile(filepath.Join(os.Getenv("CKPT_DATA"), "swf", n))
 		if err != nil {
 			t.Fatal(err)
 		}

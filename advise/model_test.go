@@ -2,7 +2,6 @@ package advise
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,16 +91,6 @@ func TestLearnIncremental(t *testing.T) {
 	b, _ := os.ReadFile(half)
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Fatalf("learning in two pieces differs from learning at once (%d and %d bytes)", len(a), len(b))
-	}
-}
-
-func TestLearnRequestErrors(t *testing.T) {
-	ctx := context.Background()
-	if _, err := Learn(ctx, LearnRequest{Model: "x", Params: DefaultParams()}); err == nil {
-		t.Fatal("no log accepted")
-	}
-	if _, err := Learn(ctx, LearnRequest{Log: "/nonexistent.swf", Model: filepath.Join(t.TempDir(), "m"), Params: DefaultParams()}); err == nil {
-		t.Fatal("missing log accepted")
 	}
 }
 

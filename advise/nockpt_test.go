@@ -69,7 +69,7 @@ func TestNoCkptPlanIsTheDP(t *testing.T) {
 // TestNoCkptPlanShippedGroups: the law of every group with enough history,
 // learnt from a shipped log, gets the reservation DP's sequence.
 func TestNoCkptPlanShippedGroups(t *testing.T) {
-	l, err := ReadLogFile(datadir.ForTest(t, "swf", "SDSC-SP2-1998-4.2-cln.swf.gz"))
+	l, err := ReadSWFFile(datadir.ForTest(t, "swf", "SDSC-SP2-1998-4.2-cln.swf.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

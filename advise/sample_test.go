@@ -15,7 +15,7 @@ import (
 // lost); no policy asks more than the request.
 func TestReplaySampleConservation(t *testing.T) {
 	path := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
-	l, err := ReadLogFile(path)
+	l, err := ReadSWFFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

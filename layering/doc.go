@@ -22,13 +22,16 @@
 //     (Section 3 of hpc-application-profiles-and-reservations); the DP has
 //     one home.
 //  3. Services and reproductions built on the capabilities: advise (the
-//     site walltime advisor), slurm (the
+//     site walltime advisor; advise/logs reads the site's logs, learns and
+//     replays them; cmd/internal/askcmd is the command line of its answer,
+//     shared by cmd/ckpt and cmd/ckpt-advise), slurm (the
 //     chain builder, the runner, the cluster interface), coord and its
 //     subpackages (the coordinator), repro and its subpackages. A
 //     reproduction may use a service (repro/slurm submits through
 //     slurm); a service uses no reproduction.
-//  4. cmd/ckpt: maps flags to Requests and renders Reports; it may import
-//     anything, and nothing imports it.
+//  4. cmd/ckpt (and cmd/ckpt-advise, the advisor's answer alone): maps
+//     flags to Requests and renders Reports; it may import anything, and
+//     nothing imports it.
 //
 // Complexity: the test parses the import clauses of every Go file once,
 // O(total size of the import blocks).

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/advise/logs"
+	"github.com/ckpt-hpc/ckpt/cmd/internal/askcmd"
 	"github.com/ckpt-hpc/ckpt/report"
 )
 
@@ -14,36 +16,11 @@ import (
 var adviseNames = map[string]string{"min_runs": "min-runs"}
 
 func newAdviseCmd() *cobra.Command {
-	var r advise.AskRequest
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "advise --model FILE --user U [--nodes N] [--time T]",
-		Short: "The site's walltime advisor: the --time to ask for a job about to be submitted",
-		Long: `Answer, from a model learnt on the site's job log (ckpt advise learn), with the
-walltime to ask: the first reservation of the sequence of least expected
-turnaround (waits + runs under the site's fitted wait model), --time-min, the
-rest of the sequence if the job is killed, or the advice to keep the user's
-request (too little history, or a group whose past advice did worse). See
-docs/advise.md.`,
-		Example: `  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model
-  ckpt advise --model kth.model --user 12 --nodes 4 --time 15h
-  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return printer(cmd, asJSON, adviseNames)(advise.AskRun(cmd.Context(), r))
-		},
+	cmd := askcmd.New("advise", "ckpt advise") // the ask form, shared with ckpt-advise
+	for _, sub := range []*cobra.Command{newAdviseLearnCmd(), newAdviseReplayCmd()} {
+		sub.SetFlagErrorFunc(flagError) // the root's, not the ask form's
+		cmd.AddCommand(sub)
 	}
-	fl := cmd.Flags()
-	fl.StringVar(&r.Model, "model", "", "the model file (ckpt advise learn)")
-	fl.StringVar(&r.User, "user", "", "the user (SWF: the user number)")
-	fl.StringVar(&r.Group, "account", "", "the account or group")
-	fl.StringVar(&r.App, "job-name", "", "the job name (SWF: the executable number)")
-	fl.StringVar(&r.Queue, "queue", "", "the queue (SWF: the queue number)")
-	fl.StringVar(&r.Partition, "partition", "", "the partition")
-	fl.Int64Var(&r.Nodes, "nodes", 1, "nodes (or processors, as the log counts them)")
-	durationVar(fl, &r.Requested, "time", "", "the user's own --time, if any (a duration: 3600, 90m, 01:30:00)")
-	addJSONFlag(fl, &asJSON)
-	cmd.AddCommand(newAdviseLearnCmd(), newAdviseReplayCmd())
 	return cmd
 }
 
@@ -83,13 +60,13 @@ func newAdviseLogCmd(use, short, example string, model *string,
 }
 
 func newAdviseLearnCmd() *cobra.Command {
-	var r advise.LearnRequest
+	var r logs.LearnRequest
 	cmd := newAdviseLogCmd("learn {LOG | --from-cluster [--since T] [--until T]} --model FILE",
 		"Build or extend the advisor's model from a job log (SWF, gzip, CQSim .rst, sacct --parsable2) or the cluster's accounting",
 		"  ckpt advise learn ../shared/data/swf/KTH-SP2-1996-2.1-cln.swf.gz --model kth.model\n  ckpt advise learn --from-cluster --since 2026-01-01 --model /etc/slurm/ckpt-advise.model", &r.Model,
 		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
 			r.Log, r.Params = log, p
-			return advise.Learn(ctx, r)
+			return logs.Learn(ctx, r)
 		})
 	cmd.Args = cobra.MaximumNArgs(1)
 	cmd.Flags().BoolVar(&r.FromCluster, "from-cluster", false, "learn every user's jobs from the cluster's accounting (sacct -a), new ones only")
@@ -103,7 +80,7 @@ func newAdviseReplayCmd() *cobra.Command {
 	cmd := newAdviseLogCmd("replay LOG", "Replay a job log with no look-ahead: users' requests, last-two, max×k, p90 and ckpt side by side",
 		"  ckpt advise replay ../shared/data/swf/SDSC-SP2-1998-4.2-cln.swf.gz --plot sdsc.svg --priors 0.5,1,4,8", nil,
 		func(ctx context.Context, log string, p advise.Params) (textReport, error) {
-			return advise.ReplayRun(ctx, advise.ReplayRequest{Log: log, Params: p, Priors: priors})
+			return logs.ReplayRun(ctx, logs.ReplayRequest{Log: log, Params: p, Priors: priors})
 		})
 	cmd.Flags().Float64SliceVar(&priors, "priors", nil, "also replay ckpt with each of these priors (its operating points)")
 	return cmd

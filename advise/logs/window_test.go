@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"context"
 	"errors"
 	"fmt"
@@ -82,7 +84,7 @@ func TestLearnPendingJobWaitsAlone(t *testing.T) {
 		{ID: 102, Submit: at("10:05"), Start: at("10:06"), End: at("10:30")},
 		{ID: 103, Submit: at("10:10"), Start: at("10:11"), End: at("11:00")},
 	}}
-	r := LearnRequest{Model: filepath.Join(t.TempDir(), "m6.model"), Params: DefaultParams(), FromCluster: true,
+	r := LearnRequest{Model: filepath.Join(t.TempDir(), "m6.model"), Params: advise.DefaultParams(), FromCluster: true,
 		Since: "2026-11-28", Cluster: site, Now: func() time.Time { return site.now }}
 	want := completedIn(site, day, time.Time{})
 	rep, err := Learn(t.Context(), r)
@@ -129,7 +131,7 @@ func TestLearnEveryJobOnce(t *testing.T) {
 				last = end
 			}
 		}
-		r := LearnRequest{Model: filepath.Join(t.TempDir(), fmt.Sprintf("p%d.model", time.Now().UnixNano())), Params: DefaultParams(),
+		r := LearnRequest{Model: filepath.Join(t.TempDir(), fmt.Sprintf("p%d.model", time.Now().UnixNano())), Params: advise.DefaultParams(),
 			FromCluster: true, Since: "2026-11-28", Cluster: site, Now: func() time.Time { return site.now }}
 		learns := rapid.IntRange(0, 6).Draw(rt, "learns")
 		site.now = day
@@ -145,9 +147,12 @@ func TestLearnEveryJobOnce(t *testing.T) {
 				rt.Fatal(err)
 			}
 		}
-		e, err := ReadModel(r.Model)
-		if err != nil || e.jobs != n || len(e.waiting) != 0 {
-			rt.Fatalf("%d jobs in the model, waiting %v, want %d: %v", e.jobs, e.waiting, n, err)
+		e, err := advise.ReadModel(r.Model)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if jobs, _ := e.Size(); jobs != n || len(e.Waiting()) != 0 {
+			rt.Fatalf("%d jobs in the model, waiting %v, want %d", jobs, e.Waiting(), n)
 		}
 	})
 }
@@ -162,7 +167,7 @@ func TestLearnEarlierSince(t *testing.T) {
 		site.jobs = append(site.jobs, siteJob{ID: 200 + i, Submit: s, Start: s, End: s.Add(2 * time.Minute)})
 	}
 	model := filepath.Join(t.TempDir(), "m2.model")
-	r := LearnRequest{Model: model, Params: DefaultParams(), FromCluster: true, Cluster: site, Now: func() time.Time { return site.now },
+	r := LearnRequest{Model: model, Params: advise.DefaultParams(), FromCluster: true, Cluster: site, Now: func() time.Time { return site.now },
 		Since: "2026-11-28T11:00", Until: "2026-11-28T12:00"}
 	rep, err := Learn(t.Context(), r)
 	if want := completedIn(site, at("11:00"), at("12:00")); err != nil || rep.New != want {
@@ -182,7 +187,7 @@ func TestLearnEarlierSince(t *testing.T) {
 
 	// A model that learnt nothing keeps its window: the next learn starts there.
 	empty := &clusterSite{now: at("13:00")}
-	r = LearnRequest{Model: filepath.Join(t.TempDir(), "m0.model"), Params: DefaultParams(), FromCluster: true, Cluster: empty,
+	r = LearnRequest{Model: filepath.Join(t.TempDir(), "m0.model"), Params: advise.DefaultParams(), FromCluster: true, Cluster: empty,
 		Now: func() time.Time { return empty.now }, Since: "2026-11-28T11:00", Until: "2026-11-28T12:00"}
 	if rep, err = Learn(t.Context(), r); err != nil || rep.New != 0 {
 		t.Fatalf("empty window: %+v, %v", rep, err)
@@ -214,14 +219,14 @@ func TestLearnWindowErrors(t *testing.T) {
 		{LearnRequest{Log: "x.swf", Until: "1d"}, "until"},
 		{LearnRequest{Log: "x.swf", Since: "1d"}, "since"},
 	} {
-		c.r.Model, c.r.Params, c.r.Now, c.r.Cluster = filepath.Join(dir, "w.model"), DefaultParams(), now, garbage("")
+		c.r.Model, c.r.Params, c.r.Now, c.r.Cluster = filepath.Join(dir, "w.model"), advise.DefaultParams(), now, garbage("")
 		_, err := Learn(t.Context(), c.r)
 		var ue *usage.Error
 		if !errors.As(err, &ue) || ue.Field != c.field {
 			t.Errorf("%+v: %v, want a usage error naming %s", c.r, err, c.field)
 		}
 	}
-	r := LearnRequest{Model: filepath.Join(dir, "g.model"), Params: DefaultParams(), FromCluster: true, Now: now,
+	r := LearnRequest{Model: filepath.Join(dir, "g.model"), Params: advise.DefaultParams(), FromCluster: true, Now: now,
 		Cluster: garbage("sacct: error: something\n")}
 	if _, err := Learn(t.Context(), r); err == nil || usage.Is(err) {
 		t.Errorf("a garbage sacct answer: %v, want a runtime failure", err)

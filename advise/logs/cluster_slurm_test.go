@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"context"
 	"fmt"
 	"math"
@@ -44,7 +46,7 @@ func ckptBinary(t *testing.T) string {
 		}
 		os.Chmod(dir, 0o755)
 		ckptBin = filepath.Join(dir, "ckpt")
-		if out, err := exec.Command("go", "build", "-o", ckptBin, "../cmd/ckpt").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", ckptBin, "../../cmd/ckpt").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v: %s", err, out)
 		}
 	})
@@ -66,7 +68,7 @@ func ckptBinary(t *testing.T) string {
 func TestLearnFromClusterOnSlurm(t *testing.T) {
 	needSlurm(t)
 	bin := ckptBinary(t)
-	count, err := filepath.Abs("../examples/count.sh")
+	count, err := filepath.Abs("../../examples/count.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestLearnFromClusterOnSlurm(t *testing.T) {
 		})
 	}
 	// Wait for the chains (and the lone job) to end.
-	want := map[string]Job{}
+	want := map[string]advise.Job{}
 	deadline := time.Now().Add(4 * time.Minute)
 	for id, dir := range dirs {
 		for {
@@ -124,7 +126,7 @@ func TestLearnFromClusterOnSlurm(t *testing.T) {
 				if st, err = slurm.Load(dir); err != nil {
 					t.Fatal(err)
 				}
-				var w Job
+				var w advise.Job
 				for _, o := range st.Outcomes {
 					if o.Outcome == slurm.OutcomeDone {
 						w.Run, w.Complete = o.Progress, true
@@ -143,11 +145,11 @@ func TestLearnFromClusterOnSlurm(t *testing.T) {
 			time.Sleep(time.Second)
 		}
 	}
-	l, _, err := clusterLog(t.Context(), LearnRequest{FromCluster: true, Since: since.Format(slurm.SacctTimeLayout)}, NewEngine(DefaultParams()), false)
+	l, _, err := clusterLog(t.Context(), LearnRequest{FromCluster: true, Since: since.Format(slurm.SacctTimeLayout)}, advise.NewEngine(advise.DefaultParams()), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]Job{}
+	got := map[string]advise.Job{}
 	for _, j := range l.Jobs {
 		switch {
 		case j.Chain != "":

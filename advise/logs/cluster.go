@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"context"
 	"errors"
 	"fmt"
@@ -55,39 +57,40 @@ func wallSec(t time.Time) float64 {
 // between were never learnt, and are not told apart from those that were
 // by submit time). It returns the log and the window's start (wallSec).
 // O(jobs of the window).
-func clusterLog(ctx context.Context, r LearnRequest, e *Engine, extended bool) (Log, float64, error) {
+func clusterLog(ctx context.Context, r LearnRequest, e *advise.Engine, extended bool) (advise.Log, float64, error) {
 	now := time.Now()
 	if r.Now != nil {
 		now = r.Now()
 	}
 	since := now.Add(-DefaultSince)
-	if stop := max(e.lastSeen, e.from); extended && stop > 0 {
+	from, last := e.Span()
+	if stop := max(last, from); extended && stop > 0 {
 		since = wallClock(stop, now.Location())
 	}
 	var until time.Time
 	var err error
 	if r.Since != "" {
 		if since, err = ParseWhen(r.Since, now); err != nil {
-			return Log{}, 0, usage.Fieldf("since", "%v", err)
+			return advise.Log{}, 0, usage.Fieldf("since", "%v", err)
 		}
 		if since.After(now) {
-			return Log{}, 0, usage.Fieldf("since", "%s is in the future (now is %s)", r.Since, now.Format(slurm.SacctTimeLayout))
+			return advise.Log{}, 0, usage.Fieldf("since", "%s is in the future (now is %s)", r.Since, now.Format(slurm.SacctTimeLayout))
 		}
-		covered := e.from
+		covered := from
 		if covered == 0 {
-			covered = e.lastSeen // a model of an older ckpt: it covers up to there
+			covered = last // a model of an older ckpt: it covers up to there
 		}
 		if extended && covered > 0 && wallSec(since) < covered {
-			return Log{}, 0, usage.Fieldf("since", "%s is before %s, where %s starts: the jobs between were never learnt and would be skipped as learnt (learn them into a new model)",
+			return advise.Log{}, 0, usage.Fieldf("since", "%s is before %s, where %s starts: the jobs between were never learnt and would be skipped as learnt (learn them into a new model)",
 				r.Since, wallClock(covered, time.UTC).Format(slurm.SacctTimeLayout), r.Model)
 		}
 	}
 	if r.Until != "" {
 		if until, err = ParseWhen(r.Until, now); err != nil {
-			return Log{}, 0, usage.Fieldf("until", "%v", err)
+			return advise.Log{}, 0, usage.Fieldf("until", "%v", err)
 		}
 		if !until.After(since) {
-			return Log{}, 0, usage.Fieldf("until", "%s is not after the window's start %s", r.Until, since.Format(slurm.SacctTimeLayout))
+			return advise.Log{}, 0, usage.Fieldf("until", "%s is not after the window's start %s", r.Until, since.Format(slurm.SacctTimeLayout))
 		}
 	}
 	cl := r.Cluster
@@ -96,7 +99,7 @@ func clusterLog(ctx context.Context, r LearnRequest, e *Engine, extended bool) (
 	}
 	out, err := cl.SiteJobs(ctx, since, until)
 	if err != nil {
-		return Log{}, 0, err
+		return advise.Log{}, 0, err
 	}
 	end := "now"
 	if !until.IsZero() {
@@ -104,7 +107,7 @@ func clusterLog(ctx context.Context, r LearnRequest, e *Engine, extended bool) (
 	}
 	name := fmt.Sprintf("sacct -a from %s to %s", since.Format(slurm.SacctTimeLayout), end)
 	if strings.TrimSpace(out) == "" { // sacct prints no header when nothing ran
-		return Log{Name: name, Skipped: map[string]int{}}, wallSec(since), nil
+		return advise.Log{Name: name, Skipped: map[string]int{}}, wallSec(since), nil
 	}
 	l, err := readSacct(strings.NewReader(out), name) // a window with nothing new learns nothing
 	if err != nil {

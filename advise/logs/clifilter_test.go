@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,18 +30,18 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/ckpt").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/ckpt").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	// User 7 runs about 10 min under 4 h requests; waits cost 0.8 s per
 	// second requested.
-	p := DefaultParams()
-	p.Wait = WaitModel{A: 0.8, B: 3600}
-	e := NewEngine(p)
-	var jobs []Job
+	p := advise.DefaultParams()
+	p.Wait = advise.WaitModel{A: 0.8, B: 3600}
+	e := advise.NewEngine(p)
+	var jobs []advise.Job
 	for i, t0 := 0, 0.0; i < 60; i++ {
 		run := 500 + 10*float64(i%7)
-		jobs = append(jobs, Job{Submit: t0, Wait: 100, Run: run, Requested: 14400, Nodes: 1, Who: Who{User: "7"}})
+		jobs = append(jobs, advise.Job{Submit: t0, Wait: 100, Run: run, Requested: 14400, Nodes: 1, Who: advise.Who{User: "7"}})
 		t0 += 100 + run + 10
 	}
 	e.Feed(jobs, true, nil)
@@ -47,7 +49,7 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	if err := e.WriteModel(model); err != nil {
 		t.Fatal(err)
 	}
-	want, err := AskRun(t.Context(), AskRequest{Model: model, Query: Query{Who: Who{User: "7"}, Nodes: 1}})
+	want, err := advise.AskRun(t.Context(), advise.AskRequest{Model: model, Query: advise.Query{Who: advise.Who{User: "7"}, Nodes: 1}})
 	if err != nil || want.Keep {
 		t.Fatalf("the model keeps user 7's request (%v): %+v", err, want)
 	}
@@ -136,11 +138,11 @@ func slurmConf() string {
 // alone (the script's other steps start daemons as root): POLICY, the
 // cli_filter.lua to write, the slurm.conf.new to complete.
 func cliFilterInstall(policy, lua, confNew string) ([]byte, error) {
-	script, err := filepath.Abs("../scripts/slurm-localhost.sh")
+	script, err := filepath.Abs("../../scripts/slurm-localhost.sh")
 	if err != nil {
 		return nil, err
 	}
-	src, _ := filepath.Abs("../contrib/slurm/cli_filter.lua")
+	src, _ := filepath.Abs("../../contrib/slurm/cli_filter.lua")
 	funcs := `eval "$(sed -n -e '/^marker=/p' -e '/^cli_filter_check()/,/^}/p' -e '/^cli_filter_install()/,/^}/p' "$0")"; cli_filter_install "$@"`
 	return exec.Command("bash", "-c", funcs, script, policy, lua, confNew, src).CombinedOutput()
 }

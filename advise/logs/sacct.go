@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"bufio"
 	"io"
 	"math"
@@ -33,7 +35,7 @@ func isSacct(br *bufio.Reader) bool {
 // sacctRow is one allocation of a dump, as read.
 type sacctRow struct {
 	f   []string
-	job Job
+	job advise.Job
 	end float64 // the logged end, 0 when unknown
 	why string  // why it is not a usable lone job ("" when it is)
 	// state is the job's State without "by UID"; chain its ckpt chain's
@@ -58,7 +60,7 @@ type sacctRow struct {
 // Log.Waiting lists the jobs and chains that have not ended (Log.Unended
 // the earliest submit among them) and Log.Listed every job's and chain's ID.
 // Times are read as UTC: only their differences matter. O(lines).
-func ReadSacct(r io.Reader, name string) (Log, error) {
+func ReadSacct(r io.Reader, name string) (advise.Log, error) {
 	l, err := readSacct(r, name)
 	if err != nil {
 		return l, err
@@ -67,10 +69,10 @@ func ReadSacct(r io.Reader, name string) (Log, error) {
 }
 
 // readSacct is ReadSacct without the refusal of a dump with no usable job.
-func readSacct(r io.Reader, name string) (Log, error) {
+func readSacct(r io.Reader, name string) (advise.Log, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	l := Log{Name: name, Skipped: map[string]int{}, Unended: math.Inf(1), Listed: map[string]bool{}}
+	l := advise.Log{Name: name, Skipped: map[string]int{}, Unended: math.Inf(1), Listed: map[string]bool{}}
 	var col map[string]int
 	chains := map[string][]sacctRow{}
 	var order []string
@@ -110,7 +112,7 @@ func readSacct(r io.Reader, name string) (Log, error) {
 		switch {
 		case row.why == "not ended":
 			l.Unended = math.Min(l.Unended, row.job.Submit)
-			l.Waiting = append(l.Waiting, Waiting{ID: row.job.ID, State: row.state, Submit: row.job.Submit})
+			l.Waiting = append(l.Waiting, advise.Waiting{ID: row.job.ID, State: row.state, Submit: row.job.Submit})
 			fallthrough
 		case row.why != "":
 			l.Skipped[row.why]++
@@ -127,7 +129,7 @@ func readSacct(r io.Reader, name string) (Log, error) {
 	for _, id := range order {
 		joinChain(&l, chains[id], col)
 	}
-	sortJobs(l.Jobs)
+	advise.SortJobs(l.Jobs)
 	return l, nil
 }
 
@@ -144,7 +146,7 @@ func chainID(comment string) (string, bool) {
 
 // joinChain adds the run of one chain's reservations to l, or counts why
 // it is skipped.
-func joinChain(l *Log, rows []sacctRow, col map[string]int) {
+func joinChain(l *advise.Log, rows []sacctRow, col map[string]int) {
 	recs := make([]slurm.Record, len(rows))
 	byID := map[string]sacctRow{}
 	for i, r := range rows {
@@ -157,7 +159,7 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 	for why, n := range runs.Skipped {
 		l.Skipped["ckpt chain: "+why] += n
 		if why == "chain still running" {
-			w := Waiting{ID: "chain:" + rows[0].chain, State: "RUNNING", Submit: math.Inf(1)}
+			w := advise.Waiting{ID: "chain:" + rows[0].chain, State: "RUNNING", Submit: math.Inf(1)}
 			for _, r := range rows {
 				l.Unended = math.Min(l.Unended, r.job.Submit)
 				w.Submit = math.Min(w.Submit, r.job.Submit)
@@ -170,7 +172,7 @@ func joinChain(l *Log, rows []sacctRow, col map[string]int) {
 			l.Skipped["ckpt chain: work recorded beyond 100 years"]++
 			continue
 		}
-		j := Job{Submit: math.Inf(1), Wait: -1, Run: run.Walltime, Chain: run.Chain, Nodes: -1, ID: "chain:" + run.Chain}
+		j := advise.Job{Submit: math.Inf(1), Wait: -1, Run: run.Walltime, Chain: run.Chain, Nodes: -1, ID: "chain:" + run.Chain}
 		var limits float64
 		for _, id := range run.Jobs {
 			r := byID[id]
@@ -220,8 +222,8 @@ func sacctJob(f []string, col map[string]int) sacctRow {
 	if err != nil {
 		nodes = -1
 	}
-	row := sacctRow{f: f, state: state, job: Job{ID: get("JobID"), Submit: float64(submit.Unix()), Wait: start.Sub(submit).Seconds(), Run: run, Requested: limit, Nodes: nodes,
-		Who: Who{User: get("User"), Group: get("Account"), App: get("JobName"), Partition: get("Partition")}}}
+	row := sacctRow{f: f, state: state, job: advise.Job{ID: get("JobID"), Submit: float64(submit.Unix()), Wait: start.Sub(submit).Seconds(), Run: run, Requested: limit, Nodes: nodes,
+		Who: advise.Who{User: get("User"), Group: get("Account"), App: get("JobName"), Partition: get("Partition")}}}
 	if eerr == nil && serr == nil {
 		row.end = float64(end.Unix())
 	}
@@ -243,10 +245,10 @@ func sacctJob(f []string, col map[string]int) sacctRow {
 }
 
 // finish keeps a log with at least one job, its jobs in submit order.
-func finish(l Log) (Log, error) {
+func finish(l advise.Log) (advise.Log, error) {
 	if len(l.Jobs) == 0 {
 		return l, usage.Errorf("%s: none of the %d jobs has a run time, a requested time and a submit time (%v)", l.Name, l.Read, l.Skipped)
 	}
-	sortJobs(l.Jobs)
+	advise.SortJobs(l.Jobs)
 	return l, nil
 }

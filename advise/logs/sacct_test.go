@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"context"
 	"math"
 	"path/filepath"
@@ -142,7 +144,7 @@ func TestLearnFromCluster(t *testing.T) {
 	now := time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)
 	site := &fakeSite{out: chainDump}
 	model := filepath.Join(t.TempDir(), "site.model")
-	r := LearnRequest{Model: model, Params: DefaultParams(), FromCluster: true, Cluster: site, Now: func() time.Time { return now }}
+	r := LearnRequest{Model: model, Params: advise.DefaultParams(), FromCluster: true, Cluster: site, Now: func() time.Time { return now }}
 	rep, err := Learn(t.Context(), r)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +179,7 @@ func TestLearnFromCluster(t *testing.T) {
 		{Model: model, FromCluster: true, Since: "yesterday", Cluster: site},
 		{Model: model, FromCluster: true, Since: "2026-01-02", Until: "2026-01-01", Cluster: site},
 	} {
-		bad.Params, bad.Now = DefaultParams(), r.Now
+		bad.Params, bad.Now = advise.DefaultParams(), r.Now
 		if _, err := Learn(t.Context(), bad); err == nil || !usage.Is(err) {
 			t.Errorf("%+v: %v, want a usage error", bad, err)
 		}

@@ -1,6 +1,8 @@
-package advise
+package logs
 
 import (
+	"github.com/ckpt-hpc/ckpt/advise"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,7 +55,7 @@ func (r ReplayReport) Page() (report.Page, error) {
 	}
 	t := report.Table{Caption: "one line per policy, on the same jobs",
 		Header: []string{"policy", "mean turnaround (h)", "vs user", "reserved/used", "kill rate", "submissions/job", "lost node-h", "changed"}}
-	for _, p := range append(append([]PolicyResult(nil), r.Policies...), r.Points...) {
+	for _, p := range append(append([]advise.PolicyResult(nil), r.Policies...), r.Points...) {
 		t.Rows = append(t.Rows, []string{p.Policy, fmt.Sprintf("%.3f", p.MeanTurnaround/3600), fmt.Sprintf("%+.1f%%", 100*p.VsUser),
 			fmt.Sprintf("%.2f", p.ReservedOverUsed), fmt.Sprintf("%.1f%%", 100*p.KillRate), fmt.Sprintf("%.3f", p.SubmissionsPerJob),
 			fmt.Sprintf("%.0f", p.LostNodeHours), fmt.Sprint(p.Changed)})
