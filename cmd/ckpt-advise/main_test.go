@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/rng"
+)
+
+// bins are ckpt and ckpt-advise, built once for the tests.
+var bins struct{ ckpt, lean, dir string }
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ckpt-advise-test-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bins.dir, bins.ckpt, bins.lean = dir, filepath.Join(dir, "ckpt"), filepath.Join(dir, "ckpt-advise")
+	for bin, pkg := range map[string]string{bins.ckpt: "../ckpt", bins.lean: "."} {
+		cmd := exec.Command("go", "build", "-o", bin, pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what a process gave.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+func run(t *testing.T, bin string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("%s %q: %v", bin, args, err)
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+// learnt is a model learnt by ckpt from a shipped log, and the log.
+func learnt(t *testing.T, name string) (string, advise.Log) {
+	t.Helper()
+	log := datadir.ForTest(t, "swf", name)
+	model := filepath.Join(t.TempDir(), "site.model")
+	if r := run(t, bins.ckpt, "advise", "learn", log, "--model", model); r.code != 0 {
+		t.Fatalf("ckpt advise learn: %+v", r)
+	}
+	l, err := advise.ReadSWFFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return model, l
+}
+
+// TestSameAnswersAsCkpt: for 300 seeded queries drawn from a shipped log's
+// jobs (their users, groups, executables, queues, node counts and
+// requests, mixed with unknown ones, none and bad values) and malformed
+// command lines, ckpt-advise prints the same stdout and stderr and exits
+// with the same status as ckpt advise (cobra's "unknown command "x" for
+// COMMAND" names each its own). The queries must reach advice, abstention
+// and usage errors, or the comparison would prove little.
+func TestSameAnswersAsCkpt(t *testing.T) {
+	model, l := learnt(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	r := rng.New(23)
+	pick := func(known string, bad ...string) string {
+		switch k := r.IntN(10); {
+		case k < 7:
+			return known
+		case k < 9 || len(bad) == 0:
+			return fmt.Sprint(r.IntN(100000)) // unknown
+		default:
+			return bad[r.IntN(len(bad))]
+		}
+	}
+	var cases [][]string
+	for range 300 {
+		j := l.Jobs[r.IntN(len(l.Jobs))]
+		args := []string{"--model", model, "--user", pick(j.User, "", "a b", "é\"\\")}
+		if r.IntN(3) > 0 {
+			args = append(args, "--account", pick(j.Group))
+		}
+		if r.IntN(3) > 0 {
+			args = append(args, "--job-name", pick(j.App))
+		}
+		if r.IntN(2) > 0 {
+			args = append(args, "--queue", pick(j.Queue))
+		}
+		if r.IntN(4) == 0 {
+			args = append(args, "--partition", pick(j.Partition, "debug"))
+		}
+		if r.IntN(3) > 0 {
+			args = append(args, "--nodes", pick(fmt.Sprint(j.Nodes), "-3", "x", "1e3", "99999999999999999999"))
+		}
+		switch k := r.IntN(6); {
+		case k < 3:
+			args = append(args, "--time", pick(fmt.Sprint(j.Requested), "-1", "90x", "1e400", "NaN", "", "00:61:00"))
+		case k == 3:
+			args = append(args, "--time", []string{"15h", "90m", "01:30:00", "2-00:00:00", "0"}[r.IntN(5)])
+		}
+		if r.IntN(3) == 0 {
+			args = append(args, "--json")
+		}
+		cases = append(cases, args)
+	}
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut.model")
+	b, _ := os.ReadFile(model)
+	os.WriteFile(cut, b[:len(b)/2], 0o644)
+	os.WriteFile(filepath.Join(dir, "unreadable.model"), b, 0o000)
+	cases = append(cases,
+		[]string{}, []string{"--user", "12"}, []string{"--model", model}, []string{"--model", model, "--user", "12", "extra"},
+		[]string{"--model", model, "--user", "12", "--no-such-flag"}, []string{"--model", filepath.Join(dir, "none"), "--user", "12"},
+		[]string{"--model", dir, "--user", "12"}, []string{"--model", cut, "--user", "12", "--time", "1h"},
+		[]string{"--model", filepath.Join(dir, "unreadable.model"), "--user", "12"}, []string{"--model", model, "--user", "12", "--time"},
+		[]string{"--model", model, "--user", "12", "--nodes", "4", "--time", "15h"}, []string{"--model", model, "--user=12", "--json=false"})
+	codes := map[int]int{}
+	advised, kept := 0, 0
+	for _, args := range cases {
+		want, got := run(t, bins.ckpt, append([]string{"advise"}, args...)...), run(t, bins.lean, args...)
+		got.stderr = strings.ReplaceAll(got.stderr, `for "ckpt-advise"`, `for "ckpt advise"`) // cobra names the command
+		if got != want {
+			t.Errorf("%q:\nckpt advise: %+v\nckpt-advise: %+v", args, want, got)
+		}
+		codes[want.code]++
+		switch {
+		case want.code != 0:
+			if n := strings.Count(want.stderr, "\n"); n != 1 || want.stdout != "" {
+				t.Errorf("%q: exit %d with %d stderr lines and stdout %q, want one line", args, want.code, n, want.stdout)
+			}
+		case strings.Contains(want.stdout, "--time-min") || strings.Contains(want.stdout, `"keep_user_request": false`):
+			advised++
+		default:
+			kept++
+		}
+	}
+	t.Logf("%d command lines: exit codes %v, %d advised, %d kept or no advice", len(cases), codes, advised, kept)
+	if codes[0] < 100 || codes[2] < 10 || advised < 5 || kept < 20 {
+		t.Fatalf("the queries reach too few cases to compare: exit codes %v, %d advised, %d kept", codes, advised, kept)
+	}
+}
+
+// TestAnswerLinksNothingHeavy: the answer path — ckpt-advise and everything
+// it links — has none of the packages whose initialisation made every ckpt
+// process cost about 30 ms (plots and fonts, Prometheus, Raft, net/http)
+// nor the capabilities and services that bring them (reservation, slurm).
+// Before the answer path was split from learning and replaying, advise
+// linked reservation and its plots, and this test failed.
+func TestAnswerLinksNothingHeavy(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/ckpt-hpc/ckpt/advise") {
+		t.Fatalf("go list -deps does not list package advise: %q", deps)
+	}
+	bad := []string{"gonum.org/v1/plot", "github.com/prometheus/", "github.com/hashicorp/raft", "net/http",
+		"github.com/ckpt-hpc/ckpt/reservation", "github.com/ckpt-hpc/ckpt/slurm", "github.com/ckpt-hpc/ckpt/plot",
+		"github.com/ckpt-hpc/ckpt/report", "github.com/ckpt-hpc/ckpt/runner", "go.etcd.io/bbolt"}
+	for _, d := range deps {
+		for _, b := range bad {
+			if d == b || strings.HasPrefix(d, b) && (strings.HasSuffix(b, "/") || strings.HasPrefix(d[len(b):], "/")) {
+				t.Errorf("ckpt-advise links %s", d)
+			}
+		}
+	}
+}
+
+// TestAnswerTime: the median wall time of 20 answers of ckpt-advise,
+// process start included, is under 20 ms. Asserted with CKPT_TIMING_TESTS=1
+// (CI runs it alone); otherwise logged, since a shared machine's load says
+// nothing about the code.
+func TestAnswerTime(t *testing.T) {
+	model, _ := learnt(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	args := []string{"--model", model, "--user", "12", "--nodes", "4", "--time", "15h", "--json"}
+	median := func(bin string, args ...string) time.Duration {
+		var d []time.Duration
+		for range 20 {
+			start := time.Now()
+			if r := run(t, bin, args...); r.code != 0 {
+				t.Fatalf("%s: %+v", bin, r)
+			}
+			d = append(d, time.Since(start))
+		}
+		slices.Sort(d)
+		return d[len(d)/2]
+	}
+	lean := median(bins.lean, args...)
+	full := median(bins.ckpt, append([]string{"advise"}, args...)...)
+	t.Logf("median of 20 answers, process start included: ckpt-advise %v, ckpt advise %v", lean, full)
+	if os.Getenv("CKPT_TIMING_TESTS") == "1" && lean >= 20*time.Millisecond {
+		t.Fatalf("ckpt-advise answers in %v (median of 20), want under 20 ms", lean)
+	}
+}
