@@ -66,7 +66,10 @@ done
 # as cli_filter.lua, with POLICY as its default (respect: advise only jobs
 # without --time; within: every job, never above its --time) and the model
 # $confdir/ckpt-advise.model (ckpt advise learn --from-cluster --model …),
-# and slurm.conf gets CliFilterPlugins=cli_filter/lua. As with the
+# and slurm.conf gets CliFilterPlugins=cli_filter/lua. The filter runs
+# /usr/local/bin/ckpt-advise (go install ./cmd/ckpt-advise, then copy it
+# there: it answers in a few milliseconds), else /usr/local/bin/ckpt
+# advise (CKPT_ADVISE_BIN and CKPT_BIN override them). As with the
 # configurations, a cli_filter.lua this script did not write is never
 # overwritten; a re-run without --cli-filter removes the one it wrote.
 cli_filter=none

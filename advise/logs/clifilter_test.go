@@ -29,9 +29,11 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/ckpt").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, lean := filepath.Join(dir, "ckpt"), filepath.Join(dir, "ckpt-advise")
+	for b, pkg := range map[string]string{bin: "../../cmd/ckpt", lean: "../../cmd/ckpt-advise"} {
+		if out, err := exec.Command("go", "build", "-o", b, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
 	}
 	// User 7 runs about 10 min under 4 h requests; waits cost 0.8 s per
 	// second requested.
@@ -80,7 +82,7 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 		t.Helper()
 		cmd := exec.Command("sbatch", append([]string{"--parsable", "--hold", "--job-name", "ckpt-cli-filter-test", "--wrap", "true"}, args...)...)
 		cmd.Env = append(os.Environ(), append([]string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf"), "USER=7",
-			"CKPT_ADVISE_BIN=" + bin, "CKPT_ADVISE_TIMEOUT=5"}, env...)...)
+			"CKPT_ADVISE_BIN=" + lean, "CKPT_BIN=" + bin, "CKPT_ADVISE_TIMEOUT=5"}, env...)...)
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
 		took = time.Since(start)
@@ -118,8 +120,13 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	if limit, comment, _ := submit([]string{"CKPT_ADVISE_POLICY=within"}, "--time=04:00:00", "--comment=ckpt:chain=c7"); limit != "04:00:00" || comment != "ckpt:chain=c7" {
 		t.Errorf("a ckpt chain's reservation: TimeLimit=%s Comment=%s, want its plan's 04:00:00 untouched", limit, comment)
 	}
-	for name, b := range map[string]string{"missing": filepath.Join(dir, "nonexistent"), "broken": broken, "slow": slow} {
-		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b, "CKPT_ADVISE_TIMEOUT=1"})
+	// Without ckpt-advise, the filter asks ckpt advise.
+	if limit, comment, _ := submit([]string{"CKPT_ADVISE_BIN=" + filepath.Join(dir, "nonexistent")}); norm(limit) != norm(want.SlurmTime) || comment != want.Comment {
+		t.Errorf("no ckpt-advise, ckpt advise instead: TimeLimit=%s Comment=%s, want %s and %s", limit, comment, want.SlurmTime, want.Comment)
+	}
+	none := filepath.Join(dir, "nonexistent")
+	for name, b := range map[string][2]string{"missing": {none, none}, "broken": {broken, bin}, "slow": {slow, bin}} {
+		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b[0], "CKPT_BIN=" + b[1], "CKPT_ADVISE_TIMEOUT=1"})
 		if strings.Contains(comment, "ckpt") || limit == want.SlurmTime || took > 10*time.Second {
 			t.Errorf("%s advisor: TimeLimit=%s Comment=%s after %v; want the submission through unchanged, quickly", name, limit, comment, took)
 		}

@@ -1,15 +1,17 @@
 --[[
 cli_filter.lua: ckpt's walltime advisor in sbatch/salloc/srun (docs/advise.md).
 
-Before each submission, asks `ckpt advise` (from a model learnt with
-`ckpt advise learn`) for the walltime to request and sets the job's
+Before each submission, asks `ckpt-advise` (the answer of `ckpt advise`
+alone, a binary that answers in a few milliseconds: go install
+./cmd/ckpt-advise; `ckpt advise` when it is missing), from a model learnt
+with `ckpt advise learn`, for the walltime to request and sets the job's
 --time, --time-min and --comment (ckpt:advice=...). The site chooses:
 
   CKPT_ADVISE_POLICY = "respect"  advise only jobs whose user gave no --time
                        "within"   advise every job, never above the user's
                                   --time (ckpt's sequence ends with it)
 
-The filter never blocks or fails a submission: when ckpt is missing, slow
+The filter never blocks or fails a submission: when both are missing, slow
 (longer than CKPT_ADVISE_TIMEOUT), fails or answers something unreadable,
 it logs one line and lets the job through unchanged.
 
@@ -19,7 +21,8 @@ cli_filter_lua.so). The settings below can be overridden by the
 environment of the submitting process (tests do).
 --]]
 
-local CKPT = os.getenv("CKPT_ADVISE_BIN") or "/usr/local/bin/ckpt"
+local ADVISE = os.getenv("CKPT_ADVISE_BIN") or "/usr/local/bin/ckpt-advise"
+local FULL = os.getenv("CKPT_BIN") or "/usr/local/bin/ckpt"
 local MODEL = os.getenv("CKPT_ADVISE_MODEL") or "/etc/slurm/ckpt-advise.model"
 local POLICY = os.getenv("CKPT_ADVISE_POLICY") or "respect"
 local TIMEOUT = os.getenv("CKPT_ADVISE_TIMEOUT") or "0.5"
@@ -62,8 +65,17 @@ local function advise(options)
 	if not given(user) then
 		return nil, "no user name in the environment"
 	end
-	local args = { "timeout", "-k", "0.2", TIMEOUT, quote(CKPT), "advise", "--json",
-		"--model", quote(MODEL), "--user", quote(user) }
+	-- ckpt-advise answers as `ckpt advise` does; the full ckpt when it is missing.
+	local bin, args = ADVISE, { "timeout", "-k", "0.2", TIMEOUT, quote(ADVISE), "--json" }
+	local f = io.open(ADVISE, "r")
+	if f then
+		f:close()
+	else
+		bin, args = FULL, { "timeout", "-k", "0.2", TIMEOUT, quote(FULL), "advise", "--json" }
+	end
+	for _, a in ipairs({ "--model", quote(MODEL), "--user", quote(user) }) do
+		table.insert(args, a)
+	end
 	local function add(flag, v)
 		if given(v) then
 			table.insert(args, flag)
@@ -80,14 +92,14 @@ local function advise(options)
 	local cmd = table.concat(args, " ") .. " 2>/dev/null"
 	local p = io.popen(cmd, "r")
 	if p == nil then
-		return nil, "cannot start " .. CKPT
+		return nil, "cannot start " .. bin
 	end
 	local out = p:read("*a") or ""
 	local ok, how, code = p:close()
 	if not ok then
-		return nil, string.format("%s %s %s (missing, slow or failing: job left as it is)", CKPT, tostring(how), tostring(code))
+		return nil, string.format("%s %s %s (missing, slow or failing: job left as it is)", bin, tostring(how), tostring(code))
 	end
-	return out, nil
+	return out, nil, bin
 end
 
 function slurm_cli_pre_submit(options, offset)
@@ -106,7 +118,7 @@ function slurm_cli_pre_submit(options, offset)
 			log("the job sets --time-min: left as it is")
 			return
 		end
-		local out, why = advise(options)
+		local out, why, bin = advise(options)
 		if out == nil then
 			log("%s", why)
 			return
@@ -114,7 +126,7 @@ function slurm_cli_pre_submit(options, offset)
 		local keep = string.match(out, '"keep_user_request"%s*:%s*(%a+)')
 		local t, tmin, comment = field(out, "slurm_time"), field(out, "slurm_time_min"), field(out, "comment")
 		if keep == nil or comment == nil or not string.match(comment, "^ckpt:advice=[%w:,%-]+$") then
-			log("unreadable answer from %s: job left as it is", CKPT)
+			log("unreadable answer from %s: job left as it is", bin)
 			return
 		end
 		if keep == "true" then
@@ -122,7 +134,7 @@ function slurm_cli_pre_submit(options, offset)
 			return
 		end
 		if not (t and string.match(t, "^[%d:%-]+$") and tmin and string.match(tmin, "^[%d:%-]+$")) then
-			log("unreadable time in the answer of %s: job left as it is", CKPT)
+			log("unreadable time in the answer of %s: job left as it is", bin)
 			return
 		end
 		options["time"] = t
