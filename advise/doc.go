@@ -1,8 +1,7 @@
 // Package advise is the site's walltime advisor: it learns, from a job log
-// (Standard Workload Format, a CQSim result file, or a Slurm sacct dump,
-// from a file or from the cluster through slurm.SiteAccounting, with a ckpt
-// chain's reservations joined into one run by slurm.GroupRuns), what each
-// group of jobs runs for, and answers for
+// (Standard Workload Format, a CQSim result file, or a Slurm sacct dump or
+// the cluster's accounting, read by package advise/logs), what each group
+// of jobs runs for, and answers for
 // a job about to be submitted with the walltime to ask — the first
 // reservation of the optimal sequence of the seed paper (Gainaru et al.,
 // "Reservation and Checkpointing Strategies for Stochastic Jobs", IPDPS
@@ -47,8 +46,10 @@
 //
 // Learning and replaying are O(J log J) for J jobs plus, per job and per
 // level whose group has enough history, one plan for a window of w runs:
-// O(w log w) for the Kaplan–Meier estimate and O(w) for DynProgCount in the
-// NO-CKPT class (its package documentation). A model file holds one
+// O(w log w) for the Kaplan–Meier estimate and O(w²) for the NO-CKPT
+// sequence (noCkptPlan: the advisor's laws have at most w + 1 points, and
+// answering links no capability package, so that cmd/ckpt-advise starts
+// in a few milliseconds). A model file holds one
 // sorted JSON line per group between a header and an end line; answering
 // binary-searches it, O(levels·log G) line reads, and decodes at most one
 // line per level.
