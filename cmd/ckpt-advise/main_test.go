@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,22 +61,34 @@ func run(t *testing.T, bin string, args ...string) result {
 	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
 }
 
-// learnt is a model learnt by ckpt from a shipped log, and the log.
-func learnt(t *testing.T, name string) (string, advise.Log) {
-	t.Helper()
-	log := datadir.ForTest(t, "swf", name)
-	model := filepath.Join(t.TempDir(), "site.model")
-	if r := run(t, bins.ckpt, "advise", "learn", log, "--model", model); r.code != 0 {
-		t.Fatalf("ckpt advise learn: %+v", r)
-	}
-	l, err := advise.ReadSWFFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return model, l
+// kth is the model ckpt learns from KTH-SP2, learnt once for the tests.
+var kth struct {
+	once  sync.Once
+	model string
+	log   advise.Log
+	err   error
 }
 
-// TestSameAnswersAsCkpt: for 300 seeded queries drawn from a shipped log's
+// learnt is the model learnt by ckpt from the shipped KTH-SP2 log, and the
+// log.
+func learnt(t *testing.T) (string, advise.Log) {
+	t.Helper()
+	log := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
+	kth.once.Do(func() {
+		kth.model = filepath.Join(bins.dir, "kth.model")
+		if r := run(t, bins.ckpt, "advise", "learn", log, "--model", kth.model); r.code != 0 {
+			kth.err = fmt.Errorf("ckpt advise learn: %+v", r)
+			return
+		}
+		kth.log, kth.err = advise.ReadSWFFile(log)
+	})
+	if kth.err != nil {
+		t.Fatal(kth.err)
+	}
+	return kth.model, kth.log
+}
+
+// TestSameAnswersAsCkpt: for 200 seeded queries drawn from a shipped log's
 // jobs (their users, groups, executables, queues, node counts and
 // requests, mixed with unknown ones, none and bad values) and malformed
 // command lines, ckpt-advise prints the same stdout and stderr and exits
@@ -83,7 +96,7 @@ func learnt(t *testing.T, name string) (string, advise.Log) {
 // COMMAND" names each its own). The queries must reach advice, abstention
 // and usage errors, or the comparison would prove little.
 func TestSameAnswersAsCkpt(t *testing.T) {
-	model, l := learnt(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	model, l := learnt(t)
 	r := rng.New(23)
 	pick := func(known string, bad ...string) string {
 		switch k := r.IntN(10); {
@@ -96,7 +109,7 @@ func TestSameAnswersAsCkpt(t *testing.T) {
 		}
 	}
 	var cases [][]string
-	for range 300 {
+	for range 200 {
 		j := l.Jobs[r.IntN(len(l.Jobs))]
 		args := []string{"--model", model, "--user", pick(j.User, "", "a b", "é\"\\")}
 		if r.IntN(3) > 0 {
@@ -157,7 +170,7 @@ func TestSameAnswersAsCkpt(t *testing.T) {
 		}
 	}
 	t.Logf("%d command lines: exit codes %v, %d advised, %d kept or no advice", len(cases), codes, advised, kept)
-	if codes[0] < 100 || codes[2] < 10 || advised < 5 || kept < 20 {
+	if codes[0] < 70 || codes[2] < 10 || advised < 5 || kept < 20 {
 		t.Fatalf("the queries reach too few cases to compare: exit codes %v, %d advised, %d kept", codes, advised, kept)
 	}
 }
@@ -194,7 +207,7 @@ func TestAnswerLinksNothingHeavy(t *testing.T) {
 // (CI runs it alone); otherwise logged, since a shared machine's load says
 // nothing about the code.
 func TestAnswerTime(t *testing.T) {
-	model, _ := learnt(t, "KTH-SP2-1996-2.1-cln.swf.gz")
+	model, _ := learnt(t)
 	args := []string{"--model", model, "--user", "12", "--nodes", "4", "--time", "15h", "--json"}
 	median := func(bin string, args ...string) time.Duration {
 		var d []time.Duration
