@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"github.com/ckpt-hpc/ckpt/advise"
-
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/advise"
 )
 
 // TestCLIFilterOnSlurm submits through contrib/slurm/cli_filter.lua on the

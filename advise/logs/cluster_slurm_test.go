@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"github.com/ckpt-hpc/ckpt/advise"
-
 	"context"
 	"fmt"
 	"math"
@@ -14,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/slurm"
 )
 

@@ -1,12 +1,11 @@
 package logs
 
 import (
-	"github.com/ckpt-hpc/ckpt/advise"
-
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/report"
 )

@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"github.com/ckpt-hpc/ckpt/advise"
-
 	"bufio"
 	"io"
 	"math"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"

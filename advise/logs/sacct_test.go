@@ -1,8 +1,6 @@
 package logs
 
 import (
-	"github.com/ckpt-hpc/ckpt/advise"
-
 	"context"
 	"math"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
