@@ -150,11 +150,17 @@ func TestSourcesAndRateLimitCounted(t *testing.T) {
 	if !strings.Contains(r.Text(), "rate limit") {
 		t.Errorf("the text does not state the rate limit: %s", r.Text())
 	}
-	if err := (Options{URL: "http://10.1.2.3:7070", Jobs: 1, Clients: 1, Duration: time.Second, Sources: 2}).Validate(); err == nil {
+	if err := (Options{URL: "http://10.1.2.3:7070", Jobs: 2, Clients: 2, Duration: time.Second, Sources: 2}).Validate(); err == nil {
 		t.Error("loopback sources towards a remote server accepted")
 	}
 	if err := (Options{URL: front.URL, Jobs: 1, Clients: 1, Duration: time.Second, Sources: 255}).Validate(); err == nil {
 		t.Error("255 sources accepted")
+	}
+	for _, o := range []Options{{Jobs: 10, Clients: 2, Sources: 3}, {Jobs: 2, Clients: 8, Sources: 4}} {
+		o.URL, o.Duration = front.URL, time.Second
+		if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "sources") {
+			t.Errorf("%d sources for %d clients and %d jobs: %v, want refused naming sources", o.Sources, o.Clients, o.Jobs, err)
+		}
 	}
 }
 
