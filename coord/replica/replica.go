@@ -54,6 +54,11 @@ type Options struct {
 	// CommitTimeout bounds how long Commit waits for a majority (10 s if
 	// zero); a commit that times out is an error.
 	CommitTimeout time.Duration
+	// FollowerCommit is raft's Config.CommitTimeout: how long the leader
+	// waits without new entries before it tells the followers the commit
+	// index, so how far a follower's applied state lags an idle leader's
+	// (zero: raft's default, 50 ms; the tests use a few ms).
+	FollowerCommit time.Duration
 	// SnapshotThreshold is how many entries since the last snapshot make
 	// a new one, TrailingLogs how many entries a snapshot leaves in the
 	// log (zero: raft's defaults, 8192 and 10240).
@@ -162,6 +167,7 @@ type Replica struct {
 	trans   *raft.NetworkTransport
 	logs    *raftboltdb.BoltStore
 	metrics *metrics
+	log     hclog.Logger
 
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
@@ -196,6 +202,7 @@ func Open(opt Options) (*Replica, error) {
 	setDur(&cfg.ElectionTimeout, opt.ElectionTimeout)
 	setDur(&cfg.LeaderLeaseTimeout, opt.LeaderLeaseTimeout)
 	setDur(&cfg.SnapshotInterval, opt.SnapshotInterval)
+	setDur(&cfg.CommitTimeout, opt.FollowerCommit)
 	if opt.SnapshotThreshold > 0 {
 		cfg.SnapshotThreshold = opt.SnapshotThreshold
 	}
@@ -205,7 +212,8 @@ func Open(opt Options) (*Replica, error) {
 	if err := raft.ValidateConfig(cfg); err != nil {
 		return nil, usage.Wrap(err)
 	}
-	r := &Replica{opt: opt, fsm: newFSM(), metrics: newMetrics()}
+	r := &Replica{opt: opt, fsm: newFSM(), metrics: newMetrics(), log: logger}
+	r.fsm.onHTTP = r.checkHTTP
 	if err := r.start(cfg, logger); err != nil {
 		r.closeTransport()
 		return nil, err

@@ -22,6 +22,7 @@ import (
 // the state as leader before serving it) with the old leader's jobs
 // known; the old leader's server refuses.
 func TestServerOnReplica(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	urls := make([]string, 3)
@@ -96,21 +97,27 @@ func serveGroup(t *testing.T) (*cluster, []string) {
 	})
 	urls := make([]string, 3)
 	for i, r := range c.reps {
-		s, err := server.New(server.Options{Config: testConfig(t), Store: r, NoAuth: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", web[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { s.Serve(ctx, ln); close(done) }()
-		t.Cleanup(func() { cancel(); <-done })
+		serveOn(t, r, web[i])
 		urls[i] = "http://" + web[i]
 	}
 	return c, urls
+}
+
+// serveOn runs coord/server (Serve, with its leader watch) on replica r
+// at HTTP address web until the test ends.
+func serveOn(t *testing.T, r *Replica, web string) {
+	s, err := server.New(server.Options{Config: testConfig(t), Store: r, NoAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
 }
 
 // A replica's server: the leader answers its first write once elected
@@ -119,6 +126,7 @@ func serveGroup(t *testing.T) (*cluster, []string) {
 // client follows, and a read with 307 too unless ?stale=1; /readyz is 200
 // on every replica of a group with a leader; /v1/status shows the group.
 func TestServerFollowsLeader(t *testing.T) {
+	t.Parallel()
 	c, urls := serveGroup(t)
 	li := c.leader(5 * time.Second)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
