@@ -15,7 +15,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/coord/server"
 	"github.com/ckpt-hpc/ckpt/coord/store"
-	"github.com/hashicorp/raft"
 )
 
 // Membership through the HTTP API, sent to a follower (the client follows
@@ -79,9 +78,7 @@ func TestMembersAddRemove(t *testing.T) {
 	// and none with n4 in its peer list, is redirected to n4's HTTP
 	// address, which only the replicated state told them.
 	li = c.leader(5 * time.Second)
-	if err := c.reps[li].raft.LeadershipTransferToServer("n4", raft.ServerAddress(addr)).Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "n4", addr)
 	for start := time.Now(); !n4.IsLeader(); time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 5*time.Second {
 			t.Fatal("n4 did not become the leader")
@@ -107,9 +104,7 @@ func TestMembersAddRemove(t *testing.T) {
 	if _, err := cl.RegisterIn(ctx, api.RegisterRequest{ID: "through-n4", Nodes: 1, Bytes: 1e9, MTBF: 1e5}, 0); err != nil {
 		t.Fatalf("a write through an old member, n4 leading: %v", err)
 	}
-	if err := n4.raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, n4, "", "")
 	c.leader(5 * time.Second)
 	var ce *client.Error
 	for _, m := range []api.Member{{ID: "n/5", Addr: addr}, {ID: "n5", Addr: "nowhere"}, {ID: "n5", Addr: addr, HTTP: "x:0"}} {

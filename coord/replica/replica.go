@@ -54,11 +54,6 @@ type Options struct {
 	// CommitTimeout bounds how long Commit waits for a majority (10 s if
 	// zero); a commit that times out is an error.
 	CommitTimeout time.Duration
-	// FollowerCommit is raft's Config.CommitTimeout: how long the leader
-	// waits without new entries before it tells the followers the commit
-	// index, so how far a follower's applied state lags an idle leader's
-	// (zero: raft's default, 50 ms; the tests use a few ms).
-	FollowerCommit time.Duration
 	// SnapshotThreshold is how many entries since the last snapshot make
 	// a new one, TrailingLogs how many entries a snapshot leaves in the
 	// log (zero: raft's defaults, 8192 and 10240).
@@ -202,7 +197,6 @@ func Open(opt Options) (*Replica, error) {
 	setDur(&cfg.ElectionTimeout, opt.ElectionTimeout)
 	setDur(&cfg.LeaderLeaseTimeout, opt.LeaderLeaseTimeout)
 	setDur(&cfg.SnapshotInterval, opt.SnapshotInterval)
-	setDur(&cfg.CommitTimeout, opt.FollowerCommit)
 	if opt.SnapshotThreshold > 0 {
 		cfg.SnapshotThreshold = opt.SnapshotThreshold
 	}

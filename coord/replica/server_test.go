@@ -61,9 +61,7 @@ func TestServerOnReplica(t *testing.T) {
 	if code := register(f, "b"); code != http.StatusServiceUnavailable {
 		t.Fatalf("register on a follower: %d, want 503", code)
 	}
-	if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "", "")
 	ni := c.leader(5*time.Second, li)
 	if code := register(ni, "c"); code != http.StatusOK {
 		t.Fatalf("first write on the new leader: %d, want 200", code)
@@ -190,9 +188,7 @@ func TestServerFollowsLeader(t *testing.T) {
 		st.Replication.CommitIndex == 0 || len(st.Replication.Peers) != 3 || st.Replication.Peers[li].HTTP != urls[li][len("http://"):] {
 		t.Fatalf("follower's status: %s", body)
 	}
-	if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "", "")
 	ni := c.leader(5*time.Second, li)
 	deadline := time.Now().Add(5 * time.Second)
 	for { // the old leader may not know the new one yet (then 503)
