@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -26,7 +27,10 @@ import (
 type Client struct {
 	// Base is the server's URL, e.g. http://127.0.0.1:7070, or the URLs
 	// of a group's replicas, comma-separated: a request goes to the one
-	// that answered last, follows a 307 to the leader, and on a
+	// that answered last, follows a 307 to the leader (only to one of
+	// these URLs or to a replica the group lists in /v1/status, asked of
+	// the server that redirected: the bearer token is never sent to any
+	// other host, and a 307 there is an error), and on a
 	// connection error or a 503 goes to the next one, always with the same
 	// body (so the same request id or job token: the server recognises a
 	// retry, across a failover too, since the requests it remembers are in
@@ -43,7 +47,8 @@ type Client struct {
 	// PollInterval of WaitGrant (1 s if zero).
 	PollInterval time.Duration
 
-	cur atomic.Int32 // the URL of Base that answered last
+	cur   atomic.Int32 // the URL of Base that answered last
+	peers sync.Map     // origin -> true: replicas a configured server's /v1/status listed
 }
 
 // New returns a client of the coordinator at base, an http(s) URL or
@@ -80,6 +85,45 @@ func (c *Client) bases() []string {
 // itself (keeping the bearer token, which Go's client drops on a redirect
 // to another host).
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// isPeer tells whether origin o is the HTTP address of a replica of the
+// group that base (a configured server) belongs to, as base's
+// /v1/status lists them (asked once per origin not yet known).
+func (c *Client) isPeer(ctx context.Context, hc *http.Client, base, o string) bool {
+	if _, ok := c.peers.Load(o); ok {
+		return true
+	}
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/v1/status?stale=1", nil)
+	if err != nil {
+		return false
+	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var st struct {
+		Replication struct {
+			Peers []struct {
+				HTTP string `json:"http"`
+			} `json:"peers"`
+		} `json:"replication"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&st) != nil {
+		return false
+	}
+	scheme, _, _ := strings.Cut(base, "://")
+	for _, p := range st.Replication.Peers {
+		if p.HTTP != "" {
+			c.peers.Store(scheme+"://"+p.HTTP, true)
+		}
+	}
+	_, ok := c.peers.Load(o)
+	return ok
+}
 
 // Error is an error answer of the server.
 type Error struct {
@@ -178,8 +222,10 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			if j := slices.Index(bases, o); j >= 0 {
 				i = j
 				c.cur.Store(int32(j))
-			} else {
+			} else if c.isPeer(ctx, hc, base, o) {
 				leader = o
+			} else {
+				return fmt.Errorf("coordinator: %s %s: redirected by %s to %s, neither a server given nor a replica its group lists: not followed", method, path, base, o)
 			}
 			wait = 0
 			continue

@@ -87,6 +87,64 @@ func TestSeveralURLs(t *testing.T) {
 	}
 }
 
+// A 307 is followed with the bearer token only to a configured URL or to
+// a replica the redirecting server's /v1/status lists; a 307 to any
+// other host is an error naming it, and that host never sees a request.
+func TestRedirectOnlyToKnownHosts(t *testing.T) {
+	var mu sync.Mutex
+	seen := map[string][]string{} // server -> Authorization headers received
+	record := func(name string, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[name] = append(seen[name], r.Header.Get("Authorization"))
+	}
+	foreign := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record("foreign", r)
+		w.Write([]byte(`{"id":"j"}`))
+	}))
+	defer foreign.Close()
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record("peer", r)
+		w.Write([]byte(`{"id":"j"}`))
+	}))
+	defer peer.Close()
+	target := foreign.URL
+	follower := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/status" {
+			w.Write([]byte(`{"jobs":0,"replication":{"id":"n1","peers":[{"id":"n1","addr":"x:1"},{"id":"n2","addr":"x:2","http":"` +
+				strings.TrimPrefix(peer.URL, "http://") + `"}]}}`))
+			return
+		}
+		mu.Lock()
+		w.Header().Set("Location", target+r.URL.RequestURI())
+		mu.Unlock()
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}))
+	defer follower.Close()
+	c, err := New(follower.URL, "tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Register(context.Background(), api.RegisterRequest{ID: "j", Nodes: 1})
+	if err == nil || !strings.Contains(err.Error(), foreign.URL) || !strings.Contains(err.Error(), "not followed") {
+		t.Fatalf("a 307 to a foreign host: %v, want an error naming %s", err, foreign.URL)
+	}
+	mu.Lock()
+	if len(seen["foreign"]) != 0 {
+		t.Fatalf("the foreign host received %d requests (Authorization %q)", len(seen["foreign"]), seen["foreign"])
+	}
+	target = peer.URL
+	mu.Unlock()
+	if _, err := c.Register(context.Background(), api.RegisterRequest{ID: "j", Nodes: 1}); err != nil {
+		t.Fatalf("a 307 to a replica the group lists: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen["peer"]) != 1 || seen["peer"][0] != "Bearer tok" {
+		t.Fatalf("the listed replica received %q, want one request with the bearer token", seen["peer"])
+	}
+}
+
 // New accepts a list exactly when every comma-separated item is an
 // http(s) URL with a host; a client of any accepted list answers a
 // request (here: nothing listens) with an error, never a panic.

@@ -44,7 +44,8 @@ type Options struct {
 	// choice), so that a server's per-address rate limit applies to each
 	// share of the clients rather than to all of them. Linux routes all of
 	// 127.0.0.0/8 to the loopback interface; the server must listen on
-	// loopback.
+	// loopback. At most the clients in use (min(Clients, Jobs)): a
+	// source without a client would send nothing.
 	Sources int
 }
 
@@ -59,6 +60,9 @@ func (o Options) Validate() error {
 		return usage.Fieldf("duration", "%v must be > 0", o.Duration)
 	case o.Sources < 0 || o.Sources > MaxSources:
 		return usage.Fieldf("sources", "%d must be in [0, %d]", o.Sources, MaxSources)
+	case o.Sources > min(o.Clients, o.Jobs):
+		return usage.Fieldf("sources", "%d must be ≤ the clients in use (%d of --clients %d, --jobs %d): a source would send nothing",
+			o.Sources, min(o.Clients, o.Jobs), o.Clients, o.Jobs)
 	case o.URL == "":
 		return o.Local.Validate()
 	}

@@ -150,17 +150,23 @@ func TestSourcesAndRateLimitCounted(t *testing.T) {
 	if !strings.Contains(r.Text(), "rate limit") {
 		t.Errorf("the text does not state the rate limit: %s", r.Text())
 	}
-	if err := (Options{URL: "http://10.1.2.3:7070", Jobs: 1, Clients: 1, Duration: time.Second, Sources: 2}).Validate(); err == nil {
+	if err := (Options{URL: "http://10.1.2.3:7070", Jobs: 2, Clients: 2, Duration: time.Second, Sources: 2}).Validate(); err == nil {
 		t.Error("loopback sources towards a remote server accepted")
 	}
 	if err := (Options{URL: front.URL, Jobs: 1, Clients: 1, Duration: time.Second, Sources: 255}).Validate(); err == nil {
 		t.Error("255 sources accepted")
 	}
+	for _, o := range []Options{{Jobs: 10, Clients: 2, Sources: 3}, {Jobs: 2, Clients: 8, Sources: 4}} {
+		o.URL, o.Duration = front.URL, time.Second
+		if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "sources") {
+			t.Errorf("%d sources for %d clients and %d jobs: %v, want refused naming sources", o.Sources, o.Clients, o.Jobs, err)
+		}
+	}
 }
 
 // Several URLs follow the leader: the first is a closed port (a dead
 // replica), the second answers every request with a 307 to the server
-// (a follower): the run makes decisions and no errors, and the server's
+// (a follower, whose /v1/status lists the server): the run makes decisions and no errors, and the server's
 // counters agree with the clients'. The same URLs one at a time fail.
 func TestRunFollowsLeader(t *testing.T) {
 	p, _ := arbiter.Policies.Lookup("least-waste")
@@ -171,6 +177,10 @@ func TestRunFollowsLeader(t *testing.T) {
 	defer stop()
 	var redirected atomic.Int64
 	follower := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/status" { // the group, as a follower lists it: the client follows 307s only to these
+			w.Write([]byte(`{"replication":{"peers":[{"id":"n1","addr":"127.0.0.1:1","http":"` + strings.TrimPrefix(url, "http://") + `"}]}}`))
+			return
+		}
 		redirected.Add(1)
 		http.Redirect(w, r, url+r.URL.RequestURI(), http.StatusTemporaryRedirect)
 	}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/hashicorp/raft"
 )
 
 // cluster is a group of replicas in the test process, on loopback, with
@@ -210,4 +211,25 @@ func ctxTimeout(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// handOver transfers r's leadership (to id at addr, or to any follower if
+// id is ""), retrying a transfer that timed out (a follower still
+// catching up on a busy machine) up to 5 times; it fails the test if r
+// still leads after that.
+func handOver(t testing.TB, r *Replica, id, addr string) {
+	t.Helper()
+	var err error
+	for range 5 {
+		if id == "" {
+			err = r.raft.LeadershipTransfer().Error()
+		} else {
+			err = r.raft.LeadershipTransferToServer(raft.ServerID(id), raft.ServerAddress(addr)).Error()
+		}
+		if err == nil || !r.IsLeader() {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("leadership transfer from %s: %v", r.opt.ID, err)
 }

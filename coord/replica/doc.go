@@ -44,8 +44,13 @@
 // Serving: Serve (`ckpt serve --id --raft --peers [--bootstrap]`) opens a
 // replica and runs coord/server on it. The peer list names each replica's
 // raft address and, after '@', its HTTP address, which is where a follower
-// redirects writes: static configuration every replica starts with, so it
-// needs no leader and no commit to be known.
+// redirects writes. A member added later (`ckpt coord members add
+// id=raft@http`) has its HTTP address committed as an entry of the
+// replicated state (and so in every snapshot) before raft adds it, so
+// every replica redirects to it once it leads, without a restart;
+// `members remove` deletes it the same way. The replicated address wins
+// over the peer list's; a replica whose --peers gives another one logs
+// the difference and shows it in /v1/status (replication.conflicts).
 //
 // Complexity: a commit costs one entry encoding, O(changed jobs), one
 // round trip to a majority and an fsync on each; Load is O(jobs log jobs)

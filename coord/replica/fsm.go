@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -19,9 +20,20 @@ import (
 // (Epoch). The FSM applies an entry only if it was appended in that term:
 // a leader that lost and regained leadership without reloading cannot
 // write changes computed from a state another leader has since changed.
+//
+// An entry may instead carry a membership record (Member): a replica's
+// HTTP address set (add) or deleted (remove), applied whatever its epoch
+// (it does not depend on the coordinator's state).
 type entry struct {
 	Epoch   uint64          `json:"epoch"`
-	Changes []coord.Changes `json:"changes"`
+	Changes []coord.Changes `json:"changes,omitempty"`
+	Member  *memberOp       `json:"member,omitempty"`
+}
+
+// memberOp sets replica ID's HTTP address, or deletes it (HTTP "").
+type memberOp struct {
+	ID   string `json:"id"`
+	HTTP string `json:"http,omitempty"`
 }
 
 // StaleError is the answer to an entry refused because its leader's state
@@ -37,14 +49,19 @@ func (e *StaleError) Error() string {
 // replica applies the same entries in the same order and so holds the
 // same state.
 type fsm struct {
-	mu       sync.RWMutex
-	meta     coord.Meta
-	jobs     map[string]coord.Job
-	applied  uint64 // index of the last entry applied
-	restores int    // snapshots restored (a replica that caught up from one)
+	mu   sync.RWMutex
+	meta coord.Meta
+	jobs map[string]coord.Job
+	// http maps a replica's id to its HTTP address, as `members add`
+	// gave it (replicated, so every replica redirects to a new member
+	// without a restart); `members remove` deletes it.
+	http     map[string]string
+	onHTTP   func(id, http string) // called (under mu) for each address set by an entry or a snapshot
+	applied  uint64                // index of the last entry applied
+	restores int                   // snapshots restored (a replica that caught up from one)
 }
 
-func newFSM() *fsm { return &fsm{jobs: map[string]coord.Job{}} }
+func newFSM() *fsm { return &fsm{jobs: map[string]coord.Job{}, http: map[string]string{}} }
 
 // Apply applies one committed entry; the answer (nil or an error) is what
 // the leader's Commit returns. A malformed or stale entry changes nothing.
@@ -58,6 +75,20 @@ func (f *fsm) Apply(l *raft.Log) any {
 	var e entry
 	if err := json.Unmarshal(l.Data, &e); err != nil {
 		return fmt.Errorf("replica: entry %d does not decode: %w", l.Index, err)
+	}
+	if m := e.Member; m != nil {
+		if len(e.Changes) > 0 || !validID(m.ID) || (m.HTTP != "" && !validAddr(m.HTTP)) {
+			return fmt.Errorf("replica: entry %d: bad membership record %q=%q", l.Index, clip(m.ID), clip(m.HTTP))
+		}
+		if m.HTTP == "" {
+			delete(f.http, m.ID)
+		} else {
+			f.http[m.ID] = m.HTTP
+			if f.onHTTP != nil {
+				f.onHTTP(m.ID, m.HTTP)
+			}
+		}
+		return nil
 	}
 	if e.Epoch != l.Term {
 		return &StaleError{Epoch: e.Epoch, Term: l.Term}
@@ -88,11 +119,21 @@ func (f *fsm) state() (coord.Meta, []coord.Job) {
 	return f.meta, jobs
 }
 
+// httpOf is replica id's replicated HTTP address ("" if none).
+func (f *fsm) httpOf(id string) string {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return f.http[id]
+}
+
 // snapHeader opens a snapshot; the jobs follow, one JSON value each.
+// HTTP is the replicas' HTTP addresses (absent from snapshots written
+// before it existed: none then).
 type snapHeader struct {
-	Version string     `json:"version"`
-	Meta    coord.Meta `json:"meta"`
-	Jobs    int        `json:"jobs"`
+	Version string            `json:"version"`
+	Meta    coord.Meta        `json:"meta"`
+	Jobs    int               `json:"jobs"`
+	HTTP    map[string]string `json:"http,omitempty"`
 }
 
 // SnapshotVersion names the snapshot format.
@@ -102,12 +143,15 @@ const SnapshotVersion = "ckpt-coord-replica/1"
 // themselves are never changed in place, an entry replaces them).
 func (f *fsm) Snapshot() (raft.FSMSnapshot, error) {
 	meta, jobs := f.state()
-	return &snapshot{meta: meta, jobs: jobs}, nil
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	return &snapshot{meta: meta, jobs: jobs, http: maps.Clone(f.http)}, nil
 }
 
 type snapshot struct {
 	meta coord.Meta
 	jobs []coord.Job
+	http map[string]string
 }
 
 // Persist writes the header and the jobs, one JSON value per line: its
@@ -116,7 +160,7 @@ type snapshot struct {
 func (s *snapshot) Persist(sink raft.SnapshotSink) error {
 	w := bufio.NewWriter(sink)
 	enc := json.NewEncoder(w)
-	err := enc.Encode(snapHeader{Version: SnapshotVersion, Meta: s.meta, Jobs: len(s.jobs)})
+	err := enc.Encode(snapHeader{Version: SnapshotVersion, Meta: s.meta, Jobs: len(s.jobs), HTTP: s.http})
 	for i := 0; err == nil && i < len(s.jobs); i++ {
 		err = enc.Encode(s.jobs[i])
 	}
@@ -136,44 +180,57 @@ func (s *snapshot) Release() {}
 // decode is refused whole, the state unchanged.
 func (f *fsm) Restore(rc io.ReadCloser) error {
 	defer rc.Close()
-	meta, jobs, err := readSnapshot(rc)
+	h, jobs, err := readSnapshot(rc)
 	if err != nil {
 		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.meta, f.jobs = meta, jobs
+	f.meta, f.jobs, f.http = h.Meta, jobs, h.HTTP
+	if f.http == nil {
+		f.http = map[string]string{}
+	}
+	if f.onHTTP != nil {
+		for _, id := range slices.Sorted(maps.Keys(f.http)) {
+			f.onHTTP(id, f.http[id])
+		}
+	}
 	f.restores++
 	return nil
 }
 
-func readSnapshot(r io.Reader) (coord.Meta, map[string]coord.Job, error) {
+func readSnapshot(r io.Reader) (snapHeader, map[string]coord.Job, error) {
 	dec := json.NewDecoder(bufio.NewReader(r))
 	var h snapHeader
 	if err := dec.Decode(&h); err != nil {
-		return coord.Meta{}, nil, fmt.Errorf("replica: snapshot header: %w", err)
+		return h, nil, fmt.Errorf("replica: snapshot header: %w", err)
 	}
 	if h.Version != SnapshotVersion {
-		return coord.Meta{}, nil, fmt.Errorf("replica: snapshot version %q, want %q", clip(h.Version), SnapshotVersion)
+		return h, nil, fmt.Errorf("replica: snapshot version %q, want %q", clip(h.Version), SnapshotVersion)
 	}
 	if h.Jobs < 0 {
-		return coord.Meta{}, nil, fmt.Errorf("replica: snapshot of %d jobs", h.Jobs)
+		return h, nil, fmt.Errorf("replica: snapshot of %d jobs", h.Jobs)
+	}
+	for id, web := range h.HTTP {
+		if !validID(id) || !validAddr(web) {
+			return h, nil, fmt.Errorf("replica: snapshot's HTTP address of replica %q: %q is not id and host:port", clip(id), clip(web))
+		}
 	}
 	jobs := make(map[string]coord.Job, min(h.Jobs, 1<<16))
 	for i := range h.Jobs {
 		var j coord.Job
 		if err := dec.Decode(&j); err != nil {
-			return coord.Meta{}, nil, fmt.Errorf("replica: snapshot job %d of %d: %w", i+1, h.Jobs, err)
+			return h, nil, fmt.Errorf("replica: snapshot job %d of %d: %w", i+1, h.Jobs, err)
 		}
 		if _, dup := jobs[j.Spec.ID]; dup {
-			return coord.Meta{}, nil, fmt.Errorf("replica: snapshot holds job %q twice", clip(j.Spec.ID))
+			return h, nil, fmt.Errorf("replica: snapshot holds job %q twice", clip(j.Spec.ID))
 		}
 		jobs[j.Spec.ID] = j
 	}
 	if dec.More() {
-		return coord.Meta{}, nil, errors.New("replica: snapshot holds more than its header's jobs")
+		return h, nil, errors.New("replica: snapshot holds more than its header's jobs")
 	}
-	return h.Meta, jobs, nil
+	return h, jobs, nil
 }
 
 func clip(s string) string {

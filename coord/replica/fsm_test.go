@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 
@@ -67,6 +68,59 @@ func TestApplySnapshotRestore(t *testing.T) {
 	}
 }
 
+// A membership record sets or deletes a replica's HTTP address whatever
+// its epoch, and changes nothing else; a bad one is refused. The
+// addresses travel in the snapshot; a replica whose --peers disagrees
+// with them says so (Status.Conflicts, the log) and uses the group's.
+func TestMemberRecords(t *testing.T) {
+	f := newFSM()
+	f.Apply(command(t, 2, entry{Epoch: 2, Changes: someChanges()}))
+	m0, j0 := f.state()
+	for _, op := range []memberOp{{ID: "n4", HTTP: "127.0.0.1:7074"}, {ID: "n5", HTTP: "127.0.0.1:7075"}, {ID: "n5"}, {ID: "n6", HTTP: "127.0.0.1:7076"}} {
+		if r := f.Apply(command(t, 3, entry{Epoch: 1, Member: &op})); r != nil {
+			t.Fatalf("%+v: %v", op, r)
+		}
+	}
+	for _, e := range []entry{{Member: &memberOp{ID: "n/7", HTTP: "127.0.0.1:1"}}, {Member: &memberOp{ID: "n7", HTTP: "nowhere"}},
+		{Member: &memberOp{ID: "n7", HTTP: "127.0.0.1:1"}, Changes: someChanges()}} {
+		if r := f.Apply(command(t, 3, e)); r == nil {
+			t.Errorf("bad membership record %+v applied", *e.Member)
+		}
+	}
+	want := map[string]string{"n4": "127.0.0.1:7074", "n6": "127.0.0.1:7076"}
+	if !maps.Equal(f.http, want) {
+		t.Fatalf("addresses %v, want %v", f.http, want)
+	}
+	m, j := f.state()
+	sameState(t, "after membership records", m, j, m0, j0)
+	s, _ := f.Snapshot()
+	var out sink
+	if err := s.Persist(&out); err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	r := &Replica{opt: Options{Peers: []Peer{{ID: "n4", HTTP: "127.0.0.1:9999"}, {ID: "n6", HTTP: "127.0.0.1:7076"}, {ID: "n8", HTTP: "127.0.0.1:7078"}}}, fsm: newFSM()}
+	r.fsm.onHTTP = func(id, web string) {
+		if c := r.conflict(id, web); c != "" {
+			warned = append(warned, c)
+		}
+	}
+	if err := r.fsm.Restore(io.NopCloser(bytes.NewReader(out.Bytes()))); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(r.fsm.http, want) {
+		t.Fatalf("restored addresses %v, want %v", r.fsm.http, want)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "n4") || !strings.Contains(warned[0], "127.0.0.1:9999") || !strings.Contains(warned[0], "127.0.0.1:7074") {
+		t.Fatalf("conflicts reported: %q, want n4's only", warned)
+	}
+	for id, web := range map[string]string{"n4": "127.0.0.1:7074", "n6": "127.0.0.1:7076", "n8": "127.0.0.1:7078", "n9": ""} {
+		if got := r.httpOf(id); got != web {
+			t.Errorf("%s's HTTP address %q, want %q", id, got, web)
+		}
+	}
+}
+
 // An entry stamped with another term than the one it was appended in, or
 // one that does not decode, changes nothing and answers an error.
 func TestApplyRefuses(t *testing.T) {
@@ -103,6 +157,8 @@ func TestRestoreRefuses(t *testing.T) {
 		{"truncated", lines[0] + lines[1], "job 2 of 2"},
 		{"duplicate", lines[0] + lines[1] + lines[1], "twice"},
 		{"extra", good.String() + lines[1], "more than"},
+		{"bad address", `{"version":"` + SnapshotVersion + `","jobs":0,"http":{"n4":"nowhere"}}`, "HTTP address"},
+		{"bad id", `{"version":"` + SnapshotVersion + `","jobs":0,"http":{"n/4":"127.0.0.1:1"}}`, "HTTP address"},
 	} {
 		g := newFSM()
 		g.Apply(command(t, 1, entry{Epoch: 1, Changes: someChanges()}))
@@ -135,6 +191,7 @@ func FuzzApply(f *testing.F) {
 func FuzzRestore(f *testing.F) {
 	fm := newFSM()
 	fm.Apply(command(f, 1, entry{Epoch: 1, Changes: someChanges()}))
+	fm.Apply(command(f, 1, entry{Member: &memberOp{ID: "n4", HTTP: "127.0.0.1:7074"}}))
 	s, _ := fm.Snapshot()
 	var good sink
 	s.Persist(&good)
@@ -143,9 +200,26 @@ func FuzzRestore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := newFSM()
 		if err := m.Restore(io.NopCloser(bytes.NewReader(data))); err != nil {
-			if mm, j := m.state(); mm != (coord.Meta{}) || len(j) != 0 {
+			if mm, j := m.state(); mm != (coord.Meta{}) || len(j) != 0 || len(m.http) != 0 {
 				t.Fatalf("refused snapshot changed the state: %v", err)
 			}
+			return
+		}
+		// a snapshot accepted round-trips: persisted again and restored, the same state
+		s, _ := m.Snapshot()
+		var out sink
+		if err := s.Persist(&out); err != nil {
+			t.Fatal(err)
+		}
+		g := newFSM()
+		if err := g.Restore(io.NopCloser(bytes.NewReader(out.Bytes()))); err != nil {
+			t.Fatalf("a persisted snapshot does not restore: %v", err)
+		}
+		mm, j := m.state()
+		gm, gj := g.state()
+		sameState(t, "round trip", gm, gj, mm, j)
+		if !maps.Equal(g.http, m.http) {
+			t.Fatalf("round trip: addresses %v, want %v", g.http, m.http)
 		}
 	})
 }

@@ -27,6 +27,7 @@ func gather(t *testing.T, r *Replica) map[string]*dto.Metric {
 // the leader seen elected, the leader flagged on the leader only, the term
 // and indexes raft reports.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	o := own(t, c.reps[li])

@@ -72,6 +72,7 @@ func TestOptionsValidate(t *testing.T) {
 // A folder another replica holds, a raft address in use and a folder
 // that is a file are refused naming them, without hanging.
 func TestOpenRefuses(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 1, nil)
 	o := c.opts[0]
 	o.Bind = "127.0.0.1:0"

@@ -243,6 +243,7 @@ func (g *procs) checkpoint(i int, job string, now float64) (uint64, error) {
 // one resumes, a write sent to the old one is refused, and it ends with
 // the new leader's state.
 func TestKillAndStop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts replica processes")
 	}

@@ -18,6 +18,7 @@ import (
 // and to the single server's bbolt store: every replica ends with the
 // bbolt store's state.
 func TestSameStateAsBolt(t *testing.T) {
+	t.Parallel()
 	// One leader for the whole property: long timeouts so that a stall
 	// of the busy machine does not depose it (that is the fault tests'
 	// business, not this one's).

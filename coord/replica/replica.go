@@ -162,6 +162,7 @@ type Replica struct {
 	trans   *raft.NetworkTransport
 	logs    *raftboltdb.BoltStore
 	metrics *metrics
+	log     hclog.Logger
 
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
@@ -205,7 +206,8 @@ func Open(opt Options) (*Replica, error) {
 	if err := raft.ValidateConfig(cfg); err != nil {
 		return nil, usage.Wrap(err)
 	}
-	r := &Replica{opt: opt, fsm: newFSM(), metrics: newMetrics()}
+	r := &Replica{opt: opt, fsm: newFSM(), metrics: newMetrics(), log: logger}
+	r.fsm.onHTTP = r.checkHTTP
 	if err := r.start(cfg, logger); err != nil {
 		r.closeTransport()
 		return nil, err

@@ -10,7 +10,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
-	"github.com/hashicorp/raft"
 )
 
 // mirror is the oracle: the single server's bbolt store, given every
@@ -38,6 +37,7 @@ func loadOracle(t testing.TB, s *store.Bolt) (coord.Meta, []coord.Job) {
 // that was down gets it when it comes back; with two down nothing is
 // acknowledged.
 func TestMajorityCommit(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	o := own(t, c.reps[li])
@@ -106,6 +106,7 @@ func TestMajorityCommit(t *testing.T) {
 // state is every acknowledged change (the oracle's): nothing is lost.
 // Repeated three times, restarting the killed replica each time.
 func TestLeaderKilled(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	orc := mirror(t)
 	now := 0.0
@@ -154,6 +155,7 @@ func TestLeaderKilled(t *testing.T) {
 // each round the leader grants one lease; then it is killed (or hands
 // over leadership) and the next leader grants the next.
 func TestFencingAcrossLeaderChanges(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	var last uint64
 	now := 0.0
@@ -175,8 +177,8 @@ func TestFencingAcrossLeaderChanges(t *testing.T) {
 			c.kill(li)
 			c.leader(5*time.Second, li)
 			c.start(li)
-		} else if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-			t.Fatal(err)
+		} else {
+			handOver(t, c.reps[li], "", "")
 		}
 	}
 	if last != 10 {
@@ -189,6 +191,7 @@ func TestFencingAcrossLeaderChanges(t *testing.T) {
 // old leader rejoins it holds the new leader's state, without its own
 // refused change.
 func TestStaleLeaderRefused(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	old := own(t, c.reps[li])
@@ -250,24 +253,21 @@ func TestStaleLeaderRefused(t *testing.T) {
 // A leader that loses and regains leadership without reloading is
 // refused: another leader may have changed the state meanwhile.
 func TestRegainedLeaderMustReload(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	o := own(t, c.reps[li])
 	if _, err := o.checkpoint(1, "a"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "", "")
 	ni := c.leader(5*time.Second, li)
 	other := own(t, c.reps[ni])
 	if _, err := other.checkpoint(2, "b"); err != nil {
 		t.Fatal(err)
 	}
 	r := c.reps[li]
-	if err := c.reps[ni].raft.LeadershipTransferToServer(raft.ServerID(r.opt.ID), raft.ServerAddress(r.Addr())).Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[ni], r.opt.ID, r.Addr())
 	if c.leader(5*time.Second) != li {
 		t.Fatal("leadership did not come back")
 	}
@@ -289,6 +289,7 @@ func TestRegainedLeaderMustReload(t *testing.T) {
 // A replica that was down while the log was compacted catches up from
 // the leader's snapshot.
 func TestCatchUpFromSnapshot(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, func(o *Options) { o.TrailingLogs = 4; o.SnapshotThreshold = 8 })
 	li := c.leader(5 * time.Second)
 	f := (li + 1) % 3

@@ -22,6 +22,7 @@ import (
 // the state as leader before serving it) with the old leader's jobs
 // known; the old leader's server refuses.
 func TestServerOnReplica(t *testing.T) {
+	t.Parallel()
 	c := newCluster(t, 3, nil)
 	li := c.leader(5 * time.Second)
 	urls := make([]string, 3)
@@ -60,9 +61,7 @@ func TestServerOnReplica(t *testing.T) {
 	if code := register(f, "b"); code != http.StatusServiceUnavailable {
 		t.Fatalf("register on a follower: %d, want 503", code)
 	}
-	if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "", "")
 	ni := c.leader(5*time.Second, li)
 	if code := register(ni, "c"); code != http.StatusOK {
 		t.Fatalf("first write on the new leader: %d, want 200", code)
@@ -96,21 +95,27 @@ func serveGroup(t *testing.T) (*cluster, []string) {
 	})
 	urls := make([]string, 3)
 	for i, r := range c.reps {
-		s, err := server.New(server.Options{Config: testConfig(t), Store: r, NoAuth: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := net.Listen("tcp", web[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { s.Serve(ctx, ln); close(done) }()
-		t.Cleanup(func() { cancel(); <-done })
+		serveOn(t, r, web[i])
 		urls[i] = "http://" + web[i]
 	}
 	return c, urls
+}
+
+// serveOn runs coord/server (Serve, with its leader watch) on replica r
+// at HTTP address web until the test ends.
+func serveOn(t *testing.T, r *Replica, web string) {
+	s, err := server.New(server.Options{Config: testConfig(t), Store: r, NoAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Serve(ctx, ln); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
 }
 
 // A replica's server: the leader answers its first write once elected
@@ -119,6 +124,7 @@ func serveGroup(t *testing.T) (*cluster, []string) {
 // client follows, and a read with 307 too unless ?stale=1; /readyz is 200
 // on every replica of a group with a leader; /v1/status shows the group.
 func TestServerFollowsLeader(t *testing.T) {
+	t.Parallel()
 	c, urls := serveGroup(t)
 	li := c.leader(5 * time.Second)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -182,9 +188,7 @@ func TestServerFollowsLeader(t *testing.T) {
 		st.Replication.CommitIndex == 0 || len(st.Replication.Peers) != 3 || st.Replication.Peers[li].HTTP != urls[li][len("http://"):] {
 		t.Fatalf("follower's status: %s", body)
 	}
-	if err := c.reps[li].raft.LeadershipTransfer().Error(); err != nil {
-		t.Fatal(err)
-	}
+	handOver(t, c.reps[li], "", "")
 	ni := c.leader(5*time.Second, li)
 	deadline := time.Now().Add(5 * time.Second)
 	for { // the old leader may not know the new one yet (then 503)

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -24,6 +25,9 @@ type Status struct {
 	CommitIndex uint64 `json:"commit_index"`
 	Applied     uint64 `json:"applied_index"`
 	Peers       []Peer `json:"peers"`
+	// Conflicts lists the replicas whose HTTP address in this replica's
+	// --peers differs from the group's replicated one (which is used).
+	Conflicts []string `json:"conflicts,omitempty"`
 }
 
 // Status reports the replica's state, term, indexes and the group's
@@ -37,7 +41,33 @@ func (r *Replica) Status() Status {
 			s.Peers = append(s.Peers, Peer{ID: string(sv.ID), Addr: string(sv.Address), HTTP: r.httpOf(string(sv.ID))})
 		}
 	}
+	for _, p := range r.opt.Peers {
+		if c := r.conflict(p.ID, r.fsm.httpOf(p.ID)); c != "" {
+			s.Conflicts = append(s.Conflicts, c)
+		}
+	}
 	return s
+}
+
+// conflict describes how replica id's HTTP address in --peers differs
+// from web, the group's replicated one ("" if they agree or either is
+// not given).
+func (r *Replica) conflict(id, web string) string {
+	for _, p := range r.opt.Peers {
+		if p.ID == id && p.HTTP != "" && web != "" && p.HTTP != web {
+			return fmt.Sprintf("replica %s: --peers gives HTTP address %s, the group's replicated one is %s (used)", id, p.HTTP, web)
+		}
+	}
+	return ""
+}
+
+// checkHTTP logs a conflict between --peers and an HTTP address the
+// group replicated (the fsm's hook: on every entry and snapshot that
+// sets one, so at start as the log is replayed).
+func (r *Replica) checkHTTP(id, web string) {
+	if c := r.conflict(id, web); c != "" {
+		r.log.Warn(c)
+	}
 }
 
 func (r *Replica) commitIndex() uint64 {
@@ -74,9 +104,12 @@ func (r *Replica) WaitLeader(ctx context.Context) (string, error) {
 // Snapshot takes a snapshot now (and compacts the log behind it).
 func (r *Replica) Snapshot() error { return r.raft.Snapshot().Error() }
 
-// httpOf is the HTTP address of replica id in the peer list ("" if not
-// given).
+// httpOf is the HTTP address of replica id: the group's replicated one
+// (`members add`), else the one in the peer list ("" if neither).
 func (r *Replica) httpOf(id string) string {
+	if web := r.fsm.httpOf(id); web != "" {
+		return web
+	}
 	for _, p := range r.opt.Peers {
 		if p.ID == id {
 			return p.HTTP
@@ -119,8 +152,9 @@ func (r *Replica) Loaded() bool {
 
 // AddMember adds replica m to the group as a voter (raft's AddVoter: on
 // the leader only; done once the new configuration is committed, which
-// the existing majority does without m). m.HTTP is not replicated: the
-// others redirect to m once restarted with it in --peers.
+// the existing majority does without m). m.HTTP, if given, is committed
+// first, as an entry of the replicated state: every replica then
+// redirects to m when it leads, without a restart.
 func (r *Replica) AddMember(m api.Member) error {
 	switch {
 	case !validID(m.ID):
@@ -130,11 +164,33 @@ func (r *Replica) AddMember(m api.Member) error {
 	case m.HTTP != "" && !validAddr(m.HTTP):
 		return usage.Fieldf("http", "%q is not host:port (a port in 1-65535)", clip(m.HTTP))
 	}
+	if m.HTTP != "" {
+		if err := r.applyMember(memberOp{ID: m.ID, HTTP: m.HTTP}); err != nil {
+			return err
+		}
+	}
 	return r.raft.AddVoter(raft.ServerID(m.ID), raft.ServerAddress(m.Addr), 0, r.opt.CommitTimeout).Error()
 }
 
+// applyMember commits a membership record (on the leader only).
+func (r *Replica) applyMember(op memberOp) error {
+	b, err := json.Marshal(entry{Epoch: r.raft.CurrentTerm(), Member: &op})
+	if err != nil {
+		return err
+	}
+	f := r.raft.Apply(b, r.opt.CommitTimeout)
+	if err := f.Error(); err != nil {
+		return fmt.Errorf("%s: recording %s's HTTP address: %w", r.Name(), op.ID, err)
+	}
+	if err, ok := f.Response().(error); ok && err != nil {
+		return err
+	}
+	return nil
+}
+
 // RemoveMember removes replica id from the group (raft's RemoveServer,
-// on the leader only; a leader removing itself steps down).
+// on the leader only; a leader removing itself steps down), its
+// replicated HTTP address first (put back if the removal fails).
 func (r *Replica) RemoveMember(id string) error {
 	f := r.raft.GetConfiguration()
 	if err := f.Error(); err != nil {
@@ -143,5 +199,15 @@ func (r *Replica) RemoveMember(id string) error {
 	if !slices.ContainsFunc(f.Configuration().Servers, func(s raft.Server) bool { return string(s.ID) == id }) {
 		return usage.Fieldf("id", "%q is not a member of the group", clip(id))
 	}
-	return r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error()
+	web := r.fsm.httpOf(id)
+	if web != "" {
+		if err := r.applyMember(memberOp{ID: id}); err != nil {
+			return err
+		}
+	}
+	err := r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error()
+	if err != nil && web != "" {
+		r.applyMember(memberOp{ID: id, HTTP: web}) // best effort: this replica may have lost the leadership meanwhile
+	}
+	return err
 }

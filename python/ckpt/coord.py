@@ -7,7 +7,9 @@ token, the fencing token), so a retry after a timeout is safe.
 
 A replicated coordinator (`ckpt serve --id ... --peers ...`) is given as its
 replicas' URLs, comma-separated (in CKPT_COORD_URL too): a request goes to the
-one that answered last, follows a 307 to the leader (keeping the bearer token),
+one that answered last, follows a 307 to the leader (keeping the bearer token;
+only to one of these URLs or to a replica the redirecting server's /v1/status
+lists: a 307 to any other host is an error, and the token never goes there),
 and on a connection error or a 503 goes to the next URL, always with the same
 body, so the same request id: the group recognises the retry.
 
@@ -69,6 +71,26 @@ class Coordinator:
         self.timeout = timeout
         self.retries = retries if retries is not None else (3 if len(self.urls) == 1 else 20)
         self._cur = 0  # the URL that answered last
+        self._peers = set()  # origins of the replicas a server's /v1/status listed
+
+    def _is_peer(self, base, o):
+        """Whether origin o is a replica of base's group, as base's /v1/status lists them."""
+        if o not in self._peers:
+            req = urllib.request.Request(base + "/v1/status?stale=1")
+            if self.token:
+                req.add_header("Authorization", "Bearer " + self.token)
+            try:
+                with _opener.open(req, timeout=self.timeout) as resp:
+                    st = json.loads(resp.read() or b"{}")
+            except (OSError, ValueError):
+                return False
+            rep = st.get("replication") if isinstance(st, dict) else None
+            peers = rep.get("peers") if isinstance(rep, dict) else None
+            scheme = base.split("://", 1)[0]
+            for p in peers if isinstance(peers, list) else []:
+                if isinstance(p, dict) and isinstance(p.get("http"), str) and p["http"]:
+                    self._peers.add(f"{scheme}://{p['http']}")
+        return o in self._peers
 
     def _next(self):
         self._cur = (self._cur + 1) % len(self.urls)
@@ -99,8 +121,11 @@ class Coordinator:
                     last = CoordError(e.code, "", f"{method} {path}: redirected to {o}")
                     if o in self.urls:
                         self._cur = self.urls.index(o)
-                    else:
+                    elif self._is_peer(base, o):
                         leader = o
+                    else:
+                        raise CoordError(e.code, "Location", f"{method} {path}: redirected by {base} to {o}, "
+                                         "neither a server given nor a replica its group lists: not followed") from None
                     wait = 0.0
                     continue
                 try:

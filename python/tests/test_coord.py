@@ -89,12 +89,24 @@ class TestSeveralURLs(unittest.TestCase):
         c.next("j1")
         self.assertEqual((len(follower.seen), len(leader.seen)), (1, 2))
 
-    def test_redirect_outside_the_list_keeps_the_token(self):
+    def test_redirect_to_a_listed_replica_keeps_the_token(self):
         leader, = self.stands(Stand((200, {}, {"in_s": 1.0})))
-        follower, = self.stands(Stand(to(leader.url)))
+        peers = {"replication": {"peers": [{"id": "n2", "addr": "x:1", "http": leader.url[len("http://"):]}]}}
+        follower, = self.stands(Stand(lambda path, body: (200, {}, peers) if path.startswith("/v1/status")
+                                      else (307, {"Location": leader.url + path}, {})))
         c = coord.Coordinator(follower.url, token="tok-secret")
         c.next("j1")
         self.assertEqual(leader.seen[0][1], "Bearer tok-secret")
+
+    def test_redirect_to_a_foreign_host_is_not_followed(self):
+        foreign, = self.stands(Stand((200, {}, {"in_s": 1.0})))
+        follower, = self.stands(Stand(lambda path, body: (200, {}, {"replication": {"peers": []}}) if path.startswith("/v1/status")
+                                      else (307, {"Location": foreign.url + path}, {})))
+        c = coord.Coordinator(follower.url, token="tok-secret")
+        with self.assertRaises(coord.CoordError) as e:
+            c.next("j1")
+        self.assertIn(foreign.url, str(e.exception))
+        self.assertEqual(foreign.seen, [])
 
     def test_503_goes_to_the_next_with_the_same_request_id(self):
         a, b = self.stands(Stand((503, {}, {"error": "no leader"})), Stand((200, {}, {"status": "granted", "token": 9})))
