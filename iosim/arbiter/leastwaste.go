@@ -209,9 +209,9 @@ const (
 // expression with i's own term kept (an upper bound of every partial sum).
 // A request whose estimate minus 2·filterTol·M_i exceeds the least of
 // (estimate + 2·filterTol·M) cannot have the least summed W_i; the others
-// (usually one; their number is survivors) are scored exactly by score and
-// compared as pick compares them, in index order: the same index as the
-// O(n²) loop. ok is false,
+// (usually one, then the pick; their number is survivors) are scored
+// exactly by score and compared as pick compares them, in index order:
+// the same index as the O(n²) loop. ok is false,
 // and pick falls back, for a negative or non-finite term or n > filterMax.
 func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, survivors int, ok bool) {
 	if len(w) > filterMax {
@@ -251,6 +251,8 @@ func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, s
 		}
 		return idle + v*risk, mIdle + v*mRisk
 	}
+	var lbuf [64]float64
+	lower := lbuf[:0]
 	upper := math.Inf(1)
 	for i := range w {
 		e, m := est(i)
@@ -258,16 +260,22 @@ func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, s
 			return 0, 0, false
 		}
 		upper = math.Min(upper, e+2*filterTol*m+filterAbs)
+		lower = append(lower, e-2*filterTol*m-filterAbs)
 	}
 	best, bestW := -1, 0.0
-	for i := range w {
-		e, m := est(i)
-		if e-2*filterTol*m-filterAbs > upper {
+	for i, lo := range lower {
+		if lo > upper {
 			continue
 		}
-		survivors++
+		if survivors++; survivors == 1 {
+			best = i // scored only if another survives
+			continue
+		}
+		if survivors == 2 {
+			bestW = lw.score(ts, best, w[best].Duration)
+		}
 		wi := lw.score(ts, i, w[i].Duration)
-		if best < 0 || wi < bestW || (wi == bestW && lw.before(w[i], w[best])) {
+		if wi < bestW || (wi == bestW && lw.before(w[i], w[best])) {
 			best, bestW = i, wi
 		}
 	}
