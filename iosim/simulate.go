@@ -719,7 +719,11 @@ func (s *simulator) schedule() {
 				shadow, extra = s.reservation(s.queue[0].q)
 				reserved = true
 			}
-			if now+s.planned(j) <= shadow { // done before the reserved job starts
+			p := j.plan // a queued job's plan, once computed (see planned)
+			if !j.planSet {
+				p = s.planned(j)
+			}
+			if now+p <= shadow { // done before the reserved job starts
 				fits = true
 			} else if j.q <= extra { // on nodes the reserved job will not need
 				extra -= j.q

@@ -1,6 +1,9 @@
 package arbiter
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // LeastWaste is the arbiter of Section III-E: at each token release it
 // grants the token to the request whose selection minimises the expected
@@ -197,6 +200,15 @@ const (
 	filterAbs = 1e-300
 )
 
+// scratch is pickFiltered's buffers, reused across calls (an Arbiter is
+// a value that concurrent simulations share, hence the pool).
+type scratch struct {
+	ts    []lwTerm
+	lower []float64
+}
+
+var filterScratch = sync.Pool{New: func() any { return new(scratch) }}
+
 // pickFiltered is pick in O(n): W_i decomposes as
 //
 //	idle_i = Σ_{j≠i} a_j b_j + v_i Σ_{j≠i} a_j        (j not a checkpoint)
@@ -217,8 +229,10 @@ func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, s
 	if len(w) > filterMax {
 		return 0, 0, false
 	}
-	var tbuf [64]lwTerm
-	ts := terms(now, w, mu, tbuf[:0])
+	sc := filterScratch.Get().(*scratch)
+	defer filterScratch.Put(sc)
+	ts := terms(now, w, mu, sc.ts[:0])
+	sc.ts = ts
 	var ia, iab, ra, rab float64
 	for j, t := range ts {
 		if !(t.a >= 0 && t.b >= 0 && w[j].Duration >= 0) ||
@@ -251,8 +265,7 @@ func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, s
 		}
 		return idle + v*risk, mIdle + v*mRisk
 	}
-	var lbuf [64]float64
-	lower := lbuf[:0]
+	lower := sc.lower[:0]
 	upper := math.Inf(1)
 	for i := range w {
 		e, m := est(i)
@@ -262,6 +275,7 @@ func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, s
 		upper = math.Min(upper, e+2*filterTol*m+filterAbs)
 		lower = append(lower, e-2*filterTol*m-filterAbs)
 	}
+	sc.lower = lower
 	best, bestW := -1, 0.0
 	for i, lo := range lower {
 		if lo > upper {
