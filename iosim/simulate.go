@@ -843,9 +843,19 @@ func (s *simulator) planned(j *job) float64 {
 
 func (s *simulator) start(j *job) {
 	s.flushFree()
-	if k := len(s.nodeBufs); k > 0 && cap(s.nodeBufs[k-1]) >= j.q {
-		j.nodes = append(s.nodeBufs[k-1][:0], s.free[len(s.free)-j.q:]...)
-		s.nodeBufs = s.nodeBufs[:k-1]
+	// The most recently released list long enough (not only the last
+	// one: at Cielo ×8 most starts found the last too short for them and
+	// allocated, 50 MB a trial).
+	k := len(s.nodeBufs) - 1
+	for k >= 0 && cap(s.nodeBufs[k]) < j.q {
+		k--
+	}
+	if k >= 0 {
+		j.nodes = append(s.nodeBufs[k][:0], s.free[len(s.free)-j.q:]...)
+		last := len(s.nodeBufs) - 1
+		s.nodeBufs[k] = s.nodeBufs[last]
+		s.nodeBufs[last] = nil
+		s.nodeBufs = s.nodeBufs[:last]
 	} else {
 		j.nodes = slices.Clone(s.free[len(s.free)-j.q:])
 	}
