@@ -146,16 +146,20 @@
 // concurrent transfers (only the earliest completion is queued), or
 // O(log T) with Options.VirtualTime (virtualshare.go). A job start costs
 // O(q) for q nodes, a restart in place and a failure's look-up O(1). The
-// scheduler's pass at a job start, end or failure is O(R log R + Q) for R
-// running and Q queued jobs (the reservation sorts the running jobs'
-// planned ends; a queued job's plan is computed once); a grant of the
-// token is O(W) for W waiting requests under FCFS and O(W²) under
-// LeastWaste. On a platform k times Cielo's size R, Q, T and W grow
-// k-fold, so these passes, not the event queue, set the cost per event
+// scheduler's pass at a job start, end or failure is O(Q) for Q queued
+// jobs, plus O(R + k log R) for R running when a queued job fits the free
+// nodes (the reservation pops the running jobs' planned ends from a heap
+// until the k it needs are free; a queued job's plan is computed once); a
+// grant of the token is O(W) for W waiting requests, under FCFS and under
+// LeastWaste (whose O(W) estimate rules out all but the requests within
+// rounding of the least waste; arbiter.LeastWaste). On a platform k times
+// Cielo's size R, Q, T and W grow k-fold, so these passes, not the event
+// queue, set the cost per event
 // (BENCHMARKS.md). Its memory is O(N + J) for N nodes and J jobs in the list
 // (failure streams, pending events, running jobs, the queue), whatever the
 // number of failures and restarts: a restarted job replaces the failed
-// one. LeastWaste is O(r²) per decision for r waiting requests;
+// one. LeastWaste is O(r) per decision for r waiting requests (O(r²)
+// for its Swapped form and when many tie to within rounding);
 // LowerBound is O(K) per bisection step for K classes. SimulateTimeline's
 // recorder adds O(1) per transfer and wait (nothing when off); the
 // pictures (WastePanels, TimelinePanel) are O(strategies) and O(segments

@@ -706,12 +706,24 @@ func (s *simulator) schedule() {
 		return
 	}
 	now := s.sim.Now()
-	shadow, extra := s.reservation(s.queue[0].q)
+	// The reservation is computed at the first queued job that fits the
+	// free nodes (none has started before it, so it is the one computed
+	// before the pass): a pass that starts nothing skips it.
+	var shadow float64
+	extra, reserved := 0, false
 	for i := 1; i < len(s.queue) && len(s.free) >= s.minQ; {
 		j := s.queue[i]
 		fits := false
 		if j.q <= len(s.free) {
-			if now+s.planned(j) <= shadow { // done before the reserved job starts
+			if !reserved {
+				shadow, extra = s.reservation(s.queue[0].q)
+				reserved = true
+			}
+			p := j.plan // a queued job's plan, once computed (see planned)
+			if !j.planSet {
+				p = s.planned(j)
+			}
+			if now+p <= shadow { // done before the reserved job starts
 				fits = true
 			} else if j.q <= extra { // on nodes the reserved job will not need
 				extra -= j.q
@@ -743,22 +755,59 @@ func (s *simulator) reservation(q int) (shadow float64, extra int) {
 	for i, j := range s.running {
 		s.ends = append(s.ends, release{now + s.planned(j), j.q, i})
 	}
-	// By time, ties in running order: a stable sort's order, by the
-	// faster unstable sort.
-	slices.SortFunc(s.ends, func(a, b release) int {
-		if c := cmp.Compare(a.t, b.t); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	avail := len(s.free)
-	for _, e := range s.ends {
+	return shadowTime(s.ends, len(s.free), q)
+}
+
+// shadowTime is the first of the planned ends, by time and ties in
+// running order (a stable sort's order), at which free plus the nodes
+// released so far reach q, and the nodes beyond q then. The ends are
+// popped from a heap built in place: O(R + k log R) for the k ends
+// needed, where sorting all R was O(R log R).
+func shadowTime(h []release, free, q int) (shadow float64, extra int) {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		releaseDown(h, i)
+	}
+	avail := free
+	for len(h) > 0 {
+		e := h[0]
 		avail += e.q
 		if avail >= q {
 			return e.t, avail - q
 		}
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		releaseDown(h, 0)
 	}
 	return math.Inf(1), 0
+}
+
+// releaseBefore orders planned ends by time (cmp.Compare's order, NaN
+// first), then by index in running: a total order, so the heap pops
+// them in the order a sort gives.
+func releaseBefore(a, b release) bool {
+	if c := cmp.Compare(a.t, b.t); c != 0 {
+		return c < 0
+	}
+	return a.i < b.i
+}
+
+// releaseDown sifts h[i] down the binary min-heap h.
+func releaseDown(h []release, i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && releaseBefore(h[r], h[l]) {
+			m = r
+		}
+		if !releaseBefore(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // planned is the interference-free time j still needs: its remaining work,
@@ -794,9 +843,19 @@ func (s *simulator) planned(j *job) float64 {
 
 func (s *simulator) start(j *job) {
 	s.flushFree()
-	if k := len(s.nodeBufs); k > 0 && cap(s.nodeBufs[k-1]) >= j.q {
-		j.nodes = append(s.nodeBufs[k-1][:0], s.free[len(s.free)-j.q:]...)
-		s.nodeBufs = s.nodeBufs[:k-1]
+	// The most recently released list long enough (not only the last
+	// one: at Cielo ×8 most starts found the last too short for them and
+	// allocated, 50 MB a trial).
+	k := len(s.nodeBufs) - 1
+	for k >= 0 && cap(s.nodeBufs[k]) < j.q {
+		k--
+	}
+	if k >= 0 {
+		j.nodes = append(s.nodeBufs[k][:0], s.free[len(s.free)-j.q:]...)
+		last := len(s.nodeBufs) - 1
+		s.nodeBufs[k] = s.nodeBufs[last]
+		s.nodeBufs[last] = nil
+		s.nodeBufs = s.nodeBufs[:last]
 	} else {
 		j.nodes = slices.Clone(s.free[len(s.free)-j.q:])
 	}

@@ -247,3 +247,72 @@ func TestLeastWasteIntegerRiskNonZero(t *testing.T) {
 		t.Errorf("integer risk picks %d, want 0 (A)", got)
 	}
 }
+
+// pickFiltered's tolerance is what keeps Pick's decision that of the
+// O(n²) loop when scores differ in the last bits: copies of a few requests
+// nudged by an ulp or two (so that W_i differ by rounding alone, where the
+// O(n) estimate cannot tell them apart), with equal and unequal Seq, plus
+// requests outside its preconditions (a request from the future, a zero
+// node MTBF: negative or infinite terms), where it must fall back.
+func TestPickFilteredNearTies(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w, now, env := genRequests(t)
+		base := len(w)
+		for n := rapid.IntRange(filterMin, 120).Draw(t, "n"); len(w) < n; {
+			r := w[rapid.IntRange(0, base-1).Draw(t, "copy")]
+			for k := rapid.IntRange(0, 2).Draw(t, "ulps"); k > 0; k-- {
+				r.Since = math.Nextafter(r.Since, math.Inf(rapid.IntRange(-1, 1).Draw(t, "dir")))
+				r.Duration = math.Nextafter(r.Duration, math.Inf(1))
+			}
+			r.Seq = uint64(rapid.IntRange(0, 5).Draw(t, "seq"))
+			w = append(w, r)
+		}
+		if rapid.IntRange(0, 5).Draw(t, "future") == 0 {
+			w[0].Since = now + 1
+		}
+		if rapid.IntRange(0, 9).Draw(t, "mu0") == 0 {
+			env.NodeMTBF = 0
+		}
+		for _, lw := range []LeastWaste{{}, {Printed: true}} {
+			want, wantW := 0, 0.0
+			for i := range w {
+				wi := lw.Waste(now, w, i, env.NodeMTBF)
+				if i == 0 || wi < wantW || (wi == wantW && w[i].Seq < w[want].Seq) {
+					want, wantW = i, wi
+				}
+			}
+			if got := lw.Pick(now, w, env); got != want && !math.IsNaN(wantW) {
+				t.Fatalf("%+v: Pick %d, the loop over Waste %d (W %v against %v)", lw, got, want, lw.Waste(now, w, got, env.NodeMTBF), wantW)
+			}
+		}
+	})
+}
+
+// The filter rules out all but a few candidates on requests like a
+// simulation's (distinct times and sizes, mantissas in full): it is the
+// O(n) path, not the O(n²) loop in disguise.
+func TestPickFilteredPrunes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(filterMin, 200).Draw(t, "n")
+		now := rapid.Float64Range(1e3, 1e7).Draw(t, "now")
+		mu := rapid.Float64Range(1e4, 1e9).Draw(t, "mu")
+		off := rapid.Float64Range(0, 1).Draw(t, "offset")
+		frac := func(x float64) float64 { return x - math.Floor(x) }
+		w := make([]Request, n)
+		for j := range w {
+			x := off + float64(j)
+			w[j] = Request{Kind: Kind(j % 5), Nodes: 1 + int(9999*frac(x*math.Phi)),
+				Duration: 1 + 4999*frac(x*math.Sqrt2), Since: now * frac(x*math.Pi),
+				LastCheckpoint: now * frac(x*math.E), Recovery: 1 + 4999*frac(x*math.SqrtPi), Seq: uint64(j)}
+		}
+		for _, lw := range []LeastWaste{{}, {Printed: true}} {
+			_, s, ok := lw.pickFiltered(now, w, mu)
+			if !ok {
+				t.Fatalf("%+v: pickFiltered fell back on valid requests", lw)
+			}
+			if s > 2 {
+				t.Fatalf("%+v: %d of %d candidates survive the filter", lw, s, n)
+			}
+		}
+	})
+}

@@ -1,6 +1,9 @@
 package arbiter
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // LeastWaste is the arbiter of Section III-E: at each token release it
 // grants the token to the request whose selection minimises the expected
@@ -29,8 +32,10 @@ import "math"
 // selects Equations (1)–(2) exactly as printed (iosim's strategy and the
 // coordinator's policy "least-waste-printed").
 //
-// Ties go to the earlier request (smaller Seq). Cost O(n) per candidate,
-// O(n²) per decision for n waiting requests.
+// Ties go to the earlier request (smaller Seq). Cost O(n) per candidate;
+// Pick's decision O(n) for n waiting requests (pickFiltered: O(n) sums
+// rule out all but the candidates within rounding of the least W_i, which
+// are scored exactly), O(n²) under Swapped.
 //
 // Swapped ranks as the authors' simulator does
 // (SimOrderedIOCoop::heuristic, src/Simulation.C lines 510–538 of
@@ -109,8 +114,15 @@ type lwTerm struct {
 	ckpt bool
 }
 
-// pick is Pick for the paper's W_i (not Swapped), from scores.
+// pick is Pick for the paper's W_i (not Swapped). From filterMin waiting
+// requests on it filters first (pickFiltered): the same index, in O(n)
+// unless many scores lie within the filter's tolerance of the least.
 func (lw LeastWaste) pick(now float64, w []Request, mu float64) int {
+	if len(w) >= filterMin {
+		if i, _, ok := lw.pickFiltered(now, w, mu); ok {
+			return i
+		}
+	}
 	var buf [64]float64
 	ws := lw.scores(now, w, mu, buf[:0])
 	best := 0
@@ -122,41 +134,166 @@ func (lw LeastWaste) pick(now float64, w []Request, mu float64) int {
 	return best
 }
 
+// terms appends each request's lwTerm to dst, by the expressions Waste
+// uses (so the same bits).
+func terms(now float64, w []Request, mu float64, dst []lwTerm) []lwTerm {
+	for j := range w {
+		q := float64(w[j].Nodes)
+		if w[j].Kind == Checkpoint {
+			d := now - w[j].LastCheckpoint
+			dst = append(dst, lwTerm{a: q * q / mu, b: w[j].Recovery + d, ckpt: true})
+		} else {
+			dst = append(dst, lwTerm{a: q, b: now - w[j].Since})
+		}
+	}
+	return dst
+}
+
+// score is W_i from the terms, summed in the requests' order as Waste
+// sums it: the one expression scores and pickFiltered both evaluate.
+func (lw LeastWaste) score(ts []lwTerm, i int, v float64) float64 {
+	var idle, risk float64
+	for j, t := range ts {
+		switch {
+		case j == i:
+		case t.ckpt:
+			risk += t.a * (t.b + v/2)
+		default:
+			idle += t.a * (t.b + v)
+		}
+	}
+	if lw.Printed {
+		return v * (idle + risk)
+	}
+	return idle + v*risk
+}
+
 // scores appends every request's W_i (not Swapped) to dst: each request's
 // terms are computed once, by the same expressions as Waste's (so the
 // same bits, and the same sums in the same order), and the O(n²) loop
 // reads them from a compact slice instead of the requests.
 func (lw LeastWaste) scores(now float64, w []Request, mu float64, dst []float64) []float64 {
 	var buf [64]lwTerm
-	terms := buf[:0]
-	for j := range w {
-		q := float64(w[j].Nodes)
-		if w[j].Kind == Checkpoint {
-			d := now - w[j].LastCheckpoint
-			terms = append(terms, lwTerm{a: q * q / mu, b: w[j].Recovery + d, ckpt: true})
-		} else {
-			terms = append(terms, lwTerm{a: q, b: now - w[j].Since})
-		}
-	}
+	ts := terms(now, w, mu, buf[:0])
 	for i := range w {
-		v := w[i].Duration
-		var idle, risk float64
-		for j, t := range terms {
-			switch {
-			case j == i:
-			case t.ckpt:
-				risk += t.a * (t.b + v/2)
-			default:
-				idle += t.a * (t.b + v)
-			}
-		}
-		if lw.Printed {
-			dst = append(dst, v*(idle+risk))
-		} else {
-			dst = append(dst, idle+v*risk)
-		}
+		dst = append(dst, lw.score(ts, i, w[i].Duration))
 	}
 	return dst
+}
+
+const (
+	// filterMin is the number of waiting requests from which pick
+	// filters: below it the O(n²) scores cost about as much.
+	filterMin = 8
+	// filterMax bounds n for filterTol's error bound.
+	filterMax = 1 << 16
+	// filterTol bounds, relative to M_i (see pickFiltered), how far both
+	// the decomposed estimate and the summed W_i lie from the exact
+	// W_i: every step of either is a product, a sum or a difference of
+	// non-negative numbers bounded by M_i, at most n + 8 of them, each
+	// off by at most u = 2⁻⁵³ of M_i: (2¹⁶ + 8)·2⁻⁵³ ≈ 7.3e-12, so 1e-9
+	// holds a margin above 100.
+	filterTol = 1e-9
+	// filterAbs covers rounding below the normal range, where an
+	// operation may be off by 2⁻¹⁰⁷⁴ absolutely rather than relatively:
+	// (2¹⁶ + 8)·2⁻¹⁰⁷⁴ ≈ 3e-319.
+	filterAbs = 1e-300
+)
+
+// scratch is pickFiltered's buffers, reused across calls (an Arbiter is
+// a value that concurrent simulations share, hence the pool).
+type scratch struct {
+	ts    []lwTerm
+	lower []float64
+}
+
+var filterScratch = sync.Pool{New: func() any { return new(scratch) }}
+
+// pickFiltered is pick in O(n): W_i decomposes as
+//
+//	idle_i = Σ_{j≠i} a_j b_j + v_i Σ_{j≠i} a_j        (j not a checkpoint)
+//	risk_i = Σ_{j≠i} a_j b_j + v_i/2 Σ_{j≠i} a_j      (j a checkpoint)
+//
+// so four sums over every request, less i's own term, estimate every W_i
+// in O(1). The estimate rounds differently from score's ordered sum, so it
+// only rules out: with every a, b and v non-negative and finite, both lie
+// within filterTol·M_i of the exact W_i, where M_i is the estimate's
+// expression with i's own term kept (an upper bound of every partial sum).
+// A request whose estimate minus 2·filterTol·M_i exceeds the least of
+// (estimate + 2·filterTol·M) cannot have the least summed W_i; the others
+// (usually one, then the pick; their number is survivors) are scored
+// exactly by score and compared as pick compares them, in index order:
+// the same index as the O(n²) loop. ok is false,
+// and pick falls back, for a negative or non-finite term or n > filterMax.
+func (lw LeastWaste) pickFiltered(now float64, w []Request, mu float64) (best, survivors int, ok bool) {
+	if len(w) > filterMax {
+		return 0, 0, false
+	}
+	sc := filterScratch.Get().(*scratch)
+	defer filterScratch.Put(sc)
+	ts := terms(now, w, mu, sc.ts[:0])
+	sc.ts = ts
+	var ia, iab, ra, rab float64
+	for j, t := range ts {
+		if !(t.a >= 0 && t.b >= 0 && w[j].Duration >= 0) ||
+			math.IsInf(t.a, 0) || math.IsInf(t.b, 0) || math.IsInf(w[j].Duration, 0) {
+			return 0, 0, false
+		}
+		if t.ckpt {
+			ra += t.a
+			rab += t.a * t.b
+		} else {
+			ia += t.a
+			iab += t.a * t.b
+		}
+	}
+	if math.IsInf(ia+iab+ra+rab, 0) {
+		return 0, 0, false
+	}
+	est := func(i int) (e, m float64) {
+		v, t := w[i].Duration, ts[i]
+		ia1, iab1, ra1, rab1 := ia, iab, ra, rab
+		if t.ckpt {
+			ra1, rab1 = ra-t.a, rab-t.a*t.b
+		} else {
+			ia1, iab1 = ia-t.a, iab-t.a*t.b
+		}
+		idle, risk := iab1+v*ia1, rab1+v/2*ra1
+		mIdle, mRisk := iab+v*ia, rab+v/2*ra
+		if lw.Printed {
+			return v * (idle + risk), v * (mIdle + mRisk)
+		}
+		return idle + v*risk, mIdle + v*mRisk
+	}
+	lower := sc.lower[:0]
+	upper := math.Inf(1)
+	for i := range w {
+		e, m := est(i)
+		if math.IsInf(m, 0) {
+			return 0, 0, false
+		}
+		upper = math.Min(upper, e+2*filterTol*m+filterAbs)
+		lower = append(lower, e-2*filterTol*m-filterAbs)
+	}
+	sc.lower = lower
+	best, bestW := -1, 0.0
+	for i, lo := range lower {
+		if lo > upper {
+			continue
+		}
+		if survivors++; survivors == 1 {
+			best = i // scored only if another survives
+			continue
+		}
+		if survivors == 2 {
+			bestW = lw.score(ts, best, w[best].Duration)
+		}
+		wi := lw.score(ts, i, w[i].Duration)
+		if wi < bestW || (wi == bestW && lw.before(w[i], w[best])) {
+			best, bestW = i, wi
+		}
+	}
+	return best, survivors, best >= 0
 }
 
 // swappedWaste is the authors' W_i (LeastWaste.Swapped).
