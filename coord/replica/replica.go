@@ -163,6 +163,8 @@ type Replica struct {
 	logs    *raftboltdb.BoltStore
 	metrics *metrics
 	log     hclog.Logger
+	// shutdown stops raft (nil: raft.Shutdown; tests make it hang).
+	shutdown func() error
 
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
@@ -279,12 +281,38 @@ func (r *Replica) closeTransport() {
 	}
 }
 
-// Close stops the replica: raft, its transport and its log.
+// ShutdownWait bounds Close. hashicorp/raft v1.7.3's Shutdown can wait
+// for ever on a replication goroutine blocked sending to a follower whose
+// reply reader has already exited (seen in tests with a 5 ms
+// CommitTimeout); a stopping server must still stop within about a
+// second.
+const ShutdownWait = time.Second
+
+// Close stops the replica: raft, its transport and its log. When raft has
+// not shut down within ShutdownWait, Close closes the transport, leaves
+// the log store open (raft's goroutines still read it: closing it under
+// them makes raft panic) and returns an error saying so; every entry raft
+// acknowledged is already synced to the log, so the process may exit.
 func (r *Replica) Close() error {
-	err := r.raft.Shutdown().Error()
-	r.metrics.stop(r.raft)
-	r.closeTransport()
-	return err
+	done := make(chan error, 1)
+	go func() {
+		if r.shutdown != nil {
+			done <- r.shutdown()
+			return
+		}
+		done <- r.raft.Shutdown().Error()
+	}()
+	select {
+	case err := <-done:
+		r.metrics.stop(r.raft)
+		r.closeTransport()
+		return err
+	case <-time.After(ShutdownWait):
+		if r.trans != nil {
+			r.trans.Close()
+		}
+		return fmt.Errorf("%s: raft did not shut down within %v; its transport is closed, its log left to the process's exit", r.Name(), ShutdownWait)
+	}
 }
 
 // Addr is the raft address the replica listens on.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -318,4 +319,28 @@ func TestCatchUpFromSnapshot(t *testing.T) {
 	if m.Token != 20 || len(j) != 20 {
 		t.Fatalf("token %d, %d jobs; want 20, 20", m.Token, len(j))
 	}
+}
+
+// TestCloseBounded: a raft Shutdown that never returns (hashicorp/raft
+// v1.7.3 can block on a full replication queue) does not hold Close, and
+// so a stopping server, past ShutdownWait.
+func TestCloseBounded(t *testing.T) {
+	c := newCluster(t, 1, nil)
+	i := c.leader(10 * time.Second)
+	r := c.reps[i]
+	release := make(chan struct{})
+	r.shutdown = func() error { <-release; return nil }
+	start := time.Now()
+	err := r.Close()
+	took := time.Since(start)
+	close(release)
+	if err == nil || !strings.Contains(err.Error(), "did not shut down") {
+		t.Fatalf("Close of a hung raft: %v, want an error saying it did not shut down", err)
+	}
+	if took < ShutdownWait || took > ShutdownWait+time.Second {
+		t.Fatalf("Close took %v, want about %v", took, ShutdownWait)
+	}
+	r.shutdown = nil
+	r.Close() // the real shutdown, so the cluster's cleanup finds it stopped
+	c.reps[i] = nil
 }
