@@ -68,9 +68,9 @@
 // Approximate solves it and the plan's side by side, each with half of
 // GOMAXPROCS (one worker each on two cores): no synchronisation between
 // them, so a core busy elsewhere slows both evenly. A single solve of at
-// least 1 500 rows with two workers or more keeps up to 64 rows in
-// progress (16 MB of scratch at most) and its workers take pieces of at
-// most 2 048 steps of them, the oldest row first: a row's steps wait only
+// least 1 500 rows with two workers or more keeps up to 16 rows in
+// progress (8 MB of scratch at most) and its workers take pieces of at
+// most 8 192 steps of them, the oldest row first: a row's steps wait only
 // for the rows above them, so a worker that the system deschedules holds
 // back one piece while the others run the other rows' steps (solveParallel).
 // The result never depends on the number of workers. What bounds the running time is therefore the n of

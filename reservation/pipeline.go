@@ -6,18 +6,20 @@ import (
 )
 
 // rowChunk is the most steps of a row a worker runs before it takes the
-// next piece of work: about 8 µs at 4 ns a step, so that taking work
-// (a lock, a scan of the rows in progress) costs about 1 %, and a worker
-// the system deschedules holds back one piece of one row.
-const rowChunk = 2048
+// next piece of work: about 30 µs at 4 ns a step, far less than the time
+// slice the system takes from a descheduled worker, and long enough that
+// taking work (a lock, a scan of the rows in progress) costs nothing
+// measurable (2 048 measured the same on CPU).
+const rowChunk = 8192
 
 // pipelineBytes bounds the scratch of the rows in progress (a hull each),
-// and pipelineRows their number: 62 rows of n = 16 653 (266 kB each) hold
-// about 2 ms of work at 4 ns a step, about the time slice another process
-// takes from a descheduled worker.
+// and pipelineRows their number. The scratch of the rows in progress must
+// stay near the core: 62 rows of n = 16 653 (266 kB each) ran the kernel
+// 20–30 % slower on CPU than one worker, 8 to 16 rows as fast
+// (docs/performance.md).
 const (
-	pipelineBytes = 16 << 20
-	pipelineRows  = 64
+	pipelineBytes = 8 << 20
+	pipelineRows  = 16
 )
 
 // solveParallel solves the rows of the mixed class on s.workers goroutines,
