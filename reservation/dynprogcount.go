@@ -197,6 +197,9 @@ type solver struct {
 	// tests lower both.
 	chunk, maxOpen int
 	stats          pipeStats // of the last solveParallel
+	// onPiece, when not nil, is called with the row of each piece a
+	// worker takes in solveParallel, before it runs (tests stall a worker).
+	onPiece func(ic int)
 	// ctx is checked before each row (each piece of a row in
 	// solveParallel); once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).

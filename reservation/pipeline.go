@@ -118,6 +118,9 @@ func (p *pipeline) work() {
 			p.cond.Broadcast()
 			break
 		}
+		if s.onPiece != nil {
+			s.onPiece(r.t.ic)
+		}
 		s.stepRow(&r.t, lo, nil)
 		finished := r.t.il < r.t.ic
 		if finished && s.progress != nil {
