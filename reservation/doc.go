@@ -67,12 +67,13 @@
 // Parallelism: when the lower bound needs its own dynamic program,
 // Approximate solves it and the plan's side by side, each with half of
 // GOMAXPROCS (one worker each on two cores): no synchronisation between
-// them, so a core busy elsewhere slows both evenly. A single solve of at least 1 500 rows with
-// two workers or more pipelines its rows; the rows run in lockstep, so when
-// the workers spend over a quarter of their time blocked on each other in
-// three windows of at least 10 ms in a row the solve goes on with one (a
-// worker descheduled once for a while does not count). The result never depends on the number of
-// workers. What bounds the running time is therefore the n of
+// them, so a core busy elsewhere slows both evenly. A single solve of at
+// least 1 500 rows with two workers or more keeps up to 16 rows in
+// progress (8 MB of scratch at most) and its workers take pieces of at
+// most 8 192 steps of them, the oldest row first: a row's steps wait only
+// for the rows above them, so a worker that the system deschedules holds
+// back one piece while the others run the other rows' steps (solveParallel).
+// The result never depends on the number of workers. What bounds the running time is therefore the n of
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's
 // neuroscience LogNormal truncated at Q(1 − 10⁻⁷) with C = R = 600 s and

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Class restricts which checkpoint decisions a dynamic program may take.
@@ -193,13 +191,17 @@ type solver struct {
 	// pipelineMin is the number of rows from which solve pipelines them
 	// (parallelRows; tests lower it).
 	pipelineMin int
-	// lagLimit is the share of their time the pipelined workers may spend
-	// blocked before the solve goes on with one (maxBlockedShare; tests
-	// make it negative to force the fallback), judged over windows of
-	// lagWindow (tests make it 0).
-	lagLimit  float64
-	lagWindow time.Duration
-	// ctx is checked before each row; once it is done, solve stops taking
+	// chunk is the most steps of a row a worker runs before it takes the
+	// next piece of work (rowChunk), and maxOpen the most rows in progress
+	// at once (0: as many as pipelineBytes allows, at most pipelineRows);
+	// tests lower both.
+	chunk, maxOpen int
+	stats          pipeStats // of the last solveParallel
+	// onPiece, when not nil, is called with the row of each piece a
+	// worker takes in solveParallel, before it runs (tests stall a worker).
+	onPiece func(ic int)
+	// ctx is checked before each row (each piece of a row in
+	// solveParallel); once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).
 	ctx context.Context
 	// progress, when not nil, is told the number of rows done.
@@ -232,7 +234,7 @@ func newSolver(sup *support, c Costs, class Class) *solver {
 		sup: sup, c: c, class: class, base: c.Beta * sup.mean, strict: strict,
 		diag: make([]float64, n+1), m1: make([]float64, n+1), j1: make([]int32, n+1),
 		row: make([]float64, n+1), slope: slope, betaS: betaS, hull: newHull(n),
-		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, lagLimit: maxBlockedShare, lagWindow: lagWindow,
+		workers: runtime.GOMAXPROCS(0), pipelineMin: parallelRows, chunk: rowChunk,
 	}
 }
 
@@ -265,7 +267,7 @@ func (s *solver) solve() float64 {
 		if ic > 0 && s.class == NoCkpt {
 			continue // rows after a checkpoint are unreachable
 		}
-		s.diag[ic] = s.runRow(ic, nil, s.row, &s.hull, nil)
+		s.diag[ic] = s.runRow(ic, nil, s.row, &s.hull)
 	}
 	return s.diag[0]
 }
@@ -273,145 +275,15 @@ func (s *solver) solve() float64 {
 // parallelRows is the size below which pipelining rows does not pay.
 const parallelRows = 1500
 
-// solveParallel pipelines the rows over s.workers goroutines. Row i_c needs
-// m1[i_l] for i_l ≥ i_c, and m1[i_l] needs the diagonal of the rows above
-// i_l only; so consecutive rows run side by side and a worker waits only
-// when it reaches a step whose m1 is not yet published. Rows finish in
-// decreasing order; the worker that finishes row r adds its diagonal to the
-// shared envelope, publishes m1[r−1] and moves the published mark. The
-// result is bit-for-bit the sequential one.
-//
-// The rows run in lockstep, so a worker whose partner is descheduled (a
-// core busy elsewhere) waits for it. When, past the first eighth of the
-// rows (the shortest, where waiting is inherent), the workers have spent
-// more than maxBlockedShare of their time blocked in lagStrikes windows of
-// at least lagWindow in a row (lagMeter), all but the first stop taking
-// rows and the solve finishes sequentially: two workers are never much
-// slower than one. A partner descheduled once for a while (a few time
-// slices of another process) makes one window lag, not three: falling
-// back then would not help (the rows run in order, so its row must finish
-// anyway) and would leave the rest of the solve to one worker.
-func (s *solver) solveParallel() float64 {
-	n := s.sup.n()
-	v, S, c := s.sup.v, s.sup.surv, s.c
-	shared := newHull(n)
-	s.m1[n-1], s.j1[n-1] = math.Inf(1), 0
-	published := newMark(int64(n - 1)) // m1[il] is final for every il ≥ mark
-	var next atomic.Int64
-	next.Store(int64(n))
-	var solo atomic.Bool
-	meter := lagMeter{window: s.lagWindow}
-	warm := n - n/8 // the rows past the first eighth
-	var wg sync.WaitGroup
-	for w := range s.workers {
-		wg.Go(func() {
-			row, h := make([]float64, n+1), newHull(n)
-			for {
-				// Stopping before taking a row is safe: every row taken
-				// earlier has a larger index, so the rows still running
-				// wait only on rows that finish.
-				if s.stopped() || w > 0 && solo.Load() {
-					return
-				}
-				r := int(next.Add(-1))
-				if r < 0 {
-					return
-				}
-				s.diag[r] = s.runRow(r, nil, row, &h, published)
-				if r == 0 {
-					return
-				}
-				// Row r is done and m1[r] was published (its last step
-				// waited for it), so this worker alone extends the envelope.
-				shared.add(c.Alpha*v[r], s.diag[r]+c.Beta*c.C*S[r], int32(r))
-				val, j := shared.query(S[r-1])
-				s.m1[r-1], s.j1[r-1] = val, j
-				published.lower(int64(r - 1))
-				// The first rows are the shortest (row r has n − r steps):
-				// the workers wait on each other there by construction, so
-				// the blocked share is measured from the first check past
-				// them.
-				if r%lagCheckRows == 0 && r <= warm && !solo.Load() &&
-					meter.lagging(published.blocked.Load(), s.workers, s.lagLimit) {
-					solo.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return s.diag[0]
-}
-
-// maxBlockedShare is the share of their time the pipelined workers may
-// spend blocked on each other before the solve falls back to one worker.
-const maxBlockedShare = 0.25
-
-// lagCheckRows is how often (in rows) the pipeline checks its workers'
-// blocked time.
-const lagCheckRows = 16
-
-// lagWindow is the shortest span over which the pipeline judges its
-// workers' blocked share, and lagStrikes the number of such spans in a row
-// that must exceed the limit before it falls back to one worker.
-const (
-	lagWindow  = 10 * time.Millisecond
-	lagStrikes = 3
-)
-
-// lagMeter judges the pipelined workers' blocked share window by window.
-type lagMeter struct {
-	window time.Duration
-	mu     sync.Mutex
-	armed  bool
-	start  time.Time // of the current window
-	base   int64     // the mark's blocked time at its start
-	// strikes is the number of windows in a row over the limit.
-	strikes int
-}
-
-// lagging is called at each check with the mark's total blocked time. The
-// first call opens a window; a later one closes it once it lasted at least
-// window, counts a strike if the workers were blocked more than limit of
-// their time in it (none otherwise), and opens the next. It reports
-// lagStrikes strikes in a row.
-func (l *lagMeter) lagging(blocked int64, workers int, limit float64) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	if !l.armed {
-		l.armed, l.start, l.base = true, now, blocked
-		return false
-	}
-	span := now.Sub(l.start)
-	if span < l.window {
-		return false
-	}
-	if float64(blocked-l.base) > limit*float64(span)*float64(workers) {
-		l.strikes++
-	} else {
-		l.strikes = 0
-	}
-	l.start, l.base = now, blocked
-	return l.strikes >= lagStrikes
-}
-
 // runRow computes E(ic, il) for il = n−1 … ic into row (the fast kernels,
 // which decide no transition, keep only row[ic]), using the hull scratch
 // h, and returns E(ic, ic). When rec is not nil it records the
-// optimal transition of every state. When published is not nil, m1[il] is
-// read only once published has reached il.
-func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published *mark) float64 {
-	n := s.sup.n()
-	v, S, c := s.sup.v, s.sup.surv, s.c
-	b, rho := 0.0, 0.0
-	if ic > 0 {
-		b, rho = v[ic], c.R
-	}
-	k0 := c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
-	k1 := k0 + c.Alpha*c.C
+// optimal transition of every state.
+func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull) float64 {
 	if s.class == AllCkpt {
 		// Only two kinds of move: checkpoint at some j < n, or finish at v_n.
-		x := S[ic]
+		n, v, x := s.sup.n(), s.sup.v, s.sup.surv[ic]
+		_, k0, k1 := s.rowConstants(ic)
 		best, ch := s.base+s.c.Alpha*v[n]*x+x*k0, choice(n)
 		if s.j1[ic] > 0 {
 			if val := s.m1[ic] + x*k1; val < best {
@@ -423,15 +295,64 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 		}
 		return best
 	}
-	row[n] = s.base
-	h.reset()
-	if rec == nil && s.class == Mixed && s.strict {
-		if s.c.Beta == 0 && !math.Signbit(s.c.Beta) {
-			return s.rowKernelFastNoBeta(ic, k0, k1, row, h, published)
-		}
-		return s.rowKernelFast(ic, b, k0, k1, row, h, published)
+	var t rowTask
+	s.openRow(&t, ic, row, h)
+	s.stepRow(&t, ic, rec)
+	return t.prev
+}
+
+// rowConstants returns row i_c's b = v_{i_c} and its terms
+// k0 = α(ρ − b) + βρ + γ and k1 = k0 + αC (b = ρ = 0 for i_c = 0).
+func (s *solver) rowConstants(ic int) (b, k0, k1 float64) {
+	c, rho := s.c, 0.0
+	if ic > 0 {
+		b, rho = s.sup.v[ic], c.R
 	}
-	return s.rowKernel(ic, b, k0, k1, rec, row, h, published)
+	k0 = c.Alpha*(rho-b) + c.Beta*rho + c.Gamma
+	return b, k0, k0 + c.Alpha*c.C
+}
+
+// rowTask is a row of the dynamic program in progress, so that its steps
+// can run in pieces, on any goroutine: the row i_c, its next step i_l (the
+// row is done once i_l < i_c), the value of the step before, the hull's
+// head and top, the row's constants (b, k0, k1 of runRow) and its scratch.
+type rowTask struct {
+	ic, il    int
+	prev      float64
+	head, top int
+	b, k0, k1 float64
+	row       []float64
+	h         *hull
+}
+
+// openRow makes t row ic before its first step, with the scratch row
+// (nil for the fast kernels, which keep none) and h.
+func (s *solver) openRow(t *rowTask, ic int, row []float64, h *hull) {
+	n := s.sup.n()
+	if row != nil {
+		row[n] = s.base
+	}
+	h.reset()
+	t.b, t.k0, t.k1 = s.rowConstants(ic)
+	t.ic, t.il, t.prev, t.head, t.top, t.row, t.h = ic, n-1, s.base, 0, 0, row, h
+}
+
+// stepRow runs the steps t.il … lo of row t (lo ≥ t.ic; every m1[i_l] they
+// read final), recording the transitions into rec when it is not nil. Once
+// the row is done, t.prev (and t.row[t.ic] when there is a row) is
+// E(i_c, i_c).
+func (s *solver) stepRow(t *rowTask, lo int, rec []choice) {
+	switch {
+	case rec == nil && s.class == Mixed && s.strict && s.c.Beta == 0 && !math.Signbit(s.c.Beta):
+		s.rowKernelFastNoBeta(t, lo)
+	case rec == nil && s.class == Mixed && s.strict:
+		s.rowKernelFast(t, lo)
+	default:
+		s.rowKernel(t, lo, rec)
+	}
+	if t.il < t.ic && t.row != nil {
+		t.row[t.ic] = t.prev
+	}
 }
 
 // rowKernelFast is rowKernel for the rows that decide the optimum: the
@@ -446,9 +367,7 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 //     m1[i_l] = +Inf where j1[i_l] = 0 (no checkpoint envelope yet), and
 //     then m1[i_l] + x·k1 = +Inf is never below best, as the test would
 //     have said;
-//   - the recording of transitions, and the published mark, which is
-//     waited on once per run of published steps rather than tested at
-//     each step;
+//   - the recording of transitions;
 //
 // and it keeps less: the hull's slopes and intercepts in two flat arrays
 // (h.fm, h.fq; no milestone ids, which only a recorded row needs), and no
@@ -456,66 +375,60 @@ func (s *solver) runRow(ic int, rec []choice, row []float64, h *hull, published 
 // register). The query keeps the value of the hull's head line at x
 // instead of computing it again at each comparison (the same expression,
 // so the same value).
-func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+func (s *solver) rowKernelFast(t *rowTask, lo int) {
 	n := s.sup.n()
 	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
 	m1 := s.m1[:n+1]
-	lm, lq := h.flat(n)
-	head, top := 0, 0
-	prev := row[n]
-	for il := n - 1; il >= ic; {
-		lo := ic // the steps il … lo read published values of m1 only
-		if published != nil {
-			lo = max(ic, int(published.wait(int64(il))))
+	lm, lq := t.h.flat(n)
+	b, k0, k1 := t.b, t.k0, t.k1
+	head, top, prev := t.head, t.top, t.prev
+	il := t.il
+	for ; il >= lo; il-- {
+		j := il + 1
+		m, q := slope[j], prev+bS[j]*(v[j]-b)
+		// add: the hull's slopes strictly decrease, and all are above m
+		// (hull.add without its equal-slope path, the same comparisons
+		// in the same order).
+		for top-1 > head {
+			ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+			if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
+				top--
+				continue
+			}
+			break
 		}
-		for ; il >= lo; il-- {
-			j := il + 1
-			m, q := slope[j], prev+bS[j]*(v[j]-b)
-			// add: the hull's slopes strictly decrease, and all are above m
-			// (hull.add without its equal-slope path, the same comparisons
-			// in the same order).
-			for top-1 > head {
-				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
-				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
-					top--
-					continue
-				}
-				break
-			}
-			lm[top], lq[top] = m, q
-			top++
-			if head > top-1 {
-				head = top - 1
-			}
-			// query at x = S_il, non-decreasing as il decreases: hull.query,
-			// the head's value computed once per line (the same
-			// expression). The first comparison stands apart from the
-			// loop's, so that the branch predictor tells "moves at all"
-			// from "moves again".
-			x := S[il]
-			cur := lm[head]*x + lq[head]
-			if head+1 < top {
-				if next := lm[head+1]*x + lq[head+1]; next <= cur {
-					head, cur = head+1, next
-					for head+1 < top {
-						next := lm[head+1]*x + lq[head+1]
-						if !(next <= cur) {
-							break
-						}
-						head, cur = head+1, next
+		lm[top], lq[top] = m, q
+		top++
+		if head > top-1 {
+			head = top - 1
+		}
+		// query at x = S_il, non-decreasing as il decreases: hull.query,
+		// the head's value computed once per line (the same
+		// expression). The first comparison stands apart from the
+		// loop's, so that the branch predictor tells "moves at all"
+		// from "moves again".
+		x := S[il]
+		cur := lm[head]*x + lq[head]
+		if head+1 < top {
+			if next := lm[head+1]*x + lq[head+1]; next <= cur {
+				head, cur = head+1, next
+				for head+1 < top {
+					next := lm[head+1]*x + lq[head+1]
+					if !(next <= cur) {
+						break
 					}
+					head, cur = head+1, next
 				}
 			}
-			best := cur + x*k0
-			// Ties go to the reservation without a checkpoint.
-			if alt := m1[il] + x*k1; alt < best {
-				best = alt
-			}
-			prev = best
 		}
+		best := cur + x*k0
+		// Ties go to the reservation without a checkpoint.
+		if alt := m1[il] + x*k1; alt < best {
+			best = alt
+		}
+		prev = best
 	}
-	row[ic] = prev
-	return prev
+	t.il, t.head, t.top, t.prev = il, head, top, prev
 }
 
 // rowKernel is the inner loop of runRow for the mixed and no-checkpoint
@@ -530,20 +443,18 @@ func (s *solver) rowKernelFast(ic int, b, k0, k1 float64, row []float64, h *hull
 // the next test behind the comparison and measured twice as slow, while the
 // branches are predicted (on smooth laws a step pops one line two times in
 // three and the query rarely moves).
-func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float64, h *hull, published *mark) float64 {
+func (s *solver) rowKernel(t *rowTask, lo int, rec []choice) {
 	n := s.sup.n()
 	v, S, slope, bS := s.sup.v[:n+1], s.sup.surv[:n+1], s.slope[:n+1], s.betaS[:n+1]
 	m1, j1 := s.m1[:n+1], s.j1[:n+1]
+	h := t.h
 	lines := h.lines[:n+1]
-	row = row[:n+1]
+	row := t.row[:n+1]
 	mixed := s.class == Mixed
-	seen := int64(math.MinInt64) // published mark last seen (≤ it is final)
-	if published != nil {
-		seen = math.MaxInt64
-	}
-	head, top := h.head, h.top
-	prev := row[n]
-	for il := n - 1; il >= ic; il-- {
+	b, k0, k1 := t.b, t.k0, t.k1
+	head, top, prev := t.head, t.top, t.prev
+	il := t.il
+	for ; il >= lo; il-- {
 		j := il + 1
 		m, q := slope[j], prev+bS[j]*(v[j]-b)
 		// add: lines[head:top] have strictly decreasing slopes.
@@ -572,9 +483,6 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 			head++
 		}
 		best, ch := lines[head].m*x+lines[head].q+x*k0, choice(lines[head].id)
-		if int64(il) < seen {
-			seen = published.wait(int64(il))
-		}
 		if mixed && j1[il] > 0 {
 			// Ties go to the reservation without a checkpoint.
 			if alt := m1[il] + x*k1; alt < best {
@@ -587,7 +495,7 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 		}
 	}
 	h.head, h.top = head, top
-	return row[ic]
+	t.il, t.head, t.top, t.prev = il, head, top, prev
 }
 
 // rowKernelFastNoBeta is rowKernelFast for β = +0, where the intercept of
@@ -598,127 +506,72 @@ func (s *solver) rowKernel(ic int, b, k0, k1 float64, rec []choice, row []float6
 // m = αv_j ≥ 0 and x ≥ 0, is not −0; a float sum is −0 only when both
 // terms are). Dropping the term takes two loads and three operations off
 // each step.
-func (s *solver) rowKernelFastNoBeta(ic int, k0, k1 float64, row []float64, h *hull, published *mark) float64 {
+func (s *solver) rowKernelFastNoBeta(t *rowTask, lo int) {
 	n := s.sup.n()
 	S, slope := s.sup.surv[:n+1], s.slope[:n+1]
 	m1 := s.m1[:n+1]
-	lm, lq := h.flat(n)
-	head, top := 0, 0
-	prev := row[n]
-	for il := n - 1; il >= ic; {
-		lo := ic // the steps il … lo read published values of m1 only
-		if published != nil {
-			lo = max(ic, int(published.wait(int64(il))))
+	lm, lq := t.h.flat(n)
+	k0, k1 := t.k0, t.k1
+	head, top, prev := t.head, t.top, t.prev
+	il := t.il
+	for ; il >= lo; il-- {
+		m, q := slope[il+1], prev
+		// add: the hull's slopes strictly decrease, and all are above m
+		// (hull.add without its equal-slope path, the same comparisons
+		// in the same order).
+		for top-1 > head {
+			ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
+			if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
+				top--
+				continue
+			}
+			break
 		}
-		for ; il >= lo; il-- {
-			m, q := slope[il+1], prev
-			// add: the hull's slopes strictly decrease, and all are above m
-			// (hull.add without its equal-slope path, the same comparisons
-			// in the same order).
-			for top-1 > head {
-				ma, qa, mb, qb := lm[top-2], lq[top-2], lm[top-1], lq[top-1]
-				if (q-qa)*(ma-mb) <= (qb-qa)*(ma-m) {
-					top--
-					continue
-				}
-				break
-			}
-			lm[top], lq[top] = m, q
-			top++
-			if head > top-1 {
-				head = top - 1
-			}
-			// query at x = S_il, non-decreasing as il decreases: hull.query,
-			// the head's value computed once per line (the same
-			// expression). The first comparison stands apart from the
-			// loop's, so that the branch predictor tells "moves at all"
-			// from "moves again".
-			x := S[il]
-			cur := lm[head]*x + lq[head]
-			if head+1 < top {
-				if next := lm[head+1]*x + lq[head+1]; next <= cur {
-					head, cur = head+1, next
-					for head+1 < top {
-						next := lm[head+1]*x + lq[head+1]
-						if !(next <= cur) {
-							break
-						}
-						head, cur = head+1, next
+		lm[top], lq[top] = m, q
+		top++
+		if head > top-1 {
+			head = top - 1
+		}
+		// query at x = S_il, non-decreasing as il decreases: hull.query,
+		// the head's value computed once per line (the same
+		// expression). The first comparison stands apart from the
+		// loop's, so that the branch predictor tells "moves at all"
+		// from "moves again".
+		x := S[il]
+		cur := lm[head]*x + lq[head]
+		if head+1 < top {
+			if next := lm[head+1]*x + lq[head+1]; next <= cur {
+				head, cur = head+1, next
+				for head+1 < top {
+					next := lm[head+1]*x + lq[head+1]
+					if !(next <= cur) {
+						break
 					}
+					head, cur = head+1, next
 				}
 			}
-			best := cur + x*k0
-			if alt := m1[il] + x*k1; alt < best {
-				best = alt
-			}
-			prev = best
 		}
-	}
-	row[ic] = prev
-	return prev
-}
-
-// mark is a decreasing index that goroutines wait on: a cheap atomic check
-// on the fast path, a short spin, then a condition variable, so that a
-// waiting worker does not burn the core its partner needs. It adds up the
-// time its waiters spend off the fast path.
-type mark struct {
-	v       atomic.Int64
-	blocked atomic.Int64 // nanoseconds spent waiting beyond the fast path
-	mu      sync.Mutex
-	cond    *sync.Cond
-}
-
-func newMark(v int64) *mark {
-	m := &mark{}
-	m.v.Store(v)
-	m.cond = sync.NewCond(&m.mu)
-	return m
-}
-
-// wait returns the mark once it is ≤ x.
-func (m *mark) wait(x int64) int64 {
-	if v := m.v.Load(); v <= x {
-		return v
-	}
-	t0 := time.Now()
-	defer func() { m.blocked.Add(int64(time.Since(t0))) }()
-	for range 64 {
-		runtime.Gosched()
-		if v := m.v.Load(); v <= x {
-			return v
+		best := cur + x*k0
+		if alt := m1[il] + x*k1; alt < best {
+			best = alt
 		}
+		prev = best
 	}
-	m.mu.Lock()
-	v := m.v.Load()
-	for v > x {
-		m.cond.Wait()
-		v = m.v.Load()
-	}
-	m.mu.Unlock()
-	return v
-}
-
-// lower moves the mark down to x and wakes the waiters.
-func (m *mark) lower(x int64) {
-	m.mu.Lock()
-	m.v.Store(x)
-	m.cond.Broadcast()
-	m.mu.Unlock()
+	t.il, t.head, t.top, t.prev = il, head, top, prev
 }
 
 // strategy rebuilds the optimal plan from state (0, 0).
 func (s *solver) strategy() Strategy {
 	n := s.sup.n()
 	rec := make([]choice, n+1)
-	s.runRow(0, rec, s.row, &s.hull, nil)
+	s.runRow(0, rec, s.row, &s.hull)
 	var out Strategy
 	for il := 0; il < n; {
 		j, ckpt := rec[il].next()
 		out = append(out, Step{Milestone: s.sup.v[j], Checkpoint: ckpt})
 		if ckpt && j < n {
 			clear(rec)
-			s.runRow(j, rec, s.row, &s.hull, nil)
+			s.runRow(j, rec, s.row, &s.hull)
 		}
 		il = j
 	}

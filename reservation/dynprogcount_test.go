@@ -3,7 +3,9 @@ package reservation
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
+	"time"
 )
 
 // randomLaw draws a discrete law with n support values in (0, 20].
@@ -247,6 +249,59 @@ func TestParallelRowsMatchSequential(t *testing.T) {
 					t.Fatalf("trial %d workers %d: state differs at %d", trial, w, i)
 				}
 			}
+		}
+	}
+}
+
+// A worker stalled in the middle of a row (as when the system deschedules
+// it) must not stall its partner: while it holds its piece, the other runs
+// pieces of the other rows in progress (the rows run in lockstep would let
+// it finish one row at most), and the result is still the sequential one.
+func TestParallelStalledWorker(t *testing.T) {
+	values, probs := randomLaw(rand.New(rand.NewPCG(17, 18)), 3000)
+	c := Costs{Alpha: 1, Beta: 0.5, Gamma: 0, C: 2, R: 3}
+	sup, err := newSupport(values, probs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := newSolver(sup, c, Mixed)
+	seq.workers = 1
+	want := seq.solve()
+	n := sup.n()
+	par := newSolver(sup, c, Mixed)
+	par.workers, par.chunk, par.maxOpen = 2, 64, 8
+	var (
+		mu      sync.Mutex
+		stalled bool
+		others  = map[int]bool{} // rows below the stalled one run meanwhile
+	)
+	release := make(chan struct{})
+	par.onPiece = func(ic int) {
+		mu.Lock()
+		if !stalled && ic == n/2 {
+			stalled = true
+			mu.Unlock()
+			select {
+			case <-release:
+			case <-time.After(20 * time.Second):
+				t.Error("the partner of a stalled worker ran no other rows")
+			}
+			return
+		}
+		if stalled && ic < n/2 && !others[ic] {
+			others[ic] = true
+			if len(others) == 7 { // every other row in progress
+				close(release)
+			}
+		}
+		mu.Unlock()
+	}
+	if got := par.solve(); got != want {
+		t.Fatalf("cost %v, sequential %v", got, want)
+	}
+	for i := range seq.diag {
+		if seq.diag[i] != par.diag[i] || seq.m1[i] != par.m1[i] {
+			t.Fatalf("state differs at %d", i)
 		}
 	}
 }

@@ -66,11 +66,10 @@ func TestKernelMatchesReference(t *testing.T) {
 		s := newSolver(sup, c, class)
 		s.workers = workers
 		s.pipelineMin = 1 // pipeline even tiny laws
-		if rapid.Bool().Draw(t, "solo") {
-			// Fall back to one worker at the fourth check past the
-			// warm-up (three windows over the limit).
-			s.lagLimit, s.lagWindow = -1, 0
-		}
+		// Pieces of a few steps and few rows in progress, so that rows
+		// change hands mid-way and workers wait on the frontier.
+		s.chunk = rapid.IntRange(1, 64).Draw(t, "chunk")
+		s.maxOpen = rapid.IntRange(1, 6).Draw(t, "maxOpen")
 		got := s.solve()
 		if !same(got, wantCost) {
 			t.Fatalf("cost %v, reference %v", got, wantCost)

@@ -99,5 +99,5 @@ func sharedLowerBound(plan *solver, lower, probs []float64) (lb float64, ok bool
 			}
 		}
 	}
-	return s.runRow(0, nil, s.row, &s.hull, nil), true
+	return s.runRow(0, nil, s.row, &s.hull), true
 }
