@@ -111,6 +111,7 @@ func offBackground(img image.Image) float64 {
 // TestBrowserChecksCanFail loads a page with a script error and no
 // content: the console scan and the blankness check must both fire.
 func TestBrowserChecksCanFail(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bad.html")
 	page := "<!DOCTYPE html><html><body><script>console.error('boom'); undefinedFn();</script></body></html>"
 	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
@@ -155,6 +156,7 @@ var headingRe = regexp.MustCompile(`<h([1-3])[^>]*>([^<]*)`)
 
 // TestBrowserReport renders the report of a quick reproduction.
 func TestBrowserReport(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	out := t.TempDir()
 	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
@@ -194,6 +196,7 @@ func checkDOM(t *testing.T, dom string, figures int, headings ...string) {
 
 // TestBrowserReservePage renders `ckpt reserve --html`.
 func TestBrowserReservePage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "plan.html")
 	if _, stderr, code := run(t, "", "reserve", "--html", page); code != 0 {
@@ -204,6 +207,7 @@ func TestBrowserReservePage(t *testing.T) {
 
 // TestBrowserCapacityPage renders `ckpt capacity simulate --html`.
 func TestBrowserCapacityPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "cap.html")
 	if _, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "100", "--sections", "40", "--strategies", "greedy-goodput,dp-yield", "--html", page); code != 0 {
@@ -248,6 +252,7 @@ func TestBrowserIntervalPage(t *testing.T) {
 
 // TestBrowserProfilePage renders `ckpt reserve --profile --html`.
 func TestBrowserProfilePage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "memory.html")
 	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--html", page); code != 0 {
@@ -258,6 +263,7 @@ func TestBrowserProfilePage(t *testing.T) {
 
 // TestBrowserChainPage renders `ckpt chain status --html`.
 func TestBrowserChainPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "chain.html")
 	if _, stderr, code := run(t, "", "chain", "status", chainForPicture(t), "--html", page); code != 0 {
