@@ -278,6 +278,8 @@ func TestMalformedInputs(t *testing.T) {
 		{s("serve", "nosuch"), 2, `unknown command "nosuch" for "ckpt serve"`, ""},
 		{s("advise", "nosuch"), 2, `unknown command "nosuch" for "ckpt advise"`, ""},
 		{s("convert", "nosuch"), 2, "received 1", ""},
+		{s("reserve", "nosuch"), 2, `unexpected argument "nosuch"`, ""},
+		{s("repro", "nosuch"), 2, `unknown reproduction "nosuch"`, ""},
 		{s("coord"), 0, "ckpt coord [command]", ""},
 		{s("coord", "members"), 0, "ckpt coord members [command]", ""},
 		{s("iosim", "bandwidth-for", "--target", "2"), 2, "--target", ""},
