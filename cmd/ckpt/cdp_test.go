@@ -42,7 +42,7 @@ type cdpError struct {
 type browser struct {
 	cmd    *exec.Cmd
 	dir    string
-	stderr bytes.Buffer
+	stderr lockedBuffer
 
 	wmu sync.Mutex // serialises writes to the pipe
 	out *os.File
@@ -196,6 +196,25 @@ func (b *browser) close() {
 		<-done
 	}
 	os.RemoveAll(b.dir)
+}
+
+// lockedBuffer is Chromium's stderr: written by the copying goroutine,
+// read in failure messages.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // page is one tab of the browser, attached in flat mode.
