@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,58 +31,53 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browse runs headless Chromium on the file path with extra arguments,
-// returning stdout, stderr and the wall time.
-func browse(t *testing.T, bin, path string, args ...string) (string, string, time.Duration) {
+// visit loads path in a new tab of the package's Chromium at width ×
+// height, and returns the console messages (and uncaught exceptions) seen
+// while it loaded, its DOM and a screenshot.
+func visit(t *testing.T, path string, width, height int) ([]string, string, image.Image) {
 	t.Helper()
+	b := theBrowser(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	abs, err := filepath.Abs(path)
+	p, err := b.newPage(ctx)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("chromium: %v\n%s", err, b.stderr.String())
 	}
-	all := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--log-level=0"}, args...)
-	cmd := exec.CommandContext(ctx, bin, append(all, "file://"+abs)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, errb.String())
+	defer p.close()
+	console, err := p.load(ctx, path, width, height)
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
 	}
-	return out.String(), errb.String(), time.Since(start)
+	dom, err := p.dom(ctx)
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	shot, err := p.screenshot(ctx)
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	return append(console, p.drain()...), dom, img
 }
-
-var consoleRe = regexp.MustCompile(`(?m)^.*:CONSOLE[:(].*$`)
 
 // rendered is what a browser made of one HTML file.
 type rendered struct {
 	dom  string
 	shot image.Image
-	load time.Duration // wall time of the DOM dump, browser start included
 }
 
 // render loads path in headless Chromium, fails on any console message,
 // and returns the DOM after loading and a screenshot of width × height.
 func render(t *testing.T, path string, width, height int) rendered {
 	t.Helper()
-	bin := chromium(t)
-	dom, stderr, load := browse(t, bin, path, "--dump-dom")
-	if msgs := consoleRe.FindAllString(stderr, -1); len(msgs) > 0 {
-		t.Errorf("%s: console messages:\n%s", path, strings.Join(msgs, "\n"))
+	console, dom, shot := visit(t, path, width, height)
+	if len(console) > 0 {
+		t.Errorf("%s: console messages:\n%s", path, strings.Join(console, "\n"))
 	}
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	browse(t, bin, path, "--screenshot="+shot, "--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height))
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	return rendered{dom: dom, shot: img, load: load}
+	return rendered{dom: dom, shot: shot}
 }
 
 // assertNotBlank fails unless the screenshot is not blank.
@@ -117,26 +111,15 @@ func offBackground(img image.Image) float64 {
 // TestBrowserChecksCanFail loads a page with a script error and no
 // content: the console scan and the blankness check must both fire.
 func TestBrowserChecksCanFail(t *testing.T) {
-	bin := chromium(t)
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bad.html")
 	page := "<!DOCTYPE html><html><body><script>console.error('boom'); undefinedFn();</script></body></html>"
 	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, _ := browse(t, bin, path, "--dump-dom")
-	if msgs := consoleRe.FindAllString(stderr, -1); len(msgs) != 2 {
+	msgs, _, img := visit(t, path, 400, 300)
+	if len(msgs) != 2 {
 		t.Errorf("console scan found %d messages, want 2 (boom, ReferenceError): %q", len(msgs), msgs)
-	}
-	shot := filepath.Join(t.TempDir(), "shot.png")
-	browse(t, bin, path, "--screenshot="+shot, "--window-size=400,300")
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
 	}
 	if off := offBackground(img); off != 0 {
 		t.Errorf("blank page: %.4f of the pixels off the background, want 0", off)
@@ -173,6 +156,7 @@ var headingRe = regexp.MustCompile(`<h([1-3])[^>]*>([^<]*)`)
 
 // TestBrowserReport renders the report of a quick reproduction.
 func TestBrowserReport(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	out := t.TempDir()
 	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
@@ -212,6 +196,7 @@ func checkDOM(t *testing.T, dom string, figures int, headings ...string) {
 
 // TestBrowserReservePage renders `ckpt reserve --html`.
 func TestBrowserReservePage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "plan.html")
 	if _, stderr, code := run(t, "", "reserve", "--html", page); code != 0 {
@@ -222,6 +207,7 @@ func TestBrowserReservePage(t *testing.T) {
 
 // TestBrowserCapacityPage renders `ckpt capacity simulate --html`.
 func TestBrowserCapacityPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "cap.html")
 	if _, stderr, code := run(t, "", "capacity", "simulate", "--p-max", "100", "--sections", "40", "--strategies", "greedy-goodput,dp-yield", "--html", page); code != 0 {
@@ -266,6 +252,7 @@ func TestBrowserIntervalPage(t *testing.T) {
 
 // TestBrowserProfilePage renders `ckpt reserve --profile --html`.
 func TestBrowserProfilePage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "memory.html")
 	if _, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--html", page); code != 0 {
@@ -276,6 +263,7 @@ func TestBrowserProfilePage(t *testing.T) {
 
 // TestBrowserChainPage renders `ckpt chain status --html`.
 func TestBrowserChainPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "chain.html")
 	if _, stderr, code := run(t, "", "chain", "status", chainForPicture(t), "--html", page); code != 0 {

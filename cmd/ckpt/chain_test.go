@@ -139,6 +139,7 @@ const chainSacct = `JobID|JobName|State|ElapsedRaw|ExitCode|Comment
 `
 
 func TestChainHistory(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, chainSacct, "chain", "history", "-", "--fit", "exponential", "--json")
 	var js struct {
 		Complete, Censored int
@@ -257,6 +258,7 @@ func TestProfileSbatchIsTheSameChain(t *testing.T) {
 // does (the same law, the same counts), and its report says how many runs
 // were complete, censored and skipped.
 func TestReserveHistoryLearnsLikeChainHistory(t *testing.T) {
+	t.Parallel()
 	hist, _, _ := run(t, chainSacct, "chain", "history", "-", "--fit", "exponential", "--json")
 	var h struct{ Spec string }
 	json.Unmarshal([]byte(hist), &h)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestConvertRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	swf := datadir.ForTest(t, "swf", "NASA-iPSC-1993-3.1-cln.swf.gz")
 	b, s, w := filepath.Join(dir, "n.json"), filepath.Join(dir, "n.swf"), filepath.Join(dir, "n.jobs.json")
@@ -142,6 +143,7 @@ func fieldValues(h trace.SWFHeader, key string) string {
 }
 
 func TestFailuresCommand(t *testing.T) {
+	t.Parallel()
 	dir := datadir.ForTest(t, "failures")
 	out, errs, code := run(t, "", "failures", dir, "--task", "1h", "--nodes", "G1/site1/c1/node1,9", "--json")
 	var rep struct {

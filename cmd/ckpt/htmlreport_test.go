@@ -60,6 +60,7 @@ func TestReproductionsHaveFindings(t *testing.T) {
 }
 
 func TestReservePlotAndHTML(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svg, png, page := filepath.Join(dir, "plan.svg"), filepath.Join(dir, "plan.png"), filepath.Join(dir, "plan.html")
 	stdout, stderr, code := run(t, "", "reserve", "--plot", svg, "--html", page)
@@ -87,6 +88,7 @@ func TestReservePlotAndHTML(t *testing.T) {
 }
 
 func TestReserveProfilePlotAndHTML(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svg, page := filepath.Join(dir, "mem.svg"), filepath.Join(dir, "mem.html")
 	stdout, stderr, code := run(t, "", "reserve", "--profile", "slant", "--mem-strategy", "mem-all-ckpt-v2", "--plot", svg, "--html", page)
@@ -115,6 +117,7 @@ func TestReserveProfilePlotAndHTML(t *testing.T) {
 }
 
 func TestIntervalPlotAndHTML(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svg, page := filepath.Join(dir, "iv.svg"), filepath.Join(dir, "iv.html")
 	stdout, stderr, code := run(t, "", "interval", "--te", "18", "--ckpt", "2", "--failures", "2", "--plot", svg, "--html", page)

@@ -14,6 +14,7 @@ import (
 // node MTBF (32.51 h) counted independently from the event trace with awk
 // (ΣUp/ΣFailures) when the reader was written.
 func TestIntervalFTA(t *testing.T) {
+	t.Parallel()
 	dir := datadir.ForTest(t, "failures", "grid5k_fta_event_trace.tab.gz")
 	dir = filepath.Dir(dir)
 	out, errb, code := run(t, "", "interval", "--te", "1h", "--ckpt", "1m", "--fta", dir, "--nodes", "64", "--json")

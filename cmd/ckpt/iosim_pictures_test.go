@@ -10,6 +10,7 @@ import (
 // `iosim run --plot/--html/--timeline` writes the pictures and still
 // prints its report; bad values are usage errors naming them.
 func TestIOSimRunPictures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	svg, png, page := filepath.Join(dir, "run.svg"), filepath.Join(dir, "run.png"), filepath.Join(dir, "run.html")
 	args := []string{"iosim", "run", "--seeds", "2", "--span", "4d", "--strategies", "oblivious-daly,least-waste"}
@@ -52,6 +53,7 @@ func TestIOSimRunPictures(t *testing.T) {
 
 // TestBrowserIOSimPage renders `ckpt iosim run --html --timeline`.
 func TestBrowserIOSimPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	page := filepath.Join(t.TempDir(), "iosim.html")
 	if _, stderr, code := run(t, "", "iosim", "run", "--seeds", "2", "--span", "4d", "--strategies", "oblivious-daly,ordered-daly,least-waste",

@@ -49,24 +49,25 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	only := ""
-	for _, v := range verbs {
+	for i, v := range verbs {
 		if len(args) > 0 && args[0] == v.name {
-			only = v.name
+			verbs = verbs[i : i+1]
+			break
 		}
 	}
 	for _, v := range verbs {
-		if only == "" || v.name == only {
-			root.AddCommand(v.build())
-		}
+		root.AddCommand(v.build())
 	}
 	markArgErrors(root)
 	return root
 }
 
-// markArgErrors makes the argument errors of every command (cobra's Args
-// checks: unknown command, wrong number of arguments) usage errors.
+// markArgErrors makes every command's argument errors (cobra's Args checks: unknown
+// command, wrong count) usage errors; `ckpt coord nosuch` is unknown, not help.
 func markArgErrors(c *cobra.Command) {
+	if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+		c.Args, c.RunE = cobra.NoArgs, func(c *cobra.Command, _ []string) error { return c.Help() }
+	}
 	if args := c.Args; args != nil {
 		c.Args = func(c *cobra.Command, a []string) error { return usage(args(c, a)) }
 	}
@@ -106,8 +107,7 @@ func main() {
 	os.Exit(code)
 }
 
-// isUnknownCommand recognises the root's unknown-command error, which cobra
-// returns untyped before any Args check or flag error hook runs.
+// isUnknownCommand recognises the root's untyped unknown-command error.
 func isUnknownCommand(err error) bool {
 	return strings.HasPrefix(err.Error(), "unknown command ")
 }

@@ -17,6 +17,9 @@ import (
 
 var ckptBin string
 
+// TestMain builds the ckpt binary once for the package's tests and closes
+// the shared Chromium at the end. Slow tests that neither set the
+// environment nor change folder, and assert no wall time, call t.Parallel.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "ckpt-cli")
 	if err != nil {
@@ -28,6 +31,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	closeBrowser()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -64,6 +68,7 @@ func decodePlan(t *testing.T, s string) planOut {
 }
 
 func TestReserveDefaultNeuroscienceExample(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "", "reserve")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

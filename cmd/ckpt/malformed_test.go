@@ -268,6 +268,20 @@ func TestMalformedInputs(t *testing.T) {
 		{cat(serve, s(p("x.db"), "--init", "--log-format", "bogus")), 2, `"bogus"`, ""},
 		// unknown commands and flags
 		{s("frobnicate"), 2, "frobnicate", ""},
+		// an unknown subcommand of every group is a usage error naming it, not help.
+		{s("iosim", "nosuch"), 2, `unknown command "nosuch" for "ckpt iosim"`, ""},
+		{s("capacity", "nosuch"), 2, `unknown command "nosuch" for "ckpt capacity"`, ""},
+		{s("coord", "nosuch"), 2, `unknown command "nosuch" for "ckpt coord"`, ""},
+		{s("coord", "members", "nosuch"), 2, `unknown command "nosuch" for "ckpt coord members"`, ""},
+		{s("chain", "nosuch"), 2, `unknown command "nosuch" for "ckpt chain"`, ""},
+		{s("interval", "nosuch"), 2, `unknown command "nosuch" for "ckpt interval"`, ""},
+		{s("serve", "nosuch"), 2, `unknown command "nosuch" for "ckpt serve"`, ""},
+		{s("advise", "nosuch"), 2, `unknown command "nosuch" for "ckpt advise"`, ""},
+		{s("convert", "nosuch"), 2, "received 1", ""},
+		{s("reserve", "nosuch"), 2, `unexpected argument "nosuch"`, ""},
+		{s("repro", "nosuch"), 2, `unknown reproduction "nosuch"`, ""},
+		{s("coord"), 0, "ckpt coord [command]", ""},
+		{s("coord", "members"), 0, "ckpt coord members [command]", ""},
 		{s("iosim", "bandwidth-for", "--target", "2"), 2, "--target", ""},
 	}
 	if dataErr == nil {

@@ -220,6 +220,7 @@ func checkProfileRefused(t *testing.T, args []string, want string) {
 
 // TestReserveProfileBadInputData: refusals that need the DRD runs.
 func TestReserveProfileBadInputData(t *testing.T) {
+	t.Parallel()
 	drd := drdTasks(t)
 	for _, c := range []struct {
 		args []string
@@ -275,6 +276,7 @@ func plateaus(gb []float64, n int) string {
 // phases instead of 7; it used to fail the whole folder. Now it is dropped
 // with a one-line warning naming it, and the plan uses the 87 others.
 func TestReserveTasksWholeRuns(t *testing.T) {
+	t.Parallel()
 	drd := drdTasks(t)
 	ids, err := os.ReadDir(drd)
 	if err != nil {
@@ -326,6 +328,7 @@ func TestReserveTasksWholeRuns(t *testing.T) {
 // TestReserveTasksOtherFamily: a non-Normal fit is summarised in one line,
 // not printed as the thousands of points of its discretised total.
 func TestReserveTasksOtherFamily(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "", "reserve", "--tasks", drdTasks(t), "--fit", "gamma")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestReproAccountingFlag(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"repro", "reservation", "--quick", "--accounting", "authors"},
 		{"repro", "cloud", "--quick", "--accounting", "nope"},

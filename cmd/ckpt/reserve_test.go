@@ -397,6 +397,7 @@ func TestReserveRefusesHugeLaws(t *testing.T) {
 
 // More bad input: each is one line naming the bad value, exit 2, no plan.
 func TestReserveMoreBadInput(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string

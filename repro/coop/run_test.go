@@ -15,14 +15,40 @@ import (
 )
 
 // The quick reproduction writes every output, and the comparisons hold
-// finite numbers for the quantities the paper states.
+// finite numbers for the quantities the paper states. With $CKPT_REPRO_OUT
+// (.ci/run: the output of ckpt repro all --quick) the test checks its coop
+// folder; with CKPT_REPRO_TESTS=1 it runs the quick reproduction (a minute
+// on 2 cores); otherwise it runs the same steps on 8-day spans with one seed,
+// the authors' on 34 days and one point (2 s of CPU instead of 21), which
+// write the same files.
 func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the quick reproduction")
 	}
 	dir := t.TempDir()
-	if err := Run(context.Background(), repro.Config{Dir: dir, Quick: true, Workers: 2, Log: io.Discard}); err != nil {
-		t.Fatal(err)
+	cfg := repro.Config{Dir: dir, Quick: true, Workers: 2, Log: io.Discard}
+	switch {
+	case os.Getenv("CKPT_REPRO_OUT") != "":
+		dir = filepath.Join(os.Getenv("CKPT_REPRO_OUT"), "coop")
+	case os.Getenv("CKPT_REPRO_TESTS") == "1":
+		if err := Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		st := settingsFor(true)
+		st.seeds, st.span, st.fig4Span = 1, 8*iosim.Day, 8*iosim.Day
+		step := func(name string, fn func(context.Context, repro.Config, settings) ([]repro.Comparison, error), st settings) repro.Step {
+			return repro.Step{Name: name, Run: func(ctx context.Context) ([]repro.Comparison, error) { return fn(ctx, cfg, st) }}
+		}
+		long := st // the authors' model keeps a 31-day window after the skipped day
+		long.span = 34 * iosim.Day
+		all := authorsPoints // the first of their four points, in all 17 modes
+		authorsPoints = all[:1]
+		t.Cleanup(func() { authorsPoints = all })
+		steps := []repro.Step{step("1", fig1, st), step("2", fig2, st), step("3", fig3, st), step("4", fig4, st), step("authors", authorsFig, long)}
+		if err := repro.RunSteps(context.Background(), cfg, steps); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, f := range []string{"fig1_160GBs.png", "fig2.csv", "fig2_box.png", "fig2_mean.png", "fig2_bounds.csv", "fig3.csv", "fig3_box.png", "fig4.csv", "fig4.png", "comparisons.csv"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
