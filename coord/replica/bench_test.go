@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/store"
@@ -40,7 +39,7 @@ func BenchmarkCommit(b *testing.B) {
 	})
 	b.Run("raft3", func(b *testing.B) {
 		c := newCluster(b, 3, nil)
-		r := c.reps[c.leader(5*time.Second)]
+		r := c.reps[c.leader(leaderWait)]
 		if _, _, err := r.Load(); err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -30,22 +31,50 @@ type cluster struct {
 // on its own.
 const testHeartbeat = 700 * time.Millisecond
 
+// freeAddrs returns n loopback addresses free now, on ports below Linux's
+// ephemeral range (32768–60999): a port taken from :0 and closed can be
+// handed to another test's outgoing connection before the replica binds
+// it, which the tests running in parallel hit ("address already in use").
+// Ports are never handed out twice in one test process, and each process
+// starts at a place drawn from its pid.
 func freeAddrs(t testing.TB, n int) []string {
-	var lns []net.Listener
-	var addrs []string
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		addrs = append(addrs, ln.Addr().String())
+	t.Helper()
+	portMu.Lock()
+	defer portMu.Unlock()
+	if nextPort == 0 {
+		nextPort = 20000 + os.Getpid()%10000
 	}
-	for _, ln := range lns {
+	var addrs []string
+	for tries := 0; len(addrs) < n; tries++ {
+		if tries > 2000 {
+			t.Fatal("no free port below 32768 after 2000 tries")
+		}
+		p := nextPort
+		nextPort++
+		if nextPort >= 32768 {
+			nextPort = 20000
+		}
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue
+		}
+		addrs = append(addrs, ln.Addr().String())
 		ln.Close()
 	}
 	return addrs
 }
+
+var (
+	portMu   sync.Mutex
+	nextPort int
+)
+
+// leaderWait bounds the waits for a leader: raft elects one within a
+// second or two on an idle machine (the logged times; the 5 s of the
+// issue is checked by cmd/ckpt's fault campaign on real processes), but
+// eight clusters of these tests run at once, on two cores that other
+// packages' tests share.
+const leaderWait = 15 * time.Second
 
 func newCluster(t testing.TB, n int, mod func(*Options)) *cluster {
 	addrs := freeAddrs(t, n)

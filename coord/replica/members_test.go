@@ -28,7 +28,7 @@ import (
 func TestMembersAddRemove(t *testing.T) {
 	t.Parallel()
 	c, urls := serveGroup(t)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	ctx := ctxTimeout(t, 30*time.Second)
 	cl, err := client.New(urls[(li+1)%3], "")
 	if err != nil {
@@ -77,7 +77,7 @@ func TestMembersAddRemove(t *testing.T) {
 	// n4 leads: a write sent to an old member, none of them restarted
 	// and none with n4 in its peer list, is redirected to n4's HTTP
 	// address, which only the replicated state told them.
-	li = c.leader(5 * time.Second)
+	li = c.leader(leaderWait)
 	handOver(t, c.reps[li], "n4", addr)
 	for start := time.Now(); !n4.IsLeader(); time.Sleep(10 * time.Millisecond) {
 		if time.Since(start) > 5*time.Second {
@@ -105,7 +105,7 @@ func TestMembersAddRemove(t *testing.T) {
 		t.Fatalf("a write through an old member, n4 leading: %v", err)
 	}
 	handOver(t, n4, "", "")
-	c.leader(5 * time.Second)
+	c.leader(leaderWait)
 	var ce *client.Error
 	for _, m := range []api.Member{{ID: "n/5", Addr: addr}, {ID: "n5", Addr: "nowhere"}, {ID: "n5", Addr: addr, HTTP: "x:0"}} {
 		if _, err := cl.AddMember(ctx, m); !errors.As(err, &ce) || ce.Status != http.StatusBadRequest {

@@ -2,7 +2,6 @@ package replica
 
 import (
 	"testing"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -29,7 +28,7 @@ func gather(t *testing.T, r *Replica) map[string]*dto.Metric {
 func TestMetrics(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, nil)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	o := own(t, c.reps[li])
 	for k, id := range []string{"a", "b", "c"} {
 		if _, err := o.checkpoint(float64(k), id); err != nil {

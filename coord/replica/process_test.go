@@ -215,7 +215,7 @@ func (g *procs) must(job string, now float64, skip int) (int, uint64) {
 	g.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		li := g.leader(5*time.Second, skip)
+		li := g.leader(leaderWait, skip)
 		tok, err := g.checkpoint(li, job, now)
 		if err == nil {
 			return li, tok
@@ -271,7 +271,7 @@ func TestKillAndStop(t *testing.T) {
 	var last uint64
 	now, n := 0.0, 0
 	for round := range 4 {
-		li := g.leader(10*time.Second, -1)
+		li := g.leader(leaderWait, -1)
 		stop := make(chan struct{})
 		done := make(chan struct{})
 		go func() { // a client checkpointing through the leader until it dies
@@ -300,7 +300,7 @@ func TestKillAndStop(t *testing.T) {
 		g.kill(li)
 		close(stop)
 		<-done
-		ni := g.leader(5*time.Second, li)
+		ni := g.leader(leaderWait, li)
 		t.Logf("round %d: n%d killed, n%d leads after %v; %d checkpoints acknowledged so far", round, li+1, ni+1,
 			time.Since(start).Round(time.Millisecond), len(acked))
 		g.start(li)
@@ -312,7 +312,7 @@ func TestKillAndStop(t *testing.T) {
 		t.Fatal("nothing acknowledged")
 	}
 	// A follower killed: the leader still commits with the other.
-	li := g.leader(5*time.Second, -1)
+	li := g.leader(leaderWait, -1)
 	fi := (li + 1) % 3
 	g.kill(fi)
 	now += 2
@@ -331,13 +331,13 @@ func TestKillAndStop(t *testing.T) {
 	start := time.Now()
 	g.start(fi)
 	g.start((li + 2) % 3)
-	li = g.leader(5*time.Second, -1)
+	li = g.leader(leaderWait, -1)
 	t.Logf("two followers killed and restarted: n%d leads after %v", li+1, time.Since(start).Round(time.Millisecond))
 	// Every acknowledged checkpoint is in the leader's state, read once it
 	// applied every committed entry.
 	var st procState
 	for try := 0; ; try++ {
-		err := get("http://"+g.ps[g.leader(5*time.Second, -1)].control+"/state", &st)
+		err := get("http://"+g.ps[g.leader(leaderWait, -1)].control+"/state", &st)
 		if err == nil {
 			break
 		}
@@ -368,7 +368,7 @@ func TestKillAndStop(t *testing.T) {
 	if err := old.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	g.leader(5*time.Second, li)
+	g.leader(leaderWait, li)
 	now += 2
 	ni, tok := g.must("new", now, li)
 	if tok <= last {

@@ -26,7 +26,7 @@ func TestSameStateAsBolt(t *testing.T) {
 		o.NoSync = true
 		o.HeartbeatTimeout, o.ElectionTimeout, o.LeaderLeaseTimeout = 2*time.Second, 2*time.Second, time.Second
 	})
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	dir := t.TempDir()
 	iter := 0
 	rapid.Check(t, func(rt *rapid.T) {

@@ -40,7 +40,7 @@ func loadOracle(t testing.TB, s *store.Bolt) (coord.Meta, []coord.Job) {
 func TestMajorityCommit(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, nil)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	o := own(t, c.reps[li])
 	orc := mirror(t)
 	do := func(now float64, id string) error {
@@ -112,7 +112,7 @@ func TestLeaderKilled(t *testing.T) {
 	orc := mirror(t)
 	now := 0.0
 	for round := range 3 {
-		li := c.leader(5 * time.Second)
+		li := c.leader(leaderWait)
 		m0, j0 := loadOracle(t, orc)
 		mo, jo, _ := c.reps[li].Load()
 		sameState(t, fmt.Sprintf("round %d: new leader's state", round), mo, jo, m0, j0)
@@ -136,11 +136,11 @@ func TestLeaderKilled(t *testing.T) {
 		}
 		start := time.Now()
 		c.kill(li)
-		ni := c.leader(5*time.Second, li)
+		ni := c.leader(leaderWait, li)
 		t.Logf("round %d: leader n%d killed, n%d leads after %v", round, li+1, ni+1, time.Since(start).Round(time.Millisecond))
 		c.start(li)
 	}
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	m, j, err := c.reps[li].Load()
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +161,7 @@ func TestFencingAcrossLeaderChanges(t *testing.T) {
 	var last uint64
 	now := 0.0
 	for round := range 5 {
-		li := c.leader(5 * time.Second)
+		li := c.leader(leaderWait)
 		o := own(t, c.reps[li])
 		for k := range 2 {
 			now += 2
@@ -176,7 +176,7 @@ func TestFencingAcrossLeaderChanges(t *testing.T) {
 		}
 		if round%2 == 0 {
 			c.kill(li)
-			c.leader(5*time.Second, li)
+			c.leader(leaderWait, li)
 			c.start(li)
 		} else {
 			handOver(t, c.reps[li], "", "")
@@ -194,7 +194,7 @@ func TestFencingAcrossLeaderChanges(t *testing.T) {
 func TestStaleLeaderRefused(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, nil)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	old := own(t, c.reps[li])
 	if _, err := old.checkpoint(1, "before"); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestStaleLeaderRefused(t *testing.T) {
 	leading := c.reps[li].IsLeader()
 	res := make(chan error, 1)
 	go func() { res <- old.commit() }()
-	ni := c.leader(5*time.Second, li)
+	ni := c.leader(leaderWait, li)
 	if err := <-res; err == nil {
 		t.Fatal("the cut-off leader committed a grant")
 	} else {
@@ -256,20 +256,20 @@ func TestStaleLeaderRefused(t *testing.T) {
 func TestRegainedLeaderMustReload(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, nil)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	o := own(t, c.reps[li])
 	if _, err := o.checkpoint(1, "a"); err != nil {
 		t.Fatal(err)
 	}
 	handOver(t, c.reps[li], "", "")
-	ni := c.leader(5*time.Second, li)
+	ni := c.leader(leaderWait, li)
 	other := own(t, c.reps[ni])
 	if _, err := other.checkpoint(2, "b"); err != nil {
 		t.Fatal(err)
 	}
 	r := c.reps[li]
 	handOver(t, c.reps[ni], r.opt.ID, r.Addr())
-	if c.leader(5*time.Second) != li {
+	if c.leader(leaderWait) != li {
 		t.Fatal("leadership did not come back")
 	}
 	// o's core still thinks token 1 was the last: its next grant would
@@ -292,7 +292,7 @@ func TestRegainedLeaderMustReload(t *testing.T) {
 func TestCatchUpFromSnapshot(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, func(o *Options) { o.TrailingLogs = 4; o.SnapshotThreshold = 8 })
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	f := (li + 1) % 3
 	c.kill(f)
 	o := own(t, c.reps[li])
@@ -326,7 +326,7 @@ func TestCatchUpFromSnapshot(t *testing.T) {
 // so a stopping server, past ShutdownWait.
 func TestCloseBounded(t *testing.T) {
 	c := newCluster(t, 1, nil)
-	i := c.leader(10 * time.Second)
+	i := c.leader(leaderWait)
 	r := c.reps[i]
 	release := make(chan struct{})
 	r.shutdown = func() error { <-release; return nil }

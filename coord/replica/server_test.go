@@ -24,7 +24,7 @@ import (
 func TestServerOnReplica(t *testing.T) {
 	t.Parallel()
 	c := newCluster(t, 3, nil)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	urls := make([]string, 3)
 	for i, r := range c.reps {
 		s, err := server.New(server.Options{Config: testConfig(t), Store: r, NoAuth: true})
@@ -62,7 +62,7 @@ func TestServerOnReplica(t *testing.T) {
 		t.Fatalf("register on a follower: %d, want 503", code)
 	}
 	handOver(t, c.reps[li], "", "")
-	ni := c.leader(5*time.Second, li)
+	ni := c.leader(leaderWait, li)
 	if code := register(ni, "c"); code != http.StatusOK {
 		t.Fatalf("first write on the new leader: %d, want 200", code)
 	}
@@ -126,7 +126,7 @@ func serveOn(t *testing.T, r *Replica, web string) {
 func TestServerFollowsLeader(t *testing.T) {
 	t.Parallel()
 	c, urls := serveGroup(t)
-	li := c.leader(5 * time.Second)
+	li := c.leader(leaderWait)
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	post := func(hc *http.Client, u, id string) *http.Response {
 		t.Helper()
@@ -189,7 +189,7 @@ func TestServerFollowsLeader(t *testing.T) {
 		t.Fatalf("follower's status: %s", body)
 	}
 	handOver(t, c.reps[li], "", "")
-	ni := c.leader(5*time.Second, li)
+	ni := c.leader(leaderWait, li)
 	deadline := time.Now().Add(5 * time.Second)
 	for { // the old leader may not know the new one yet (then 503)
 		resp = post(noFollow, urls[li], "c")
