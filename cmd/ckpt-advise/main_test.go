@@ -88,7 +88,8 @@ func learnt(t *testing.T) (string, advise.Log) {
 	return kth.model, kth.log
 }
 
-// TestSameAnswersAsCkpt: for 200 seeded queries drawn from a shipped log's
+// TestSameAnswersAsCkpt: for 80 seeded queries (each costs two process
+// starts, ~50 ms of CPU: the suite's time is the bound) drawn from a shipped log's
 // jobs (their users, groups, executables, queues, node counts and
 // requests, mixed with unknown ones, none and bad values) and malformed
 // command lines, ckpt-advise prints the same stdout and stderr and exits
@@ -109,7 +110,7 @@ func TestSameAnswersAsCkpt(t *testing.T) {
 		}
 	}
 	var cases [][]string
-	for range 200 {
+	for range 80 {
 		j := l.Jobs[r.IntN(len(l.Jobs))]
 		args := []string{"--model", model, "--user", pick(j.User, "", "a b", "é\"\\")}
 		if r.IntN(3) > 0 {
@@ -170,7 +171,7 @@ func TestSameAnswersAsCkpt(t *testing.T) {
 		}
 	}
 	t.Logf("%d command lines: exit codes %v, %d advised, %d kept or no advice", len(cases), codes, advised, kept)
-	if codes[0] < 70 || codes[2] < 10 || advised < 5 || kept < 20 {
+	if codes[0] < 50 || codes[2] < 12 || advised < 10 || kept < 25 {
 		t.Fatalf("the queries reach too few cases to compare: exit codes %v, %d advised, %d kept", codes, advised, kept)
 	}
 }
