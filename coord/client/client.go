@@ -116,6 +116,7 @@ func (c *Client) isPeer(ctx context.Context, hc *http.Client, base, o string) bo
 		return false
 	}
 	scheme, _, _ := strings.Cut(base, "://")
+	c.peers.Clear() // a member removed since the last answer is trusted no more
 	for _, p := range st.Replication.Peers {
 		if p.HTTP != "" {
 			c.peers.Store(scheme+"://"+p.HTTP, true)
@@ -222,7 +223,7 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			if j := slices.Index(bases, o); j >= 0 {
 				i = j
 				c.cur.Store(int32(j))
-			} else if c.isPeer(ctx, hc, base, o) {
+			} else if c.isPeer(ctx, hc, bases[i], o) { // the given server vouches, never a followed one
 				leader = o
 			} else {
 				return fmt.Errorf("coordinator: %s %s: redirected by %s to %s, neither a server given nor a replica its group lists: not followed", method, path, base, o)

@@ -170,3 +170,53 @@ func FuzzNew(f *testing.F) {
 		}
 	})
 }
+
+// TestRedirectTrustIsNotTransitive: a replica the configured server lists
+// (P) cannot vouch for another host (X): when P redirects to X and P's own
+// status lists X, X is still not followed and never sees the token — only
+// the servers the client was given say who their replicas are.
+func TestRedirectTrustIsNotTransitive(t *testing.T) {
+	var mu sync.Mutex
+	var xAuth []string
+	x := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		xAuth = append(xAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Write([]byte(`{"id":"j"}`))
+	}))
+	defer x.Close()
+	status := func(w http.ResponseWriter, listed string) {
+		w.Write([]byte(`{"jobs":0,"replication":{"id":"n","peers":[{"id":"p","addr":"x:1","http":"` + strings.TrimPrefix(listed, "http://") + `"}]}}`))
+	}
+	p := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/status" {
+			status(w, x.URL)
+			return
+		}
+		w.Header().Set("Location", x.URL+r.URL.RequestURI())
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}))
+	defer p.Close()
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/status" {
+			status(w, p.URL)
+			return
+		}
+		w.Header().Set("Location", p.URL+r.URL.RequestURI())
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}))
+	defer a.Close()
+	c, err := New(a.URL, "tok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Register(context.Background(), api.RegisterRequest{ID: "j", Nodes: 1})
+	if err == nil || !strings.Contains(err.Error(), "not followed") {
+		t.Fatalf("A → P → X: %v, want an error: X is listed by P only", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(xAuth) != 0 {
+		t.Fatalf("X received %d requests (Authorization %q)", len(xAuth), xAuth)
+	}
+}

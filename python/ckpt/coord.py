@@ -87,6 +87,7 @@ class Coordinator:
             rep = st.get("replication") if isinstance(st, dict) else None
             peers = rep.get("peers") if isinstance(rep, dict) else None
             scheme = base.split("://", 1)[0]
+            self._peers = set()  # a member removed since the last answer is trusted no more
             for p in peers if isinstance(peers, list) else []:
                 if isinstance(p, dict) and isinstance(p.get("http"), str) and p["http"]:
                     self._peers.add(f"{scheme}://{p['http']}")
@@ -121,7 +122,7 @@ class Coordinator:
                     last = CoordError(e.code, "", f"{method} {path}: redirected to {o}")
                     if o in self.urls:
                         self._cur = self.urls.index(o)
-                    elif self._is_peer(base, o):
+                    elif self._is_peer(self.urls[self._cur], o):  # a given server vouches, never a followed one
                         leader = o
                     else:
                         raise CoordError(e.code, "Location", f"{method} {path}: redirected by {base} to {o}, "

@@ -108,6 +108,22 @@ class TestSeveralURLs(unittest.TestCase):
         self.assertIn(foreign.url, str(e.exception))
         self.assertEqual(foreign.seen, [])
 
+    def test_redirect_trust_is_not_transitive(self):
+        # A (given) lists P and redirects there; P lists X and redirects
+        # there: X is vouched for by P alone, never followed, never sees the token.
+        x, = self.stands(Stand((200, {}, {"in_s": 1.0})))
+        def lists(s):
+            return {"replication": {"peers": [{"id": "n", "addr": "x:1", "http": s.url[len("http://"):]}]}}
+        p, = self.stands(Stand(lambda path, body: (200, {}, lists(x)) if path.startswith("/v1/status")
+                               else (307, {"Location": x.url + path}, {})))
+        a, = self.stands(Stand(lambda path, body: (200, {}, lists(p)) if path.startswith("/v1/status")
+                               else (307, {"Location": p.url + path}, {})))
+        c = coord.Coordinator(a.url, token="tok-secret")
+        with self.assertRaises(coord.CoordError) as e:
+            c.next("j1")
+        self.assertIn(x.url, str(e.exception))
+        self.assertEqual(x.seen, [])
+
     def test_503_goes_to_the_next_with_the_same_request_id(self):
         a, b = self.stands(Stand((503, {}, {"error": "no leader"})), Stand((200, {}, {"status": "granted", "token": 9})))
         c = coord.Coordinator(a.url + "," + b.url, token="t")
