@@ -18,13 +18,16 @@ import (
 //	W(l) = min_{l<j≤n} S_l·(α·v_j + γ) + β·(Σ_{l<k≤j} f_k·v_k + S_j·v_j) + W(j),
 //
 // the sequence is read from the argmins from l = 0 (the smallest j on
-// ties) and W(0) is its expected cost. O(n²) time, O(n) memory: the
+// ties, as this sum rounds: DynProgCount sums in another order, so on an
+// exact tie the two may pick different sequences of the same cost, which
+// the tests accept after evaluating the sequence's cost from the law) and
+// W(0) is its expected cost. O(n²) time, O(n) memory: the
 // advisor's laws have at most Params.Window + 1 points. It is the row 0 of
 // reservation.DynProgCount in the NoCkpt class, which the advisor's tests
 // use as its oracle; it lives here so that answering a query links neither
 // the reservation capability nor its pictures (ckpt-advise answers in a
-// few milliseconds including process start). Laws are checked as
-// reservation.SupportLayout checks them, with its messages.
+// few milliseconds including process start). It accepts exactly the laws
+// reservation.SupportLayout accepts (tested), with messages of its own.
 func noCkptPlan(values, probs []float64, alpha, beta, gamma float64) (seq []float64, cost float64, err error) {
 	n := len(values)
 	if n == 0 || len(probs) != n {

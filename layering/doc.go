@@ -20,7 +20,9 @@
 //     and stated: memplan imports reservation, because the profiles paper
 //     plans each memory class with the seed paper's dynamic program
 //     (Section 3 of hpc-application-profiles-and-reservations); the DP has
-//     one home.
+//     one home, with one stated exception: advise keeps the NO-CKPT row of
+//     Theorem 2 (advise/nockpt.go, 40 lines, tested against DynProgCount)
+//     so that answering links neither reservation nor its pictures.
 //  3. Services and reproductions built on the capabilities: advise (the
 //     site walltime advisor; advise/logs reads the site's logs, learns and
 //     replays them; cmd/internal/askcmd is the command line of its answer,
