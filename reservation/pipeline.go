@@ -39,7 +39,8 @@ const (
 // rows in progress meanwhile instead of waiting for it, and sleep only once
 // every row in progress has reached the frontier (then the system can move
 // the descheduled worker onto the core they leave). The rows in progress
-// take O(maxOpen · n) memory, bounded by pipelineBytes.
+// take O(maxOpen · n) memory: about pipelineBytes, but never fewer than
+// 2 · workers rows in progress, which a large n × workers can exceed.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	p := &pipeline{s: s, next: n - 1, frontier: n - 1, maxOpen: s.maxOpen, shared: newHull(n)}

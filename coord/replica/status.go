@@ -189,8 +189,12 @@ func (r *Replica) applyMember(op memberOp) error {
 }
 
 // RemoveMember removes replica id from the group (raft's RemoveServer,
-// on the leader only; a leader removing itself steps down), its
-// replicated HTTP address first (put back if the removal fails).
+// on the leader only; a leader removing itself steps down), then its
+// replicated HTTP address. In that order a failed removal leaves a member
+// with its address; a removal whose second step fails (this replica lost
+// the leadership meanwhile: it removed itself) leaves the address of a
+// replica that is no member, never a leader to redirect to, and replaced
+// if the id is added again.
 func (r *Replica) RemoveMember(id string) error {
 	f := r.raft.GetConfiguration()
 	if err := f.Error(); err != nil {
@@ -199,15 +203,13 @@ func (r *Replica) RemoveMember(id string) error {
 	if !slices.ContainsFunc(f.Configuration().Servers, func(s raft.Server) bool { return string(s.ID) == id }) {
 		return usage.Fieldf("id", "%q is not a member of the group", clip(id))
 	}
-	web := r.fsm.httpOf(id)
-	if web != "" {
+	if err := r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error(); err != nil {
+		return err
+	}
+	if r.fsm.httpOf(id) != "" && r.raft.State() == raft.Leader {
 		if err := r.applyMember(memberOp{ID: id}); err != nil {
-			return err
+			r.log.Warn("member removed, its HTTP address still recorded", "id", id, "err", err)
 		}
 	}
-	err := r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error()
-	if err != nil && web != "" {
-		r.applyMember(memberOp{ID: id, HTTP: web}) // best effort: this replica may have lost the leadership meanwhile
-	}
-	return err
+	return nil
 }
