@@ -32,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := coord.New(cfg(t))
-	w := NewWriter(s)
+	w := NewWriterWait(s, 0)
 	commit := func() {
 		if err := <-w.Submit(c.TakeChanges()); err != nil {
 			t.Fatal(err)
@@ -164,7 +164,7 @@ func TestWriterOrder(t *testing.T) {
 	}
 	defer s.Close()
 	c, _ := coord.New(cfg(t))
-	w := NewWriter(s)
+	w := NewWriterWait(s, 0)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -206,7 +206,7 @@ func TestWriterBarrier(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := coord.New(cfg(t))
-	w := NewWriter(s)
+	w := NewWriterWait(s, 0)
 	if w.Barrier() != nil {
 		t.Fatal("barrier with nothing pending")
 	}
@@ -267,7 +267,7 @@ func TestDamagedPagesRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := coord.New(cfg(t))
-	w := NewWriter(s)
+	w := NewWriterWait(s, 0)
 	for i := range 300 {
 		c.Register(0, coord.JobSpec{ID: fmt.Sprint("job-", i), Nodes: 1, C: 1, MTBF: 1})
 		if err := <-w.Submit(c.TakeChanges()); err != nil {

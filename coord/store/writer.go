@@ -35,9 +35,6 @@ type pending struct {
 	ack chan error
 }
 
-// NewWriter starts a writer on s that commits a batch at once.
-func NewWriter(s Store) *Writer { return NewWriterWait(s, 0) }
-
 // NewWriterWait starts a writer on s whose batches wait up to maxWait for
 // more requests (see Writer).
 func NewWriterWait(s Store, maxWait time.Duration) *Writer {
