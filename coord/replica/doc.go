@@ -48,9 +48,16 @@
 // id=raft@http`) has its HTTP address committed as an entry of the
 // replicated state (and so in every snapshot) before raft adds it, so
 // every replica redirects to it once it leads, without a restart;
-// `members remove` deletes it the same way. The replicated address wins
-// over the peer list's; a replica whose --peers gives another one logs
-// the difference and shows it in /v1/status (replication.conflicts).
+// `members remove` deletes it the same way. The bootstrapped members'
+// addresses come from the peer list and are replicated by the first
+// leader: on each election the leader commits, for every member of raft's
+// configuration that its --peers names with an HTTP address and the
+// replicated map lacks, that record, through the same entries (a seed
+// record, applied only where the map holds none: an address already
+// replicated is never overwritten). The replicated address wins over the
+// peer list's; a replica whose --peers gives another one, for any member,
+// logs the difference and shows it in /v1/status
+// (replication.conflicts).
 //
 // Complexity: a commit costs one entry encoding, O(changed jobs), one
 // round trip to a majority and an fsync on each; Load is O(jobs log jobs)

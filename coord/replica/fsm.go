@@ -22,18 +22,22 @@ import (
 // write changes computed from a state another leader has since changed.
 //
 // An entry may instead carry a membership record (Member): a replica's
-// HTTP address set (add) or deleted (remove), applied whatever its epoch
-// (it does not depend on the coordinator's state).
+// HTTP address set (add), set only if none is recorded (seed: a
+// bootstrapped member's, from the leader's --peers) or deleted (remove),
+// applied whatever its epoch (it does not depend on the coordinator's
+// state).
 type entry struct {
 	Epoch   uint64          `json:"epoch"`
 	Changes []coord.Changes `json:"changes,omitempty"`
 	Member  *memberOp       `json:"member,omitempty"`
 }
 
-// memberOp sets replica ID's HTTP address, or deletes it (HTTP "").
+// memberOp sets replica ID's HTTP address, or deletes it (HTTP ""); with
+// Seed it sets it only where none is recorded (and HTTP must be given).
 type memberOp struct {
 	ID   string `json:"id"`
 	HTTP string `json:"http,omitempty"`
+	Seed bool   `json:"seed,omitempty"`
 }
 
 // StaleError is the answer to an entry refused because its leader's state
@@ -53,8 +57,10 @@ type fsm struct {
 	meta coord.Meta
 	jobs map[string]coord.Job
 	// http maps a replica's id to its HTTP address, as `members add`
-	// gave it (replicated, so every replica redirects to a new member
-	// without a restart); `members remove` deletes it.
+	// gave it, or the first leader's --peers for a bootstrapped member
+	// (replicated, so every replica redirects to any member without a
+	// restart or an entry in its own --peers); `members remove` deletes
+	// it.
 	http     map[string]string
 	onHTTP   func(id, http string) // called (under mu) for each address set by an entry or a snapshot
 	applied  uint64                // index of the last entry applied
@@ -77,8 +83,11 @@ func (f *fsm) Apply(l *raft.Log) any {
 		return fmt.Errorf("replica: entry %d does not decode: %w", l.Index, err)
 	}
 	if m := e.Member; m != nil {
-		if len(e.Changes) > 0 || !validID(m.ID) || (m.HTTP != "" && !validAddr(m.HTTP)) {
+		if len(e.Changes) > 0 || !validID(m.ID) || (m.HTTP != "" && !validAddr(m.HTTP)) || (m.Seed && m.HTTP == "") {
 			return fmt.Errorf("replica: entry %d: bad membership record %q=%q", l.Index, clip(m.ID), clip(m.HTTP))
+		}
+		if _, ok := f.http[m.ID]; ok && m.Seed {
+			return nil // a seed never overwrites a replicated record
 		}
 		if m.HTTP == "" {
 			delete(f.http, m.ID)

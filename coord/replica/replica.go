@@ -165,6 +165,11 @@ type Replica struct {
 	log     hclog.Logger
 	// shutdown stops raft (nil: raft.Shutdown; tests make it hang).
 	shutdown func() error
+	seeds    *seeder
+	// memberMu orders the membership records the seeder commits with
+	// members add and remove (a seed read before a removal is not
+	// applied after it).
+	memberMu sync.Mutex
 
 	mu    sync.Mutex
 	epoch uint64 // the term in which the state was last loaded as leader (0: not)
@@ -267,6 +272,7 @@ func (r *Replica) start(cfg *raft.Config, logger hclog.Logger) error {
 		return fmt.Errorf("replica %s: %w", opt.ID, err)
 	}
 	r.metrics.observe(r.raft)
+	r.seed()
 	return nil
 }
 
@@ -294,6 +300,7 @@ const ShutdownWait = time.Second
 // them makes raft panic) and returns an error saying so; every entry raft
 // acknowledged is already synced to the log, so the process may exit.
 func (r *Replica) Close() error {
+	r.stopSeeding(false)
 	done := make(chan error, 1)
 	go func() {
 		if r.shutdown != nil {
@@ -304,6 +311,7 @@ func (r *Replica) Close() error {
 	}()
 	select {
 	case err := <-done:
+		r.stopSeeding(true)
 		r.metrics.stop(r.raft)
 		r.closeTransport()
 		return err

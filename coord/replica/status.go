@@ -164,6 +164,8 @@ func (r *Replica) AddMember(m api.Member) error {
 	case m.HTTP != "" && !validAddr(m.HTTP):
 		return usage.Fieldf("http", "%q is not host:port (a port in 1-65535)", clip(m.HTTP))
 	}
+	r.memberMu.Lock()
+	defer r.memberMu.Unlock()
 	if m.HTTP != "" {
 		if err := r.applyMember(memberOp{ID: m.ID, HTTP: m.HTTP}); err != nil {
 			return err
@@ -203,6 +205,8 @@ func (r *Replica) RemoveMember(id string) error {
 	if !slices.ContainsFunc(f.Configuration().Servers, func(s raft.Server) bool { return string(s.ID) == id }) {
 		return usage.Fieldf("id", "%q is not a member of the group", clip(id))
 	}
+	r.memberMu.Lock()
+	defer r.memberMu.Unlock()
 	if err := r.raft.RemoveServer(raft.ServerID(id), 0, r.opt.CommitTimeout).Error(); err != nil {
 		return err
 	}
