@@ -329,7 +329,9 @@ func TestCloseBounded(t *testing.T) {
 	i := c.leader(leaderWait)
 	r := c.reps[i]
 	release := make(chan struct{})
-	r.shutdown = func() error { <-release; return nil }
+	// Hung until released, then the real shutdown (a second Close's; the
+	// field is not written again: the hung Close's goroutine read it).
+	r.shutdown = func() error { <-release; return r.raft.Shutdown().Error() }
 	start := time.Now()
 	err := r.Close()
 	took := time.Since(start)
@@ -340,7 +342,6 @@ func TestCloseBounded(t *testing.T) {
 	if took < ShutdownWait || took > ShutdownWait+3*time.Second {
 		t.Fatalf("Close took %v, want about %v", took, ShutdownWait)
 	}
-	r.shutdown = nil
 	r.Close() // the real shutdown, so the cluster's cleanup finds it stopped
 	c.reps[i] = nil
 }
