@@ -177,11 +177,13 @@ func FuzzApply(f *testing.F) {
 	f.Add(b, uint64(1))
 	f.Add([]byte(`{"epoch":1,"changes":[{"Put":[{"spec":{}}],"Delete":[""]}]}`), uint64(1))
 	f.Add([]byte("null"), uint64(0))
+	f.Add([]byte(`{"epoch":1,"member":{"id":"n1","http":"127.0.0.1:7071","seed":true}}`), uint64(1))
+	f.Add([]byte(`{"epoch":1,"member":{"id":"n1","seed":true}}`), uint64(1))
 	f.Fuzz(func(t *testing.T, data []byte, term uint64) {
 		m := newFSM()
 		r := m.Apply(&raft.Log{Index: 1, Term: term, Type: raft.LogCommand, Data: data})
 		if r != nil {
-			if mm, j := m.state(); mm != (coord.Meta{}) || len(j) != 0 {
+			if mm, j := m.state(); mm != (coord.Meta{}) || len(j) != 0 || len(m.http) != 0 {
 				t.Fatalf("refused entry changed the state: %v", r)
 			}
 		}
