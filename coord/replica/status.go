@@ -105,7 +105,9 @@ func (r *Replica) WaitLeader(ctx context.Context) (string, error) {
 func (r *Replica) Snapshot() error { return r.raft.Snapshot().Error() }
 
 // httpOf is the HTTP address of replica id: the group's replicated one
-// (`members add`), else the one in the peer list ("" if neither).
+// (`members add`, or a leader's --peers for a bootstrapped member), else
+// the one in this replica's peer list (before the first leader's seed is
+// applied; "" if neither).
 func (r *Replica) httpOf(id string) string {
 	if web := r.fsm.httpOf(id); web != "" {
 		return web
@@ -119,7 +121,7 @@ func (r *Replica) httpOf(id string) string {
 }
 
 // Role reports whether the replica leads, and the leader's HTTP address
-// from the peer list (coord/server's Group: where a follower redirects).
+// (httpOf; coord/server's Group: where a follower redirects).
 func (r *Replica) Role() (bool, string) {
 	if r.IsLeader() {
 		return true, r.httpOf(r.opt.ID)
