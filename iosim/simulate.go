@@ -872,8 +872,9 @@ func (s *simulator) start(j *job) {
 	// is, so the next job popping q nodes gets the same nodes (a restart
 	// lands on the nodes it left), in one pass each way.
 	top := s.free[len(s.free)-j.q:]
-	for i, n := range top {
-		j.nodes[len(top)-1-i] = n
+	dst := j.nodes[:len(top)]
+	for k := len(top) - 1; k >= 0; k-- {
+		dst[len(top)-1-k] = top[k]
 	}
 	s.free = s.free[:len(s.free)-j.q]
 	if k := len(s.freeSlots); k > 0 {
