@@ -283,6 +283,8 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// waits counts j's entries in waiting.
+	waits int
 	// plan is planned(j) while j is queued, once planSet.
 	plan    float64
 	planSet bool
@@ -939,6 +941,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.kind = kind
 	}
 	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, since: now, seq: s.seq})
+	j.waits++
 	s.seq++
 	if s.opt.Remote != nil {
 		s.remoteGrants(s.opt.Remote.Acquire(now, s.requestOf(s.waiting[len(s.waiting)-1])))
@@ -991,6 +994,7 @@ func (s *simulator) grantAt(i int) {
 	now := s.sim.Now()
 	p := s.waiting[i]
 	s.waiting = slices.Delete(s.waiting, i, i+1)
+	p.j.waits--
 	if s.rec != nil {
 		s.recWait(p, false)
 	}
@@ -1176,6 +1180,9 @@ func unresolved(now, d float64) bool {
 }
 
 func (s *simulator) withdraw(j *job) {
+	if j.waits == 0 { // nothing of j's waits: no O(W) pass (a failure's common case)
+		return
+	}
 	if s.opt.Remote != nil && slices.ContainsFunc(s.waiting, func(p pending) bool { return p.j == j }) {
 		s.remoteGrants(s.opt.Remote.Cancel(s.sim.Now(), j.id))
 	}
@@ -1187,6 +1194,7 @@ func (s *simulator) withdraw(j *job) {
 		}
 	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
+	j.waits = 0
 }
 
 // fail kills j (one of its nodes failed): its work and I/O since the last
