@@ -1,6 +1,31 @@
 package iosim
 
-import "slices"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// checkQueueMirror, set by tests alone, makes every scheduler pass check
+// that qinfo holds what the jobs themselves hold (checkMirror).
+var checkQueueMirror = false
+
+// checkMirror fails the run unless every entry of qinfo has its job's
+// nodes and plan, bit for bit: what the scan read from the jobs before
+// the mirror.
+func (s *simulator) checkMirror() {
+	if len(s.qinfo) != len(s.queue) {
+		s.err = fmt.Errorf("internal error: queue of %d jobs, mirror of %d", len(s.queue), len(s.qinfo))
+		return
+	}
+	for i, j := range s.queue {
+		e := s.qinfo[i]
+		if int(e.q) != j.q || e.planSet != j.planSet || (j.planSet && math.Float64bits(e.plan) != math.Float64bits(j.plan)) {
+			s.err = fmt.Errorf("internal error: queue entry %d: job %d has nodes %d, plan %v (%v); mirror %+v", i, j.id, j.q, j.plan, j.planSet, e)
+			return
+		}
+	}
+}
 
 // The job queue is a deque on qbuf: s.queue is qbuf[qhead:qhead+len], so
 // a start pops the head and a failure pushes its restart back at the head

@@ -2,6 +2,7 @@ package iosim
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -58,6 +59,31 @@ func TestQueueMirror(t *testing.T) {
 					t.Fatalf("entry %d: %+v, want %+v", i, s.qinfo[i], infoOf(j))
 				}
 			}
+		}
+	})
+}
+
+// Whole runs with the mirror checked at every scheduler pass against the
+// jobs themselves (what the EASY and greedy passes read before it): random
+// platforms scaled ×1 to ×3, strategies, schedulers, seeds and spans.
+func TestQueueMirrorInRuns(t *testing.T) {
+	checkQueueMirror = true
+	defer func() { checkQueueMirror = false }()
+	all := DefaultStrategies()
+	rapid.Check(t, func(t *rapid.T) {
+		k := rapid.IntRange(1, 3).Draw(t, "k")
+		c := scaledCielo(k)
+		names := rapid.SliceOfNDistinct(rapid.SampledFrom(all), 1, 3, func(s string) string { return s }).Draw(t, "strategies")
+		sts, err := LookupList(strings.Join(names, ","), 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{Seed: rapid.Uint64().Draw(t, "seed"), Span: float64(rapid.IntRange(3, 20).Draw(t, "days")) * 86400, Skip: 86400}
+		if rapid.Bool().Draw(t, "greedy") {
+			opt.Scheduler = Greedy
+		}
+		if _, err := Trial(&c, sts, opt); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

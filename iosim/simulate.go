@@ -697,6 +697,9 @@ func (s *simulator) bookAuthors(j *job, c float64) {
 
 // schedule starts queued jobs on the free nodes (see Scheduler).
 func (s *simulator) schedule() {
+	if checkQueueMirror {
+		s.checkMirror()
+	}
 	if s.opt.Scheduler == Greedy {
 		for i := 0; i < len(s.queue) && len(s.free) >= s.minQ; {
 			if int(s.qinfo[i].q) > len(s.free) {
