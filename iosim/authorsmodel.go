@@ -285,6 +285,7 @@ func (s *simulator) dropLateCheckpoints(d float64) {
 		}
 		s.waiting = append(s.waiting[:i], s.waiting[i+1:]...)
 		j := p.j
+		j.waits--
 		s.flush(j)
 		s.sim.Cancel(j.ev)
 		j.ckptPending = false
@@ -346,6 +347,7 @@ func (s *simulator) releaseTail() {
 		if s.rec != nil {
 			s.recWait(s.waiting[n-1], true)
 		}
+		s.waiting[n-1].j.waits--
 		s.waiting = s.waiting[:n-1]
 	}
 	if tr := s.holder; len(s.waiting) == 0 && tr != nil && tr.j.id < 0 {

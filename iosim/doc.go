@@ -147,12 +147,13 @@
 // O(log T) with Options.VirtualTime (virtualshare.go). A job start costs
 // O(q) for q nodes, a restart in place and a failure's look-up O(1). The
 // scheduler's pass at a job start, end or failure is O(Q) for Q queued
-// jobs, plus O(R + k log R) for R running when a queued job fits the free
+// jobs (reading a contiguous mirror of their nodes and plans), plus O(R + k log R) for R running when a queued job fits the free
 // nodes (the reservation pops the running jobs' planned ends from a heap
 // until the k it needs are free; a queued job's plan is computed once); a
 // grant of the token is O(W) for W waiting requests, under FCFS and under
 // LeastWaste (whose O(W) estimate rules out all but the requests within
-// rounding of the least waste; arbiter.LeastWaste). On a platform k times
+// rounding of the least waste; arbiter.LeastWaste); a failure withdraws
+// its job's waiting requests in O(W), or O(1) when it has none. On a platform k times
 // Cielo's size R, Q, T and W grow k-fold, so these passes, not the event
 // queue, set the cost per event
 // (BENCHMARKS.md). Its memory is O(N + J) for N nodes and J jobs in the list

@@ -1,6 +1,31 @@
 package iosim
 
-import "slices"
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// checkQueueMirror, set by tests alone, makes every scheduler pass check
+// that qinfo holds what the jobs themselves hold (checkMirror).
+var checkQueueMirror = false
+
+// checkMirror fails the run unless every entry of qinfo has its job's
+// nodes and plan, bit for bit: what the scan read from the jobs before
+// the mirror.
+func (s *simulator) checkMirror() {
+	if len(s.qinfo) != len(s.queue) {
+		s.err = fmt.Errorf("internal error: queue of %d jobs, mirror of %d", len(s.queue), len(s.qinfo))
+		return
+	}
+	for i, j := range s.queue {
+		e := s.qinfo[i]
+		if int(e.q) != j.q || e.planSet != j.planSet || (j.planSet && math.Float64bits(e.plan) != math.Float64bits(j.plan)) {
+			s.err = fmt.Errorf("internal error: queue entry %d: job %d has nodes %d, plan %v (%v); mirror %+v", i, j.id, j.q, j.plan, j.planSet, e)
+			return
+		}
+	}
+}
 
 // The job queue is a deque on qbuf: s.queue is qbuf[qhead:qhead+len], so
 // a start pops the head and a failure pushes its restart back at the head
@@ -8,14 +33,55 @@ import "slices"
 // on a 60-day list). Deletions inside the queue (backfilling) keep its
 // start and shift only its tail.
 
+//
+// qinfo mirrors the queue entry for entry (qinfo[i] describes queue[i],
+// on its own backing array qibuf with the same head): a job's nodes and
+// its plan, once computed, in 16 contiguous bytes. The EASY pass reads
+// only these for the jobs it passes over, where reading them from the jobs
+// themselves cost a pointer chase and two cache lines per queued job (Q
+// of them a pass: 1 470 on Cielo ×8). Every change of the queue goes
+// through pushBack, popFront, pushFront and deleteAt.
+
+// queued is a queued job's entry in qinfo: its nodes and its plan (see
+// planned), valid once planSet.
+type queued struct {
+	plan    float64
+	q       int32
+	planSet bool
+}
+
+// infoOf is j's entry in qinfo.
+func infoOf(j *job) queued {
+	return queued{plan: j.plan, q: int32(j.q), planSet: j.planSet}
+}
+
+// pushBack puts j at the queue's end.
+func (s *simulator) pushBack(j *job) {
+	s.queue = append(s.queue, j)
+	s.qinfo = append(s.qinfo, infoOf(j))
+	if s.qbuf != nil { // append may have moved either array
+		s.rebaseQueue()
+	}
+}
+
+// rebaseQueue moves the queue and its mirror to the start of fresh
+// backing arrays, so that both share head 0.
+func (s *simulator) rebaseQueue() {
+	s.queue = slices.Clone(s.queue)
+	s.qinfo = slices.Clone(s.qinfo)
+	s.qbuf, s.qibuf, s.qhead = s.queue[:cap(s.queue)], s.qinfo[:cap(s.qinfo)], 0
+}
+
 // popFront removes and returns the queue's head.
 func (s *simulator) popFront() *job {
 	if s.qbuf == nil {
 		s.qbuf, s.qhead = s.queue[:cap(s.queue)], 0
+		s.qibuf = s.qinfo[:cap(s.qinfo)]
 	}
 	j := s.queue[0]
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
+	s.qinfo = s.qinfo[1:]
 	s.qhead++
 	return j
 }
@@ -25,11 +91,23 @@ func (s *simulator) pushFront(r *job) {
 	if s.qhead > 0 && s.qbuf != nil {
 		s.qhead--
 		s.qbuf[s.qhead] = r
+		s.qibuf[s.qhead] = infoOf(r)
 		s.queue = s.qbuf[s.qhead : s.qhead+1+len(s.queue)]
+		s.qinfo = s.qibuf[s.qhead : s.qhead+1+len(s.qinfo)]
 		return
 	}
 	s.queue = slices.Insert(s.queue, 0, r)
+	s.qinfo = slices.Insert(s.qinfo, 0, infoOf(r))
 	s.qbuf, s.qhead = s.queue[:cap(s.queue)], 0
+	s.qibuf = s.qinfo[:cap(s.qinfo)]
+}
+
+// deleteAt removes the queue's i-th job and returns it.
+func (s *simulator) deleteAt(i int) *job {
+	j := s.queue[i]
+	s.queue = slices.Delete(s.queue, i, i+1)
+	s.qinfo = slices.Delete(s.qinfo, i, i+1)
+	return j
 }
 
 // takeJob returns the memory of a new job: the next of the slab made for

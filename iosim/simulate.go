@@ -283,6 +283,8 @@ type job struct {
 	outBytes     float64
 	ckptBytes    float64
 	ckptTime     float64
+	// waits counts j's entries in waiting.
+	waits int
 	// plan is planned(j) while j is queued, once planSet.
 	plan    float64
 	planSet bool
@@ -292,8 +294,12 @@ type job struct {
 	trEv  *des.Event
 }
 
-// maxNodeBufs bounds the node lists kept for reuse.
-const maxNodeBufs = 64
+// maxNodeBufs bounds the node lists kept for reuse, and maxNodeBufLen
+// the room a node list gets beyond its job's nodes (see start).
+const (
+	maxNodeBufs   = 64
+	maxNodeBufLen = 1 << 14
+)
 
 type transfer struct {
 	j         *job
@@ -344,6 +350,7 @@ type simulator struct {
 	// (at most maxNodeBufs kept).
 	nodeBufs [][]int32
 	minQ     int
+	maxQ     int // the widest class's nodes
 	nextID   int
 	ends     []release // Reserve: planned ends of the running jobs
 
@@ -381,7 +388,9 @@ type simulator struct {
 	vW0Set, vW1Set bool
 	rec            *Timeline // nil unless SimulateTimeline
 
-	qbuf  []*job // queue's backing array (see popFront)
+	qbuf  []*job   // queue's backing array (see popFront)
+	qinfo []queued // the queue's nodes and plans (see queued)
+	qibuf []queued // qinfo's backing array
 	qhead int
 	slab  []job // memory of the jobs not made yet (see takeJob)
 	// freeOps counts the pushes and pops of free; lastFree is the last
@@ -496,6 +505,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	}
 	for _, cl := range c.Classes {
 		s.minQ = min(s.minQ, cl.Nodes)
+		s.maxQ = max(s.maxQ, cl.Nodes)
 	}
 	for _, jb := range jobs {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
@@ -504,7 +514,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 		if s.slab == nil {
 			s.slab = make([]job, len(jobs)) // the list's jobs, one allocation
 		}
-		s.queue = append(s.queue, s.newJob(jb.Class, jb.Work))
+		s.pushBack(s.newJob(jb.Class, jb.Work))
 	}
 	switch {
 	case opt.NoFailures:
@@ -687,19 +697,20 @@ func (s *simulator) bookAuthors(j *job, c float64) {
 
 // schedule starts queued jobs on the free nodes (see Scheduler).
 func (s *simulator) schedule() {
+	if checkQueueMirror {
+		s.checkMirror()
+	}
 	if s.opt.Scheduler == Greedy {
 		for i := 0; i < len(s.queue) && len(s.free) >= s.minQ; {
-			j := s.queue[i]
-			if j.q > len(s.free) {
+			if int(s.qinfo[i].q) > len(s.free) {
 				i++
 				continue
 			}
-			s.queue = slices.Delete(s.queue, i, i+1)
-			s.start(j)
+			s.start(s.deleteAt(i))
 		}
 		return
 	}
-	for len(s.queue) > 0 && s.queue[0].q <= len(s.free) {
+	for len(s.queue) > 0 && int(s.qinfo[0].q) <= len(s.free) {
 		s.start(s.popFront())
 	}
 	if len(s.queue) < 2 || len(s.free) < s.minQ {
@@ -712,21 +723,23 @@ func (s *simulator) schedule() {
 	var shadow float64
 	extra, reserved := 0, false
 	for i := 1; i < len(s.queue) && len(s.free) >= s.minQ; {
-		j := s.queue[i]
+		e := &s.qinfo[i]
+		q := int(e.q)
 		fits := false
-		if j.q <= len(s.free) {
+		if q <= len(s.free) {
 			if !reserved {
-				shadow, extra = s.reservation(s.queue[0].q)
+				shadow, extra = s.reservation(int(s.qinfo[0].q))
 				reserved = true
 			}
-			p := j.plan // a queued job's plan, once computed (see planned)
-			if !j.planSet {
-				p = s.planned(j)
+			p := e.plan // a queued job's plan, once computed (see planned)
+			if !e.planSet {
+				p = s.planned(s.queue[i])
+				e.plan, e.planSet = p, true
 			}
 			if now+p <= shadow { // done before the reserved job starts
 				fits = true
-			} else if j.q <= extra { // on nodes the reserved job will not need
-				extra -= j.q
+			} else if q <= extra { // on nodes the reserved job will not need
+				extra -= q
 				fits = true
 			}
 		}
@@ -734,8 +747,7 @@ func (s *simulator) schedule() {
 			i++
 			continue
 		}
-		s.queue = slices.Delete(s.queue, i, i+1)
-		s.start(j)
+		s.start(s.deleteAt(i))
 	}
 }
 
@@ -851,13 +863,23 @@ func (s *simulator) start(j *job) {
 		k--
 	}
 	if k >= 0 {
-		j.nodes = append(s.nodeBufs[k][:0], s.free[len(s.free)-j.q:]...)
+		j.nodes = s.nodeBufs[k][:j.q]
 		last := len(s.nodeBufs) - 1
 		s.nodeBufs[k] = s.nodeBufs[last]
 		s.nodeBufs[last] = nil
 		s.nodeBufs = s.nodeBufs[:last]
 	} else {
-		j.nodes = slices.Clone(s.free[len(s.free)-j.q:])
+		// Room for the widest class (when that is not absurd), so that
+		// every list released can serve any later start.
+		j.nodes = make([]int32, j.q, max(j.q, min(s.maxQ, maxNodeBufLen)))
+	}
+	// j.nodes is the top of free reversed: release pushes it back as it
+	// is, so the next job popping q nodes gets the same nodes (a restart
+	// lands on the nodes it left), in one pass each way.
+	top := s.free[len(s.free)-j.q:]
+	dst := j.nodes[:len(top)]
+	for k := len(top) - 1; k >= 0; k-- {
+		dst[len(top)-1-k] = top[k]
 	}
 	s.free = s.free[:len(s.free)-j.q]
 	if k := len(s.freeSlots); k > 0 {
@@ -881,11 +903,7 @@ func (s *simulator) start(j *job) {
 
 func (s *simulator) release(j *job) {
 	s.flushFree()
-	// Push back in reverse so that the next job popping q nodes gets the
-	// same nodes (a restart lands on the nodes it left).
-	k := len(s.free)
-	s.free = append(s.free, j.nodes...)
-	slices.Reverse(s.free[k:])
+	s.free = append(s.free, j.nodes...) // reversed already (see start)
 	if len(s.nodeBufs) < maxNodeBufs {
 		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
 	}
@@ -926,6 +944,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.kind = kind
 	}
 	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, since: now, seq: s.seq})
+	j.waits++
 	s.seq++
 	if s.opt.Remote != nil {
 		s.remoteGrants(s.opt.Remote.Acquire(now, s.requestOf(s.waiting[len(s.waiting)-1])))
@@ -978,6 +997,7 @@ func (s *simulator) grantAt(i int) {
 	now := s.sim.Now()
 	p := s.waiting[i]
 	s.waiting = slices.Delete(s.waiting, i, i+1)
+	p.j.waits--
 	if s.rec != nil {
 		s.recWait(p, false)
 	}
@@ -1163,6 +1183,9 @@ func unresolved(now, d float64) bool {
 }
 
 func (s *simulator) withdraw(j *job) {
+	if j.waits == 0 { // nothing of j's waits: no O(W) pass (a failure's common case)
+		return
+	}
 	if s.opt.Remote != nil && slices.ContainsFunc(s.waiting, func(p pending) bool { return p.j == j }) {
 		s.remoteGrants(s.opt.Remote.Cancel(s.sim.Now(), j.id))
 	}
@@ -1174,6 +1197,7 @@ func (s *simulator) withdraw(j *job) {
 		}
 	}
 	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
+	j.waits = 0
 }
 
 // fail kills j (one of its nodes failed): its work and I/O since the last
