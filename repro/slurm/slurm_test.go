@@ -97,9 +97,11 @@ func heldMatches(held, slack, sim, alt float64) bool {
 	return math.Abs(held-sim) <= slack || math.Abs(held-alt) <= slack
 }
 
-// sacctStates counts the sacct states of the jobs.
+// sacctStates counts the sacct states of the jobs once each has ended in
+// sacct (read again for at most 30 s, as the experiment does: slurmdbd
+// learns of a job's end after its runner reports the chain done).
 func sacctStates(ctx context.Context, ids []string) (map[string]int, error) {
-	acct, err := Accounting(ctx, slurm.Exec{}, ids)
+	acct, err := settledAccounting(ctx, slurm.Exec{}, ids, 30*time.Second)
 	if err != nil {
 		return nil, err
 	}
