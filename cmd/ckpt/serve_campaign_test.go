@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,9 +116,15 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 	time.Sleep(time.Duration(300+rng.IntN(1200)) * time.Millisecond)
 	l := g.leader(-1)
 	f := (l + 1 + rng.IntN(2)) % 3
+	atKill, _ := g.status(l)
 	kill(f)
 	before := acks.n.Load()
 	time.Sleep(down) // the leader snapshots and compacts its log meanwhile
+	// ... on its own clock (a snapshot interval of 1–2 s, later on a
+	// loaded machine): wait until it has compacted past every entry the
+	// follower could hold (what was committed at the kill, plus raft's 64
+	// entries in flight), so it can only catch up from a snapshot.
+	compacted(t, filepath.Join(g.dir, fmt.Sprintf("n%d.log", l+1)), atKill.Replication.CommitIndex+64, 30*time.Second)
 	if s, err := g.status(l); err != nil || s.Replication.State != "Leader" || acks.n.Load() == before {
 		t.Errorf("follower n%d killed: leader n%d says %q (%v), %d acknowledged since", f+1, l+1, s.Replication.State, err, acks.n.Load()-before)
 	}
@@ -270,4 +278,24 @@ func campaignWorker(ctx context.Context, cl *client.Client, w int, stop <-chan s
 		a.n.Add(1)
 		a.releases.Add(1)
 	}
+}
+
+// compacted waits up to wait until the replica's log (its stderr) says it
+// compacted its raft log up to at least index.
+func compacted(t *testing.T, log string, index uint64, wait time.Duration) {
+	t.Helper()
+	re := regexp.MustCompile(`compacting logs: from=\d+ to=(\d+)`)
+	var seen uint64
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			if v, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && v > seen {
+				seen = v
+			}
+		}
+		if seen >= index {
+			return
+		}
+	}
+	t.Fatalf("%s: compacted to index %d within %v, want at least %d", filepath.Base(log), seen, wait, index)
 }
