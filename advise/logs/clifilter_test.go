@@ -124,6 +124,13 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 	if limit, comment, _ := submit([]string{"CKPT_ADVISE_BIN=" + filepath.Join(dir, "nonexistent")}); norm(limit) != norm(want.SlurmTime) || comment != want.Comment {
 		t.Errorf("no ckpt-advise, ckpt advise instead: TimeLimit=%s Comment=%s, want %s and %s", limit, comment, want.SlurmTime, want.Comment)
 	}
+	// Nor when it cannot be run (timeout's 126): a file without the
+	// execute bit.
+	notExec := filepath.Join(dir, "not-executable")
+	os.WriteFile(notExec, []byte("#!/bin/sh\nexit 0\n"), 0o644)
+	if limit, comment, _ := submit([]string{"CKPT_ADVISE_BIN=" + notExec}); norm(limit) != norm(want.SlurmTime) || comment != want.Comment {
+		t.Errorf("ckpt-advise not executable, ckpt advise instead: TimeLimit=%s Comment=%s, want %s and %s", limit, comment, want.SlurmTime, want.Comment)
+	}
 	none := filepath.Join(dir, "nonexistent")
 	for name, b := range map[string][2]string{"missing": {none, none}, "broken": {broken, bin}, "slow": {slow, bin}} {
 		limit, comment, took := submit([]string{"CKPT_ADVISE_BIN=" + b[0], "CKPT_BIN=" + b[1], "CKPT_ADVISE_TIMEOUT=1"})

@@ -60,22 +60,33 @@ local function field(out, name)
 	return string.match(out, '"' .. name .. '"%s*:%s*"([^"]*)"')
 end
 
+-- ask runs bin (with args, quoted) under the timeout: its output, or nil
+-- and why; and timeout's exit status (124: too slow, 126: not executable,
+-- 127: not found). The shell prints the status: Slurm's Lua 5.1 does not
+-- return it from close.
+local function ask(bin, args)
+	local cmd = table.concat({ "timeout", "-k", "0.2", TIMEOUT, quote(bin), table.concat(args, " ") }, " ")
+		.. " 2>/dev/null; echo ckpt-exit=$?"
+	local p = io.popen(cmd, "r")
+	if p == nil then
+		return nil, "cannot start " .. bin, nil
+	end
+	local out = p:read("*a") or ""
+	p:close()
+	local body, code = string.match(out, "^(.-)ckpt%-exit=(%d+)%s*$")
+	code = tonumber(code)
+	if code ~= 0 then
+		return nil, string.format("%s exit %s (missing, slow or failing: job left as it is)", bin, tostring(code)), code
+	end
+	return body, nil, code
+end
+
 local function advise(options)
 	local user = os.getenv("SLURM_JOB_USER") or os.getenv("USER") or os.getenv("LOGNAME")
 	if not given(user) then
 		return nil, "no user name in the environment"
 	end
-	-- ckpt-advise answers as `ckpt advise` does; the full ckpt when it is missing.
-	local bin, args = ADVISE, { "timeout", "-k", "0.2", TIMEOUT, quote(ADVISE), "--json" }
-	local f = io.open(ADVISE, "r")
-	if f then
-		f:close()
-	else
-		bin, args = FULL, { "timeout", "-k", "0.2", TIMEOUT, quote(FULL), "advise", "--json" }
-	end
-	for _, a in ipairs({ "--model", quote(MODEL), "--user", quote(user) }) do
-		table.insert(args, a)
-	end
+	local args = { "--json", "--model", quote(MODEL), "--user", quote(user) }
 	local function add(flag, v)
 		if given(v) then
 			table.insert(args, flag)
@@ -89,17 +100,16 @@ local function advise(options)
 	if time_given(options["time"]) then
 		add("--time", options["time"])
 	end
-	local cmd = table.concat(args, " ") .. " 2>/dev/null"
-	local p = io.popen(cmd, "r")
-	if p == nil then
-		return nil, "cannot start " .. bin
+	-- ckpt-advise answers as `ckpt advise` does; the full ckpt when it
+	-- cannot be run (timeout's 127: not found, 126: not executable).
+	-- Never after a slow or failing ckpt-advise: one timeout at most.
+	local out, why, code = ask(ADVISE, args)
+	if code ~= 126 and code ~= 127 then
+		return out, why, ADVISE
 	end
-	local out = p:read("*a") or ""
-	local ok, how, code = p:close()
-	if not ok then
-		return nil, string.format("%s %s %s (missing, slow or failing: job left as it is)", bin, tostring(how), tostring(code))
-	end
-	return out, nil, bin
+	table.insert(args, 1, "advise")
+	out, why = ask(FULL, args)
+	return out, why, FULL
 end
 
 function slurm_cli_pre_submit(options, offset)
