@@ -23,7 +23,7 @@ var layer = map[string]int{
 	"reservation": 2, "profile": 2, "memplan": 2, "interval": 2, "iosim": 2,
 	"iosim/arbiter": 2, "capacity": 2,
 
-	"slurm": 3, "advise": 3, "advise/logs": 3, "cmd/internal/askcmd": 3, "coord": 3, "coord/api": 3, "coord/client": 3, "coord/loadgen": 3,
+	"slurm": 3, "slurm/slurmtest": 3, "advise": 3, "advise/logs": 3, "cmd/internal/askcmd": 3, "coord": 3, "coord/api": 3, "coord/client": 3, "coord/loadgen": 3,
 	"coord/server": 3, "coord/store": 3, "coord/replica": 3,
 	"repro": 3, "repro/capacity": 3, "repro/cloud": 3, "repro/coop": 3,
 	"repro/profiles": 3, "repro/reservation": 3, "repro/slurm": 3, "repro/papers": 3,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -102,8 +103,8 @@ func TestArrayScriptUnderBash(t *testing.T) {
 // cluster, and checks every output, figures included, against the
 // unsplit run; then it loses a shard and resubmits only that one.
 func TestArrayReproOnTheLocalCluster(t *testing.T) {
-	needSlurm(t)
-	bin := ckptBinary(t)
+	slurmtest.Need(t)
+	bin := slurmtest.Ckpt(t)
 	dir, err := os.MkdirTemp("", "ckpt-array-e2e")
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -24,7 +25,7 @@ const shortPartition = "short"
 // its MaxTime in seconds as sinfo lists it.
 func needShort(t *testing.T) float64 {
 	t.Helper()
-	needSlurm(t)
+	slurmtest.Need(t)
 	parts, err := Exec{}.Limits(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
 
 // needPreemption skips unless the cluster preempts by QOS and has the QOS
 // of scripts/slurm-localhost.sh --preempt; it returns the node's CPUs.
 func needPreemption(t *testing.T) int {
 	t.Helper()
-	needSlurm(t)
+	slurmtest.Need(t)
 	if pt, err := (Exec{}).PreemptType(context.Background()); err != nil || pt != "preempt/qos" {
 		t.Skipf("the cluster's PreemptType is %q (%v): run scripts/slurm-localhost.sh --preempt", pt, err)
 	}

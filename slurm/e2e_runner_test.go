@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
 
 // waitFile waits for path to hold a line (limit: a test failure).
@@ -41,7 +43,7 @@ func gone(pid int) bool {
 // job, in its comment. While reservation 1 runs, chain status shows why
 // reservation 2 waits (Dependency).
 func TestOrphanOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
@@ -109,7 +111,7 @@ exit 0
 // stopped=stalled, chain status says stalled and why, and chain history
 // counts the chain as a failure, not a censored run.
 func TestStalledOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
@@ -162,7 +164,7 @@ func TestStalledOnSlurm(t *testing.T) {
 // runner records outcome=timeout in the job comment before Slurm's
 // SIGKILL, and then the final outcome (killed, ended=timeout).
 func TestTimeoutOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
 	if pt, err := (Exec{}).Proctrack(context.Background()); err != nil || pt == "proctrack/pgid" {
 		t.Skipf("proctrack %q (%v): Slurm's SIGTERM does not reach the app", pt, err)
@@ -218,7 +220,7 @@ func TestTimeoutOnSlurm(t *testing.T) {
 // TestPendingReasonOnSlurm: a chain held by --begin shows Slurm's reason
 // (BeginTime) in chain status, not just "pending".
 func TestPendingReasonOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
 	root := t.TempDir()
 	id := fmt.Sprintf("ckrun-pend%d", time.Now().UnixNano()%1e9)
@@ -251,9 +253,9 @@ func TestPendingReasonOnSlurm(t *testing.T) {
 // reservation's saved progress reaches its planned milestone, less the
 // app's own start (its exec, measured by the app), × 10.
 func TestMilestonesOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
-	out, err := exec.Command(ckptBinary(t), "reserve", "--dist", "lognormal:mean=300s,sd=80s", "--ckpt", "20", "--restart", "10", "--no-baselines", "--json").Output()
+	out, err := exec.Command(slurmtest.Ckpt(t), "reserve", "--dist", "lognormal:mean=300s,sd=80s", "--ckpt", "20", "--restart", "10", "--no-baselines", "--json").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,52 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
-
-// needSlurm skips a test that submits real jobs unless CKPT_SLURM_TESTS=1
-// says which cluster to use (the one answering sinfo here: .ci/run sets it
-// after scripts/slurm-localhost.sh started a local one). Tests never submit
-// to a cluster they were not told to use; told to, they fail when it does
-// not answer.
-func needSlurm(t *testing.T) {
-	t.Helper()
-	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
-		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo (scripts/slurm-localhost.sh starts one)")
-	}
-	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
-		t.Fatalf("CKPT_SLURM_TESTS=1 but sinfo fails: %v: %s", err, out)
-	}
-}
-
-var (
-	buildOnce sync.Once
-	ckptBin   string
-	buildErr  error
-)
-
-// ckptBinary builds cmd/ckpt once, in a folder the jobs can read.
-func ckptBinary(t *testing.T) string {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ckpt-e2e-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		os.Chmod(dir, 0o755)
-		ckptBin = filepath.Join(dir, "ckpt")
-		out, err := exec.Command("go", "build", "-o", ckptBin, "../cmd/ckpt").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return ckptBin
-}
 
 // toyApp saves 100 s of progress per reservation and completes the work
 // in reservation $TOY_DONE, at once: a chain that runs in seconds.
@@ -74,7 +33,7 @@ func submitChain(t *testing.T, root, id string, c Chain, env, app string) string
 func submitChainRun(t *testing.T, root, id string, c Chain, env, flags, app string) string {
 	t.Helper()
 	job := filepath.Join(root, id+".sh")
-	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+ckptBinary(t)+" run "+flags+" -- "+app+"\n"), 0o755)
+	os.WriteFile(job, []byte("#!/usr/bin/env bash\n"+env+" exec "+slurmtest.Ckpt(t)+" run "+flags+" -- "+app+"\n"), 0o755)
 	c.Job = job
 	c.Extra = append(c.Extra, "--output="+filepath.Join(root, id+"-%j.out"))
 	script, err := c.Script()
@@ -131,7 +90,7 @@ func waitChain(t *testing.T, dir string, limit time.Duration) *State {
 // chains, grouped, give one run per chain: complete at the final progress,
 // or censored.
 func TestChainOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
 	app := filepath.Join(root, "toy.sh")
@@ -222,12 +181,12 @@ func TestChainOnSlurm(t *testing.T) {
 	// The loop closes: the law learnt from these records plans again.
 	hist := filepath.Join(root, "sacct.txt")
 	os.WriteFile(hist, out, 0o644)
-	learnt, err := exec.Command(ckptBinary(t), "chain", "history", hist, "--fit", "lognormal").CombinedOutput()
+	learnt, err := exec.Command(slurmtest.Ckpt(t), "chain", "history", hist, "--fit", "lognormal").CombinedOutput()
 	if err != nil || !strings.Contains(string(learnt), "5 runs complete, 1 censored") {
 		t.Fatalf("chain history: %v\n%s", err, learnt)
 	}
 	spec := strings.TrimSpace(string(learnt[strings.LastIndex(string(learnt), "--dist ")+len("--dist "):]))
-	if plan, err := exec.Command(ckptBinary(t), "reserve", "--dist", spec, "--ckpt", "5", "--restart", "5", "--no-baselines", "--sbatch", "job.sh").CombinedOutput(); err != nil || !strings.Contains(string(plan), "submit 1") {
+	if plan, err := exec.Command(slurmtest.Ckpt(t), "reserve", "--dist", spec, "--ckpt", "5", "--restart", "5", "--no-baselines", "--sbatch", "job.sh").CombinedOutput(); err != nil || !strings.Contains(string(plan), "submit 1") {
 		t.Errorf("relearned plan: %v\n%s", err, plan)
 	}
 }
@@ -236,7 +195,7 @@ func TestChainOnSlurm(t *testing.T) {
 // a 5 s margin: the runner reads the real end time from Slurm and signals
 // the app at end − 15 s, to the second; the app checkpoints and exits.
 func TestCheckpointSignalOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	t.Parallel()
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
@@ -282,7 +241,7 @@ func TestCheckpointSignalOnSlurm(t *testing.T) {
 // finds the work done and does not start the app: the app ran once, the
 // reservation's record still says done, no other reservation ran.
 func TestRequeueOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
 	runs := filepath.Join(root, "runs.log")
@@ -344,7 +303,7 @@ func TestRequeueOnSlurm(t *testing.T) {
 // rejected at the first submission on the real Slurm: the script exits 1
 // and nothing is queued under the chain's name.
 func TestBadSubmissionOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	root := t.TempDir()
 	id := fmt.Sprintf("bad%d", time.Now().UnixNano()%1e9)
 	c := Chain{Job: filepath.Join(root, "missing.sh"), Name: id, Ahead: 0, Steps: steps(3)}
@@ -370,7 +329,7 @@ func TestBadSubmissionOnSlurm(t *testing.T) {
 // job); reservation 1 runs again and completes the work; reservations 2
 // and 3 never run.
 func TestRequeueRunningOnSlurm(t *testing.T) {
-	needSlurm(t)
+	slurmtest.Need(t)
 	root := t.TempDir()
 	os.Chmod(root, 0o777)
 	runs := filepath.Join(root, "runs.log")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/reservation"
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
 
 // TestPythonPackage runs the Python package's standard-library tests
@@ -56,7 +57,7 @@ func torchPython(t *testing.T) string {
 // scripts/slurm-localhost.sh --preempt; it returns the node's CPUs.
 func preemptQOS(t *testing.T) int {
 	t.Helper()
-	needSlurm(t)
+	slurmtest.Need(t)
 	if pt, err := (Exec{}).PreemptType(context.Background()); err != nil || pt != "preempt/qos" {
 		t.Skipf("the cluster's PreemptType is %q (%v): scripts/slurm-localhost.sh --preempt sets preemption up", pt, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
 
 // TestCLIFilterOnSlurm submits through contrib/slurm/cli_filter.lua on the
@@ -21,7 +22,7 @@ import (
 // cancelled at the end.
 func TestCLIFilterOnSlurm(t *testing.T) {
 	if os.Getenv("CKPT_SLURM_CLI_FILTER") != "1" {
-		needSlurm(t)
+		slurmtest.Need(t)
 	}
 	for _, c := range []string{"sbatch", "scontrol", "scancel", "timeout"} {
 		if _, err := exec.LookPath(c); err != nil {
@@ -29,12 +30,7 @@ func TestCLIFilterOnSlurm(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bin, lean := filepath.Join(dir, "ckpt"), filepath.Join(dir, "ckpt-advise")
-	for b, pkg := range map[string]string{bin: "../../cmd/ckpt", lean: "../../cmd/ckpt-advise"} {
-		if out, err := exec.Command("go", "build", "-o", b, pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	bin, lean := slurmtest.Ckpt(t), slurmtest.Binary(t, slurmtest.Module+"/cmd/ckpt-advise")
 	// User 7 runs about 10 min under 4 h requests; waits cost 0.8 s per
 	// second requested.
 	p := advise.DefaultParams()

@@ -8,52 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
-
-// needSlurm skips a test that submits real jobs unless CKPT_SLURM_TESTS=1
-// (the local cluster of scripts/slurm-localhost.sh, as package slurm's
-// tests use it); told to, it fails when sinfo does not answer.
-func needSlurm(t *testing.T) {
-	t.Helper()
-	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
-		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo")
-	}
-	if out, err := exec.Command("sinfo", "-h", "-o", "%T").CombinedOutput(); err != nil {
-		t.Fatalf("CKPT_SLURM_TESTS=1 but sinfo fails: %v: %s", err, out)
-	}
-}
-
-var (
-	buildOnce sync.Once
-	ckptBin   string
-	buildErr  error
-)
-
-// ckptBinary builds cmd/ckpt once, in a folder Slurm's jobs can read.
-func ckptBinary(t *testing.T) string {
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ckpt-advise-bin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		os.Chmod(dir, 0o755)
-		ckptBin = filepath.Join(dir, "ckpt")
-		if out, err := exec.Command("go", "build", "-o", ckptBin, "../../cmd/ckpt").CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return ckptBin
-}
 
 // TestLearnFromClusterOnSlurm: on the local Slurm, a plain job (sleep 3
 // under a 1 min limit) and two chains of examples/count.sh run 10× faster
@@ -65,8 +26,8 @@ func ckptBinary(t *testing.T) string {
 // (the independent record): the final progress, complete, or the work run
 // through, censored (both rounded to the second in the comment). ckpt advise learn --from-cluster learns them.
 func TestLearnFromClusterOnSlurm(t *testing.T) {
-	needSlurm(t)
-	bin := ckptBinary(t)
+	slurmtest.Need(t)
+	bin := slurmtest.Ckpt(t)
 	count, err := filepath.Abs("../../examples/count.sh")
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,11 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/slurm"
+	"github.com/ckpt-hpc/ckpt/slurm/slurmtest"
 )
 
 // TestOnSlurm runs a few Qball jobs under DYN-PROG-COUNT and HPC through
@@ -21,18 +20,13 @@ import (
 // real seconds per reservation; the reservation that completed each job
 // is COMPLETED in sacct, and none hit Slurm's own limit (TIMEOUT).
 func TestOnSlurm(t *testing.T) {
-	if os.Getenv("CKPT_SLURM_TESTS") != "1" {
-		t.Skip("set CKPT_SLURM_TESTS=1 to submit jobs to the Slurm cluster that answers sinfo (scripts/slurm-localhost.sh starts one)")
-	}
+	slurmtest.Need(t)
 	if _, err := Available(context.Background(), slurm.Exec{}); err != nil {
 		t.Fatalf("CKPT_SLURM_TESTS=1 but %v", err)
 	}
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/ckpt").CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	bin := slurmtest.Ckpt(t)
 	d := Design{Jobs: 3, Apps: Apps()[:1], Seed: 11}
 	jobs, err := d.Make(context.Background())
 	if err != nil {
