@@ -24,10 +24,34 @@ type Writer struct {
 	cond    *sync.Cond
 	q       []pending
 	done    bool
-	busy    bool  // a batch is being committed
-	err     error // the first failed commit: every later ack reports it
-	last    int   // requests in the previous batch
+	busy    bool            // a batch is being committed
+	err     error           // the first failed commit: every later ack reports it
+	last    int             // requests in the previous batch
+	spare   []pending       // the previous batch's slice, reused for the next queue
+	chs     []coord.Changes // a batch's changes, reused
+	stats   WriterStats
 	wg      sync.WaitGroup
+}
+
+// WriterStats count a Writer's work since it started.
+type WriterStats struct {
+	// Commits are the transactions (each one bbolt commit: its fsyncs
+	// answer the whole batch).
+	Commits uint64
+	// Changes are the submitted changes those transactions wrote (a
+	// failed one included): Changes/Commits requests share each commit's
+	// fsyncs.
+	Changes uint64
+	// Barriers are the requests that changed nothing and waited for a
+	// commit under way (they add no transaction).
+	Barriers uint64
+}
+
+// Stats returns the counts so far.
+func (w *Writer) Stats() WriterStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
 }
 
 type pending struct {
@@ -103,21 +127,30 @@ func (w *Writer) loop() {
 		}
 		w.gather()
 		batch, err := w.q, w.err
-		w.q, w.busy, w.last = nil, true, len(w.q)
+		w.q, w.spare, w.busy, w.last = w.spare[:0], nil, true, len(w.q)
 		w.mu.Unlock()
-		var chs []coord.Changes
+		chs := w.chs[:0]
 		for _, p := range batch {
 			if !p.ch.Empty() {
 				chs = append(chs, p.ch)
 			}
 		}
+		committed := err == nil && len(chs) > 0
 		if err == nil {
 			err = w.s.Commit(chs...)
 		}
 		for _, p := range batch {
 			p.ack <- err
 		}
+		clear(chs) // the jobs of a batch are not kept alive by the next
+		clear(batch)
 		w.mu.Lock()
+		w.chs, w.spare = chs, batch[:0]
+		if committed {
+			w.stats.Commits++
+			w.stats.Changes += uint64(len(chs))
+		}
+		w.stats.Barriers += uint64(len(batch) - len(chs))
 		w.err, w.busy = err, false
 		w.cond.Broadcast()
 		w.mu.Unlock()
@@ -166,4 +199,11 @@ func (w *Writer) Close() {
 	w.cond.Broadcast()
 	w.mu.Unlock()
 	w.wg.Wait()
+}
+
+// committing reports whether a batch is being committed.
+func (w *Writer) committing() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.busy
 }
