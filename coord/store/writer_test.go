@@ -218,3 +218,38 @@ func TestWriterOneCommitForEveryWaiter(t *testing.T) {
 		})
 	}
 }
+
+// Clients that take a while to come back (a round trip of 1 ms, the
+// network and the handler) with commits of 3 ms: with a maximum wait the
+// batches hold nearly all 32 clients (the store's batches are the
+// oracle), where waiting only for the previous batch's size kept two
+// cohorts of about 16 alternating, twice the fsyncs per request.
+func TestWriterWaitGathersEveryClient(t *testing.T) {
+	st := &slowStore{delay: 3 * time.Millisecond}
+	w := NewWriterWait(st, 10*time.Millisecond)
+	const clients, each = 32, 15
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(c) * 100 * time.Microsecond) // arrivals spread over the first commit
+			for i := range each {
+				if err := <-w.Submit(change(fmt.Sprintf("c%d-%d", c, i))); err != nil {
+					t.Error(err)
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	w.Close()
+	st.mu.Lock()
+	b := slices.Clone(st.batches)
+	st.mu.Unlock()
+	sorted := slices.Sorted(slices.Values(b))
+	if med := sorted[len(sorted)/2]; med < clients*3/4 {
+		t.Errorf("batches %v: median %d of %d clients per commit", b, med, clients)
+	}
+}
