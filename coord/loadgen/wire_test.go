@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord/api"
@@ -50,9 +51,12 @@ func TestWireJudgesAnswersAsTheClient(t *testing.T) {
 		chunked, shut bool
 	}
 	var seen []string
+	var mu sync.Mutex // the test sets the answer, the server's goroutines read it
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var b bytes.Buffer
 		b.ReadFrom(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
 		seen = append(seen, fmt.Sprintf("%s %s %s %s %s %s", r.Method, r.URL.Path, r.Header.Get("Authorization"),
 			r.Header.Get("X-Job-Token"), r.Header.Get("Content-Type"), b.String()))
 		if resp.shut {
@@ -79,14 +83,18 @@ func TestWireJudgesAnswersAsTheClient(t *testing.T) {
 		`{"error":"rate limit exceeded","code":"rate_limited"}`, `{"error":"bad","code":"invalid","field":"kind"}`, `not json`, ``,
 		`{"status":7}`, strings.Repeat(" ", 5000) + `{"status":"granted","token":9}`}
 	rapid.Check(t, func(t *rapid.T) {
+		mu.Lock()
 		resp.status = rapid.SampledFrom([]int{200, 200, 201, 307, 400, 403, 404, 409, 429, 500, 503}).Draw(t, "status")
 		resp.body = rapid.SampledFrom(bodies).Draw(t, "body")
 		resp.chunked, resp.shut = rapid.Bool().Draw(t, "chunked"), rapid.Bool().Draw(t, "close")
 		j := &job{id: "j", token: "job-token-0123456789", rid: "r" + fmt.Sprint(rapid.IntRange(1, 1e6).Draw(t, "n"))}
 		seen = nil
+		mu.Unlock()
 		g1, e1 := wr.acquire(context.Background(), j)
 		g2, e2 := cl.acquire(context.Background(), j)
 		var c1, c2 *client.Error
+		mu.Lock()
+		defer mu.Unlock()
 		switch {
 		case (e1 == nil) != (e2 == nil):
 			t.Fatalf("wire %+v %v, client %+v %v", g1, e1, g2, e2)
