@@ -249,6 +249,7 @@ func TestWriterWaitGathersEveryClient(t *testing.T) {
 	b := slices.Clone(st.batches)
 	st.mu.Unlock()
 	sorted := slices.Sorted(slices.Values(b))
+	t.Logf("batches %v", b)
 	if med := sorted[len(sorted)/2]; med < clients*3/4 {
 		t.Errorf("batches %v: median %d of %d clients per commit", b, med, clients)
 	}
