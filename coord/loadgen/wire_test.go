@@ -38,6 +38,76 @@ func TestWireBodiesAreMarshal(t *testing.T) {
 	})
 }
 
+// answers is a test server whose answer the test sets, and the wire and
+// the Go client that ask it.
+type answers struct {
+	mu     sync.Mutex // the test sets the answer, the server's goroutines read it
+	status int
+	body   string
+	// chunked sends the body chunked; shut adds Connection: close
+	chunked, shut bool
+	seen          []string // the requests, as the server saw them
+	srv           *httptest.Server
+	wr            *wire
+	cl            viaClient
+}
+
+func newAnswers(t testing.TB) *answers {
+	a := &answers{}
+	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var b bytes.Buffer
+		b.ReadFrom(r.Body)
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.seen = append(a.seen, fmt.Sprintf("%s %s %s %s %s %s", r.Method, r.URL.Path, r.Header.Get("Authorization"),
+			r.Header.Get("X-Job-Token"), r.Header.Get("Content-Type"), b.String()))
+		if a.shut {
+			w.Header().Set("Connection", "close")
+		}
+		if a.status == http.StatusTemporaryRedirect {
+			w.Header().Set("Location", "http://127.0.0.1:1/v1/jobs/j/acquire")
+		}
+		w.WriteHeader(a.status)
+		if a.chunked {
+			w.(http.Flusher).Flush() // the body goes chunked
+		}
+		w.Write([]byte(a.body))
+	}))
+	t.Cleanup(a.srv.Close)
+	var d net.Dialer
+	wr, ok := newWire(a.srv.URL+"/", "bearer-0123456789", d.DialContext)
+	if !ok {
+		t.Fatal("no wire to", a.srv.URL)
+	}
+	t.Cleanup(wr.close)
+	a.wr, a.cl = wr, viaClient{&client.Client{Base: a.srv.URL, Token: "bearer-0123456789", Retries: -1}}
+	return a
+}
+
+// check has the wire and the client acquire with request id rid against
+// the answer set, and fails unless they judge it alike.
+func (a *answers) check(t interface{ Fatalf(string, ...any) }, status int, body string, chunked, shut bool, rid string) {
+	a.mu.Lock()
+	a.status, a.body, a.chunked, a.shut, a.seen = status, body, chunked, shut, nil
+	a.mu.Unlock()
+	j := &job{id: "j", token: "job-token-0123456789", rid: rid}
+	g1, e1 := a.wr.acquire(context.Background(), j)
+	g2, e2 := a.cl.acquire(context.Background(), j)
+	var c1, c2 *client.Error
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case (e1 == nil) != (e2 == nil):
+		t.Fatalf("wire %+v %v, client %+v %v", g1, e1, g2, e2)
+	case errors.As(e1, &c1) != errors.As(e2, &c2) || (c1 != nil && *c1 != *c2):
+		t.Fatalf("wire %v, client %v", e1, e2)
+	case e1 == nil && !reflect.DeepEqual(g1, g2):
+		t.Fatalf("wire %+v, client %+v", g1, g2)
+	case len(a.seen) < 2 || a.seen[0] != a.seen[1]: // (on a 307 the client asks the server for its group too)
+		t.Fatalf("the server saw %q", a.seen)
+	}
+}
+
 // The wire judges every answer as the Go client does (the oracle): for
 // any status, body, framing (Content-Length, chunked, close-delimited)
 // and Connection: close, the same grant, or the same *client.Error, or
@@ -45,66 +115,31 @@ func TestWireBodiesAreMarshal(t *testing.T) {
 // one server). The request the server sees carries the same method,
 // path, tokens and body as the client's.
 func TestWireJudgesAnswersAsTheClient(t *testing.T) {
-	var resp struct {
-		status        int
-		body          string
-		chunked, shut bool
-	}
-	var seen []string
-	var mu sync.Mutex // the test sets the answer, the server's goroutines read it
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b bytes.Buffer
-		b.ReadFrom(r.Body)
-		mu.Lock()
-		defer mu.Unlock()
-		seen = append(seen, fmt.Sprintf("%s %s %s %s %s %s", r.Method, r.URL.Path, r.Header.Get("Authorization"),
-			r.Header.Get("X-Job-Token"), r.Header.Get("Content-Type"), b.String()))
-		if resp.shut {
-			w.Header().Set("Connection", "close")
-		}
-		if resp.status == http.StatusTemporaryRedirect {
-			w.Header().Set("Location", "http://127.0.0.1:1/v1/jobs/j/acquire")
-		}
-		w.WriteHeader(resp.status)
-		if resp.chunked {
-			w.(http.Flusher).Flush() // the body goes chunked
-		}
-		w.Write([]byte(resp.body))
-	}))
-	defer srv.Close()
-	var d net.Dialer
-	wr, ok := newWire(srv.URL+"/", "bearer-0123456789", d.DialContext)
-	if !ok {
-		t.Fatal("no wire to", srv.URL)
-	}
-	defer wr.close()
-	cl := viaClient{&client.Client{Base: srv.URL, Token: "bearer-0123456789", Retries: -1}}
+	a := newAnswers(t)
 	bodies := []string{`{"job":"j","status":"granted","token":7,"waiting":2,"expires_s":1.5}`, `{"job":"j","status":"waiting","waiting":3}`,
 		`{"error":"rate limit exceeded","code":"rate_limited"}`, `{"error":"bad","code":"invalid","field":"kind"}`, `not json`, ``,
 		`{"status":7}`, strings.Repeat(" ", 5000) + `{"status":"granted","token":9}`}
 	rapid.Check(t, func(t *rapid.T) {
-		mu.Lock()
-		resp.status = rapid.SampledFrom([]int{200, 200, 201, 307, 400, 403, 404, 409, 429, 500, 503}).Draw(t, "status")
-		resp.body = rapid.SampledFrom(bodies).Draw(t, "body")
-		resp.chunked, resp.shut = rapid.Bool().Draw(t, "chunked"), rapid.Bool().Draw(t, "close")
-		j := &job{id: "j", token: "job-token-0123456789", rid: "r" + fmt.Sprint(rapid.IntRange(1, 1e6).Draw(t, "n"))}
-		seen = nil
-		mu.Unlock()
-		g1, e1 := wr.acquire(context.Background(), j)
-		g2, e2 := cl.acquire(context.Background(), j)
-		var c1, c2 *client.Error
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case (e1 == nil) != (e2 == nil):
-			t.Fatalf("wire %+v %v, client %+v %v", g1, e1, g2, e2)
-		case errors.As(e1, &c1) != errors.As(e2, &c2) || (c1 != nil && *c1 != *c2):
-			t.Fatalf("wire %v, client %v", e1, e2)
-		case e1 == nil && !reflect.DeepEqual(g1, g2):
-			t.Fatalf("wire %+v, client %+v", g1, g2)
-		case len(seen) < 2 || seen[0] != seen[1]: // (on a 307 the client asks the server for its group too)
-			t.Fatalf("the server saw %q", seen)
+		a.check(t, rapid.SampledFrom([]int{200, 200, 201, 307, 400, 403, 404, 409, 429, 500, 503}).Draw(t, "status"),
+			rapid.SampledFrom(bodies).Draw(t, "body"), rapid.Bool().Draw(t, "chunked"), rapid.Bool().Draw(t, "close"),
+			"r"+fmt.Sprint(rapid.IntRange(1, 1e6).Draw(t, "n")))
+	})
+}
+
+// The same for any body and status the fuzzer finds: the wire and the Go
+// client agree on every answer.
+func FuzzWireAnswer(f *testing.F) {
+	for _, b := range []string{`{"job":"j","status":"granted","token":7}`, `{"error":"x","code":"conflict","field":"request_id"}`,
+		`{"status":"waiting","waiting":1e400}`, "\xff", `[]`, `{"token":-1}`, `null`} {
+		f.Add(200, b, false)
+		f.Add(409, b, true)
+	}
+	a := newAnswers(f)
+	f.Fuzz(func(t *testing.T, status int, body string, chunked bool) {
+		if status < 200 || status > 599 || status == http.StatusNoContent || status == http.StatusNotModified || status == 205 {
+			t.Skip() // a handler cannot send a body with these
 		}
+		a.check(t, status, body, chunked, false, "r1")
 	})
 }
 
