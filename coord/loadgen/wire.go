@@ -13,6 +13,7 @@ import (
 	neturl "net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -58,7 +59,10 @@ func (viaClient) close() {}
 // the same type, a 4xx/5xx a *client.Error from its error body, a
 // redirect an error (one server: a request is sent once). A request that
 // finds its kept-alive connection closed by the server before any answer
-// is sent again on a new one, as net/http's transport does. It costs the
+// (end of file or a reset) is sent again on a new one, once: net/http's
+// transport does so for a request it could not write, and every request
+// of the load loop is idempotent, so the wire also does it after a reset
+// (never seen in a run: the server keeps idle connections 120 s). It costs the
 // load generator no goroutine per connection and no copy of the client
 // per request.
 type wire struct {
@@ -173,7 +177,10 @@ func (w *wire) post(ctx context.Context, id, op, jobToken string, body []byte, o
 	}
 }
 
-// errNoAnswer: the connection ended before any byte of an answer.
+// errNoAnswer: the connection ended before any byte of an answer. On a
+// kept-alive connection the request is sent again, once: the server
+// closed it while idle (every request of the load loop is idempotent:
+// the same request id, the same lease token).
 var errNoAnswer = errors.New("connection closed before an answer")
 
 // roundTrip writes w.req and reads the answer's head.
@@ -199,8 +206,8 @@ func (w *wire) roundTrip(ctx context.Context) (*http.Response, error) {
 		return nil, errNoAnswer
 	}
 	if _, err := w.br.Peek(1); err != nil {
-		if err == io.EOF {
-			err = errNoAnswer
+		if errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+			err = errNoAnswer // a closed connection: a FIN or, if the request crossed it, a reset
 		}
 		return nil, err
 	}

@@ -144,8 +144,8 @@ func FuzzWireAnswer(f *testing.F) {
 }
 
 // A kept-alive connection the server closed while idle: the request is
-// sent again on a new connection (as net/http's transport does), once;
-// a fresh connection closed before any answer is an error.
+// sent again on a new connection, once, whether it meets the server's FIN
+// or its reset; a fresh connection closed before any answer is an error.
 func TestWireResendsOnAClosedIdleConnection(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
