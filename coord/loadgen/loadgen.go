@@ -9,6 +9,7 @@ import (
 	neturl "net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,6 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/distribution"
-	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -156,18 +156,32 @@ func Run(ctx context.Context, o Options) (Result, error) {
 func drive(ctx context.Context, o Options) (Result, error) {
 	o.Clients = min(o.Clients, o.Jobs)
 	cls := make([]*client.Client, max(o.Sources, 1)) // client w uses cls[w%len(cls)]
-	retries := -1                                    // one server: a failed request is an error
+	dials := make([]func(context.Context, string, string) (net.Conn, error), len(cls))
+	retries := -1 // one server: a failed request is an error
 	if strings.Contains(o.URL, ",") {
 		retries = 0 // the client's default for a group: about 9 s of backoff, enough for an election
 	}
 	for i := range cls {
 		tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
+		d := &net.Dialer{}
 		if o.Sources > 1 {
-			d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(i+1))}}
-			tr.DialContext = d.DialContext
+			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(i+1))}
 		}
+		tr.DialContext, dials[i] = d.DialContext, d.DialContext
 		defer tr.CloseIdleConnections()
 		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: retries}
+	}
+	// the measured requests: one connection per client on one plain-http
+	// server (wire), the Go client otherwise
+	drivers := make([]driver, o.Clients)
+	for w := range drivers {
+		drivers[w] = viaClient{cls[w%len(cls)]}
+		if retries < 0 {
+			if wr, ok := newWire(o.URL, o.Token, dials[w%len(dials)]); ok {
+				drivers[w] = wr
+			}
+		}
+		defer drivers[w].close()
 	}
 	jobs := make([]*job, o.Jobs)
 	for i := range jobs {
@@ -190,11 +204,10 @@ func drive(ctx context.Context, o Options) (Result, error) {
 			for i := w; i < o.Jobs; i += o.Clients {
 				mine = append(mine, jobs[i])
 			}
-			cl := cls[w%len(cls)]
 			for i := 0; runCtx.Err() == nil; i++ {
 				j := mine[i%len(mine)]
 				t0 := time.Now()
-				granted, err := step(runCtx, cl, j)
+				granted, err := step(runCtx, drivers[w], j)
 				if runCtx.Err() != nil {
 					return
 				}
@@ -276,14 +289,14 @@ func register(ctx context.Context, o Options, cls []*client.Client, jobs []*job)
 }
 
 // step advances job j by one request: next, acquire or poll, release.
-func step(ctx context.Context, cl *client.Client, j *job) (granted bool, err error) {
+func step(ctx context.Context, d driver, j *job) (granted bool, err error) {
 	switch {
 	case j.lease != 0:
-		_, err = cl.Release(ctx, j.id, j.token, j.lease, 0, nil)
+		err = d.release(ctx, j)
 		j.lease = 0
 	case j.rid != "":
 		var g coord.Grant
-		g, err = cl.Acquire(ctx, j.id, j.token, api.AcquireRequest{RequestID: j.rid, Kind: arbiter.Checkpoint})
+		g, err = d.acquire(ctx, j)
 		if err == nil && g.Status != coord.StatusWaiting {
 			j.rid = ""
 			if g.Status == coord.StatusGranted {
@@ -291,13 +304,13 @@ func step(ctx context.Context, cl *client.Client, j *job) (granted bool, err err
 			}
 		}
 	case j.n%2 == 0:
-		_, err = cl.Next(ctx, j.id, nil)
+		err = d.next(ctx, j)
 		j.n++
 	default:
 		j.n++
-		j.rid = fmt.Sprint("r", j.n)
+		j.rid = "r" + strconv.Itoa(j.n)
 		var g coord.Grant
-		g, err = cl.Acquire(ctx, j.id, j.token, api.AcquireRequest{RequestID: j.rid, Kind: arbiter.Checkpoint})
+		g, err = d.acquire(ctx, j)
 		if err == nil && g.Status == coord.StatusGranted {
 			j.rid, j.lease, granted = "", g.Token, true
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/store"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -18,8 +19,9 @@ type metrics struct {
 	records   prometheus.Counter
 }
 
-// newMetrics registers the coordinator's metrics; stats reads a snapshot.
-func newMetrics(reg *prometheus.Registry, stats func() coord.Stats) *metrics {
+// newMetrics registers the coordinator's metrics; stats reads a snapshot,
+// commits the writer's counts.
+func newMetrics(reg *prometheus.Registry, stats func() coord.Stats, commits func() store.WriterStats) *metrics {
 	m := &metrics{
 		decisions: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "ckpt_coord_decision_seconds", Help: "Time the decision core takes per operation.",
@@ -49,6 +51,12 @@ func newMetrics(reg *prometheus.Registry, stats func() coord.Stats) *metrics {
 		counter("ckpt_coord_releases_total", "Leases released.", func(s coord.Stats) float64 { return float64(s.Meta.Releases) }),
 		counter("ckpt_coord_fenced_total", "Renewals and releases refused: token not held.", func(s coord.Stats) float64 { return float64(s.Meta.Refused) }),
 		counter("ckpt_coord_granted_bytes_total", "Bytes granted.", func(s coord.Stats) float64 { return s.Meta.BytesGranted }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ckpt_coord_commits_total",
+			Help: "Database transactions (each with its fsyncs unless --unsafe-no-sync)."},
+			func() float64 { return float64(commits().Commits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ckpt_coord_committed_requests_total",
+			Help: "Requests whose changes were committed: per transaction, the requests sharing its fsyncs."},
+			func() float64 { return float64(commits().Changes) }),
 	)
 	return m
 }

@@ -105,7 +105,7 @@ func New(opt Options) (*Server, error) {
 		s.limiter = newLimiter(opt.Rate, float64(opt.Burst))
 	}
 	s.reg = prometheus.NewRegistry()
-	s.metrics = newMetrics(s.reg, s.stats)
+	s.metrics = newMetrics(s.reg, s.stats, func() store.WriterStats { return s.writer.Stats() })
 	if c, ok := opt.Store.(interface{ Collectors() []prometheus.Collector }); ok {
 		s.reg.MustRegister(c.Collectors()...) // a replica's raft metrics
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,6 +119,25 @@ func TestFlow(t *testing.T) {
 			t.Errorf("metrics lack %q", m)
 		}
 	}
+	// sequential requests: each changing one is a transaction of its own
+	commits, requests := metricValue(body, "ckpt_coord_commits_total"), metricValue(body, "ckpt_coord_committed_requests_total")
+	if commits < 5 || commits != requests {
+		t.Errorf("%v commits for %v committed requests, want as many (> 5) one by one", commits, requests)
+	}
+}
+
+// metricValue is the value of the unlabelled metric name in a Prometheus
+// text exposition (-1 if absent).
+func metricValue(body, name string) float64 {
+	for line := range strings.Lines(body) {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return -1
 }
 
 // Every refusal is a 4xx JSON error naming the field.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,10 @@ type Store interface {
 type Bolt struct {
 	db   *bolt.DB
 	path string
+	// recs holds a commit's encoded records (bbolt keeps a value until
+	// the transaction ends); reused, under bbolt's writer lock.
+	recs bytes.Buffer
+	enc  *json.Encoder
 }
 
 var _ Store = (*Bolt)(nil)
@@ -86,6 +91,7 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		return nil, fmt.Errorf("database %s is not a usable bbolt file: %w", path, err)
 	}
 	s = &Bolt{db: db, path: path}
+	s.enc = json.NewEncoder(&s.recs)
 	if opt.Init {
 		err = db.Update(func(tx *bolt.Tx) error {
 			m, err := tx.CreateBucket(bucketMeta)
@@ -184,10 +190,11 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.faulted(&err)
 	return s.db.Update(func(tx *bolt.Tx) error {
+		s.recs.Reset()
 		jb := tx.Bucket(bucketJobs)
 		for _, ch := range chs {
 			for _, j := range ch.Put {
-				b, err := json.Marshal(j)
+				b, err := s.record(j)
 				if err != nil {
 					return fmt.Errorf("job %q: %w", j.Spec.ID, err)
 				}
@@ -201,10 +208,23 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 				}
 			}
 		}
-		b, err := json.Marshal(chs[len(chs)-1].Meta)
+		b, err := s.record(chs[len(chs)-1].Meta)
 		if err != nil {
 			return fmt.Errorf("meta record: %w", err)
 		}
 		return tx.Bucket(bucketMeta).Put(keyState, b)
 	})
+}
+
+// record is v's JSON, json.Marshal's bytes, appended to the commit's
+// buffer: no allocation per record once the buffer has grown. The slice
+// stays valid until the next commit resets the buffer (a buffer that
+// grows leaves the earlier records in the array they were written to).
+func (s *Bolt) record(v any) ([]byte, error) {
+	start := s.recs.Len()
+	if err := s.enc.Encode(v); err != nil { // Marshal's encoding (HTML escaped), and a newline
+		return nil, err
+	}
+	b := s.recs.Bytes()
+	return b[start : len(b)-1 : len(b)-1], nil
 }

@@ -12,11 +12,14 @@ import (
 // while a transaction is under way into the next one (group commit): one
 // transaction and one fsync answer every request of the batch.
 //
-// With a maximum wait > 0 (NewWriterWait) a batch that is smaller than the previous one waits up
-// to MaxWait for more requests before it commits: under a steady load of
-// N concurrent clients the batches settle at N requests per fsync, and a
-// lone request (a previous batch of one) commits at once. The wait adds
-// at most the maximum wait to a request's latency.
+// With a maximum wait > 0 (NewWriterWait) a batch waits up to MaxWait,
+// before it commits, for as many requests as were pending during the
+// previous commit (that commit's batch and those queued behind it): the
+// clients the previous commit answered come back, and under a steady load
+// of N concurrent clients a batch holds all N — without it the clients
+// split into two cohorts that alternate, N/2 per fsync. A lone request
+// (a previous commit of one with nothing queued) commits at once. The
+// wait adds at most the maximum wait to a request's latency.
 type Writer struct {
 	maxWait time.Duration
 	s       Store
@@ -24,10 +27,34 @@ type Writer struct {
 	cond    *sync.Cond
 	q       []pending
 	done    bool
-	busy    bool  // a batch is being committed
-	err     error // the first failed commit: every later ack reports it
-	last    int   // requests in the previous batch
+	busy    bool            // a batch is being committed
+	err     error           // the first failed commit: every later ack reports it
+	last    int             // requests pending during the previous commit
+	spare   []pending       // the previous batch's slice, reused for the next queue
+	chs     []coord.Changes // a batch's changes, reused
+	stats   WriterStats
 	wg      sync.WaitGroup
+}
+
+// WriterStats count a Writer's work since it started.
+type WriterStats struct {
+	// Commits are the transactions (each one bbolt commit: its fsyncs
+	// answer the whole batch).
+	Commits uint64
+	// Changes are the submitted changes those transactions wrote (a
+	// failed one included): Changes/Commits requests share each commit's
+	// fsyncs.
+	Changes uint64
+	// Barriers are the requests that changed nothing and waited for a
+	// commit under way (they add no transaction).
+	Barriers uint64
+}
+
+// Stats returns the counts so far.
+func (w *Writer) Stats() WriterStats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
 }
 
 type pending struct {
@@ -103,29 +130,42 @@ func (w *Writer) loop() {
 		}
 		w.gather()
 		batch, err := w.q, w.err
-		w.q, w.busy, w.last = nil, true, len(w.q)
+		w.q, w.spare, w.busy = w.spare[:0], nil, true
 		w.mu.Unlock()
-		var chs []coord.Changes
+		chs := w.chs[:0]
 		for _, p := range batch {
 			if !p.ch.Empty() {
 				chs = append(chs, p.ch)
 			}
 		}
+		committed := err == nil && len(chs) > 0
 		if err == nil {
 			err = w.s.Commit(chs...)
 		}
+		w.mu.Lock()
+		w.last = len(batch) + len(w.q) // before the acks: the requests this commit answers come back to join those queued
+		w.mu.Unlock()
 		for _, p := range batch {
 			p.ack <- err
 		}
+		clear(chs) // the jobs of a batch are not kept alive by the next
+		clear(batch)
 		w.mu.Lock()
+		w.chs, w.spare = chs, batch[:0]
+		if committed {
+			w.stats.Commits++
+			w.stats.Changes += uint64(len(chs))
+		}
+		w.stats.Barriers += uint64(len(batch) - len(chs))
 		w.err, w.busy = err, false
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
 }
 
-// gather waits (w.mu held) until the queue is as long as the previous
-// batch, the writer closes or the maximum wait has passed.
+// gather waits (w.mu held) until the queue holds as many requests as
+// were pending during the previous commit, the writer closes or the
+// maximum wait has passed.
 func (w *Writer) gather() {
 	if w.maxWait <= 0 || len(w.q) >= w.last || w.done {
 		return
@@ -166,4 +206,11 @@ func (w *Writer) Close() {
 	w.cond.Broadcast()
 	w.mu.Unlock()
 	w.wg.Wait()
+}
+
+// committing reports whether a batch is being committed.
+func (w *Writer) committing() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.busy
 }

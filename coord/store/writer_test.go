@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +142,115 @@ func TestWriterWaitBounded(t *testing.T) {
 	<-w.Submit(change("lone2"))
 	if d := time.Since(t0); d > 20*time.Millisecond {
 		t.Errorf("a lone request after a batch of one waited %v", d)
+	}
+}
+
+// gatedStore blocks each commit until the test lets it through, and
+// records each commit's batch.
+type gatedStore struct {
+	slowStore
+	gate chan struct{}
+}
+
+func (s *gatedStore) Commit(chs ...coord.Changes) error {
+	<-s.gate
+	return s.slowStore.Commit(chs...)
+}
+
+// Every request that waits while a commit is under way rides the next
+// one: with the first change's commit held, 40 changes submitted
+// meanwhile go in exactly one more transaction (counted by the store
+// itself, the oracle, and by Stats, which /metrics shows), with or
+// without a maximum wait; barriers queued meanwhile add no transaction.
+func TestWriterOneCommitForEveryWaiter(t *testing.T) {
+	for _, wait := range []time.Duration{0, 5 * time.Millisecond} {
+		t.Run(fmt.Sprint("wait=", wait), func(t *testing.T) {
+			st := &gatedStore{gate: make(chan struct{})}
+			w := NewWriterWait(st, wait)
+			defer w.Close()
+			first := w.Submit(change("first"))
+			for !w.committing() {
+				time.Sleep(time.Millisecond)
+			}
+			const n = 40
+			acks := make([]<-chan error, 0, n+3)
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					a := w.Submit(change(fmt.Sprint("c", i)))
+					mu.Lock()
+					acks = append(acks, a)
+					mu.Unlock()
+				}()
+			}
+			wg.Wait()
+			for range 3 {
+				acks = append(acks, w.Barrier())
+			}
+			st.gate <- struct{}{} // the first commit
+			if err := <-first; err != nil {
+				t.Fatal(err)
+			}
+			st.gate <- struct{}{} // the one for all the waiters
+			for _, a := range acks {
+				select {
+				case err := <-a:
+					if err != nil {
+						t.Fatal(err)
+					}
+				case <-time.After(5 * time.Second): // a further commit waits at the gate
+					close(st.gate)
+					t.Fatalf("a waiter was not answered by the second commit (batches %v)", st.batches)
+				}
+			}
+			st.mu.Lock()
+			batches := slices.Clone(st.batches)
+			st.mu.Unlock()
+			if !slices.Equal(batches, []int{1, n}) {
+				t.Fatalf("commits of %v changes, want [1 %d]", batches, n)
+			}
+			if got, want := w.Stats(), (WriterStats{Commits: 2, Changes: n + 1, Barriers: 3}); got != want {
+				t.Fatalf("stats %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+// Clients that take a while to come back (a round trip of 1 ms, the
+// network and the handler) with commits of 3 ms: with a maximum wait the
+// batches hold nearly all 32 clients (the store's batches are the
+// oracle), where waiting only for the previous batch's size kept two
+// cohorts of about 16 alternating, twice the fsyncs per request.
+func TestWriterWaitGathersEveryClient(t *testing.T) {
+	st := &slowStore{delay: 3 * time.Millisecond}
+	w := NewWriterWait(st, 10*time.Millisecond)
+	const clients, each = 32, 15
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(c) * 100 * time.Microsecond) // arrivals spread over the first commit
+			for i := range each {
+				if err := <-w.Submit(change(fmt.Sprintf("c%d-%d", c, i))); err != nil {
+					t.Error(err)
+					return
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	w.Close()
+	st.mu.Lock()
+	b := slices.Clone(st.batches)
+	st.mu.Unlock()
+	sorted := slices.Sorted(slices.Values(b))
+	t.Logf("batches %v", b)
+	if med := sorted[len(sorted)/2]; med < clients*3/4 {
+		t.Errorf("batches %v: median %d of %d clients per commit", b, med, clients)
 	}
 }
