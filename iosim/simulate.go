@@ -393,6 +393,7 @@ type simulator struct {
 	qibuf []queued // qinfo's backing array
 	qhead int
 	slab  []job // memory of the jobs not made yet (see takeJob)
+	spare *job  // a failed job's memory, for its restart (see reusable)
 	// freeOps counts the pushes and pops of free; lastFree is the last
 	// release (see markNodes).
 	freeOps  uint64
@@ -600,7 +601,8 @@ func (s *simulator) newJob(class int, work float64) *job {
 	mem := s.cfg.JobMemory(class)
 	C := cl.Checkpoint * mem / s.beta
 	j := s.takeJob()
-	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
+	ev, trEv := j.ev, j.trEv // a reused job's events, neither pending (see reusable)
+	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work, ev: ev, trEv: trEv,
 		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
 		runIdx: -1, slot: -1, listIdx: s.nextID}
@@ -617,15 +619,24 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 	if t > s.w1 {
 		return
 	}
-	s.sim.At(t, func() {
+	// One event per failing node, scheduled again at each failure (as At
+	// would, with the next sequence number) rather than allocated anew.
+	var ev *des.Event
+	ev = s.sim.NewEvent(func() {
 		if s.sim.Now() >= s.w0 {
 			s.res.NodeFailures++
 		}
-		s.nodeFailure(k, s.sim.Now()+next(), next)
+		if t := s.sim.Now() + next(); t <= s.w1 {
+			s.sim.Schedule(ev, t)
+		}
 		if j := s.jobOn(k); j != nil {
+			s.count(evFailJob)
 			s.fail(j)
+		} else {
+			s.count(evFailFree)
 		}
 	})
+	s.sim.Schedule(ev, t)
 }
 
 // clip is the length of [a, b] inside the window.
@@ -697,6 +708,21 @@ func (s *simulator) bookAuthors(j *job, c float64) {
 
 // schedule starts queued jobs on the free nodes (see Scheduler).
 func (s *simulator) schedule() {
+	if countEvents == nil {
+		s.pass()
+		return
+	}
+	n := s.res.JobsStarted
+	s.pass()
+	if s.res.JobsStarted == n {
+		s.count(evPassEmpty)
+	} else {
+		s.count(evPassStart)
+	}
+}
+
+// pass is one pass of the scheduler over the queue.
+func (s *simulator) pass() {
 	if checkQueueMirror {
 		s.checkMirror()
 	}
@@ -1062,6 +1088,7 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 }
 
 func (s *simulator) transferEnd(tr *transfer) {
+	s.count(evTransferEnd)
 	if s.phantomEnd(tr) {
 		return
 	}
@@ -1152,6 +1179,7 @@ func (s *simulator) computeStop(j *job) {
 	tol := 1e-9 * math.Max(1, j.work)
 	switch {
 	case j.progress >= j.work-tol || unresolved(now, j.work-j.progress):
+		s.count(evStopEnd)
 		j.progress = j.work
 		if j.ckptPending {
 			s.withdraw(j)
@@ -1159,6 +1187,7 @@ func (s *simulator) computeStop(j *job) {
 		}
 		s.request(j, Output, s.outputBytes(j)+j.ioPerWork*(j.work-j.ioDone))
 	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+		s.count(evStopCkpt)
 		if s.skipCheckpoint(j) {
 			break
 		}
@@ -1167,8 +1196,10 @@ func (s *simulator) computeStop(j *job) {
 			s.planStop(j) // non-blocking: keep computing
 		}
 	case !j.ckptPending && j.ioPerWork > 0 && (j.progress >= j.ioDone+s.opt.IOChunk-tol || unresolved(now, j.ioDone+s.opt.IOChunk-j.progress)):
+		s.count(evStopIO)
 		s.request(j, RegularIO, j.ioPerWork*(j.progress-j.ioDone))
 	default:
+		s.count(evStopReplan)
 		s.planStop(j)
 	}
 }
@@ -1234,13 +1265,19 @@ func (s *simulator) fail(j *job) {
 	if s.opt.Authors.RestartFromStop {
 		from = j.stopped
 	}
-	r := s.newJob(j.class, j.work-from)
-	r.ioPerWork = j.ioPerWork
-	r.hasCkpt = j.hasCkpt
-	r.commitDate = j.commitDate
-	r.listIdx, r.run = j.listIdx, j.run+1
-	if j.hasCkpt {
-		r.inKind, r.inBytes = Recovery, j.ckptBytes
+	// What the restart inherits, read before j's memory may serve it.
+	class, work, ioPerWork, hasCkpt, commitDate := j.class, j.work-from, j.ioPerWork, j.hasCkpt, j.commitDate
+	listIdx, run, ckptBytes := j.listIdx, j.run+1, j.ckptBytes
+	if s.reusable() {
+		s.spare = j // nothing refers to j any more (see reusable)
+	}
+	r := s.newJob(class, work)
+	r.ioPerWork = ioPerWork
+	r.hasCkpt = hasCkpt
+	r.commitDate = commitDate
+	r.listIdx, r.run = listIdx, run
+	if hasCkpt {
+		r.inKind, r.inBytes = Recovery, ckptBytes
 	}
 	s.pushFront(r)
 	if s.st.Sharing == Token {
