@@ -65,6 +65,9 @@ type Options struct {
 	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
 	// job ended (0 in the first pass; see simulateDrain).
 	drainEnd float64
+	// failures, set by TrialContext, shares the failure times between
+	// the runs of a trial (see failureTrace).
+	failures *failureCache
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -526,6 +529,8 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 			}
 			s.nodeFailure(int32(f.Node), f.Time, func() float64 { return math.Inf(1) })
 		}
+	case opt.failures != nil && opt.failures.traceFor(opt.Seed, N, float64(c.Platform.NodeMTBF), s.w1) != nil:
+		s.traceFailures(opt.failures.trace)
 	default:
 		mu := float64(c.Platform.NodeMTBF)
 		var peek des.Peeker // a node's own stream only if it fails in the span
@@ -629,12 +634,7 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 		if t := s.sim.Now() + next(); t <= s.w1 {
 			s.sim.Schedule(ev, t)
 		}
-		if j := s.jobOn(k); j != nil {
-			s.count(evFailJob)
-			s.fail(j)
-		} else {
-			s.count(evFailFree)
-		}
+		s.failNode(k)
 	})
 	s.sim.Schedule(ev, t)
 }

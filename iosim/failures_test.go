@@ -1,0 +1,110 @@
+package iosim
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/des"
+	"pgregory.net/rapid"
+)
+
+// The trace holds each node's failure times as its own stream gives them,
+// drawn here one node at a time (the oracle: des.Stream, t += E·μ until
+// past w1), and no node that does not fail in [0, w1].
+func TestFailureTraceMatchesStreams(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		seed := rapid.Uint64().Draw(t, "seed")
+		N := rapid.IntRange(1, 300).Draw(t, "N")
+		mu := rapid.Float64Range(100, 1e6).Draw(t, "mu")
+		w1 := rapid.Float64Range(0, 1e6).Draw(t, "w1")
+		var fc failureCache
+		tr := fc.traceFor(seed, N, mu, w1)
+		if tr == nil {
+			t.Fatalf("no trace for %d nodes, MTBF %g, w1 %g", N, mu, w1)
+		}
+		var want [][]float64
+		var nodes []int32
+		for k := range N {
+			r := des.Stream(seed, streamFailures, uint64(k))
+			var ts []float64
+			for at := r.ExpFloat64() * mu; at <= w1; at += r.ExpFloat64() * mu {
+				ts = append(ts, at)
+			}
+			if len(ts) > 0 {
+				nodes = append(nodes, int32(k))
+				want = append(want, ts)
+			}
+		}
+		if !reflect.DeepEqual(tr.node, nodes) && len(nodes)+len(tr.node) > 0 {
+			t.Fatalf("failing nodes %v, want %v", tr.node, nodes)
+		}
+		for i := range nodes {
+			if got := tr.times[tr.off[i]:tr.off[i+1]]; !reflect.DeepEqual(got, want[i]) {
+				t.Fatalf("node %d: times %v, want %v", nodes[i], got, want[i])
+			}
+		}
+		if fc.traceFor(seed, N, mu, w1) != tr {
+			t.Fatal("the same key drew a new trace")
+		}
+		if fc.traceFor(seed, N, mu, w1+1) == tr {
+			t.Fatal("another window end read the old trace")
+		}
+	})
+}
+
+// A platform with more expected failures than a trace may hold gets none
+// (the runs draw as they go), rather than a trace of unbounded memory.
+func TestFailureTraceBounded(t *testing.T) {
+	var fc failureCache
+	if tr := fc.traceFor(1, 1000, 1, 62*Day); tr != nil {
+		t.Fatalf("a trace of %d failures", len(tr.times))
+	}
+	if fc.traceFor(1, 1000, 1, 62*Day) != nil {
+		t.Fatal("the second call drew a trace")
+	}
+}
+
+// A run reading the trial's trace is the run drawing its own failures,
+// bit for bit, whatever the strategy, scheduler, window and switches,
+// and a second run on the same cache is too.
+func TestTraceRunsEqualLazyRuns(t *testing.T) {
+	c := small()
+	sts := allStrategies(t)
+	authors := AuthorsModel{SwappedLeastWaste: true, SkipLateCheckpoints: true, RestartFromStop: true,
+		StaleOutput: true, InheritedCheckpointDate: true, IntegerRisk: true, NoRegularIO: true}
+	opts := []Options{
+		{Span: 8 * Day, Skip: Day},
+		{Span: 8 * Day, Skip: Day, Scheduler: Greedy},
+		{Span: 8 * Day, Skip: Day, VirtualTime: true},
+		{Span: 8 * Day, Skip: Day, Authors: authors, Accounting: AuthorsAccounting},
+		{Span: 8 * Day, Skip: Day, Authors: AuthorsModel{KeepReservations: true, StaleRates: true, RestartFromStop: true}},
+	}
+	for oi, o := range opts {
+		for _, seed := range []uint64{1, 2} {
+			o.Seed = seed
+			fc := &failureCache{}
+			for _, st := range sts {
+				lazy, err := Simulate(&c, st, o)
+				if err != nil {
+					t.Fatalf("options %d: %v", oi, err)
+				}
+				ot := o
+				ot.failures = fc
+				traced, err := Simulate(&c, st, ot)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fc.trace == nil || !fc.trace.ok {
+					t.Fatalf("options %d: the run drew no trace", oi)
+				}
+				if lazy.JobFailures == 0 {
+					t.Fatalf("options %d, %s: no failure", oi, st.Name)
+				}
+				if a, b := fmt.Sprintf("%#v", lazy), fmt.Sprintf("%#v", traced); a != b {
+					t.Fatalf("options %d, seed %d, %s:\nlazy   %s\ntraced %s", oi, seed, st.Name, a, b)
+				}
+			}
+		}
+	}
+}
