@@ -86,18 +86,24 @@ func scaledCielo(k int) Config {
 // scaledCielo). It reports the events of a trial and the time per event:
 // a simulator whose cost per event does not grow with the platform keeps
 // ns/event flat while events grow about k-fold.
-func BenchmarkPlatformSize(b *testing.B) {
+func BenchmarkPlatformSize(b *testing.B) { benchPlatformSize(b, []int{1, 2, 4, 8, 16, 32}, true) }
+
+// BenchmarkPlatformSizeExact is BenchmarkPlatformSize with exact sharing
+// (`ckpt iosim run`'s default) on Cielo ×1 … ×16.
+func BenchmarkPlatformSizeExact(b *testing.B) { benchPlatformSize(b, []int{1, 2, 4, 8, 16}, false) }
+
+func benchPlatformSize(b *testing.B, ks []int, virtual bool) {
 	sts, err := LookupList(strings.Join(DefaultStrategies(), ","), 3600)
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, k := range []int{1, 2, 4, 8, 16, 32} { // ×64 (1.14 M nodes) exceeds MaxNodes
+	for _, k := range ks { // ×64 (1.14 M nodes) exceeds MaxNodes
 		c := scaledCielo(k)
 		b.Run(fmt.Sprintf("x%d", k), func(b *testing.B) {
 			var ev uint64
 			cpu0 := processCPU()
 			for b.Loop() {
-				out, err := Trial(&c, sts, Options{Seed: 1, VirtualTime: true})
+				out, err := Trial(&c, sts, Options{Seed: 1, VirtualTime: virtual})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -108,3 +108,30 @@ func TestTraceRunsEqualLazyRuns(t *testing.T) {
 		}
 	}
 }
+
+// A run that keeps the last release's nodes aside (tail) and lets a
+// restart take them without copying is, bit for bit, the run that
+// appends and copies them every time (eagerFree).
+func TestTailRunsEqualEagerRuns(t *testing.T) {
+	c := small()
+	for _, st := range allStrategies(t) {
+		for _, o := range []Options{{Span: 8 * Day, Skip: Day, Seed: 3}, {Span: 8 * Day, Skip: Day, Seed: 4, Scheduler: Greedy}} {
+			lazy, err := Simulate(&c, st, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eagerFree = true
+			eager, err := Simulate(&c, st, o)
+			eagerFree = false
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lazy.JobFailures == 0 {
+				t.Fatalf("%s: no failure", st.Name)
+			}
+			if a, b := fmt.Sprintf("%#v", lazy), fmt.Sprintf("%#v", eager); a != b {
+				t.Fatalf("%s:\ntail  %s\neager %s", st.Name, a, b)
+			}
+		}
+	}
+}

@@ -280,6 +280,7 @@ type job struct {
 	ev           *des.Event
 	tr           *transfer
 	nodes        []int32
+	nodesRev     bool    // j's nodes are nodes in reverse (see start)
 	unWork, unIO float64 // in-window node-seconds since the last commit
 	runIdx       int
 	origInput    float64
@@ -341,6 +342,12 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	running []*job
 	free    []int32
+	// tail is the last release's nodes, on free's top in their order
+	// (reversed when tailRev) but not yet appended (see release); nFree
+	// counts free's nodes and tail's.
+	tail    []int32
+	tailRev bool
+	nFree   int
 	// nodeJob is, on each node, 1 + the slot of the job running there and
 	// the job's mark in the high half (0 or stale when free: see jobOn; no
 	// pointers: no GC write barriers).
@@ -507,6 +514,7 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	for i := range N {
 		s.free[i] = int32(N - 1 - i) // pop gives node 0 first
 	}
+	s.nFree = N
 	for _, cl := range c.Classes {
 		s.minQ = min(s.minQ, cl.Nodes)
 		s.maxQ = max(s.maxQ, cl.Nodes)
@@ -646,7 +654,7 @@ func (s *simulator) clip(a, b float64) float64 {
 
 func (s *simulator) flushFree() {
 	now := s.sim.Now()
-	d := float64(len(s.free)) * s.clip(s.freeSince, now)
+	d := float64(s.nFree) * s.clip(s.freeSince, now)
 	s.acc.Idle += d
 	s.freeIdle += d
 	s.freeSince = now
@@ -727,8 +735,8 @@ func (s *simulator) pass() {
 		s.checkMirror()
 	}
 	if s.opt.Scheduler == Greedy {
-		for i := 0; i < len(s.queue) && len(s.free) >= s.minQ; {
-			if int(s.qinfo[i].q) > len(s.free) {
+		for i := 0; i < len(s.queue) && s.nFree >= s.minQ; {
+			if int(s.qinfo[i].q) > s.nFree {
 				i++
 				continue
 			}
@@ -736,10 +744,10 @@ func (s *simulator) pass() {
 		}
 		return
 	}
-	for len(s.queue) > 0 && int(s.qinfo[0].q) <= len(s.free) {
+	for len(s.queue) > 0 && int(s.qinfo[0].q) <= s.nFree {
 		s.start(s.popFront())
 	}
-	if len(s.queue) < 2 || len(s.free) < s.minQ {
+	if len(s.queue) < 2 || s.nFree < s.minQ {
 		return
 	}
 	now := s.sim.Now()
@@ -748,11 +756,11 @@ func (s *simulator) pass() {
 	// before the pass): a pass that starts nothing skips it.
 	var shadow float64
 	extra, reserved := 0, false
-	for i := 1; i < len(s.queue) && len(s.free) >= s.minQ; {
+	for i := 1; i < len(s.queue) && s.nFree >= s.minQ; {
 		e := &s.qinfo[i]
 		q := int(e.q)
 		fits := false
-		if q <= len(s.free) {
+		if q <= s.nFree {
 			if !reserved {
 				shadow, extra = s.reservation(int(s.qinfo[0].q))
 				reserved = true
@@ -793,7 +801,7 @@ func (s *simulator) reservation(q int) (shadow float64, extra int) {
 	for i, j := range s.running {
 		s.ends = append(s.ends, release{now + s.planned(j), j.q, i})
 	}
-	return shadowTime(s.ends, len(s.free), q)
+	return shadowTime(s.ends, s.nFree, q)
 }
 
 // shadowTime is the first of the planned ends, by time and ties in
@@ -881,6 +889,19 @@ func (s *simulator) planned(j *job) float64 {
 
 func (s *simulator) start(j *job) {
 	s.flushFree()
+	if len(s.tail) == j.q && !eagerFree {
+		// The top q free nodes are the last release's (a restart on the
+		// nodes its failed run left, the common case): j takes them as
+		// start's loop below would, reversed, by flipping the list's
+		// direction instead of copying it twice.
+		j.nodes, j.nodesRev = s.tail, !s.tailRev
+		s.tail = nil
+		s.nFree -= j.q
+		s.started(j)
+		return
+	}
+	s.settleTail()
+	j.nodesRev = false
 	// The most recently released list long enough (not only the last
 	// one: at Cielo ×8 most starts found the last too short for them and
 	// allocated, 50 MB a trial).
@@ -908,6 +929,12 @@ func (s *simulator) start(j *job) {
 		dst[len(top)-1-k] = top[k]
 	}
 	s.free = s.free[:len(s.free)-j.q]
+	s.nFree -= j.q
+	s.started(j)
+}
+
+// started books j, on its nodes, as running and asks for its input.
+func (s *simulator) started(j *job) {
 	if k := len(s.freeSlots); k > 0 {
 		j.slot = s.freeSlots[k-1]
 		s.freeSlots = s.freeSlots[:k-1]
@@ -927,11 +954,40 @@ func (s *simulator) start(j *job) {
 	s.request(j, j.inKind, j.inBytes)
 }
 
+// eagerFree, set by tests alone, appends every release's nodes to free at
+// once and copies them back at each start (the way before tail: the
+// tests' oracle).
+var eagerFree = false
+
+// settleTail appends the last release's nodes to free (see release).
+func (s *simulator) settleTail() {
+	t := s.tail
+	if t == nil {
+		return
+	}
+	if s.tailRev {
+		for k := len(t) - 1; k >= 0; k-- {
+			s.free = append(s.free, t[k])
+		}
+	} else {
+		s.free = append(s.free, t...)
+	}
+	if len(s.nodeBufs) < maxNodeBufs {
+		s.nodeBufs = append(s.nodeBufs, t[:cap(t)]) // reused by a later start
+	}
+	s.tail = nil
+}
+
+// release frees j's nodes: the free list is free followed by j's nodes in
+// their order (its list reversed if nodesRev, see start), kept aside as
+// tail until the next start that does not take exactly them.
 func (s *simulator) release(j *job) {
 	s.flushFree()
-	s.free = append(s.free, j.nodes...) // reversed already (see start)
-	if len(s.nodeBufs) < maxNodeBufs {
-		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
+	s.settleTail()
+	s.tail, s.tailRev = j.nodes, j.nodesRev
+	s.nFree += j.q
+	if eagerFree {
+		s.settleTail()
 	}
 	j.nodes = nil
 	s.slots[j.slot] = nil
