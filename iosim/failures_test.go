@@ -135,3 +135,50 @@ func TestTailRunsEqualEagerRuns(t *testing.T) {
 		}
 	}
 }
+
+// A run's memory lent to the next comes back as new: no node reads as
+// busy (a stale entry could name a job of the new run) and no job keeps
+// an event of the last run (its closure is bound to that simulator).
+func TestLentMemoryIsFresh(t *testing.T) {
+	c := small()
+	st, err := Lookup("least-waste", 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := &failureCache{}
+	o := Options{Span: 8 * Day, Skip: Day, Seed: 5, failures: fc}
+	if _, err := Simulate(&c, st, o); err != nil {
+		t.Fatal(err)
+	}
+	if fc.nodeJob == nil || fc.slab == nil {
+		t.Fatal("the run kept no memory")
+	}
+	busy := 0
+	for _, v := range fc.nodeJob {
+		if v != 0 {
+			busy++
+		}
+	}
+	if busy == 0 {
+		t.Fatal("the run left no entry: the test checks nothing")
+	}
+	s, err := newSimulator(&c, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range s.nodeJob {
+		if v != 0 {
+			t.Fatalf("node %d of a new run reads %#x", k, v)
+		}
+	}
+	for i := range s.slabAll {
+		if j := &s.slabAll[i]; i >= len(s.queue) && (j.ev != nil || j.trEv != nil) {
+			t.Fatalf("slab job %d keeps the last run's events", i)
+		}
+	}
+	for _, j := range s.queue {
+		if j.ev != nil || j.trEv != nil {
+			t.Fatalf("job %d of a new run has the last run's events", j.id)
+		}
+	}
+}

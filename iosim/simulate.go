@@ -404,6 +404,8 @@ type simulator struct {
 	qhead int
 	slab  []job // memory of the jobs not made yet (see takeJob)
 	spare *job  // a failed job's memory, for its restart (see reusable)
+	// slabAll is the whole slab, lent by a trial's cache (see lend).
+	slabAll []job
 	// freeOps counts the pushes and pops of free; lastFree is the last
 	// release (see markNodes).
 	freeOps  uint64
@@ -453,7 +455,9 @@ func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (
 	if err := s.run(ctx); err != nil {
 		return Run{}, err
 	}
-	return s.result(), nil
+	r := s.result()
+	opt.failures.keep(s) // s is done with
+	return r, nil
 }
 
 // checkOptions refuses options SimulateContext cannot run.
@@ -505,12 +509,12 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
-		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+		w0: opt.Skip, w1: opt.Span - opt.Skip, minQ: N, classNS: make([]float64, len(c.Classes))}
+	opt.failures.lend(s, N, len(jobs))
 	s.w0, s.w1 = opt.Authors.window(opt)
 	s.st = opt.Authors.strategy(st)
 	s.virtual = opt.VirtualTime
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
-	s.free = make([]int32, N)
 	for i := range N {
 		s.free[i] = int32(N - 1 - i) // pop gives node 0 first
 	}
@@ -522,9 +526,6 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	for _, jb := range jobs {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
 			return nil, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
-		}
-		if s.slab == nil {
-			s.slab = make([]job, len(jobs)) // the list's jobs, one allocation
 		}
 		s.pushBack(s.newJob(jb.Class, jb.Work))
 	}
