@@ -182,3 +182,48 @@ func TestLentMemoryIsFresh(t *testing.T) {
 		}
 	}
 }
+
+// Under FCFS the waiting requests stay in increasing sequence numbers at
+// every grant, whatever the switches (so the first is FCFS.Pick's
+// choice), and without the switches the runs are those of FCFS.Pick
+// itself (behind another type, so that grant builds every request).
+func TestWaitingInSeqOrder(t *testing.T) {
+	checkWaitingOrder = true
+	defer func() { checkWaitingOrder = false }()
+	c := small()
+	opts := []Options{
+		{Span: 8 * Day, Skip: Day, Seed: 1},
+		{Span: 8 * Day, Skip: Day, Seed: 2, Authors: AuthorsModel{KeepReservations: true, SkipLateCheckpoints: true}},
+		{Span: 8 * Day, Skip: Day, Seed: 3, Authors: AuthorsModel{KeepReservations: true, RestartFromStop: true}, Scheduler: Greedy},
+	}
+	for _, n := range []string{"ordered-fixed", "ordered-daly", "ordered-nb-fixed", "ordered-nb-daly"} {
+		st, err := Lookup(n, 3600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range opts {
+			r, err := Simulate(&c, st, o)
+			if err != nil {
+				t.Fatalf("%s: %v", n, err)
+			}
+			if o.Authors != (AuthorsModel{}) {
+				continue // the switches read the arbiter's type (fcfsToken)
+			}
+			ref := st
+			ref.Arbiter = fcfsByPick{}
+			want, err := Simulate(&c, ref, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Strategy, want.Strategy = "", ""
+			if a, b := fmt.Sprintf("%#v", r), fmt.Sprintf("%#v", want); a != b {
+				t.Fatalf("%s:\nfirst  %s\nPick   %s", n, a, b)
+			}
+		}
+	}
+}
+
+// fcfsByPick is FCFS.Pick behind another type, so that grant asks it.
+type fcfsByPick struct{}
+
+func (fcfsByPick) Pick(now float64, reqs []Request, env Env) int { return FCFS{}.Pick(now, reqs, env) }

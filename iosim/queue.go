@@ -184,3 +184,18 @@ func (s *simulator) jobOn(k int32) *job {
 func (s *simulator) reusable() bool {
 	return s.opt.Remote == nil && s.rec == nil && !s.opt.Authors.KeepReservations && !s.opt.Authors.StaleRates
 }
+
+// checkWaitingOrder, set by tests alone, makes every FCFS grant check that
+// the waiting requests are in increasing sequence numbers (checkOrder), so
+// that the first is FCFS.Pick's choice.
+var checkWaitingOrder = false
+
+// checkOrder fails the run unless waiting is in increasing Seq.
+func (s *simulator) checkOrder() {
+	for k := 1; k < len(s.waiting); k++ {
+		if s.waiting[k].seq <= s.waiting[k-1].seq {
+			s.err = fmt.Errorf("internal error: waiting request %d has seq %d after %d", k, s.waiting[k].seq, s.waiting[k-1].seq)
+			return
+		}
+	}
+}

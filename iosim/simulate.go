@@ -1052,14 +1052,13 @@ func (s *simulator) grant() {
 	}
 	if _, ok := s.st.Arbiter.(FCFS); ok {
 		// FCFS.Pick's choice, the smallest Seq, without building every
-		// request: O(W) comparisons for W waiting, nothing else.
-		i := 0
-		for k := range s.waiting {
-			if s.waiting[k].seq < s.waiting[i].seq {
-				i = k
-			}
+		// request: the first, since requests are appended with increasing
+		// sequence numbers and every removal keeps the order (O(1) where
+		// the search was O(W); checkWaitingOrder checks it in tests).
+		if checkWaitingOrder {
+			s.checkOrder()
 		}
-		s.grantAt(i)
+		s.grantAt(0)
 		return
 	}
 	now := s.sim.Now()
