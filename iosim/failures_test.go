@@ -2,6 +2,7 @@ package iosim
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 
@@ -227,3 +228,34 @@ func TestWaitingInSeqOrder(t *testing.T) {
 type fcfsByPick struct{}
 
 func (fcfsByPick) Pick(now float64, reqs []Request, env Env) int { return FCFS{}.Pick(now, reqs, env) }
+
+// The builtins max and min, inlined, are math.Max and math.Min bit for
+// bit when one argument is a finite constant (NaN, ±0 and ±Inf in the
+// other included), so the simulator uses them there, where a call to
+// math's assembly was 5 % of a Cielo ×16 trial. Elsewhere it keeps math's:
+// math.Max(+Inf, NaN) is +Inf, the builtin's NaN (checked here too).
+func TestBuiltinMaxIsMathMax(t *testing.T) {
+	special := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	check := func(x, c float64) {
+		if !same(max(x, c), math.Max(x, c)) || !same(min(x, c), math.Min(x, c)) ||
+			!same(max(c, x), math.Max(c, x)) || !same(min(c, x), math.Min(c, x)) {
+			t.Fatalf("x %v c %v: max %v math.Max %v, min %v math.Min %v", x, c, max(x, c), math.Max(x, c), min(x, c), math.Min(x, c))
+		}
+	}
+	consts := []float64{0, 1, 1e-300} // the simulator's
+	for _, x := range special {
+		for _, c := range consts {
+			check(x, c)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		x := math.Float64frombits(rapid.Uint64().Draw(t, "x"))
+		check(x, rapid.SampledFrom(consts).Draw(t, "c"))
+	})
+	if inf, nan := math.Inf(1), math.NaN(); same(max(inf, nan), math.Max(inf, nan)) {
+		t.Fatal("max(+Inf, NaN) is math.Max's: the comment above is out of date")
+	}
+}

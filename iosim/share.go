@@ -68,7 +68,7 @@ func (s *simulator) reshare() {
 		tr.remaining -= tr.rate * (now - tr.last)
 		tr.last = now
 		tr.rate = s.beta * float64(tr.j.q) / sumQ
-		tr.end = now + math.Max(tr.remaining, 0)/tr.rate // des: After(d) is At(now + d)
+		tr.end = now + max(tr.remaining, 0)/tr.rate // des: After(d) is At(now + d)
 		tr.seq = seq + uint64(i)
 		if next == nil || tr.end < next.end {
 			next = tr // on a tie the earlier sequence number fires first

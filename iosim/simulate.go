@@ -617,12 +617,12 @@ func (s *simulator) newJob(class int, work float64) *job {
 	j := s.takeJob()
 	ev, trEv := j.ev, j.trEv // a reused job's events, neither pending (see reusable)
 	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work, ev: ev, trEv: trEv,
-		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
+		ioPerWork: cl.RegularIO * mem / max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
 		runIdx: -1, slot: -1, listIdx: s.nextID}
 	s.nextID++
 	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
-	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
+	j.gap = max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
 	if s.opt.ComputeFullPeriod {
 		j.gap = P
 	}
@@ -870,7 +870,7 @@ func (s *simulator) planned(j *job) float64 {
 	if j.state == sCompute {
 		prog += s.sim.Now() - j.since
 	}
-	rem := math.Max(j.work-prog, 0)
+	rem := max(j.work-prog, 0)
 	t := rem + (j.outBytes+j.ioPerWork*rem)/s.beta + rem/math.Max(j.gap, j.ckptTime)*j.ckptTime
 	switch {
 	case j.runIdx < 0:
@@ -883,7 +883,7 @@ func (s *simulator) planned(j *job) float64 {
 		if j.kind == Output {
 			t = 0
 		}
-		t += math.Max(s.left(j.tr), 0) / s.beta
+		t += max(s.left(j.tr), 0) / s.beta
 	}
 	return t
 }
@@ -1226,13 +1226,13 @@ func (s *simulator) planStop(j *job) {
 	} else if j.ev.Pending() {
 		s.err = fmt.Errorf("internal error: job %d has two compute stops", j.id)
 	}
-	s.sim.Schedule(j.ev, now+math.Max(dt, 0)) // one reused event per job
+	s.sim.Schedule(j.ev, now+max(dt, 0)) // one reused event per job
 }
 
 func (s *simulator) computeStop(j *job) {
 	s.flush(j)
 	now := s.sim.Now()
-	tol := 1e-9 * math.Max(1, j.work)
+	tol := 1e-9 * max(1, j.work)
 	switch {
 	case j.progress >= j.work-tol || unresolved(now, j.work-j.progress):
 		s.count(evStopEnd)
@@ -1242,7 +1242,7 @@ func (s *simulator) computeStop(j *job) {
 			j.ckptPending = false
 		}
 		s.request(j, Output, s.outputBytes(j)+j.ioPerWork*(j.work-j.ioDone))
-	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+	case !j.ckptPending && now >= j.ckptDue-1e-9*max(1, now):
 		s.count(evStopCkpt)
 		if s.skipCheckpoint(j) {
 			break
