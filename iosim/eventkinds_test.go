@@ -37,6 +37,10 @@ func TestEventKinds(t *testing.T) {
 			for i, v := range n {
 				fmt.Fprintf(&sb, " %s %d", names[i], v)
 			}
+			fmt.Fprintf(&sb, "; baseline events %d; checkpoints:", out.Baseline.Events)
+			for i, r := range out.Runs {
+				fmt.Fprintf(&sb, " %s %d (events %d)", sts[i].Name, r.Checkpoints, r.Events)
+			}
 			t.Log(sb.String())
 		}
 	}
