@@ -77,6 +77,16 @@ func (fc *failureCache) keep(s *simulator) {
 		return
 	}
 	fc.nodeJob, fc.free, fc.nodeBufs = s.nodeJob, s.free[:0:cap(s.free)], s.nodeBufs
+	// The running jobs' node lists and the last release's too: the next
+	// run's first starts fill the platform again.
+	for _, j := range s.running {
+		if len(fc.nodeBufs) < maxNodeBufs {
+			fc.nodeBufs = append(fc.nodeBufs, j.nodes)
+		}
+	}
+	if s.tail != nil && len(fc.nodeBufs) < maxNodeBufs {
+		fc.nodeBufs = append(fc.nodeBufs, s.tail)
+	}
 	if s.slabAll != nil {
 		fc.slab = s.slabAll
 	}
