@@ -145,12 +145,14 @@
 // arithmetic plus one queue update per transfer start or end with T
 // concurrent transfers (only the earliest completion is queued), or
 // O(log T) with Options.VirtualTime (virtualshare.go). A job start costs
-// O(q) for q nodes, a restart in place and a failure's look-up O(1). The
+// O(q) for q nodes; a restart on the nodes its failed run left (the last
+// release), its memory (the failed job's) and a failure's look-up O(1). The
 // scheduler's pass at a job start, end or failure is O(Q) for Q queued
 // jobs (reading a contiguous mirror of their nodes and plans), plus O(R + k log R) for R running when a queued job fits the free
 // nodes (the reservation pops the running jobs' planned ends from a heap
 // until the k it needs are free; a queued job's plan is computed once); a
-// grant of the token is O(W) for W waiting requests, under FCFS and under
+// grant of the token is O(1) under FCFS (the waiting requests are kept in
+// arrival order) and O(W) for W waiting requests under
 // LeastWaste (whose O(W) estimate rules out all but the requests within
 // rounding of the least waste; arbiter.LeastWaste); a failure withdraws
 // its job's waiting requests in O(W), or O(1) when it has none. On a platform k times
@@ -159,7 +161,10 @@
 // (BENCHMARKS.md). Its memory is O(N + J) for N nodes and J jobs in the list
 // (failure streams, pending events, running jobs, the queue), whatever the
 // number of failures and restarts: a restarted job replaces the failed
-// one. LeastWaste is O(r) per decision for r waiting requests (O(r²)
+// one. A trial (TrialContext) draws its failure times once, O(N + F) for F
+// failures in the span (at most 2²² held, else its runs draw as they go),
+// and its runs read them and reuse the previous run's memory, so a run's
+// set-up is O(J + failing nodes) beyond clearing its N-node table. LeastWaste is O(r) per decision for r waiting requests (O(r²)
 // for its Swapped form and when many tie to within rounding);
 // LowerBound is O(K) per bisection step for K classes. SimulateTimeline's
 // recorder adds O(1) per transfer and wait (nothing when off); the

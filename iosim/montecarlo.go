@@ -31,6 +31,9 @@ func TrialContext(ctx context.Context, c *Config, sts []Strategy, opt Options) (
 		}
 		opt.Jobs = jobs
 	}
+	if !opt.NoFailures && opt.Failures == nil {
+		opt.failures = &failureCache{} // the runs' failure times, drawn once
+	}
 	bo := opt
 	bo.NoFailures = true
 	base, err := SimulateContext(ctx, c, Baseline(), bo)

@@ -63,12 +63,17 @@ func (s *simulator) reshare() {
 	sumQ := float64(s.sumQ)
 	seq := s.sim.Reserve(len(s.active))
 	var next *transfer
+	own := s.opt.Accounting != AuthorsAccounting
 	for i, tr := range s.active {
-		s.flush(tr.j) // reads tr.rate: the old rate
+		if j := tr.j; own && j.state == sTransfer {
+			s.flushTransfer(j, tr, now) // reads tr.rate: the old rate
+		} else {
+			s.flush(j)
+		}
 		tr.remaining -= tr.rate * (now - tr.last)
 		tr.last = now
 		tr.rate = s.beta * float64(tr.j.q) / sumQ
-		tr.end = now + math.Max(tr.remaining, 0)/tr.rate // des: After(d) is At(now + d)
+		tr.end = now + max(tr.remaining, 0)/tr.rate // des: After(d) is At(now + d)
 		tr.seq = seq + uint64(i)
 		if next == nil || tr.end < next.end {
 			next = tr // on a tie the earlier sequence number fires first
@@ -76,6 +81,24 @@ func (s *simulator) reshare() {
 	}
 	s.shareNext = next
 	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
+}
+
+// flushTransfer is flush(j) for a job in exact Proportional sharing's
+// active transfer tr with the default accounting: the same operations in
+// the same order, without flush's dispatch (reshare calls it for every
+// active transfer; the call and its tests were a fifth of reshare).
+func (s *simulator) flushTransfer(j *job, tr *transfer, now float64) {
+	c := float64(j.q) * s.clip(j.since, now)
+	s.classNS[j.class] += c
+	if j.kind == Checkpoint || j.kind == Recovery {
+		s.acc.Checkpoint += c
+	} else {
+		f := tr.rate / s.beta
+		s.acc.IO += c * f
+		s.acc.Idle += c * (1 - f)
+		j.unIO += c * f
+	}
+	j.since = now
 }
 
 // reshareNaive is the straightforward recomputation: every active transfer

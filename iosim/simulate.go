@@ -65,6 +65,9 @@ type Options struct {
 	// drainEnd is, under AuthorsModel.Drain, when the first pass's last
 	// job ended (0 in the first pass; see simulateDrain).
 	drainEnd float64
+	// failures, set by TrialContext, shares the failure times between
+	// the runs of a trial (see failureTrace).
+	failures *failureCache
 }
 
 // Accounting is how a run's node-seconds are booked into its Split.
@@ -277,6 +280,7 @@ type job struct {
 	ev           *des.Event
 	tr           *transfer
 	nodes        []int32
+	nodesRev     bool    // j's nodes are nodes in reverse (see start)
 	unWork, unIO float64 // in-window node-seconds since the last commit
 	runIdx       int
 	origInput    float64
@@ -338,6 +342,12 @@ type simulator struct {
 	queue   []*job // not yet started; restarts at the head
 	running []*job
 	free    []int32
+	// tail is the last release's nodes, on free's top in their order
+	// (reversed when tailRev) but not yet appended (see release); nFree
+	// counts free's nodes and tail's.
+	tail    []int32
+	tailRev bool
+	nFree   int
 	// nodeJob is, on each node, 1 + the slot of the job running there and
 	// the job's mark in the high half (0 or stale when free: see jobOn; no
 	// pointers: no GC write barriers).
@@ -393,6 +403,9 @@ type simulator struct {
 	qibuf []queued // qinfo's backing array
 	qhead int
 	slab  []job // memory of the jobs not made yet (see takeJob)
+	spare *job  // a failed job's memory, for its restart (see reusable)
+	// slabAll is the whole slab, lent by a trial's cache (see lend).
+	slabAll []job
 	// freeOps counts the pushes and pops of free; lastFree is the last
 	// release (see markNodes).
 	freeOps  uint64
@@ -442,7 +455,9 @@ func SimulateContext(ctx context.Context, c *Config, st Strategy, opt Options) (
 	if err := s.run(ctx); err != nil {
 		return Run{}, err
 	}
-	return s.result(), nil
+	r := s.result()
+	opt.failures.keep(s) // s is done with
+	return r, nil
 }
 
 // checkOptions refuses options SimulateContext cannot run.
@@ -494,15 +509,16 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	}
 	N := c.Platform.Nodes
 	s := &simulator{cfg: c, st: st, opt: opt, sim: des.New(), beta: float64(c.Platform.Bandwidth),
-		w0: opt.Skip, w1: opt.Span - opt.Skip, nodeJob: make([]uint64, N), minQ: N, classNS: make([]float64, len(c.Classes))}
+		w0: opt.Skip, w1: opt.Span - opt.Skip, minQ: N, classNS: make([]float64, len(c.Classes))}
+	opt.failures.lend(s, N, len(jobs))
 	s.w0, s.w1 = opt.Authors.window(opt)
 	s.st = opt.Authors.strategy(st)
 	s.virtual = opt.VirtualTime
 	s.res = Run{Strategy: st.Name, Seed: opt.Seed, Nodes: N, Window: s.w1 - s.w0}
-	s.free = make([]int32, N)
 	for i := range N {
 		s.free[i] = int32(N - 1 - i) // pop gives node 0 first
 	}
+	s.nFree = N
 	for _, cl := range c.Classes {
 		s.minQ = min(s.minQ, cl.Nodes)
 		s.maxQ = max(s.maxQ, cl.Nodes)
@@ -510,9 +526,6 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 	for _, jb := range jobs {
 		if jb.Class < 0 || jb.Class >= len(c.Classes) || !(jb.Work > 0) {
 			return nil, fmt.Errorf("job %d: bad class %d or work %g", jb.ID, jb.Class, jb.Work)
-		}
-		if s.slab == nil {
-			s.slab = make([]job, len(jobs)) // the list's jobs, one allocation
 		}
 		s.pushBack(s.newJob(jb.Class, jb.Work))
 	}
@@ -525,6 +538,8 @@ func newSimulator(c *Config, st Strategy, opt Options) (*simulator, error) {
 			}
 			s.nodeFailure(int32(f.Node), f.Time, func() float64 { return math.Inf(1) })
 		}
+	case opt.failures != nil && opt.failures.traceFor(opt.Seed, N, float64(c.Platform.NodeMTBF), s.w1) != nil:
+		s.traceFailures(opt.failures.trace)
 	default:
 		mu := float64(c.Platform.NodeMTBF)
 		var peek des.Peeker // a node's own stream only if it fails in the span
@@ -600,13 +615,14 @@ func (s *simulator) newJob(class int, work float64) *job {
 	mem := s.cfg.JobMemory(class)
 	C := cl.Checkpoint * mem / s.beta
 	j := s.takeJob()
-	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work,
-		ioPerWork: cl.RegularIO * mem / math.Max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
+	ev, trEv := j.ev, j.trEv // a reused job's events, neither pending (see reusable)
+	*j = job{id: s.nextID, class: class, q: cl.Nodes, work: work, ev: ev, trEv: trEv,
+		ioPerWork: cl.RegularIO * mem / max(work, 1e-300), inKind: Input, inBytes: cl.Input * mem,
 		origInput: cl.Input * mem, outBytes: cl.Output * mem, ckptBytes: cl.Checkpoint * mem, ckptTime: C,
 		runIdx: -1, slot: -1, listIdx: s.nextID}
 	s.nextID++
 	P := s.st.Period.Period(cl.Nodes, C, float64(s.cfg.Platform.NodeMTBF))
-	j.gap = math.Max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
+	j.gap = max(P-C, 0) // Section II: next checkpoint P − C after the previous one ends
 	if s.opt.ComputeFullPeriod {
 		j.gap = P
 	}
@@ -617,15 +633,19 @@ func (s *simulator) nodeFailure(k int32, t float64, next func() float64) {
 	if t > s.w1 {
 		return
 	}
-	s.sim.At(t, func() {
+	// One event per failing node, scheduled again at each failure (as At
+	// would, with the next sequence number) rather than allocated anew.
+	var ev *des.Event
+	ev = s.sim.NewEvent(func() {
 		if s.sim.Now() >= s.w0 {
 			s.res.NodeFailures++
 		}
-		s.nodeFailure(k, s.sim.Now()+next(), next)
-		if j := s.jobOn(k); j != nil {
-			s.fail(j)
+		if t := s.sim.Now() + next(); t <= s.w1 {
+			s.sim.Schedule(ev, t)
 		}
+		s.failNode(k)
 	})
+	s.sim.Schedule(ev, t)
 }
 
 // clip is the length of [a, b] inside the window.
@@ -635,7 +655,7 @@ func (s *simulator) clip(a, b float64) float64 {
 
 func (s *simulator) flushFree() {
 	now := s.sim.Now()
-	d := float64(len(s.free)) * s.clip(s.freeSince, now)
+	d := float64(s.nFree) * s.clip(s.freeSince, now)
 	s.acc.Idle += d
 	s.freeIdle += d
 	s.freeSince = now
@@ -697,12 +717,27 @@ func (s *simulator) bookAuthors(j *job, c float64) {
 
 // schedule starts queued jobs on the free nodes (see Scheduler).
 func (s *simulator) schedule() {
+	if countEvents == nil {
+		s.pass()
+		return
+	}
+	n := s.res.JobsStarted
+	s.pass()
+	if s.res.JobsStarted == n {
+		s.count(evPassEmpty)
+	} else {
+		s.count(evPassStart)
+	}
+}
+
+// pass is one pass of the scheduler over the queue.
+func (s *simulator) pass() {
 	if checkQueueMirror {
 		s.checkMirror()
 	}
 	if s.opt.Scheduler == Greedy {
-		for i := 0; i < len(s.queue) && len(s.free) >= s.minQ; {
-			if int(s.qinfo[i].q) > len(s.free) {
+		for i := 0; i < len(s.queue) && s.nFree >= s.minQ; {
+			if int(s.qinfo[i].q) > s.nFree {
 				i++
 				continue
 			}
@@ -710,10 +745,10 @@ func (s *simulator) schedule() {
 		}
 		return
 	}
-	for len(s.queue) > 0 && int(s.qinfo[0].q) <= len(s.free) {
+	for len(s.queue) > 0 && int(s.qinfo[0].q) <= s.nFree {
 		s.start(s.popFront())
 	}
-	if len(s.queue) < 2 || len(s.free) < s.minQ {
+	if len(s.queue) < 2 || s.nFree < s.minQ {
 		return
 	}
 	now := s.sim.Now()
@@ -722,11 +757,11 @@ func (s *simulator) schedule() {
 	// before the pass): a pass that starts nothing skips it.
 	var shadow float64
 	extra, reserved := 0, false
-	for i := 1; i < len(s.queue) && len(s.free) >= s.minQ; {
+	for i := 1; i < len(s.queue) && s.nFree >= s.minQ; {
 		e := &s.qinfo[i]
 		q := int(e.q)
 		fits := false
-		if q <= len(s.free) {
+		if q <= s.nFree {
 			if !reserved {
 				shadow, extra = s.reservation(int(s.qinfo[0].q))
 				reserved = true
@@ -767,7 +802,7 @@ func (s *simulator) reservation(q int) (shadow float64, extra int) {
 	for i, j := range s.running {
 		s.ends = append(s.ends, release{now + s.planned(j), j.q, i})
 	}
-	return shadowTime(s.ends, len(s.free), q)
+	return shadowTime(s.ends, s.nFree, q)
 }
 
 // shadowTime is the first of the planned ends, by time and ties in
@@ -835,7 +870,7 @@ func (s *simulator) planned(j *job) float64 {
 	if j.state == sCompute {
 		prog += s.sim.Now() - j.since
 	}
-	rem := math.Max(j.work-prog, 0)
+	rem := max(j.work-prog, 0)
 	t := rem + (j.outBytes+j.ioPerWork*rem)/s.beta + rem/math.Max(j.gap, j.ckptTime)*j.ckptTime
 	switch {
 	case j.runIdx < 0:
@@ -848,13 +883,26 @@ func (s *simulator) planned(j *job) float64 {
 		if j.kind == Output {
 			t = 0
 		}
-		t += math.Max(s.left(j.tr), 0) / s.beta
+		t += max(s.left(j.tr), 0) / s.beta
 	}
 	return t
 }
 
 func (s *simulator) start(j *job) {
 	s.flushFree()
+	if len(s.tail) == j.q && !eagerFree {
+		// The top q free nodes are the last release's (a restart on the
+		// nodes its failed run left, the common case): j takes them as
+		// start's loop below would, reversed, by flipping the list's
+		// direction instead of copying it twice.
+		j.nodes, j.nodesRev = s.tail, !s.tailRev
+		s.tail = nil
+		s.nFree -= j.q
+		s.started(j)
+		return
+	}
+	s.settleTail()
+	j.nodesRev = false
 	// The most recently released list long enough (not only the last
 	// one: at Cielo ×8 most starts found the last too short for them and
 	// allocated, 50 MB a trial).
@@ -882,6 +930,12 @@ func (s *simulator) start(j *job) {
 		dst[len(top)-1-k] = top[k]
 	}
 	s.free = s.free[:len(s.free)-j.q]
+	s.nFree -= j.q
+	s.started(j)
+}
+
+// started books j, on its nodes, as running and asks for its input.
+func (s *simulator) started(j *job) {
 	if k := len(s.freeSlots); k > 0 {
 		j.slot = s.freeSlots[k-1]
 		s.freeSlots = s.freeSlots[:k-1]
@@ -901,11 +955,40 @@ func (s *simulator) start(j *job) {
 	s.request(j, j.inKind, j.inBytes)
 }
 
+// eagerFree, set by tests alone, appends every release's nodes to free at
+// once and copies them back at each start (the way before tail: the
+// tests' oracle).
+var eagerFree = false
+
+// settleTail appends the last release's nodes to free (see release).
+func (s *simulator) settleTail() {
+	t := s.tail
+	if t == nil {
+		return
+	}
+	if s.tailRev {
+		for k := len(t) - 1; k >= 0; k-- {
+			s.free = append(s.free, t[k])
+		}
+	} else {
+		s.free = append(s.free, t...)
+	}
+	if len(s.nodeBufs) < maxNodeBufs {
+		s.nodeBufs = append(s.nodeBufs, t[:cap(t)]) // reused by a later start
+	}
+	s.tail = nil
+}
+
+// release frees j's nodes: the free list is free followed by j's nodes in
+// their order (its list reversed if nodesRev, see start), kept aside as
+// tail until the next start that does not take exactly them.
 func (s *simulator) release(j *job) {
 	s.flushFree()
-	s.free = append(s.free, j.nodes...) // reversed already (see start)
-	if len(s.nodeBufs) < maxNodeBufs {
-		s.nodeBufs = append(s.nodeBufs, j.nodes) // reused by the next start (often this job's restart)
+	s.settleTail()
+	s.tail, s.tailRev = j.nodes, j.nodesRev
+	s.nFree += j.q
+	if eagerFree {
+		s.settleTail()
 	}
 	j.nodes = nil
 	s.slots[j.slot] = nil
@@ -969,14 +1052,13 @@ func (s *simulator) grant() {
 	}
 	if _, ok := s.st.Arbiter.(FCFS); ok {
 		// FCFS.Pick's choice, the smallest Seq, without building every
-		// request: O(W) comparisons for W waiting, nothing else.
-		i := 0
-		for k := range s.waiting {
-			if s.waiting[k].seq < s.waiting[i].seq {
-				i = k
-			}
+		// request: the first, since requests are appended with increasing
+		// sequence numbers and every removal keeps the order (O(1) where
+		// the search was O(W); checkWaitingOrder checks it in tests).
+		if checkWaitingOrder {
+			s.checkOrder()
 		}
-		s.grantAt(i)
+		s.grantAt(0)
 		return
 	}
 	now := s.sim.Now()
@@ -1062,6 +1144,7 @@ func (s *simulator) removeTransfer(tr *transfer, ended bool) {
 }
 
 func (s *simulator) transferEnd(tr *transfer) {
+	s.count(evTransferEnd)
 	if s.phantomEnd(tr) {
 		return
 	}
@@ -1143,22 +1226,24 @@ func (s *simulator) planStop(j *job) {
 	} else if j.ev.Pending() {
 		s.err = fmt.Errorf("internal error: job %d has two compute stops", j.id)
 	}
-	s.sim.Schedule(j.ev, now+math.Max(dt, 0)) // one reused event per job
+	s.sim.Schedule(j.ev, now+max(dt, 0)) // one reused event per job
 }
 
 func (s *simulator) computeStop(j *job) {
 	s.flush(j)
 	now := s.sim.Now()
-	tol := 1e-9 * math.Max(1, j.work)
+	tol := 1e-9 * max(1, j.work)
 	switch {
 	case j.progress >= j.work-tol || unresolved(now, j.work-j.progress):
+		s.count(evStopEnd)
 		j.progress = j.work
 		if j.ckptPending {
 			s.withdraw(j)
 			j.ckptPending = false
 		}
 		s.request(j, Output, s.outputBytes(j)+j.ioPerWork*(j.work-j.ioDone))
-	case !j.ckptPending && now >= j.ckptDue-1e-9*math.Max(1, now):
+	case !j.ckptPending && now >= j.ckptDue-1e-9*max(1, now):
+		s.count(evStopCkpt)
 		if s.skipCheckpoint(j) {
 			break
 		}
@@ -1167,8 +1252,10 @@ func (s *simulator) computeStop(j *job) {
 			s.planStop(j) // non-blocking: keep computing
 		}
 	case !j.ckptPending && j.ioPerWork > 0 && (j.progress >= j.ioDone+s.opt.IOChunk-tol || unresolved(now, j.ioDone+s.opt.IOChunk-j.progress)):
+		s.count(evStopIO)
 		s.request(j, RegularIO, j.ioPerWork*(j.progress-j.ioDone))
 	default:
+		s.count(evStopReplan)
 		s.planStop(j)
 	}
 }
@@ -1234,13 +1321,19 @@ func (s *simulator) fail(j *job) {
 	if s.opt.Authors.RestartFromStop {
 		from = j.stopped
 	}
-	r := s.newJob(j.class, j.work-from)
-	r.ioPerWork = j.ioPerWork
-	r.hasCkpt = j.hasCkpt
-	r.commitDate = j.commitDate
-	r.listIdx, r.run = j.listIdx, j.run+1
-	if j.hasCkpt {
-		r.inKind, r.inBytes = Recovery, j.ckptBytes
+	// What the restart inherits, read before j's memory may serve it.
+	class, work, ioPerWork, hasCkpt, commitDate := j.class, j.work-from, j.ioPerWork, j.hasCkpt, j.commitDate
+	listIdx, run, ckptBytes := j.listIdx, j.run+1, j.ckptBytes
+	if s.reusable() {
+		s.spare = j // nothing refers to j any more (see reusable)
+	}
+	r := s.newJob(class, work)
+	r.ioPerWork = ioPerWork
+	r.hasCkpt = hasCkpt
+	r.commitDate = commitDate
+	r.listIdx, r.run = listIdx, run
+	if hasCkpt {
+		r.inKind, r.inBytes = Recovery, ckptBytes
 	}
 	s.pushFront(r)
 	if s.st.Sharing == Token {

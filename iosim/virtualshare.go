@@ -197,6 +197,6 @@ func (s *simulator) vReshare() {
 // queueShare queues the earliest completion at the clock's current rate.
 func (s *simulator) queueShare() {
 	next := s.shares[0]
-	end := s.vAt + math.Max(next.fin-s.vClock, 0)/s.vRate
+	end := s.vAt + max(next.fin-s.vClock, 0)/s.vRate
 	s.sim.ScheduleSeq(s.shareEv, math.Max(end, s.sim.Now()), s.shareSeq)
 }
