@@ -207,10 +207,3 @@ func (w *Writer) Close() {
 	w.mu.Unlock()
 	w.wg.Wait()
 }
-
-// committing reports whether a batch is being committed.
-func (w *Writer) committing() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.busy
-}

@@ -254,3 +254,10 @@ func TestWriterWaitGathersEveryClient(t *testing.T) {
 		t.Errorf("batches %v: median %d of %d clients per commit", b, med, clients)
 	}
 }
+
+// committing reports whether a batch is being committed.
+func (w *Writer) committing() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.busy
+}
