@@ -52,7 +52,7 @@ func newMetrics(reg *prometheus.Registry, stats func() coord.Stats, commits func
 		counter("ckpt_coord_fenced_total", "Renewals and releases refused: token not held.", func(s coord.Stats) float64 { return float64(s.Meta.Refused) }),
 		counter("ckpt_coord_granted_bytes_total", "Bytes granted.", func(s coord.Stats) float64 { return s.Meta.BytesGranted }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ckpt_coord_commits_total",
-			Help: "Database transactions (each with its fsyncs unless --unsafe-no-sync)."},
+			Help: "Database transactions committed (each with its fsyncs unless --unsafe-no-sync; failed ones not counted)."},
 			func() float64 { return float64(commits().Commits) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "ckpt_coord_committed_requests_total",
 			Help: "Requests whose changes were committed: per transaction, the requests sharing its fsyncs."},

@@ -38,12 +38,12 @@ type Writer struct {
 
 // WriterStats count a Writer's work since it started.
 type WriterStats struct {
-	// Commits are the transactions (each one bbolt commit: its fsyncs
-	// answer the whole batch).
+	// Commits are the transactions that committed (each one bbolt
+	// commit: its fsyncs answer the whole batch); a failed one is not
+	// counted.
 	Commits uint64
-	// Changes are the submitted changes those transactions wrote (a
-	// failed one included): Changes/Commits requests share each commit's
-	// fsyncs.
+	// Changes are the submitted changes those transactions wrote:
+	// Changes/Commits requests share each commit's fsyncs.
 	Changes uint64
 	// Barriers are the requests that changed nothing and waited for a
 	// commit under way (they add no transaction).
@@ -138,12 +138,17 @@ func (w *Writer) loop() {
 				chs = append(chs, p.ch)
 			}
 		}
-		committed := err == nil && len(chs) > 0
+		tried := err == nil && len(chs) > 0
 		if err == nil {
 			err = w.s.Commit(chs...)
 		}
 		w.mu.Lock()
 		w.last = len(batch) + len(w.q) // before the acks: the requests this commit answers come back to join those queued
+		if tried && err == nil {       // before the acks too: a client that reads /metrics once answered sees its commit
+			w.stats.Commits++
+			w.stats.Changes += uint64(len(chs))
+		}
+		w.stats.Barriers += uint64(len(batch) - len(chs))
 		w.mu.Unlock()
 		for _, p := range batch {
 			p.ack <- err
@@ -152,11 +157,6 @@ func (w *Writer) loop() {
 		clear(batch)
 		w.mu.Lock()
 		w.chs, w.spare = chs, batch[:0]
-		if committed {
-			w.stats.Commits++
-			w.stats.Changes += uint64(len(chs))
-		}
-		w.stats.Barriers += uint64(len(batch) - len(chs))
 		w.err, w.busy = err, false
 		w.cond.Broadcast()
 		w.mu.Unlock()
