@@ -151,9 +151,10 @@
 // jobs (reading a contiguous mirror of their nodes and plans), plus O(R + k log R) for R running when a queued job fits the free
 // nodes (the reservation pops the running jobs' planned ends from a heap
 // until the k it needs are free; a queued job's plan is computed once); a
-// grant of the token is O(1) under FCFS (the waiting requests are kept in
-// arrival order) and O(W) for W waiting requests under
-// LeastWaste (whose O(W) estimate rules out all but the requests within
+// grant of the token under FCFS compares nothing (the waiting requests are
+// kept in arrival order: the first is granted; removing it moves the W
+// pointers behind it), and under LeastWaste O(W) for W waiting requests
+// (whose O(W) estimate rules out all but the requests within
 // rounding of the least waste; arbiter.LeastWaste); a failure withdraws
 // its job's waiting requests in O(W), or O(1) when it has none. On a platform k times
 // Cielo's size R, Q, T and W grow k-fold, so these passes, not the event
