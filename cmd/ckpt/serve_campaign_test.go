@@ -116,7 +116,14 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 	time.Sleep(time.Duration(300+rng.IntN(1200)) * time.Millisecond)
 	l := g.leader(-1)
 	f := (l + 1 + rng.IntN(2)) % 3
-	atKill, _ := g.status(l)
+	atKill, err := g.status(l)
+	for try := 0; err != nil && try < 50; try++ {
+		time.Sleep(100 * time.Millisecond)
+		atKill, err = g.status(l)
+	}
+	if err != nil {
+		t.Fatalf("leader n%d's status before the follower's kill: %v", l+1, err)
+	}
 	kill(f)
 	before := acks.n.Load()
 	time.Sleep(down) // the leader snapshots and compacts its log meanwhile
@@ -124,7 +131,7 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 	// loaded machine): wait until it has compacted past every entry the
 	// follower could hold (what was committed at the kill, plus raft's 64
 	// entries in flight), so it can only catch up from a snapshot.
-	compacted(t, filepath.Join(g.dir, fmt.Sprintf("n%d.log", l+1)), atKill.Replication.CommitIndex+64, 30*time.Second)
+	compacted(t, ctx, filepath.Join(g.dir, fmt.Sprintf("n%d.log", l+1)), atKill.Replication.CommitIndex+64)
 	if s, err := g.status(l); err != nil || s.Replication.State != "Leader" || acks.n.Load() == before {
 		t.Errorf("follower n%d killed: leader n%d says %q (%v), %d acknowledged since", f+1, l+1, s.Replication.State, err, acks.n.Load()-before)
 	}
@@ -280,13 +287,14 @@ func campaignWorker(ctx context.Context, cl *client.Client, w int, stop <-chan s
 	}
 }
 
-// compacted waits up to wait until the replica's log (its stderr) says it
-// compacted its raft log up to at least index.
-func compacted(t *testing.T, log string, index uint64, wait time.Duration) {
+// compacted waits, until ctx is done, for the replica's log (its stderr)
+// to say it compacted its raft log up to at least index.
+func compacted(t *testing.T, ctx context.Context, log string, index uint64) {
 	t.Helper()
 	re := regexp.MustCompile(`compacting logs: from=\d+ to=(\d+)`)
 	var seen uint64
-	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	start := time.Now()
+	for ; ctx.Err() == nil; time.Sleep(100 * time.Millisecond) {
 		b, _ := os.ReadFile(log)
 		for _, m := range re.FindAllSubmatch(b, -1) {
 			if v, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && v > seen {
@@ -297,5 +305,5 @@ func compacted(t *testing.T, log string, index uint64, wait time.Duration) {
 			return
 		}
 	}
-	t.Fatalf("%s: compacted to index %d within %v, want at least %d", filepath.Base(log), seen, wait, index)
+	t.Fatalf("%s: compacted to index %d in %v (the test's time is up), want at least %d", filepath.Base(log), seen, time.Since(start).Round(time.Second), index)
 }
