@@ -38,6 +38,19 @@ var (
 	fails = map[string]error{}
 )
 
+// Main runs the tests of m and removes the binaries Binary built; a
+// package whose tests call Binary has TestMain call os.Exit(Main(m)).
+func Main(m *testing.M) int {
+	code := m.Run()
+	mu.Lock()
+	defer mu.Unlock()
+	if dir != "" {
+		os.RemoveAll(dir)
+		dir, built = "", map[string]string{}
+	}
+	return code
+}
+
 // Binary is the command of package pkg (an import path such as
 // Module+"/cmd/ckpt-advise"), built once per test process into a folder
 // every user can read and run (Slurm's jobs may run as another user).
