@@ -64,6 +64,7 @@ const (
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	p := &pipeline{s: s, next: n - 1, frontier: n - 1, maxOpen: s.maxOpen, shared: newHull(n)}
+	p.front.Store(int64(n - 1))
 	if p.maxOpen <= 0 {
 		per := 16 * (n + 1) // the fast kernels' hull
 		if !s.strict {
@@ -81,6 +82,7 @@ func (s *solver) solveParallel() float64 {
 	p.work()
 	wg.Wait()
 	s.stats = p.stats
+	s.stats.extended = int(p.extended.Load())
 	return s.diag[0]
 }
 
@@ -95,9 +97,13 @@ type pipeline struct {
 	open, free []*pipeRow
 	pool       []*rowBuf
 	// next is the next row to open (−1: all are open), frontier the least
-	// i_l whose m1 is final, maxOpen the most rows in progress, chunk the
-	// most steps of a piece.
+	// i_l whose m1 is final (front holds it too, for the workers that run
+	// steps without the lock), maxOpen the most rows in progress, chunk
+	// the most steps of a piece.
 	next, frontier, maxOpen, chunk int
+	front                          atomic.Int64
+	// extended counts the steps run in acquire (stats.extended).
+	extended atomic.Int64
 	// waiting counts the workers asleep on cond; done says row 0 is done
 	// or the context is cancelled.
 	waiting int
@@ -109,12 +115,16 @@ type pipeline struct {
 // pipeStats counts what the workers did (the tests and benchmarks read
 // it): pieces taken, rows opened, the most rows in progress, the times a
 // worker slept and the time it slept in all, the rescues started and those
-// that published first, and the pieces a rescue published before their
-// holder (whose result was dropped).
+// that published first, the pieces a rescue published before their holder
+// (whose result was dropped), the steps run while waiting for the lock,
+// and the times a worker blocked on the lock after a piece and the time it
+// blocked in all.
 type pipeStats struct {
-	pieces, opened, maxOpen, waits int
-	waited                         time.Duration
-	rescues, rescued, overtaken    int
+	pieces, opened, maxOpen, waits        int
+	waited                                time.Duration
+	rescues, rescued, overtaken, extended int
+	blocked                               int
+	blockedFor                            time.Duration
 }
 
 // rowBuf is the scratch of a row: its hull, and rowKernel's row (nil for
@@ -179,7 +189,7 @@ func (p *pipeline) work() {
 			s.onPiece(pc.t.ic)
 		}
 		ran := p.run(&pc)
-		p.mu.Lock()
+		p.acquire(&pc, ran)
 		if p.publish(&pc, ran) && s.progress != nil {
 			p.mu.Unlock()
 			s.progress(int(s.rowsDone.Add(1)), s.sup.n())
@@ -203,6 +213,35 @@ func (p *pipeline) run(pc *piece) bool {
 		}
 	}
 	return true
+}
+
+// acquire locks mu once pc has run (ran: all its steps). While another
+// worker holds mu, a worker that blocked would sleep, and sleep as long
+// as the system keeps the holder descheduled inside its critical section;
+// so as long as pc's row has steps at or above the frontier (read without
+// the lock: m1 is final above it) and pc is not overtaken, it runs them,
+// rowCheck at a time, and tries the lock again. Either way pc's row ends
+// at a step at or above the frontier, as a piece ends.
+func (p *pipeline) acquire(pc *piece, ran bool) {
+	if p.mu.TryLock() {
+		return
+	}
+	for ran {
+		lo := max(pc.t.ic, int(p.front.Load()), pc.t.il-rowCheck+1)
+		if pc.t.il < lo || pc.r.pub.Load() != pc.gen {
+			break
+		}
+		il := pc.t.il
+		p.s.stepRow(&pc.t, lo, nil)
+		p.extended.Add(int64(il - pc.t.il))
+		if p.mu.TryLock() {
+			return
+		}
+	}
+	t0 := time.Now()
+	p.mu.Lock()
+	p.stats.blocked++
+	p.stats.blockedFor += time.Since(t0)
 }
 
 // take returns the next piece: of the oldest row in progress not taken
@@ -332,6 +371,7 @@ func (p *pipeline) finish(r *pipeRow) {
 	val, j := p.shared.query(S[ic-1])
 	s.m1[ic-1], s.j1[ic-1] = val, j
 	p.frontier = ic - 1
+	p.front.Store(int64(ic - 1))
 	if p.waiting > 0 {
 		p.cond.Broadcast()
 	}
