@@ -130,14 +130,16 @@ type pipeline struct {
 
 // pipeStats counts what the workers did (the tests and benchmarks read
 // it): pieces taken, rows opened, the most rows in progress, the times a
-// worker slept and the time it slept in all, the rescues started and those
+// worker slept, the time it slept in all, its longest sleep and the sleeps
+// longer than a millisecond, the rescues started and those
 // that published first, the pieces a rescue published before their holder
 // (whose result was dropped), the steps run while waiting for the lock,
 // and the times a worker blocked on the lock after a piece and the time it
 // blocked in all.
 type pipeStats struct {
 	pieces, opened, maxOpen, waits        int
-	waited                                time.Duration
+	waited, longestWait                   time.Duration
+	longWaits                             int
 	rescues, rescued, overtaken, extended int
 	blocked                               int
 	blockedFor                            time.Duration
@@ -195,7 +197,12 @@ func (p *pipeline) work() {
 			wake := time.AfterFunc(p.rescueAfter, p.wakeAll)
 			p.cond.Wait()
 			wake.Stop()
-			p.stats.waited += time.Since(t0)
+			d := time.Since(t0)
+			p.stats.waited += d
+			p.stats.longestWait = max(p.stats.longestWait, d)
+			if d > time.Millisecond {
+				p.stats.longWaits++
+			}
 			p.waiting--
 			continue
 		}
