@@ -21,9 +21,12 @@ import (
 // drops its own), and between two reports of its progress: about 4 µs.
 // rescueAfter is how long an idle worker sleeps before it looks again at
 // the piece it waits for, and rescues it if its holder has made no
-// progress meanwhile: 50 times rowCheck's steps, so that a holder that
-// runs is not overtaken, and far less than a time slice of the system.
-const rescueAfter = 200 * time.Microsecond
+// progress meanwhile: about 500 times rowCheck's steps, so that a holder
+// that runs is not overtaken, and about a time slice of the system under
+// load. 200 µs measured no better in `ckpt reserve` with one core busy
+// (docs/performance.md), and each look wakes a worker that may take the
+// core from the holder.
+const rescueAfter = 2 * time.Millisecond
 
 const (
 	rowChunk      = 8192
