@@ -73,10 +73,10 @@ func TestKernelMatchesReference(t *testing.T) {
 		// change hands mid-way and workers wait on the frontier.
 		s.chunk = rapid.IntRange(1, 64).Draw(t, "chunk")
 		s.maxOpen = rapid.IntRange(1, 6).Draw(t, "maxOpen")
-		// A worker stalled for 10 ms in its first piece of one row, so
+		// A worker stalled for 2 ms in its first piece of one row, so
 		// that its partner rescues the piece (recomputes it from the
 		// row's first step) and the two race to publish it; when the
-		// first rescue stalls for 25 ms, the holder publishes first and
+		// first rescue stalls for 5 ms, the holder publishes first and
 		// the rescue is dropped.
 		if stallRow := rapid.IntRange(-1, len(values)-1).Draw(t, "stallRow"); stallRow >= 0 {
 			slowRescue := rapid.Bool().Draw(t, "slowRescue")
@@ -84,9 +84,9 @@ func TestKernelMatchesReference(t *testing.T) {
 			s.inPiece = func(ic int, rescue bool) {
 				switch {
 				case ic == stallRow && !rescue && stalled.CompareAndSwap(false, true):
-					time.Sleep(10 * time.Millisecond)
+					time.Sleep(2 * time.Millisecond)
 				case rescue && slowRescue && rescueStalled.CompareAndSwap(false, true):
-					time.Sleep(25 * time.Millisecond)
+					time.Sleep(5 * time.Millisecond)
 				}
 			}
 		}

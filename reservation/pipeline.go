@@ -18,16 +18,7 @@ import (
 // slept; with pieces of 8 192 steps and 8 or 16 rows, the CPU of one.
 // rowCheck is the most steps a worker runs between two looks at whether
 // another worker has already published the piece it computes (then it
-// drops its own), and between two reports of its progress: about 4 µs.
-// rescueAfter is how long an idle worker sleeps before it looks again at
-// the piece it waits for, and rescues it if its holder has made no
-// progress meanwhile: about 500 times rowCheck's steps, so that a holder
-// that runs is not overtaken, and about a time slice of the system under
-// load. 200 µs measured no better in `ckpt reserve` with one core busy
-// (docs/performance.md), and each look wakes a worker that may take the
-// core from the holder.
-const rescueAfter = 2 * time.Millisecond
-
+// drops its own): about 4 µs.
 const (
 	rowChunk      = 8192
 	pipelineBytes = 8 << 20
@@ -55,27 +46,21 @@ const (
 // one piece of one row. The others run the steps of the other rows in
 // progress meanwhile; once every one of them has reached the frontier, the
 // piece held back is the oldest row's, the only one that can move the
-// frontier. An idle worker then sleeps (leaving its core to the holder,
-// which the system may move there) until a piece is published or
-// rescueAfter has passed; if by then the holder has made no progress (it
-// reports the step it has reached every rowCheck steps), the idle worker
-// computes the held piece itself (a rescue). The holder runs its piece in
-// place on the row's hull, so the rescuer cannot start from the row's
-// state: it starts the row again from its first step (i_l = n − 1) on a
-// hull of its own, which needs only inputs already final and never
-// written again (the law, the costs and m1[i_l] for i_l ≥ frontier), and
-// so computes the same values, bit for bit. The first of the two to finish
-// the piece publishes it (the row's generation counts publications); the
-// other drops its result, at the latest rowCheck steps after the
-// publication, and its hull returns to a pool. A rescue costs at most
-// n − i_c steps of a worker that had nothing else to run. At most one
-// rescuer per piece: with more than two workers, the others sleep until a
-// piece is published. A worker that finds the lock held after its piece
-// (its holder may be descheduled inside) runs its row's next steps above
-// the frontier instead of blocking, while there are some (acquire). The
-// rows in progress take O(maxOpen · n) memory: about pipelineBytes, but
-// never fewer than 2 · workers rows in progress, which a large n × workers
-// can exceed; the pool adds a hull per worker at most.
+// frontier, and an idle worker computes that piece itself instead of
+// waiting for it (a rescue). The holder runs its piece in place on the
+// row's hull, so the rescuer cannot start from the row's state: it starts
+// the row again from its first step (i_l = n − 1) on a hull of its own,
+// which needs only inputs already final and never written again (the law,
+// the costs and m1[i_l] for i_l ≥ frontier), and so computes the same
+// values, bit for bit. The first of the two to finish the piece publishes
+// it (the row's generation counts publications); the other drops its
+// result, at the latest rowCheck steps after the publication, and its
+// hull returns to a pool. A rescue costs at most n − i_c steps of a worker
+// that had nothing else to run. At most one rescuer per piece: with more
+// than two workers, the others sleep until a piece is published. The rows
+// in progress take O(maxOpen · n) memory: about pipelineBytes, but never
+// fewer than 2 · workers rows in progress, which a large n × workers can
+// exceed; the pool adds a hull per worker at most.
 func (s *solver) solveParallel() float64 {
 	n := s.sup.n()
 	p := &pipeline{s: s, next: n - 1, frontier: n - 1, maxOpen: s.maxOpen, shared: newHull(n)}
@@ -88,7 +73,6 @@ func (s *solver) solveParallel() float64 {
 		p.maxOpen = min(pipelineRows, max(2*s.workers, pipelineBytes/per))
 	}
 	p.chunk = max(1, s.chunk)
-	p.rescueAfter = rescueAfter
 	p.cond = sync.NewCond(&p.mu)
 	s.m1[n-1], s.j1[n-1] = math.Inf(1), 0
 	var wg sync.WaitGroup
@@ -120,9 +104,6 @@ type pipeline struct {
 	front                          atomic.Int64
 	// extended counts the steps run in acquire (stats.extended).
 	extended atomic.Int64
-	// rescueAfter is how long the holder of the oldest row's piece may
-	// make no progress before an idle worker rescues its piece.
-	rescueAfter time.Duration
 	// waiting counts the workers asleep on cond; done says row 0 is done
 	// or the context is cancelled.
 	waiting int
@@ -133,16 +114,14 @@ type pipeline struct {
 
 // pipeStats counts what the workers did (the tests and benchmarks read
 // it): pieces taken, rows opened, the most rows in progress, the times a
-// worker slept, the time it slept in all, its longest sleep and the sleeps
-// longer than a millisecond, the rescues started and those
+// worker slept and the time it slept in all, the rescues started and those
 // that published first, the pieces a rescue published before their holder
 // (whose result was dropped), the steps run while waiting for the lock,
 // and the times a worker blocked on the lock after a piece and the time it
 // blocked in all.
 type pipeStats struct {
 	pieces, opened, maxOpen, waits        int
-	waited, longestWait                   time.Duration
-	longWaits                             int
+	waited                                time.Duration
 	rescues, rescued, overtaken, extended int
 	blocked                               int
 	blockedFor                            time.Duration
@@ -168,11 +147,9 @@ type pipeRow struct {
 	pub atomic.Uint64
 	// taken says a worker (the holder) runs the piece of generation gen
 	// in place on buf, down to step lo; rescued that another recomputes
-	// it on a hull of its own. progress is the step the holder has
-	// reached (stored every rowCheck steps).
+	// it on a hull of its own.
 	taken, rescued bool
 	lo             int
-	progress       atomic.Int64
 }
 
 // piece is a worker's share of work: the steps of row r from t.il down to
@@ -189,23 +166,15 @@ type piece struct {
 // work takes pieces until row 0 is done or the context is cancelled.
 func (p *pipeline) work() {
 	s := p.s
-	var seen watch
 	p.mu.Lock()
 	for !p.done {
-		pc, ok := p.take(&seen)
+		pc, ok := p.take()
 		if !ok {
 			p.waiting++
 			p.stats.waits++
 			t0 := time.Now()
-			wake := time.AfterFunc(p.rescueAfter, p.wakeAll)
 			p.cond.Wait()
-			wake.Stop()
-			d := time.Since(t0)
-			p.stats.waited += d
-			p.stats.longestWait = max(p.stats.longestWait, d)
-			if d > time.Millisecond {
-				p.stats.longWaits++
-			}
+			p.stats.waited += time.Since(t0)
 			p.waiting--
 			continue
 		}
@@ -236,9 +205,6 @@ func (p *pipeline) run(pc *piece) bool {
 	s := p.s
 	for pc.t.il >= pc.lo {
 		s.stepRow(&pc.t, max(pc.lo, pc.t.il-rowCheck+1), nil)
-		if !pc.rescue {
-			pc.r.progress.Store(int64(pc.t.il))
-		}
 		if s.inPiece != nil {
 			s.inPiece(pc.t.ic, pc.rescue)
 		}
@@ -282,10 +248,10 @@ func (p *pipeline) acquire(pc *piece, ran bool) {
 // that has a step at or above the frontier, else of a new row, else a
 // rescue of the oldest row's piece; ok is false when there is none (the
 // oldest row's piece is rescued already).
-func (p *pipeline) take(seen *watch) (pc piece, ok bool) {
+func (p *pipeline) take() (pc piece, ok bool) {
 	r := p.takeRow()
 	if r == nil {
-		return p.rescue(seen)
+		return p.rescue()
 	}
 	r.taken = true
 	r.lo = max(r.t.ic, p.frontier, r.t.il-p.chunk+1)
@@ -322,7 +288,7 @@ func (p *pipeline) takeRow() *pipeRow {
 // row's first step, on a hull from the pool; ok is false when that piece
 // is rescued already (or no row is in progress). Every row but the oldest
 // is then at the frontier, so the oldest is taken: its holder runs late.
-func (p *pipeline) rescue(seen *watch) (pc piece, ok bool) {
+func (p *pipeline) rescue() (pc piece, ok bool) {
 	if len(p.open) == 0 {
 		return piece{}, false
 	}
@@ -330,14 +296,6 @@ func (p *pipeline) rescue(seen *watch) (pc piece, ok bool) {
 	if !r.taken || r.rescued {
 		return piece{}, false
 	}
-	now := watch{r: r, gen: r.gen, il: r.progress.Load()}
-	if *seen != now {
-		// Not seen stalled yet: sleep (the holder may run on the
-		// core this worker leaves) and look again.
-		*seen = now
-		return piece{}, false
-	}
-	*seen = watch{}
 	r.rescued = true
 	p.stats.rescues++
 	pc = piece{r: r, gen: r.gen, lo: r.lo, rescue: true}
@@ -348,21 +306,6 @@ func (p *pipeline) rescue(seen *watch) (pc piece, ok bool) {
 	}
 	p.s.openRow(&pc.t, r.t.ic, pc.buf.row, &pc.buf.h)
 	return pc, true
-}
-
-// watch is what a worker saw of the oldest row's piece when it went to
-// sleep: the row, its generation and the step its holder had reached.
-type watch struct {
-	r   *pipeRow
-	gen uint64
-	il  int64
-}
-
-// wakeAll wakes every sleeping worker (the rescueAfter timer).
-func (p *pipeline) wakeAll() {
-	p.mu.Lock()
-	p.cond.Broadcast()
-	p.mu.Unlock()
 }
 
 // newBuf returns a row's scratch (rowKernel's row and hull; the fast
