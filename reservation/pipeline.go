@@ -19,6 +19,13 @@ import (
 // rowCheck is the most steps a worker runs between two looks at whether
 // another worker has already published the piece it computes (then it
 // drops its own): about 4 µs.
+//
+// pinWorkers says solveParallel binds worker k to the k-th CPU the thread
+// may use (pinWorker): measured in `ckpt reserve` with one core busy, the
+// system otherwise ran both workers on one core for much of a solve
+// (docs/performance.md).
+var pinWorkers = true
+
 const (
 	rowChunk      = 8192
 	pipelineBytes = 8 << 20
@@ -76,8 +83,16 @@ func (s *solver) solveParallel() float64 {
 	p.cond = sync.NewCond(&p.mu)
 	s.m1[n-1], s.j1[n-1] = math.Inf(1), 0
 	var wg sync.WaitGroup
-	for range s.workers - 1 {
-		wg.Go(p.work)
+	for id := 1; id < s.workers; id++ {
+		wg.Go(func() {
+			if pinWorkers {
+				defer pinWorker(id)()
+			}
+			p.work()
+		})
+	}
+	if pinWorkers {
+		defer pinWorker(0)()
 	}
 	p.work()
 	wg.Wait()
