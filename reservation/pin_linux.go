@@ -2,6 +2,7 @@ package reservation
 
 import (
 	"runtime"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -19,38 +20,53 @@ func schedAffinity(call uintptr, m *cpuMask) bool {
 	return e == 0
 }
 
+// pinned holds the CPUs bound to a worker of a solve in progress, so
+// that solves running side by side (approximate's plan and lower bound,
+// a reproduction's instances) never bind two workers to one CPU.
+var pinned struct {
+	sync.Mutex
+	taken cpuMask
+}
+
 // pinWorker binds the calling goroutine to its thread and that thread to
-// one CPU of those the thread may use, the id-th (modulo their number),
+// one CPU of those the thread may use, the first no other worker holds,
 // so that the system cannot run two workers on one core while another
-// is free; it returns the function that restores the thread's CPUs and
-// unbinds it. With one CPU allowed, or when the system refuses, it does
-// nothing.
-func pinWorker(id int) func() {
+// is free; it returns the function that restores the thread's CPUs,
+// frees the CPU and unbinds the thread. With one CPU allowed, every
+// allowed CPU held, or when the system refuses, it does nothing.
+func pinWorker() func() {
 	runtime.LockOSThread()
 	var all cpuMask
 	if !schedAffinity(sysGetAffinity, &all) {
 		runtime.UnlockOSThread()
 		return func() {}
 	}
-	var cpus []int
+	pinned.Lock()
+	defer pinned.Unlock()
+	n, c := 0, -1
 	for i := range len(all) * 64 {
 		if all[i/64]&(1<<(i%64)) != 0 {
-			cpus = append(cpus, i)
+			n++
+			if c < 0 && pinned.taken[i/64]&(1<<(i%64)) == 0 {
+				c = i
+			}
 		}
 	}
-	if len(cpus) < 2 {
-		runtime.UnlockOSThread()
-		return func() {}
-	}
 	var one cpuMask
-	c := cpus[id%len(cpus)]
-	one[c/64] = 1 << (c % 64)
-	if !schedAffinity(sysSetAffinity, &one) {
+	if c >= 0 {
+		one[c/64] = 1 << (c % 64)
+	}
+	if n < 2 || c < 0 || !schedAffinity(sysSetAffinity, &one) {
 		runtime.UnlockOSThread()
 		return func() {}
 	}
+	pinned.taken[c/64] |= one[c/64]
 	return func() {
-		if schedAffinity(sysSetAffinity, &all) {
+		restored := schedAffinity(sysSetAffinity, &all)
+		pinned.Lock()
+		pinned.taken[c/64] &^= one[c/64]
+		pinned.Unlock()
+		if restored {
 			runtime.UnlockOSThread()
 		}
 		// Otherwise the thread stays locked: the goroutine's end then

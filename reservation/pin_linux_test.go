@@ -7,9 +7,11 @@ import (
 	"testing"
 )
 
-// pinWorker leaves its thread on one CPU of those it could use, the
-// id-th, and its undo gives the thread all of them back; the kernel's own
-// answer (sched_getaffinity) is the oracle.
+// Workers pinned side by side (from goroutines of their own, as solves
+// running at once pin theirs) each hold one CPU of those the thread may
+// use, never one another holds; once all are held a worker is left
+// unbound; each undo gives its thread all of them back and frees its CPU.
+// The kernel's own answer (sched_getaffinity) is the oracle.
 func TestPinWorker(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -17,31 +19,60 @@ func TestPinWorker(t *testing.T) {
 	if !schedAffinity(sysGetAffinity, &all) {
 		t.Skip("sched_getaffinity refused")
 	}
-	var cpus []int
-	for i := range len(all) * 64 {
-		if all[i/64]&(1<<(i%64)) != 0 {
-			cpus = append(cpus, i)
-		}
+	n := 0
+	for _, w := range all {
+		n += bits.OnesCount64(w)
 	}
-	if len(cpus) < 2 {
+	if n < 2 {
 		t.Skip("one CPU allowed: pinWorker does nothing")
 	}
-	for id := range 3 {
-		undo := pinWorker(id)
-		var got cpuMask
-		schedAffinity(sysGetAffinity, &got)
-		n, c := 0, cpus[id%len(cpus)]
-		for _, w := range got {
-			n += bits.OnesCount64(w)
+	type pin struct {
+		mask    cpuMask
+		release chan struct{}
+		done    chan cpuMask
+	}
+	var pins []pin
+	for range n + 1 { // one more worker than CPUs
+		p := pin{release: make(chan struct{}), done: make(chan cpuMask, 1)}
+		got := make(chan cpuMask, 1)
+		go func() {
+			undo := pinWorker()
+			var m cpuMask
+			schedAffinity(sysGetAffinity, &m)
+			got <- m
+			<-p.release
+			undo()
+			schedAffinity(sysGetAffinity, &m)
+			p.done <- m
+		}()
+		p.mask = <-got
+		pins = append(pins, p)
+	}
+	var union cpuMask
+	for k, p := range pins[:n] {
+		c := 0
+		for i, w := range p.mask {
+			c += bits.OnesCount64(w)
+			if w&^all[i] != 0 || w&union[i] != 0 {
+				t.Fatalf("worker %d: CPU %x outside the allowed %x or held by another", k, p.mask[:1], all[:1])
+			}
+			union[i] |= w
 		}
-		if n != 1 || got[c/64]&(1<<(c%64)) == 0 {
-			t.Fatalf("worker %d: mask %x, want CPU %d alone", id, got[:1], c)
+		if c != 1 {
+			t.Fatalf("worker %d: mask %x, want one CPU", k, p.mask[:1])
 		}
-		undo()
-		schedAffinity(sysGetAffinity, &got)
-		if got != all {
-			t.Fatalf("worker %d: mask %x after undo, want %x", id, got[:1], all[:1])
+	}
+	if union != all || pins[n].mask != all {
+		t.Fatalf("the %d workers hold %x of %x; the one more has %x, want it unbound", n, union[:1], all[:1], pins[n].mask[:1])
+	}
+	for k, p := range pins {
+		close(p.release)
+		if m := <-p.done; m != all {
+			t.Fatalf("worker %d: mask %x after undo, want %x", k, m[:1], all[:1])
 		}
+	}
+	if pinned.taken != (cpuMask{}) {
+		t.Fatalf("CPUs still held after every undo: %x", pinned.taken[:1])
 	}
 }
 

@@ -3,4 +3,4 @@
 package reservation
 
 // pinWorker does nothing where the CPUs of a thread cannot be set.
-func pinWorker(int) func() { return func() {} }
+func pinWorker() func() { return func() {} }

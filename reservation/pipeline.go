@@ -20,8 +20,9 @@ import (
 // another worker has already published the piece it computes (then it
 // drops its own): about 4 µs.
 //
-// pinWorkers says solveParallel binds worker k to the k-th CPU the thread
-// may use (pinWorker): measured in `ckpt reserve` with one core busy, the
+// pinWorkers says solveParallel binds each worker to a CPU of its own
+// among those the thread may use and no other solve's worker holds
+// (pinWorker): measured in `ckpt reserve` with one core busy, the
 // system otherwise ran both workers on one core for much of a solve
 // (docs/performance.md).
 var pinWorkers = true
@@ -86,13 +87,13 @@ func (s *solver) solveParallel() float64 {
 	for id := 1; id < s.workers; id++ {
 		wg.Go(func() {
 			if pinWorkers {
-				defer pinWorker(id)()
+				defer pinWorker()()
 			}
 			p.work()
 		})
 	}
 	if pinWorkers {
-		defer pinWorker(0)()
+		defer pinWorker()()
 	}
 	p.work()
 	wg.Wait()
