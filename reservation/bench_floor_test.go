@@ -372,3 +372,48 @@ func median(xs []float64) float64 {
 	}
 	return (xs[m-1] + xs[m]) / 2
 }
+
+// BenchmarkPipelineBusyCore is the plan's dynamic program of `ckpt
+// reserve` with no arguments (n = 16 653), one solve per iteration on one
+// worker and on two, while a competing process keeps one core busy (run it
+// under `taskset -c 0,1`). Besides the time and the process CPU it reports,
+// per solve, what the two workers did about each other: the time they
+// slept for want of a piece (the oldest row's, held by the other), the
+// pieces a rescuer published first (held by a worker running late), and
+// the time a worker blocked on the pipeline's lock.
+func BenchmarkPipelineBusyCore(b *testing.B) {
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := distribution.Discretize(x, 16653)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sup, err := newSupport(y.Values, y.Probs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer busyCore(b)()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			defer reportProcessCPU(b)()
+			var st pipeStats
+			for b.Loop() {
+				s := newSolver(sup, o.Costs, Mixed)
+				s.workers = workers
+				s.solve()
+				st.waits += s.stats.waits
+				st.waited += s.stats.waited
+				st.rescued += s.stats.rescued
+				st.blockedFor += s.stats.blockedFor
+			}
+			per := float64(b.N)
+			b.ReportMetric(float64(st.waits)/per, "sleeps/op")
+			b.ReportMetric(st.waited.Seconds()*1e3/per, "slept-ms/op")
+			b.ReportMetric(float64(st.rescued)/per, "rescued/op")
+			b.ReportMetric(st.blockedFor.Seconds()*1e3/per, "blocked-ms/op")
+		})
+	}
+}

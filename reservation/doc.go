@@ -72,7 +72,9 @@
 // progress (8 MB of scratch at most) and its workers take pieces of at
 // most 8 192 steps of them, the oldest row first: a row's steps wait only
 // for the rows above them, so a worker that the system deschedules holds
-// back one piece while the others run the other rows' steps (solveParallel).
+// back one piece while the others run the other rows' steps, and once
+// those are done an idle worker recomputes the held piece itself from the
+// row's first step instead of waiting for it (solveParallel).
 // The result never depends on the number of workers. What bounds the running time is therefore the n of
 // Algorithm 1: c0 = 3(b − a)/min(max(a, εE[X]/3), R, C) grows with the
 // ratio of the support's width to the checkpoint cost, and for the paper's

@@ -198,8 +198,12 @@ type solver struct {
 	chunk, maxOpen int
 	stats          pipeStats // of the last solveParallel
 	// onPiece, when not nil, is called with the row of each piece a
-	// worker takes in solveParallel, before it runs (tests stall a worker).
+	// worker takes in solveParallel (not a rescue), before it runs;
+	// inPiece after each
+	// rowCheck steps of a piece, with whether the piece is a rescue
+	// (tests stall a worker before or in the middle of a piece).
 	onPiece func(ic int)
+	inPiece func(ic int, rescue bool)
 	// ctx is checked before each row (each piece of a row in
 	// solveParallel); once it is done, solve stops taking
 	// rows and its result is meaningless (the caller returns ctx.Err()).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -303,5 +304,79 @@ func TestParallelStalledWorker(t *testing.T) {
 		if seq.diag[i] != par.diag[i] || seq.m1[i] != par.m1[i] {
 			t.Fatalf("state differs at %d", i)
 		}
+	}
+}
+
+// A worker stalled for good, before its piece or in the middle of it (its
+// row's hull half updated in place), must not stop the solve: its partner
+// computes the held piece itself (from the row's first step, on a hull of
+// its own) and then every other row, alone, and the result is the
+// sequential one, bit for bit. The stalled worker is released only once
+// every row is done (or after 20 s, which fails the test: a partner that
+// waits for the held piece never finishes). With pieces of 1 000 steps
+// (and 96 of 4), the stalled piece is the first of a row or a later one.
+func TestParallelWorkerStalledForever(t *testing.T) {
+	values, probs := randomLaw(rand.New(rand.NewPCG(19, 20)), 3000)
+	for _, tc := range []struct {
+		name   string
+		c      Costs
+		chunk  int
+		middle bool // stall after the piece's first rowCheck steps
+	}{
+		{"before/fast", Costs{Alpha: 1, Beta: 0.5, C: 2, R: 3}, 1000, false},
+		{"middle/fast", Costs{Alpha: 1, Beta: 0.5, C: 2, R: 3}, 2000, true},
+		{"middle/no-beta", Costs{Alpha: 1, C: 2, R: 3, Gamma: 1}, 2000, true},
+		{"before/small-pieces", Costs{Alpha: 1, Beta: 0.5, C: 2, R: 3}, 4, false},
+		{"middle/small-pieces", Costs{Alpha: 1, Beta: 0.5, C: 2, R: 3}, 96, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sup, err := newSupport(values, probs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seq := newSolver(sup, tc.c, Mixed)
+			seq.workers = 1
+			want := seq.solve()
+			n := sup.n()
+			par := newSolver(sup, tc.c, Mixed)
+			par.workers, par.chunk = 2, tc.chunk
+			release := make(chan struct{})
+			par.progress = func(done, total int) {
+				if done == total {
+					close(release)
+				}
+			}
+			var stalled atomic.Bool
+			stall := func(ic int) {
+				if ic != n/2 || !stalled.CompareAndSwap(false, true) {
+					return
+				}
+				select {
+				case <-release:
+				case <-time.After(20 * time.Second):
+					t.Error("the partner of a worker stalled for good did not finish the solve alone")
+				}
+			}
+			if tc.middle {
+				par.inPiece = func(ic int, rescue bool) {
+					if !rescue {
+						stall(ic)
+					}
+				}
+			} else {
+				par.onPiece = stall
+			}
+			if got := par.solve(); !same(got, want) {
+				t.Fatalf("cost %v, sequential %v", got, want)
+			}
+			for i := range seq.diag {
+				if !same(seq.diag[i], par.diag[i]) || !same(seq.m1[i], par.m1[i]) || seq.j1[i] != par.j1[i] {
+					t.Fatalf("state %d differs", i)
+				}
+			}
+			if par.stats.rescued == 0 {
+				t.Fatalf("no piece rescued: %+v", par.stats)
+			}
+		})
 	}
 }

@@ -3,7 +3,9 @@ package reservation
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -50,7 +52,8 @@ func rapidLaw(t *rapid.T, maxN int) (values, probs []float64, c Costs) {
 	return values, probs, c
 }
 
-// The flat kernel (and the pipelined rows, and any worker count) must give
+// The flat kernel (and the pipelined rows, any worker count, and pieces
+// rescued from a stalled worker) must give
 // bit for bit what the straightforward hull DP gives: the optimum, every
 // diagonal state, the checkpoint envelope and its argmins, and the plan.
 func TestKernelMatchesReference(t *testing.T) {
@@ -70,6 +73,23 @@ func TestKernelMatchesReference(t *testing.T) {
 		// change hands mid-way and workers wait on the frontier.
 		s.chunk = rapid.IntRange(1, 64).Draw(t, "chunk")
 		s.maxOpen = rapid.IntRange(1, 6).Draw(t, "maxOpen")
+		// A worker stalled for 2 ms in its first piece of one row, so
+		// that its partner rescues the piece (recomputes it from the
+		// row's first step) and the two race to publish it; when the
+		// first rescue stalls for 5 ms, the holder publishes first and
+		// the rescue is dropped.
+		if stallRow := rapid.IntRange(-1, len(values)-1).Draw(t, "stallRow"); stallRow >= 0 {
+			slowRescue := rapid.Bool().Draw(t, "slowRescue")
+			var stalled, rescueStalled atomic.Bool
+			s.inPiece = func(ic int, rescue bool) {
+				switch {
+				case ic == stallRow && !rescue && stalled.CompareAndSwap(false, true):
+					time.Sleep(2 * time.Millisecond)
+				case rescue && slowRescue && rescueStalled.CompareAndSwap(false, true):
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+		}
 		got := s.solve()
 		if !same(got, wantCost) {
 			t.Fatalf("cost %v, reference %v", got, wantCost)
