@@ -132,11 +132,7 @@ func benchPlatformSize(b *testing.B, ks []int, virtual bool) {
 func BenchmarkEventQueueFloor(b *testing.B) {
 	for _, p := range []int{760, 6150} {
 		b.Run(fmt.Sprintf("pending=%d", p), func(b *testing.B) {
-			r := des.Stream(1, 99)
-			dts := make([]float64, 4096)
-			for i := range dts {
-				dts[i] = r.ExpFloat64() * 3600 * float64(p) // a mean gap of an hour per pending event
-			}
+			dts := floorGaps(p)
 			sim := des.New()
 			k := 0
 			for range p {
@@ -148,13 +144,7 @@ func BenchmarkEventQueueFloor(b *testing.B) {
 				sim.Schedule(e, dts[k&4095])
 				k++
 			}
-			cpu0 := processCPU()
-			for b.Loop() {
-				sim.Step()
-			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
-			}
+			stepFloor(b, sim)
 		})
 	}
 }
@@ -171,11 +161,7 @@ func BenchmarkEventQueueFloor(b *testing.B) {
 func BenchmarkEventJobFloor(b *testing.B) {
 	for _, p := range []int{760, 6150} {
 		b.Run(fmt.Sprintf("pending=%d", p), func(b *testing.B) {
-			r := des.Stream(1, 99)
-			dts := make([]float64, 4096)
-			for i := range dts {
-				dts[i] = r.ExpFloat64() * 3600 * float64(p)
-			}
+			dts := floorGaps(p)
 			sim := des.New()
 			s := &simulator{sim: sim, w0: 0, w1: math.Inf(1), classNS: make([]float64, 1)}
 			jobs := make([]*job, p) // one allocation each, as the slab's are not
@@ -191,14 +177,31 @@ func BenchmarkEventJobFloor(b *testing.B) {
 				sim.Schedule(j.ev, dts[k&4095])
 				k++
 			}
-			cpu0 := processCPU()
-			for b.Loop() {
-				sim.Step()
-			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
-			}
+			stepFloor(b, sim)
 			runtime.KeepAlive(jobs)
 		})
+	}
+}
+
+// floorGaps are the floors' 4 096 seeded exponential gaps between events,
+// a mean of an hour per pending event (p of them).
+func floorGaps(p int) []float64 {
+	r := des.Stream(1, 99)
+	dts := make([]float64, 4096)
+	for i := range dts {
+		dts[i] = r.ExpFloat64() * 3600 * float64(p)
+	}
+	return dts
+}
+
+// stepFloor steps sim once per iteration and reports the process CPU per
+// step.
+func stepFloor(b *testing.B, sim *des.Sim) {
+	cpu0 := processCPU()
+	for b.Loop() {
+		sim.Step()
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -108,19 +108,7 @@ func BenchmarkHullDP(b *testing.B) {
 		}
 		laws = append(laws, law{fmt.Sprintf("n=%d", n), sup, benchCosts})
 	}
-	d, o := defaultPlanOptions(b)
-	x, _, err := Law(d, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	y, err := distribution.Discretize(x, 16653)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sup, err := newSupport(y.Values, y.Probs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sup, o := defaultPlanSupport(b)
 	laws = append(laws, law{"reserve/n=16653", sup, o.Costs})
 	for _, l := range laws {
 		sup, n := l.sup, l.sup.n()
@@ -308,19 +296,7 @@ func chainQuery(sup *support, slope, m1, row []float64) float64 {
 // It reports the CPU per step of each and the median over the pairs of
 // kernel/value-chain (kernel/floor) and kernel/query-chain.
 func BenchmarkKernelFloor(b *testing.B) {
-	d, o := defaultPlanOptions(b)
-	x, _, err := Law(d, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	y, err := distribution.Discretize(x, 16653)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sup, err := newSupport(y.Values, y.Probs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sup, o := defaultPlanSupport(b)
 	n := sup.n()
 	steps := float64(n) * float64(n+1) / 2
 	// The chains read the solved envelope m1 and the slopes, and write a
@@ -363,6 +339,26 @@ func BenchmarkKernelFloor(b *testing.B) {
 	b.ReportMetric(ratio(kernel, query), "kernel/query-chain")
 }
 
+// defaultPlanSupport is the support of the plan's dynamic program of
+// `ckpt reserve` with no arguments (its law on n = 16 653 points) and its
+// options.
+func defaultPlanSupport(b *testing.B) (*support, Options) {
+	d, o := defaultPlanOptions(b)
+	x, _, err := Law(d, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y, err := distribution.Discretize(x, 16653)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sup, err := newSupport(y.Values, y.Probs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sup, o
+}
+
 // median is the median of xs (which it sorts).
 func median(xs []float64) float64 {
 	slices.Sort(xs)
@@ -382,19 +378,7 @@ func median(xs []float64) float64 {
 // pieces a rescuer published first (held by a worker running late), and
 // the time a worker blocked on the pipeline's lock.
 func BenchmarkPipelineBusyCore(b *testing.B) {
-	d, o := defaultPlanOptions(b)
-	x, _, err := Law(d, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	y, err := distribution.Discretize(x, 16653)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sup, err := newSupport(y.Values, y.Probs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sup, o := defaultPlanSupport(b)
 	defer busyCore(b)()
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
