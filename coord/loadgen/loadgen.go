@@ -47,7 +47,27 @@ type Options struct {
 	// loopback. At most the clients in use (min(Clients, Jobs)): a
 	// source without a client would send nothing.
 	Sources int
+	// Checkpoints, if > 0, is the finishing mode: each job registers,
+	// then makes Checkpoints checkpoint cycles (next, acquire, polls until
+	// granted, release) and ends (done). A client takes its jobs in turn
+	// and stays with one for a whole cycle: it polls a waiting request
+	// until the grant and releases a granted lease as its next request, so
+	// it holds at most one request and one lease at a time. The run ends
+	// when every job is done; Duration bounds it (after registration): a
+	// run that hits the bound is an error naming the jobs left. 0: the
+	// measuring mode, for Duration. At most MaxCheckpoints.
+	Checkpoints int
+	// Record, if not empty, is the file of the run's acknowledgements:
+	// one JSON line (Ack) per acknowledged grant, release and done, in
+	// the order they were acknowledged (each client's in its order),
+	// streamed into a temporary file in the same folder and renamed to
+	// Record when the run ends (failed runs included); a run that is
+	// killed leaves no Record, never a part of one.
+	Record string
 }
+
+// MaxCheckpoints bounds Options.Checkpoints.
+const MaxCheckpoints = 1e6
 
 // Validate checks the options; the error names the field.
 func (o Options) Validate() error {
@@ -63,7 +83,13 @@ func (o Options) Validate() error {
 	case o.Sources > min(o.Clients, o.Jobs):
 		return usage.Fieldf("sources", "%d must be ≤ the clients in use (%d of --clients %d, --jobs %d): a source would send nothing",
 			o.Sources, min(o.Clients, o.Jobs), o.Clients, o.Jobs)
-	case o.URL == "":
+	case o.Checkpoints < 0 || o.Checkpoints > MaxCheckpoints:
+		return usage.Fieldf("checkpoints", "%d must be in [0, %d]", o.Checkpoints, int(MaxCheckpoints))
+	}
+	if err := validRecord(o.Record); err != nil {
+		return err
+	}
+	if o.URL == "" {
 		return o.Local.Validate()
 	}
 	for u := range strings.SplitSeq(o.URL, ",") {
@@ -96,8 +122,13 @@ type Result struct {
 	Jobs      int `json:"jobs"`
 	Clients   int `json:"clients"`
 	Decisions int `json:"decisions"` // requests answered (errors excluded)
-	Grants    int `json:"grants"`
-	Errors    int `json:"errors"` // requests that failed
+	Grants    int `json:"grants"`    // grants acknowledged
+	Releases  int `json:"releases"`  // releases acknowledged
+	// Checkpoints per job (finishing mode) and Dones, the dones
+	// acknowledged: the jobs done (a job refused on the way is left).
+	Checkpoints int `json:"checkpoints,omitempty"`
+	Dones       int `json:"dones"`
+	Errors      int `json:"errors"` // requests that failed
 	// RateLimited of the Errors were refused by the server's rate limit
 	// (429: the limit, per client address, not the server, bounded them).
 	RateLimited int     `json:"rate_limited"`
@@ -114,6 +145,9 @@ type Result struct {
 func (r Result) Text() string {
 	s := fmt.Sprintf("%d jobs, %d clients: %d decisions in %.1fs = %.0f/s; latency p50 %.2f ms, p99 %.2f ms, max %.1f ms; %d grants, %d errors",
 		r.Jobs, r.Clients, r.Decisions, r.Seconds, r.PerSecond, r.P50*1e3, r.P99*1e3, r.Max*1e3, r.Grants, r.Errors)
+	if r.Checkpoints > 0 {
+		s += fmt.Sprintf("; %d checkpoints each: %d releases, %d of %d jobs done", r.Checkpoints, r.Releases, r.Dones, r.Jobs)
+	}
 	if r.RateLimited > 0 {
 		s += fmt.Sprintf(" (%d refused by the server's per-address rate limit: spread the clients with --sources, or raise the server's --rate)", r.RateLimited)
 	}
@@ -124,7 +158,8 @@ type job struct {
 	id, token string
 	rid       string // outstanding request
 	lease     uint64
-	n         int
+	n         int // next and acquire requests made (even: a next is due)
+	cycles    int // checkpoint cycles ended by a release (finishing mode)
 }
 
 // Run registers the jobs and drives them for Duration (or until ctx
@@ -169,7 +204,11 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		}
 		tr.DialContext, dials[i] = d.DialContext, d.DialContext
 		defer tr.CloseIdleConnections()
-		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: tr, Timeout: 10 * time.Second}, Retries: retries}
+		var rt http.RoundTripper = tr
+		if o.Record != "" {
+			rt = answered{tr}
+		}
+		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: rt, Timeout: 10 * time.Second}, Retries: retries}
 	}
 	// the measured requests: one connection per client on one plain-http
 	// server (wire), the Go client otherwise
@@ -187,13 +226,53 @@ func drive(ctx context.Context, o Options) (Result, error) {
 	for i := range jobs {
 		jobs[i] = &job{id: fmt.Sprintf("%s%d", o.Prefix, i), token: fmt.Sprintf("loadgen-token-%d-0123456789", i)}
 	}
-	if err := register(ctx, o, cls, jobs); err != nil {
-		return Result{}, err
+	var rec *recorder
+	if o.Record != "" {
+		rec = &recorder{}
 	}
+	var r Result
+	err := withRecord(o.Record, rec, func() error {
+		if err := register(ctx, o, cls, jobs); err != nil {
+			return err
+		}
+		r = load(ctx, o, drivers, jobs, rec)
+		return nil
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return r, err
+	}
+	if left := r.Jobs - r.Dones; o.Checkpoints > 0 && left > 0 {
+		return r, fmt.Errorf("%w: %d of %d jobs not done (%d errors) within --duration %v", ErrFailed, left, r.Jobs, r.Errors, o.Duration)
+	}
+	if r.Errors > 0 {
+		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
+	}
+	return r, nil
+}
+
+// tally is one client's count of a run.
+type tally struct {
+	lat                                    []float32
+	grants, releases, dones, errs, limited int
+}
+
+// fail counts a failed request.
+func (c *tally) fail(err error) {
+	c.errs++
+	if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status == http.StatusTooManyRequests {
+		c.limited++
+	}
+}
+
+// load drives the registered jobs for o.Duration (measuring mode) or
+// until they are done (finishing mode) and returns the Result.
+func load(ctx context.Context, o Options, drivers []driver, jobs []*job, rec *recorder) Result {
 	runCtx, cancel := context.WithTimeout(ctx, o.Duration)
 	defer cancel()
-	lat := make([][]float32, o.Clients)
-	grants, errs, limited := make([]int, o.Clients), make([]int, o.Clients), make([]int, o.Clients)
+	tallies := make([]tally, o.Clients)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range o.Clients {
@@ -204,37 +283,35 @@ func drive(ctx context.Context, o Options) (Result, error) {
 			for i := w; i < o.Jobs; i += o.Clients {
 				mine = append(mine, jobs[i])
 			}
-			for i := 0; runCtx.Err() == nil; i++ {
-				j := mine[i%len(mine)]
-				t0 := time.Now()
-				granted, err := step(runCtx, drivers[w], j)
-				if runCtx.Err() != nil {
-					return
-				}
-				if err != nil {
-					errs[w]++
-					if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status == http.StatusTooManyRequests {
-						limited[w]++
-					}
-					continue
-				}
-				lat[w] = append(lat[w], float32(time.Since(t0).Seconds()))
-				if granted {
-					grants[w]++
+			ctx, server := runCtx, func() string { return o.URL }
+			if rec != nil {
+				var answered string // the replica that answered the client's last request
+				ctx = context.WithValue(runCtx, answeredKey{}, &answered)
+				if _, ok := drivers[w].(viaClient); ok {
+					server = func() string { return answered }
 				}
 			}
+			c := &tally{}
+			if o.Checkpoints > 0 {
+				finish(ctx, drivers[w], mine, o.Checkpoints, c, rec.ack(w, server))
+			} else {
+				measure(ctx, drivers[w], mine, c, rec.ack(w, server))
+			}
+			tallies[w] = *c
 		}()
 	}
 	wg.Wait()
-	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds(), Sources: o.Sources}
+	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds(), Sources: o.Sources, Checkpoints: o.Checkpoints}
 	var all []float64
-	for w := range lat {
-		for _, x := range lat[w] {
+	for _, c := range tallies {
+		for _, x := range c.lat {
 			all = append(all, float64(x))
 		}
-		r.Grants += grants[w]
-		r.Errors += errs[w]
-		r.RateLimited += limited[w]
+		r.Grants += c.grants
+		r.Releases += c.releases
+		r.Dones += c.dones
+		r.Errors += c.errs
+		r.RateLimited += c.limited
 	}
 	r.Decisions = len(all)
 	r.PerSecond = float64(r.Decisions) / r.Seconds
@@ -243,13 +320,34 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		r.P50, r.P99 = distribution.SampleQuantile(all, 0.5), distribution.SampleQuantile(all, 0.99)
 		r.Max = all[len(all)-1]
 	}
-	if err := ctx.Err(); err != nil {
-		return r, err
+	return r
+}
+
+// measure is a client of the measuring mode: it takes its jobs in turn,
+// one request each (step), until ctx ends.
+func measure(ctx context.Context, d driver, mine []*job, c *tally, ack func(op, job string, token uint64)) {
+	for i := 0; ctx.Err() == nil; i++ {
+		j := mine[i%len(mine)]
+		t0 := time.Now()
+		op, token, err := step(ctx, d, j)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			c.fail(err)
+			continue
+		}
+		c.lat = append(c.lat, float32(time.Since(t0).Seconds()))
+		switch op {
+		case OpGrant:
+			c.grants++
+		case OpRelease:
+			c.releases++
+		}
+		if op != "" {
+			ack(op, j.id, token)
+		}
 	}
-	if r.Errors > 0 {
-		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
-	}
-	return r, nil
 }
 
 // register registers the jobs, each client its own (jobs w, w+W, …,
@@ -288,11 +386,16 @@ func register(ctx context.Context, o Options, cls []*client.Client, jobs []*job)
 	return first
 }
 
-// step advances job j by one request: next, acquire or poll, release.
-func step(ctx context.Context, d driver, j *job) (granted bool, err error) {
+// step advances job j by one request: next, acquire or poll, release. It
+// returns the write acknowledged (OpGrant, OpRelease or "") and its lease
+// token.
+func step(ctx context.Context, d driver, j *job) (op string, token uint64, err error) {
 	switch {
 	case j.lease != 0:
 		err = d.release(ctx, j)
+		if err == nil {
+			op, token = OpRelease, j.lease
+		}
 		j.lease = 0
 	case j.rid != "":
 		var g coord.Grant
@@ -300,7 +403,7 @@ func step(ctx context.Context, d driver, j *job) (granted bool, err error) {
 		if err == nil && g.Status != coord.StatusWaiting {
 			j.rid = ""
 			if g.Status == coord.StatusGranted {
-				j.lease, granted = g.Token, true
+				j.lease, op, token = g.Token, OpGrant, g.Token
 			}
 		}
 	case j.n%2 == 0:
@@ -312,11 +415,11 @@ func step(ctx context.Context, d driver, j *job) (granted bool, err error) {
 		var g coord.Grant
 		g, err = d.acquire(ctx, j)
 		if err == nil && g.Status == coord.StatusGranted {
-			j.rid, j.lease, granted = "", g.Token, true
+			j.rid, j.lease, op, token = "", g.Token, OpGrant, g.Token
 		}
 	}
 	if err != nil {
 		j.rid, j.lease = "", 0
 	}
-	return granted, err
+	return op, token, err
 }

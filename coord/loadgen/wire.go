@@ -27,6 +27,7 @@ type driver interface {
 	next(ctx context.Context, j *job) error
 	acquire(ctx context.Context, j *job) (coord.Grant, error)
 	release(ctx context.Context, j *job) error
+	done(ctx context.Context, j *job) error // ends the job (finishing mode)
 	close()
 }
 
@@ -45,6 +46,11 @@ func (d viaClient) acquire(ctx context.Context, j *job) (coord.Grant, error) {
 
 func (d viaClient) release(ctx context.Context, j *job) error {
 	_, err := d.cl.Release(ctx, j.id, j.token, j.lease, 0, nil)
+	return err
+}
+
+func (d viaClient) done(ctx context.Context, j *job) error {
+	_, err := d.cl.Done(ctx, j.id, j.token, false, nil)
 	return err
 }
 
@@ -108,6 +114,11 @@ func (w *wire) acquire(ctx context.Context, j *job) (coord.Grant, error) {
 func (w *wire) release(ctx context.Context, j *job) error {
 	var g coord.Grant
 	return w.post(ctx, j.id, "/release", j.token, releaseBody(w.body[:0], j.lease), &g)
+}
+
+func (w *wire) done(ctx context.Context, j *job) error {
+	var d api.DoneResponse
+	return w.post(ctx, j.id, "/done", j.token, []byte("{}"), &d) // json.Marshal(api.DoneRequest{})
 }
 
 // acquireBody appends json.Marshal(api.AcquireRequest{RequestID: rid,
