@@ -37,7 +37,7 @@ type Options struct {
 	NoSync     bool
 	Jobs       int           // simulated jobs (registered first), 1..1e6
 	Clients    int           // concurrent HTTP clients, 1..1e4; each drives Jobs/Clients jobs
-	Duration   time.Duration // measured time after registration (> 0)
+	Duration   time.Duration // measured time after registration (> 0); with Checkpoints its bound
 	Prefix     string        // job id prefix (distinct runs on one server; default lgNANOS-, from the clock)
 	// Sources spreads the clients over this many loopback source
 	// addresses, 127.0.0.1 … 127.0.0.Sources (0 or 1: the system's
@@ -231,11 +231,12 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		rec = &recorder{}
 	}
 	var r Result
+	var bound bool // the run hit Duration
 	err := withRecord(o.Record, rec, func() error {
 		if err := register(ctx, o, cls, jobs); err != nil {
 			return err
 		}
-		r = load(ctx, o, drivers, jobs, rec)
+		r, bound = load(ctx, o, drivers, jobs, rec)
 		return nil
 	})
 	if err == nil {
@@ -245,7 +246,10 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		return r, err
 	}
 	if left := r.Jobs - r.Dones; o.Checkpoints > 0 && left > 0 {
-		return r, fmt.Errorf("%w: %d of %d jobs not done (%d errors) within --duration %v", ErrFailed, left, r.Jobs, r.Errors, o.Duration)
+		if bound {
+			return r, fmt.Errorf("%w: %d of %d jobs not done within --duration %v (%d requests failed)", ErrFailed, left, r.Jobs, o.Duration, r.Errors)
+		}
+		return r, fmt.Errorf("%w: %d of %d jobs not done: refused (%d requests failed)", ErrFailed, left, r.Jobs, r.Errors)
 	}
 	if r.Errors > 0 {
 		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
@@ -268,8 +272,9 @@ func (c *tally) fail(err error) {
 }
 
 // load drives the registered jobs for o.Duration (measuring mode) or
-// until they are done (finishing mode) and returns the Result.
-func load(ctx context.Context, o Options, drivers []driver, jobs []*job, rec *recorder) Result {
+// until they are done (finishing mode) and returns the Result and whether
+// the run hit o.Duration.
+func load(ctx context.Context, o Options, drivers []driver, jobs []*job, rec *recorder) (Result, bool) {
 	runCtx, cancel := context.WithTimeout(ctx, o.Duration)
 	defer cancel()
 	tallies := make([]tally, o.Clients)
@@ -301,6 +306,7 @@ func load(ctx context.Context, o Options, drivers []driver, jobs []*job, rec *re
 		}()
 	}
 	wg.Wait()
+	bound := runCtx.Err() != nil && ctx.Err() == nil
 	r := Result{Jobs: o.Jobs, Clients: o.Clients, Seconds: time.Since(start).Seconds(), Sources: o.Sources, Checkpoints: o.Checkpoints}
 	var all []float64
 	for _, c := range tallies {
@@ -320,7 +326,7 @@ func load(ctx context.Context, o Options, drivers []driver, jobs []*job, rec *re
 		r.P50, r.P99 = distribution.SampleQuantile(all, 0.5), distribution.SampleQuantile(all, 0.99)
 		r.Max = all[len(all)-1]
 	}
-	return r
+	return r, bound
 }
 
 // measure is a client of the measuring mode: it takes its jobs in turn,

@@ -43,6 +43,9 @@ func TestRunLocal(t *testing.T) {
 	if int(st.Counters.Grants) < r.Grants || int(st.Counters.Grants) > r.Grants+r.Clients {
 		t.Errorf("server counted %d grants, the clients %d", st.Counters.Grants, r.Grants)
 	}
+	if int(st.Counters.Releases) < r.Releases || int(st.Counters.Releases) > r.Releases+r.Clients || r.Releases == 0 || r.Dones != 0 {
+		t.Errorf("server counted %d releases, the clients %d (and %d dones)", st.Counters.Releases, r.Releases, r.Dones)
+	}
 }
 
 // BenchmarkLocal1000 drives a local least-waste coordinator (fsync on)
