@@ -19,6 +19,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord/client"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
 	"github.com/ckpt-hpc/ckpt/usage"
+	"pgregory.net/rapid"
 )
 
 // startLocal starts a least-waste coordinator (one lease at a time)
@@ -34,8 +35,16 @@ func startLocal(t *testing.T) string {
 	return url
 }
 
+// tb is what the checks need of a *testing.T or a *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(...any)
+	Fatalf(string, ...any)
+	Errorf(string, ...any)
+}
+
 // readRecord parses a record, failing on a line that is not an Ack.
-func readRecord(t *testing.T, path string) []Ack {
+func readRecord(t tb, path string) []Ack {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -58,12 +67,21 @@ func readRecord(t *testing.T, path string) []Ack {
 // rules: each job k times granted then released (the granted token), then
 // done; one lease at a time, so the grants' tokens are 1, 2, … in the
 // record's order; every answer from server.
-func checkFinished(t *testing.T, r Result, acks []Ack, k int, server string) {
+func checkFinished(t tb, r Result, acks []Ack, k int, server string) {
 	t.Helper()
+	checkRecord(t, r, acks, k, server, true)
+}
+
+// checkRecord is checkFinished; without exclusive (a policy that grants
+// every request at once), the grants' tokens are 1 … N in some order, each
+// job's increasing.
+func checkRecord(t tb, r Result, acks []Ack, k int, server string, exclusive bool) {
+	t.Helper()
+	seen := map[uint64]bool{}
 	type state struct {
-		lease  uint64
-		cycles int
-		done   bool
+		lease, last uint64
+		cycles      int
+		done        bool
 	}
 	jobs := map[string]*state{}
 	var grants, releases, dones int
@@ -78,8 +96,8 @@ func checkFinished(t *testing.T, r Result, acks []Ack, k int, server string) {
 		switch a.Op {
 		case OpGrant:
 			grants++
-			ok = ok && j.lease == 0 && a.Token == token+1
-			token, j.lease = a.Token, a.Token
+			ok = ok && j.lease == 0 && a.Token > j.last && !seen[a.Token] && (a.Token == token+1 || !exclusive)
+			token, j.lease, j.last, seen[a.Token] = a.Token, a.Token, a.Token, true
 		case OpRelease:
 			releases++
 			ok = ok && a.Token == j.lease && a.Token != 0
@@ -94,6 +112,11 @@ func checkFinished(t *testing.T, r Result, acks []Ack, k int, server string) {
 		}
 		if !ok {
 			t.Fatalf("record line %d: %+v (job state %+v, last grant %d)", i+1, a, *j, token)
+		}
+	}
+	for tok := range uint64(grants) {
+		if !seen[tok+1] {
+			t.Fatalf("no grant of token %d of %d", tok+1, grants)
 		}
 	}
 	if len(jobs) != r.Jobs || dones != r.Jobs || r.Dones != dones || r.Grants != grants || r.Releases != releases || grants != k*r.Jobs || releases != grants {
@@ -128,6 +151,43 @@ func TestRunFinishes(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(rec), ".*tmp*")); len(m) != 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
+}
+
+// Property: for any small run (jobs, clients, checkpoints, a policy that
+// grants one lease at a time or every request at once, the wire or the Go
+// client), every job finishes and the record and the server's counters
+// (the oracle) agree with the rules (checkRecord).
+func TestRunFinishesProperty(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		pol := rapid.SampledFrom([]string{"least-waste", "ordered", "oblivious"}).Draw(rt, "policy")
+		jobs, clients := rapid.IntRange(1, 12).Draw(rt, "jobs"), rapid.IntRange(1, 4).Draw(rt, "clients")
+		k := rapid.IntRange(1, 3).Draw(rt, "checkpoints")
+		p, _ := arbiter.Policies.Lookup(pol)
+		dir, err := os.MkdirTemp("", "loadgen-prop")
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		url, stop, err := StartLocal(context.Background(), coord.Config{Policy: p, Bandwidth: 1e10, NodeMTBF: 1e7}, dir, true)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		defer stop()
+		base := url
+		if rapid.Bool().Draw(rt, "go client") {
+			base = url + "," + url
+		}
+		rec := filepath.Join(dir, "acks.jsonl")
+		r, err := Run(context.Background(), Options{URL: base, Token: LocalToken, Jobs: jobs, Clients: clients, Duration: time.Minute, Checkpoints: k, Record: rec})
+		if err != nil || r.Errors != 0 {
+			rt.Fatalf("%+v, %v", r, err)
+		}
+		checkRecord(rt, r, readRecord(rt, rec), k, url, p.Token)
+		st, err := (&client.Client{Base: url, Token: LocalToken}).Status(context.Background())
+		if c := st.Counters; err != nil || st.Jobs != 0 || c.Grants != uint64(jobs*k) || c.Releases != uint64(jobs*k) || c.Token != uint64(jobs*k) {
+			rt.Fatalf("the server: %d jobs, %+v, %v; want 0 jobs, %d grants and releases", st.Jobs, c, err, jobs*k)
+		}
+	})
 }
 
 // Through the Go client (several URLs: a follower that redirects every
