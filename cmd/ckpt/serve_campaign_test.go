@@ -432,3 +432,31 @@ func TestCoordLoadgenFinishFlags(t *testing.T) {
 		}
 	}
 }
+
+// The finishing mode through the command (its own coordinator): exit 0,
+// every job done, and the record holds each job's two grants, two releases
+// and done (checked in detail by coord/loadgen's tests and the campaign).
+func TestCoordLoadgenFinishes(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "acks.jsonl")
+	out, stderr, code := run(t, "", "coord", "loadgen", "--jobs", "40", "--clients", "4", "--checkpoints", "2", "--duration", "1m",
+		"--record", rec, "--unsafe-no-sync", "--json")
+	var r loadgen.Result
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Dones != 40 || r.Grants != 80 || r.Releases != 80 || r.Checkpoints != 2 {
+		t.Fatalf("exit %d, %+v (%v), stderr %q", code, r, err, stderr)
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var a loadgen.Ack
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ops[a.Op]++
+	}
+	if ops[loadgen.OpGrant] != 80 || ops[loadgen.OpRelease] != 80 || ops[loadgen.OpDone] != 40 || len(ops) != 3 {
+		t.Errorf("the record holds %v", ops)
+	}
+}
