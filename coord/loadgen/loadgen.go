@@ -114,8 +114,14 @@ func loopback(u string) bool {
 const MaxSources = 254
 
 // ErrFailed is returned, with the Result, by a run in which a request
-// failed.
+// failed, or (finishing mode) that left jobs not done.
 var ErrFailed = errors.New("loadgen: requests failed")
+
+// jobsLeft is the error of a finishing run that left jobs: an ErrFailed.
+type jobsLeft string
+
+func (e jobsLeft) Error() string      { return string(e) }
+func (jobsLeft) Is(target error) bool { return target == ErrFailed }
 
 // Result of a load run.
 type Result struct {
@@ -232,24 +238,27 @@ func drive(ctx context.Context, o Options) (Result, error) {
 	}
 	var r Result
 	var bound bool // the run hit Duration
+	var regErr error
 	err := withRecord(o.Record, rec, func() error {
-		if err := register(ctx, o, cls, jobs); err != nil {
-			return err
+		if regErr = register(ctx, o, cls, jobs); regErr != nil {
+			return regErr
 		}
 		r, bound = load(ctx, o, drivers, jobs, rec)
 		return nil
 	})
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
+	switch {
+	case err != nil && err != regErr:
+		return r, fmt.Errorf("--record %s: %w", o.Record, err)
+	case err != nil:
 		return r, err
+	case ctx.Err() != nil:
+		return r, ctx.Err()
 	}
 	if left := r.Jobs - r.Dones; o.Checkpoints > 0 && left > 0 {
 		if bound {
-			return r, fmt.Errorf("%w: %d of %d jobs not done within --duration %v (%d requests failed)", ErrFailed, left, r.Jobs, o.Duration, r.Errors)
+			return r, jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done within --duration %v (%d requests failed)", left, r.Jobs, o.Duration, r.Errors))
 		}
-		return r, fmt.Errorf("%w: %d of %d jobs not done: refused (%d requests failed)", ErrFailed, left, r.Jobs, r.Errors)
+		return r, jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done: refused (%d requests failed)", left, r.Jobs, r.Errors))
 	}
 	if r.Errors > 0 {
 		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
