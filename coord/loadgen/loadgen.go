@@ -254,16 +254,22 @@ func drive(ctx context.Context, o Options) (Result, error) {
 	case ctx.Err() != nil:
 		return r, ctx.Err()
 	}
+	return r, r.verdict(o, bound)
+}
+
+// verdict is the error of a run that ended (bound: at o.Duration): jobs
+// left in the finishing mode, else failed requests, else nil.
+func (r Result) verdict(o Options, bound bool) error {
 	if left := r.Jobs - r.Dones; o.Checkpoints > 0 && left > 0 {
 		if bound {
-			return r, jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done within --duration %v (%d requests failed)", left, r.Jobs, o.Duration, r.Errors))
+			return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done within --duration %v (%d requests failed)", left, r.Jobs, o.Duration, r.Errors))
 		}
-		return r, jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done: refused (%d requests failed)", left, r.Jobs, r.Errors))
+		return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done: refused (%d requests failed)", left, r.Jobs, r.Errors))
 	}
 	if r.Errors > 0 {
-		return r, fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
+		return fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
 	}
-	return r, nil
+	return nil
 }
 
 // tally is one client's count of a run.
