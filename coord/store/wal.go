@@ -129,7 +129,7 @@ func scanWAL(data []byte, applied uint64) (walScan, error) {
 		}
 	}
 	for p := off + 1; p+recHeaderLen < len(data); p++ {
-		if seq := binary.LittleEndian.Uint64(data[p+8 : p+16]); seq <= sc.last || seq > sc.last+1<<32 {
+		if seq := binary.LittleEndian.Uint64(data[p+8 : p+16]); seq <= sc.last || seq-sc.last > 1<<32 {
 			continue // a record of an earlier round, or not a record
 		}
 		if r, _, ok := recordAt(data, p); ok {
