@@ -173,6 +173,11 @@ func (w *wal) coalesce() (map[string][]byte, []byte) {
 	return over, meta
 }
 
+// checkpointHook, if set (by tests), is called inside a checkpoint's
+// bbolt transaction before it commits ("applying") and after it
+// committed, before the WAL is written from its start again ("applied").
+var checkpointHook func(phase string)
+
 // checkpoint (s.mu held, or during Open) applies the WAL's records to the
 // database in one ordinary bbolt transaction (its fsyncs), with the last
 // sequence applied, and then writes the WAL again from its start. With
@@ -211,12 +216,20 @@ func (s *Bolt) checkpoint(flag string) error {
 			return err
 		}
 		if flag != "" {
-			return mb.Put(keyWALClean, []byte(flag))
+			if err := mb.Put(keyWALClean, []byte(flag)); err != nil {
+				return err
+			}
+		}
+		if checkpointHook != nil {
+			checkpointHook("applying")
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("database %s: checkpoint of WAL %s: %w", s.path, w.path, err)
+	}
+	if checkpointHook != nil {
+		checkpointHook("applied")
 	}
 	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
 	return nil
