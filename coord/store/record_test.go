@@ -27,12 +27,12 @@ func TestRecordsAreMarshal(t *testing.T) {
 
 // checkpointed applies s's WAL (if any) to its database.
 func checkpointed(t interface{ Fatal(...any) }, s *Bolt) {
-	if s.wal == nil {
+	if s.wals[0] == nil {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkpoint(""); err != nil {
+	if err := s.checkpointAll(""); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -86,10 +86,14 @@ type Bolt struct {
 	// With the WAL (nil with Options.NoWAL): mu orders commits, loads and
 	// checkpoints.
 	mu        sync.Mutex
-	wal       *wal
+	wals      [2]*wal
+	act       int    // the WAL receiving commits
+	seq       uint64 // the last record's sequence
 	walID     []byte
 	ckptBytes int64
-	ckptErr   error // the last checkpoint's failure (logged once)
+	ckpt      *ckptRun   // the checkpoint under way (or failed), nil if none
+	ckptDone  *sync.Cond // on mu: a checkpoint ended
+	spare     []byte     // a finished checkpoint's buffer, for the next swap
 	log       *slog.Logger
 }
 
@@ -112,8 +116,10 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		return nil, fmt.Errorf("database %s: %w", path, statErr)
 	}
 	if opt.Init && !opt.NoWAL {
-		if _, err := os.Lstat(walPath(path)); err == nil {
-			return nil, fmt.Errorf("WAL %s exists without its database %s: --init creates a new one only (remove the WAL if it is stale)", walPath(path), path)
+		for _, wp := range walPaths(path) {
+			if _, err := os.Lstat(wp); err == nil {
+				return nil, fmt.Errorf("WAL %s exists without its database %s: --init creates a new one only (remove the WAL if it is stale)", wp, path)
+			}
 		}
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged page may point outside the file
@@ -207,12 +213,11 @@ func clip(s string) string {
 // change, and says so) and closes the database.
 func (s *Bolt) Close() error {
 	var err error
-	if s.wal != nil {
+	if s.wals[0] != nil {
 		s.mu.Lock()
-		if err = s.checkpoint("1"); err == nil {
-			err = s.wal.f.Close()
-		} else {
-			s.wal.f.Close()
+		err = s.checkpointAll("1")
+		for _, w := range s.wals {
+			err = errors.Join(err, w.f.Close())
 		}
 		s.mu.Unlock()
 	}
@@ -229,12 +234,10 @@ func (s *Bolt) Load() (meta coord.Meta, jobs []coord.Job, err error) {
 	defer s.faulted(&err)
 	var over map[string][]byte // a WAL's later records: id -> record (nil: deleted)
 	var overMeta []byte
-	if s.wal != nil {
+	if s.wals[0] != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if len(s.wal.pend) > 0 {
-			over, overMeta = s.wal.coalesce()
-		}
+		over, overMeta = s.pending()
 	}
 	decode := func(k, v []byte) error {
 		var j coord.Job
@@ -279,7 +282,7 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.faulted(&err)
-	if s.wal != nil {
+	if s.wals[0] != nil {
 		return s.commitWAL(chs)
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {

@@ -40,8 +40,9 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// walPath is the log of the database at path.
-func walPath(path string) string { return path + ".wal" }
+// walPaths are the two logs of the database at path: one receives the
+// commits while the records of the other are being checkpointed.
+func walPaths(path string) [2]string { return [2]string{path + ".wal", path + ".wal2"} }
 
 // walRecord is one record read back.
 type walRecord struct {
@@ -76,7 +77,9 @@ func recordCRC(h, payload []byte) uint32 {
 
 // walScan is what reading a log found.
 type walScan struct {
-	// records are the complete records after applied, in order.
+	// records are the complete records after applied, in order (their
+	// sequences rise by one; the caller checks that the first follows
+	// applied, or the other file's last).
 	records []walRecord
 	// last is the last sequence of the log (applied if none is newer).
 	last uint64
@@ -106,9 +109,6 @@ func scanWAL(data []byte, applied uint64) (walScan, error) {
 		}
 		if started && r.seq != prev+1 {
 			return sc, fmt.Errorf("record at offset %d has sequence %d after %d", off, r.seq, prev)
-		}
-		if !started && r.seq > applied+1 {
-			return sc, fmt.Errorf("record at offset %d has sequence %d but the database holds up to %d: records are missing", off, r.seq, applied)
 		}
 		if r.seq > applied {
 			if err := parseOps(r.payload, false, nil); err != nil {
@@ -203,7 +203,6 @@ type wal struct {
 	path   string
 	size   int64 // the file's length
 	off    int64 // where the next record goes
-	seq    uint64
 	noSync bool
 	rec    []byte // the record being written, reused
 	// pend holds the payloads of the records since the last checkpoint,
@@ -278,13 +277,12 @@ func (w *wal) sync() error {
 }
 
 // append writes the record in w.rec (header space first, payload after)
-// with the next sequence and syncs it; on success the payload joins
-// w.pend. On failure nothing advances: the next record overwrites the
-// failed one.
-func (w *wal) append() error {
+// with sequence seq and syncs it; on success the payload joins w.pend. On
+// failure nothing advances: the next record overwrites the failed one.
+func (w *wal) append(seq uint64) error {
 	r := w.rec
 	binary.LittleEndian.PutUint32(r[0:4], uint32(len(r)-recHeaderLen))
-	binary.LittleEndian.PutUint64(r[8:16], w.seq+1)
+	binary.LittleEndian.PutUint64(r[8:16], seq)
 	binary.LittleEndian.PutUint32(r[4:8], recordCRC(r[:recHeaderLen], r[recHeaderLen:]))
 	end := w.off + int64(len(r))
 	if end > w.size {
@@ -299,7 +297,6 @@ func (w *wal) append() error {
 		return err
 	}
 	w.off = end
-	w.seq++
 	w.pend = append(w.pend, r[recHeaderLen:]...)
 	return nil
 }

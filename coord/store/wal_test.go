@@ -16,10 +16,14 @@ import (
 // crash abandons s as a killed process would: the files are closed and
 // nothing more is written (no checkpoint).
 func crash(s *Bolt) {
-	if s.wal != nil {
-		s.wal.f.Close()
+	s.mu.Lock()
+	for _, w := range s.wals {
+		if w != nil {
+			w.f.Close()
+		}
 	}
-	s.db.Close()
+	s.mu.Unlock()
+	s.db.Close() // waits for a checkpoint's transaction under way: as if the crash came after it
 }
 
 // state is what s loads.
@@ -173,12 +177,18 @@ func copyDB(t *testing.T, dir, name string, wal []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	wal2, err := os.ReadFile(filepath.Join(dir, "c.db.wal2"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(dir, name)
-	os.Remove(p + ".wal")
 	if err := os.WriteFile(p, db, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p+".wal", wal, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p+".wal2", wal2, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"slices"
+	"sync"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	bolt "go.etcd.io/bbolt"
@@ -48,29 +50,31 @@ func (s *Bolt) checkNoWAL() error {
 		return err
 	}
 	if id != nil && !clean {
-		return fmt.Errorf("database %s was not closed cleanly: its WAL %s may hold changes it lacks (open it once with the WAL)", s.path, walPath(s.path))
+		return fmt.Errorf("database %s was not closed cleanly: its WAL %s may hold changes it lacks (open it once with the WAL)", s.path, walPaths(s.path)[0])
 	}
 	return nil
 }
 
-// openWALOf opens (or creates) the database's WAL, replays the records
-// newer than the database and checkpoints them at once, marking the
-// database as having a WAL in use (not clean).
-func (s *Bolt) openWALOf(opt Options) error {
+// openWALOf opens (or creates) the database's two WALs, replays the
+// records newer than the database and checkpoints them at once, marking
+// the database as having its WALs in use (not clean).
+func (s *Bolt) openWALOf(opt Options) (err error) {
 	id, applied, clean, err := s.walMeta()
 	if err != nil {
 		return err
 	}
-	wp := walPath(s.path)
-	_, statErr := os.Lstat(wp)
-	exists := statErr == nil
-	switch {
-	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
-		return fmt.Errorf("WAL %s: %w", wp, statErr)
-	case id == nil && exists:
-		return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
-	case id != nil && !exists && !clean:
-		return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
+	var exists [2]bool
+	for i, wp := range walPaths(s.path) {
+		_, statErr := os.Lstat(wp)
+		exists[i] = statErr == nil
+		switch {
+		case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+			return fmt.Errorf("WAL %s: %w", wp, statErr)
+		case id == nil && exists[i]:
+			return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
+		case id != nil && !exists[i] && !clean:
+			return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
+		}
 	}
 	if id == nil { // a database written without a WAL: it gets an identity before its WAL exists
 		id = make([]byte, walIDLen)
@@ -81,45 +85,64 @@ func (s *Bolt) openWALOf(opt Options) error {
 		}
 	}
 	s.walID = id
-	var w *wal
-	if !exists {
-		if w, err = createWAL(wp, id, opt.NoSync); err != nil {
-			return fmt.Errorf("WAL %s: %w", wp, err)
+	s.ckptDone = sync.NewCond(&s.mu)
+	defer func() {
+		if err != nil {
+			for _, w := range s.wals {
+				if w != nil {
+					w.f.Close()
+				}
+			}
+			s.wals = [2]*wal{}
 		}
-		w.seq = applied
-	} else {
+	}()
+	var scans [2][]walRecord
+	for i, wp := range walPaths(s.path) {
+		if !exists[i] {
+			if s.wals[i], err = createWAL(wp, id, opt.NoSync); err != nil {
+				return fmt.Errorf("WAL %s: %w", wp, err)
+			}
+			continue
+		}
 		var data []byte
-		if w, data, err = openWAL(wp, id, opt.NoSync); err != nil {
+		if s.wals[i], data, err = openWAL(wp, id, opt.NoSync); err != nil {
 			return fmt.Errorf("WAL %s: %w", wp, err)
 		}
 		sc, err := scanWAL(data, applied)
 		if err != nil {
-			w.f.Close()
 			return fmt.Errorf("WAL %s is corrupt: %w", wp, err)
 		}
 		if sc.torn >= 0 {
 			s.log.Warn("WAL: discarded a torn record at its end (a crash during its append; never acknowledged)", "wal", wp, "offset", sc.torn, "sequence", sc.last+1)
 		}
-		for _, r := range sc.records {
+		scans[i] = sc.records
+	}
+	// The records of both, in sequence order, continue the database's.
+	a, b, first := scans[0], scans[1], 0
+	if len(a) == 0 || (len(b) > 0 && b[0].seq < a[0].seq) {
+		a, b, first = b, a, 1
+	}
+	s.seq = applied
+	w := s.wals[0]
+	for k, part := range [2][]walRecord{a, b} {
+		for _, r := range part {
+			if r.seq != s.seq+1 {
+				return fmt.Errorf("WAL %s is corrupt: record at offset %d has sequence %d, want %d: records are missing", walPaths(s.path)[(first+k)%2], r.off, r.seq, s.seq+1)
+			}
 			w.pend = append(w.pend, r.payload...)
+			s.seq = r.seq
 		}
-		w.seq = sc.last
 	}
-	s.wal = w
-	if err := s.checkpoint("0"); err != nil {
-		w.f.Close()
-		return err
-	}
-	return nil
+	return s.checkpointAll("0")
 }
 
-// commitWAL appends chs as one WAL record, syncs it, and checkpoints once
-// the WAL has grown past its bound. s.mu orders it with loads and
-// checkpoints.
+// commitWAL appends chs as one record to the active WAL and syncs it;
+// once that WAL has grown past its bound it starts a checkpoint. s.mu
+// orders it with loads and checkpoints.
 func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := s.wal
+	w := s.wals[s.act]
 	s.recs.Reset()
 	r := append(w.rec[:0], make([]byte, recHeaderLen)...)
 	for _, ch := range chs {
@@ -139,60 +162,140 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 		return fmt.Errorf("meta record: %w", err)
 	}
 	w.rec = appendField(append(r, 'M'), b)
-	if err := w.append(); err != nil {
+	if err := w.append(s.seq + 1); err != nil {
 		return fmt.Errorf("WAL %s: %w", w.path, err)
 	}
+	s.seq++
 	if w.off-int64(walHeaderLen) >= s.ckptBytes {
-		// The batch is durable in the WAL: a failed checkpoint does not
-		// fail it, and the next commit tries again.
-		err := s.checkpoint("")
-		if err != nil && s.ckptErr == nil {
-			s.log.Error("WAL checkpoint failed: the WAL keeps growing until one succeeds", "err", err)
-		}
-		s.ckptErr = err
+		s.startCheckpoint()
 	}
 	return nil
 }
 
-// coalesce is the net effect of the operations in w.pend: each job's
-// last record (nil if its last operation deleted it) and the last meta
-// record. The slices point into w.pend.
-func (w *wal) coalesce() (map[string][]byte, []byte) {
+// ckptRun is a checkpoint in the background: the records (payloads) it
+// applies, up to sequence seq.
+type ckptRun struct {
+	pend []byte
+	seq  uint64
+	done bool
+	err  error
+}
+
+// startCheckpoint (s.mu held) applies the active WAL's records to the
+// database in the background, commits going on meanwhile to the other
+// WAL, whose records are all in the database (its checkpoint ended). It
+// does nothing while a checkpoint is under way (the active WAL grows
+// meanwhile), and after a failed one it tries that one again, without
+// switching.
+func (s *Bolt) startCheckpoint() {
+	run := s.ckpt
+	switch {
+	case run != nil && !run.done:
+		return
+	case run != nil: // failed: its records are still only in the other WAL
+		run.done, run.err = false, nil
+	default:
+		old := s.wals[s.act]
+		run = &ckptRun{pend: old.pend, seq: s.seq}
+		s.act = 1 - s.act
+		nw := s.wals[s.act]
+		old.pend, nw.pend, nw.off = nil, s.spare[:0], int64(walHeaderLen)
+		s.spare = nil
+		s.ckpt = run
+	}
+	go func() {
+		err := func() (err error) {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer s.faulted(&err)
+			return s.apply(run.pend, run.seq, "")
+		}()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		run.done, run.err = true, err
+		if err == nil {
+			s.ckpt, s.spare = nil, run.pend[:0]
+		} else {
+			s.log.Error("WAL checkpoint failed: commits go on in the other WAL until one succeeds", "err", err)
+		}
+		s.ckptDone.Broadcast()
+	}()
+}
+
+// checkpointAll (s.mu held, or during Open) waits for a checkpoint under
+// way, then applies every record not yet in the database (a failed
+// checkpoint's and the active WAL's) and the clean flag, and writes the
+// active WAL again from its start.
+func (s *Bolt) checkpointAll(flag string) error {
+	for s.ckpt != nil && !s.ckpt.done {
+		s.ckptDone.Wait()
+	}
+	w := s.wals[s.act]
+	pend := w.pend
+	if s.ckpt != nil {
+		pend = append(slices.Clip(s.ckpt.pend), w.pend...)
+	}
+	if err := s.apply(pend, s.seq, flag); err != nil {
+		return err
+	}
+	s.ckpt = nil
+	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	return nil
+}
+
+// pending (s.mu held) is the net effect of the records not yet in the
+// database: each job's last record (nil if its last operation deleted it)
+// and the last meta record; nil if there are none.
+func (s *Bolt) pending() (map[string][]byte, []byte) {
+	var parts [][]byte
+	if s.ckpt != nil {
+		parts = append(parts, s.ckpt.pend)
+	}
+	if p := s.wals[s.act].pend; len(p) > 0 {
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	return coalesce(parts...)
+}
+
+// coalesce is the net effect of the operations of payloads, in order:
+// each job's last record (nil if its last operation deleted it) and the
+// last meta record. The slices point into the payloads.
+func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
 	over := make(map[string][]byte)
 	var meta []byte
-	parseOps(w.pend, true, func(op walOp) {
-		switch op.tag {
-		case 'P':
-			over[string(op.id)] = op.value
-		case 'D':
-			over[string(op.id)] = nil
-		case 'M':
-			meta = op.value
-		}
-	})
+	for _, p := range payloads {
+		parseOps(p, true, func(op walOp) {
+			switch op.tag {
+			case 'P':
+				over[string(op.id)] = op.value
+			case 'D':
+				over[string(op.id)] = nil
+			case 'M':
+				meta = op.value
+			}
+		})
+	}
 	return over, meta
 }
 
 // checkpointHook, if set (by tests), is called inside a checkpoint's
 // bbolt transaction before it commits ("applying") and after it
-// committed, before the WAL is written from its start again ("applied").
+// committed ("applied").
 var checkpointHook func(phase string)
 
-// checkpoint (s.mu held, or during Open) applies the WAL's records to the
-// database in one ordinary bbolt transaction (its fsyncs), with the last
-// sequence applied, and then writes the WAL again from its start. With
-// flag "" it does nothing when no record is pending; "0" or "1" also sets
-// the clean flag (1: every change is in the database and the WAL is not in
-// use).
-func (s *Bolt) checkpoint(flag string) error {
-	w := s.wal
-	if len(w.pend) == 0 && flag == "" {
-		return nil
-	}
+// apply writes the net effect of pend (records up to sequence seq) to the
+// database in one ordinary bbolt transaction (its fsyncs), with seq as
+// the last sequence applied and, unless flag is "", the clean flag (1:
+// every change is in the database and no WAL is in use).
+func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 	var over map[string][]byte
 	var meta []byte
-	if len(w.pend) > 0 {
-		over, meta = w.coalesce()
+	if len(pend) > 0 {
+		over, meta = coalesce(pend)
+	} else if flag == "" {
+		return nil
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		jb, mb := tx.Bucket(bucketJobs), tx.Bucket(bucketMeta)
@@ -212,7 +315,7 @@ func (s *Bolt) checkpoint(flag string) error {
 				return err
 			}
 		}
-		if err := mb.Put(keyWALSeq, binary.BigEndian.AppendUint64(nil, w.seq)); err != nil {
+		if err := mb.Put(keyWALSeq, binary.BigEndian.AppendUint64(nil, seq)); err != nil {
 			return err
 		}
 		if flag != "" {
@@ -226,12 +329,11 @@ func (s *Bolt) checkpoint(flag string) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("database %s: checkpoint of WAL %s: %w", s.path, w.path, err)
+		return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
 	}
 	if checkpointHook != nil {
 		checkpointHook("applied")
 	}
-	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
 	return nil
 }
 
