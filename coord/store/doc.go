@@ -8,22 +8,26 @@
 // previous one for a bounded time so that more requests share its fsync.
 //
 // A commit is one record appended to a write-ahead log beside the
-// database (<db>.wal) and one fdatasync of it, where a bbolt transaction
-// costs two (its pages, then its meta page). A record is its length, a
-// CRC-32C, a sequence number rising by one, and the batch's operations:
-// each job's JSON record as the database holds it, each deletion, and the
-// last meta record. Once the WAL holds Options.CheckpointBytes (8 MiB) of
-// records, the commit that passed the bound first applies them to the
-// database in one ordinary durable bbolt transaction (each job written
-// once, with its last record) that also stores the last sequence applied,
-// and the WAL is written again from its start. The space is reused, not
-// truncated: a record overwrites zeros or older records, so its fdatasync
-// writes no inode size. bbolt never runs without its fsyncs in durable
-// mode (its meta page could then land before its pages: a corrupt file,
-// not a stale one).
+// database and one fdatasync of it, where a bbolt transaction costs two
+// (its pages, then its meta page). A record is its length, a CRC-32C, a
+// sequence number rising by one, and the batch's operations: each job's
+// JSON record as the database holds it, each deletion, and the last meta
+// record. There are two logs, <db>.wal and <db>.wal2: once the one
+// receiving commits holds Options.CheckpointBytes (8 MiB) of records, the
+// commits go on in the other while a goroutine applies the first's
+// records to the database in one ordinary durable bbolt transaction
+// (each job written once, with its last record) that also stores the last
+// sequence applied; no commit waits for bbolt's fsyncs. A log is switched
+// to again only once its records are in the database, and it is then
+// written from its start: the space is reused, not truncated, so a
+// record overwrites zeros or older records and its fdatasync writes no
+// inode size. bbolt never runs without its fsyncs in durable mode (its
+// meta page could then land before its pages: a corrupt file, not a
+// stale one).
 //
 // The state is the database's plus every complete WAL record after the
-// sequence it holds, in order. Reading the WAL, the log is the run of
+// sequence it holds, in order (those of both logs, which must continue
+// one another). Reading a WAL, the log is the run of
 // records from its header whose sequences rise by one; a record of an
 // earlier round (a lower sequence, left beyond the current one) ends it,
 // and a record already in the database (a crash between a checkpoint and
@@ -48,8 +52,8 @@
 //
 // Complexity: a commit costs O(changed jobs) plus one fdatasync of the
 // record's bytes; a checkpoint O(bytes of WAL + distinct jobs changed ·
-// log jobs) plus bbolt's two fsyncs, once per CheckpointBytes; opening
-// reads the whole WAL (O(its size), a scan past the log's end for a newer
+// log jobs) plus bbolt's two fsyncs, once per CheckpointBytes and off the
+// commit's path; opening reads both WALs whole (O(its size), a scan past the log's end for a newer
 // record) and Load is O(jobs + WAL records since the last checkpoint)
 // time and memory.
 package store
