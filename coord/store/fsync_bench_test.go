@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -96,7 +95,7 @@ func BenchmarkFsyncAppendPrealloc(b *testing.B) {
 			b.Fatal(err)
 		}
 		off += int64(len(rec))
-		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+		if err := fdatasync(f); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -117,7 +116,7 @@ func BenchmarkFsyncAppendGrow(b *testing.B) {
 		if _, err := f.Write(rec); err != nil {
 			b.Fatal(err)
 		}
-		if err := syscall.Fdatasync(int(f.Fd())); err != nil {
+		if err := fdatasync(f); err != nil {
 			b.Fatal(err)
 		}
 	}
