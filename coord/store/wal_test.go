@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -427,4 +428,84 @@ func FuzzScanWAL(f *testing.F) {
 			t.Fatalf("last %d, applied %d, records up to %d", sc.last, applied, next-1)
 		}
 	})
+}
+
+// Concurrency (run under -race): eight submitters through a Writer, a
+// checkpoint every 512 bytes in the background, and readers loading all
+// the while; each load's jobs are ones the core had registered, and the
+// final load, then a reopen's, is exactly the core's state.
+func TestWALConcurrentCommitsLoadsCheckpoints(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(path, Options{Init: true, NoSync: true, CheckpointBytes: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := coord.New(cfg(t))
+	w := NewWriterWait(s, 0)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, jobs, err := s.Load()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, j := range jobs {
+					if !strings.HasSuffix(j.Spec.ID, "x") {
+						t.Errorf("loaded a job never registered: %q", j.Spec.ID)
+					}
+				}
+			}
+		}()
+	}
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 60 {
+				mu.Lock()
+				id := string(rune('a'+g)) + "x"
+				c.Done(float64(i), id, false)
+				c.Register(float64(i), coord.JobSpec{ID: id, Nodes: i + 1, C: 1, MTBF: 1})
+				ack := w.Submit(c.TakeChanges())
+				mu.Unlock()
+				if err := <-ack; err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	readers.Wait()
+	w.Close()
+	check := func(when string) {
+		_, jobs, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(jobs, jobsOf(c, jobs)) || len(jobs) != c.Stats().Jobs {
+			t.Fatalf("%s: stored %+v\nhave %+v", when, jobs, jobsOf(c, jobs))
+		}
+	}
+	check("before closing")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path, Options{NoWAL: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check("the database alone after a clean close")
 }
