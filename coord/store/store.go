@@ -46,9 +46,10 @@ type Options struct {
 	// comparison. It refuses a database whose WAL may hold changes (one
 	// not closed cleanly).
 	NoWAL bool
-	// CheckpointBytes is the WAL's size (records since the last
-	// checkpoint) past which a commit first applies them to the database;
-	// 0 means DefaultCheckpointBytes.
+	// CheckpointBytes is the size of records in the WAL receiving
+	// commits past which the commits move to the other WAL while its
+	// records are applied to the database in the background; 0 means
+	// DefaultCheckpointBytes.
 	CheckpointBytes int64
 	// Log receives a line when opening discards a torn WAL record; nil
 	// means slog.Default().
@@ -187,6 +188,11 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 	}
 	if !opt.Init {
 		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
+			for _, w := range s.wals {
+				if w != nil {
+					w.f.Close()
+				}
+			}
 			db.Close()
 			return nil, err
 		}
