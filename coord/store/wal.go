@@ -211,8 +211,9 @@ type wal struct {
 }
 
 // createWAL writes a new log for the identity id (refusing a file that
-// exists) and syncs it and its directory.
-func createWAL(path string, id []byte, noSync bool) (*wal, error) {
+// exists), with pre bytes of zeros after its header if the disk has the
+// room, and syncs it and its directory.
+func createWAL(path string, id []byte, noSync bool, pre int64) (*wal, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
@@ -224,6 +225,9 @@ func createWAL(path string, id []byte, noSync bool) (*wal, error) {
 		return nil, err
 	}
 	w.size = int64(len(h))
+	if pre > 0 {
+		w.grow(w.size + pre) // no room: it grows on demand
+	}
 	if err := w.sync(); err != nil {
 		f.Close()
 		return nil, err

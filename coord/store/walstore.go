@@ -99,7 +99,15 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 	var scans [2][]walRecord
 	for i, wp := range walPaths(s.path) {
 		if !exists[i] {
-			if s.wals[i], err = createWAL(wp, id, opt.NoSync); err != nil {
+			// A new WAL gets its zeros now (unless fsync is off), so that
+			// no commit of its first round grows the file: a grown
+			// file's fdatasync also writes its size and the zeros. On a
+			// disk without the room it grows on demand.
+			var pre int64
+			if !opt.NoSync {
+				pre = min(s.ckptBytes, maxPrealloc) + walChunk
+			}
+			if s.wals[i], err = createWAL(wp, id, opt.NoSync, pre); err != nil {
 				return fmt.Errorf("WAL %s: %w", wp, err)
 			}
 			continue
@@ -135,6 +143,9 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 	}
 	return s.checkpointAll("0")
 }
+
+// maxPrealloc bounds the zeros written at open per WAL.
+const maxPrealloc = 64 << 20
 
 // commitWAL appends chs as one record to the active WAL and syncs it;
 // once that WAL has grown past its bound it starts a checkpoint. s.mu
