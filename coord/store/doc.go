@@ -21,7 +21,8 @@
 // to again only once its records are in the database, and it is then
 // written from its start: the space is reused, not truncated, so a
 // record overwrites zeros or older records and its fdatasync writes no
-// inode size. bbolt never runs without its fsyncs in durable mode (its
+// inode size (a new log is written with CheckpointBytes + 1 MiB of zeros
+// when it is created, fsync on; it grows when a round needs more). bbolt never runs without its fsyncs in durable mode (its
 // meta page could then land before its pages: a corrupt file, not a
 // stale one).
 //
