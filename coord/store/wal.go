@@ -129,6 +129,11 @@ func scanWAL(data []byte, applied uint64) (walScan, error) {
 		}
 	}
 	for p := off + 1; p+recHeaderLen < len(data); p++ {
+		if data[p]|data[p+1]|data[p+2]|data[p+3] == 0 { // a zero length: skip the run of zeros (a preallocated log's rest)
+			z := len(data) - p - len(bytes.TrimLeft(data[p:], "\x00"))
+			p += z - 4 // the next window's length holds the first non-zero byte
+			continue
+		}
 		if seq := binary.LittleEndian.Uint64(data[p+8 : p+16]); seq <= sc.last || seq-sc.last > 1<<32 {
 			continue // a record of an earlier round, or not a record
 		}
