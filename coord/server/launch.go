@@ -133,7 +133,7 @@ func Serve(ctx context.Context, l Launch) error {
 		opt.Store = l.Store
 		return Run(ctx, l.Listen, opt)
 	}
-	st, err := store.Open(l.DB, store.Options{Init: l.Init, NoSync: l.NoSync})
+	st, err := store.Open(l.DB, store.Options{Init: l.Init, NoSync: l.NoSync, Log: opt.Logger})
 	if err != nil {
 		return err
 	}

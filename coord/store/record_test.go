@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -16,9 +17,28 @@ import (
 // any job and meta record — ids with HTML characters, escapes and any
 // Unicode, leases of every kind, fractional and huge numbers — even when
 // the commit's buffer grows under the records written before: each key
-// holds exactly Marshal's encoding of its job after the commit.
+// holds exactly Marshal's encoding of its job after the commit (with the
+// WAL, once a checkpoint has applied it).
 func TestRecordsAreMarshal(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{Init: true, NoSync: true})
+	for _, noWAL := range []bool{true, false} {
+		t.Run(fmt.Sprintf("NoWAL=%v", noWAL), func(t *testing.T) { recordsAreMarshal(t, noWAL) })
+	}
+}
+
+// checkpointed applies s's WAL (if any) to its database.
+func checkpointed(t interface{ Fatal(...any) }, s *Bolt) {
+	if s.wals[0] == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkpointAll(""); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func recordsAreMarshal(t *testing.T, noWAL bool) {
+	s, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{Init: true, NoSync: true, NoWAL: noWAL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +71,7 @@ func TestRecordsAreMarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantMeta, _ := json.Marshal(ch.Meta)
+		checkpointed(t, s)
 		s.db.View(func(tx *bolt.Tx) error {
 			for id, b := range want {
 				if got := tx.Bucket(bucketJobs).Get([]byte(id)); !bytes.Equal(got, b) {

@@ -2,12 +2,15 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -20,6 +23,12 @@ var (
 	bucketJobs = []byte("jobs")
 	keyVersion = []byte("version")
 	keyState   = []byte("state")
+	// The WAL's identity (16 random bytes, also in the WAL's header), the
+	// last WAL sequence the database holds (8 bytes, big endian), and
+	// "1" once a clean Close left every change in the database.
+	keyWALID    = []byte("wal-id")
+	keyWALSeq   = []byte("wal-seq")
+	keyWALClean = []byte("wal-clean")
 )
 
 // Version is the database schema version.
@@ -29,9 +38,26 @@ const Version = "ckpt-coord/1"
 type Options struct {
 	// Init creates a new database; the file must not exist.
 	Init bool
-	// NoSync skips fsync (tests of throughput only; not durable).
+	// NoSync skips fsync, the WAL's too (tests of throughput only; not
+	// durable).
 	NoSync bool
+	// NoWAL commits each batch straight into the database (bbolt's two
+	// fsyncs per commit), the path before the write-ahead log: kept for
+	// comparison. It refuses a database whose WAL may hold changes (one
+	// not closed cleanly).
+	NoWAL bool
+	// CheckpointBytes is the size of records in the WAL receiving
+	// commits past which the commits move to the other WAL while its
+	// records are applied to the database in the background; 0 means
+	// DefaultCheckpointBytes.
+	CheckpointBytes int64
+	// Log receives a line when opening discards a torn WAL record; nil
+	// means slog.Default().
+	Log *slog.Logger
 }
+
+// DefaultCheckpointBytes is the WAL size that triggers a checkpoint.
+const DefaultCheckpointBytes = 8 << 20
 
 // Store is what the coordinator needs of its persistence: the state at
 // start and a durable commit of each batch of changes, in order. The
@@ -57,6 +83,19 @@ type Bolt struct {
 	// the transaction ends); reused, under bbolt's writer lock.
 	recs bytes.Buffer
 	enc  *json.Encoder
+
+	// With the WAL (nil with Options.NoWAL): mu orders commits, loads and
+	// checkpoints.
+	mu        sync.Mutex
+	wals      [2]*wal
+	act       int    // the WAL receiving commits
+	seq       uint64 // the last record's sequence
+	walID     []byte
+	ckptBytes int64
+	ckpt      *ckptRun   // the checkpoint under way (or failed), nil if none
+	ckptDone  *sync.Cond // on mu: a checkpoint ended
+	spare     []byte     // a finished checkpoint's buffer, for the next swap
+	log       *slog.Logger
 }
 
 var _ Store = (*Bolt)(nil)
@@ -77,6 +116,13 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
 		return nil, fmt.Errorf("database %s: %w", path, statErr)
 	}
+	if opt.Init && !opt.NoWAL {
+		for _, wp := range walPaths(path) {
+			if _, err := os.Lstat(wp); err == nil {
+				return nil, fmt.Errorf("WAL %s exists without its database %s: --init creates a new one only (remove the WAL if it is stale)", wp, path)
+			}
+		}
+	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged page may point outside the file
 	defer func() {
 		if r := recover(); r != nil { // bbolt panics on some corrupt pages
@@ -90,7 +136,7 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		}
 		return nil, fmt.Errorf("database %s is not a usable bbolt file: %w", path, err)
 	}
-	s = &Bolt{db: db, path: path}
+	s = &Bolt{db: db, path: path, log: cmp.Or(opt.Log, slog.Default()), ckptBytes: cmp.Or(opt.CheckpointBytes, DefaultCheckpointBytes)}
 	s.enc = json.NewEncoder(&s.recs)
 	if opt.Init {
 		err = db.Update(func(tx *bolt.Tx) error {
@@ -103,6 +149,11 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 			}
 			if err := m.Put(keyVersion, []byte(Version)); err != nil {
 				return err
+			}
+			if !opt.NoWAL {
+				if err := m.Put(keyWALClean, []byte("1")); err != nil { // no WAL yet: openWALOf creates it
+					return err
+				}
 			}
 			b, err := json.Marshal(coord.Meta{})
 			if err != nil {
@@ -126,8 +177,22 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
+	if opt.NoWAL {
+		err = s.checkNoWAL()
+	} else {
+		err = s.openWALOf(opt)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	if !opt.Init {
 		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
+			for _, w := range s.wals {
+				if w != nil {
+					w.f.Close()
+				}
+			}
 			db.Close()
 			return nil, err
 		}
@@ -150,45 +215,82 @@ func clip(s string) string {
 	return s
 }
 
-// Close closes the database.
-func (s *Bolt) Close() error { return s.db.Close() }
+// Close checkpoints the WAL (so that the database alone holds every
+// change, and says so) and closes the database.
+func (s *Bolt) Close() error {
+	var err error
+	if s.wals[0] != nil {
+		s.mu.Lock()
+		err = s.checkpointAll("1")
+		for _, w := range s.wals {
+			err = errors.Join(err, w.f.Close())
+		}
+		s.mu.Unlock()
+	}
+	return errors.Join(err, s.db.Close())
+}
 
 // Name is the database file.
 func (s *Bolt) Name() string { return s.path }
 
-// Load reads the whole state.
+// Load reads the whole state: the database's, and with the WAL the
+// changes of the records not yet checkpointed over it.
 func (s *Bolt) Load() (meta coord.Meta, jobs []coord.Job, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.faulted(&err)
+	var over map[string][]byte // a WAL's later records: id -> record (nil: deleted)
+	var overMeta []byte
+	if s.wals[0] != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		over, overMeta = s.pending()
+	}
+	decode := func(k, v []byte) error {
+		var j coord.Job
+		if err := json.Unmarshal(v, &j); err != nil {
+			return fmt.Errorf("job record %q: %w", clip(string(k)), err)
+		}
+		if j.Spec.ID != string(k) {
+			return fmt.Errorf("job record %q holds job %q", clip(string(k)), clip(j.Spec.ID))
+		}
+		jobs = append(jobs, j)
+		return nil
+	}
 	err = s.db.View(func(tx *bolt.Tx) error {
-		if err := json.Unmarshal(tx.Bucket(bucketMeta).Get(keyState), &meta); err != nil {
+		mb := tx.Bucket(bucketMeta).Get(keyState)
+		if overMeta != nil {
+			mb = overMeta
+		}
+		if err := json.Unmarshal(mb, &meta); err != nil {
 			return fmt.Errorf("meta record: %w", err)
 		}
-		return tx.Bucket(bucketJobs).ForEach(func(k, v []byte) error {
-			var j coord.Job
-			if err := json.Unmarshal(v, &j); err != nil {
-				return fmt.Errorf("job record %q: %w", clip(string(k)), err)
-			}
-			if j.Spec.ID != string(k) {
-				return fmt.Errorf("job record %q holds job %q", clip(string(k)), clip(j.Spec.ID))
-			}
-			jobs = append(jobs, j)
-			return nil
-		})
+		if over != nil {
+			return loadOver(tx, over, decode)
+		}
+		return tx.Bucket(bucketJobs).ForEach(decode)
 	})
 	if err != nil {
 		return coord.Meta{}, nil, fmt.Errorf("database %s: %w", s.path, err)
 	}
+	if over != nil {
+		sortJobs(jobs)
+	}
 	return meta, jobs, nil
 }
 
-// Commit writes a sequence of changes, in order, in one transaction.
+// Commit makes a sequence of changes durable, in order, all or none: one
+// WAL record and its fdatasync (a checkpoint first applies the WAL to the
+// database once it has grown past Options.CheckpointBytes), or with
+// Options.NoWAL one bbolt transaction.
 func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	if len(chs) == 0 {
 		return nil
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.faulted(&err)
+	if s.wals[0] != nil {
+		return s.commitWAL(chs)
+	}
 	return s.db.Update(func(tx *bolt.Tx) error {
 		s.recs.Reset()
 		jb := tx.Bucket(bucketJobs)

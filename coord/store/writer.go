@@ -38,8 +38,9 @@ type Writer struct {
 
 // WriterStats count a Writer's work since it started.
 type WriterStats struct {
-	// Commits are the transactions that committed (each one bbolt
-	// commit: its fsyncs answer the whole batch); a failed one is not
+	// Commits are the store commits that succeeded (each one WAL
+	// record and its fdatasync, or one bbolt transaction: they answer the
+	// whole batch); a failed one is not
 	// counted.
 	Commits uint64
 	// Changes are the submitted changes those transactions wrote:

@@ -1,0 +1,375 @@
+package store
+
+import (
+	"cmp"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"slices"
+	"sync"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	bolt "go.etcd.io/bbolt"
+)
+
+// walMeta reads the database's WAL identity, last applied sequence and
+// clean flag.
+func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		if v := m.Get(keyWALID); v != nil {
+			if len(v) != walIDLen {
+				return fmt.Errorf("WAL identity of %d bytes, want %d", len(v), walIDLen)
+			}
+			id = slices.Clone(v)
+		}
+		if v := m.Get(keyWALSeq); v != nil {
+			if len(v) != 8 {
+				return fmt.Errorf("WAL sequence of %d bytes, want 8", len(v))
+			}
+			applied = binary.BigEndian.Uint64(v)
+		}
+		clean = string(m.Get(keyWALClean)) == "1"
+		return nil
+	})
+	if err != nil {
+		err = fmt.Errorf("database %s: %w", s.path, err)
+	}
+	return id, applied, clean, err
+}
+
+// checkNoWAL refuses, for Options.NoWAL, a database whose WAL may hold
+// changes it lacks.
+func (s *Bolt) checkNoWAL() error {
+	id, _, clean, err := s.walMeta()
+	if err != nil {
+		return err
+	}
+	if id != nil && !clean {
+		return fmt.Errorf("database %s was not closed cleanly: its WAL %s may hold changes it lacks (open it once with the WAL)", s.path, walPaths(s.path)[0])
+	}
+	return nil
+}
+
+// openWALOf opens (or creates) the database's two WALs, replays the
+// records newer than the database and checkpoints them at once, marking
+// the database as having its WALs in use (not clean).
+func (s *Bolt) openWALOf(opt Options) (err error) {
+	id, applied, clean, err := s.walMeta()
+	if err != nil {
+		return err
+	}
+	var exists [2]bool
+	for i, wp := range walPaths(s.path) {
+		_, statErr := os.Lstat(wp)
+		exists[i] = statErr == nil
+		switch {
+		case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+			return fmt.Errorf("WAL %s: %w", wp, statErr)
+		case id == nil && exists[i]:
+			return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
+		case id != nil && !exists[i] && !clean:
+			return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
+		}
+	}
+	if id == nil { // a database written without a WAL: it gets an identity before its WAL exists
+		id = make([]byte, walIDLen)
+		rand.Read(id)
+		err = s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyWALID, id) })
+		if err != nil {
+			return fmt.Errorf("database %s: %w", s.path, err)
+		}
+	}
+	s.walID = id
+	s.ckptDone = sync.NewCond(&s.mu)
+	defer func() {
+		if err != nil {
+			for _, w := range s.wals {
+				if w != nil {
+					w.f.Close()
+				}
+			}
+			s.wals = [2]*wal{}
+		}
+	}()
+	var scans [2][]walRecord
+	for i, wp := range walPaths(s.path) {
+		if !exists[i] {
+			// A new WAL gets its zeros now (unless fsync is off), so that
+			// no commit of its first round grows the file: a grown
+			// file's fdatasync also writes its size and the zeros. On a
+			// disk without the room it grows on demand.
+			var pre int64
+			if !opt.NoSync {
+				pre = min(s.ckptBytes, maxPrealloc) + walChunk
+			}
+			if s.wals[i], err = createWAL(wp, id, opt.NoSync, pre); err != nil {
+				return fmt.Errorf("WAL %s: %w", wp, err)
+			}
+			continue
+		}
+		var data []byte
+		if s.wals[i], data, err = openWAL(wp, id, opt.NoSync); err != nil {
+			return fmt.Errorf("WAL %s: %w", wp, err)
+		}
+		sc, err := scanWAL(data, applied)
+		if err != nil {
+			return fmt.Errorf("WAL %s is corrupt: %w", wp, err)
+		}
+		if sc.torn >= 0 {
+			s.log.Warn("WAL: discarded a torn record at its end (a crash during its append; never acknowledged)", "wal", wp, "offset", sc.torn, "sequence", sc.last+1)
+		}
+		scans[i] = sc.records
+	}
+	// The records of both, in sequence order, continue the database's.
+	a, b, first := scans[0], scans[1], 0
+	if len(a) == 0 || (len(b) > 0 && b[0].seq < a[0].seq) {
+		a, b, first = b, a, 1
+	}
+	s.seq = applied
+	w := s.wals[0]
+	for k, part := range [2][]walRecord{a, b} {
+		for _, r := range part {
+			if r.seq != s.seq+1 {
+				return fmt.Errorf("WAL %s is corrupt: record at offset %d has sequence %d, want %d: records are missing", walPaths(s.path)[(first+k)%2], r.off, r.seq, s.seq+1)
+			}
+			w.pend = append(w.pend, r.payload...)
+			s.seq = r.seq
+		}
+	}
+	return s.checkpointAll("0")
+}
+
+// maxPrealloc bounds the zeros written at open per WAL.
+const maxPrealloc = 64 << 20
+
+// commitWAL appends chs as one record to the active WAL and syncs it;
+// once that WAL has grown past its bound it starts a checkpoint. s.mu
+// orders it with loads and checkpoints.
+func (s *Bolt) commitWAL(chs []coord.Changes) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.wals[s.act]
+	s.recs.Reset()
+	r := append(w.rec[:0], make([]byte, recHeaderLen)...)
+	for _, ch := range chs {
+		for _, j := range ch.Put {
+			b, err := s.record(j)
+			if err != nil {
+				return fmt.Errorf("job %q: %w", j.Spec.ID, err)
+			}
+			r = appendField(appendField(append(r, 'P'), []byte(j.Spec.ID)), b)
+		}
+		for _, id := range ch.Delete {
+			r = appendField(append(r, 'D'), []byte(id))
+		}
+	}
+	b, err := s.record(chs[len(chs)-1].Meta)
+	if err != nil {
+		return fmt.Errorf("meta record: %w", err)
+	}
+	w.rec = appendField(append(r, 'M'), b)
+	if err := w.append(s.seq + 1); err != nil {
+		return fmt.Errorf("WAL %s: %w", w.path, err)
+	}
+	s.seq++
+	if w.off-int64(walHeaderLen) >= s.ckptBytes {
+		s.startCheckpoint()
+	}
+	return nil
+}
+
+// ckptRun is a checkpoint in the background: the records (payloads) it
+// applies, up to sequence seq.
+type ckptRun struct {
+	pend []byte
+	seq  uint64
+	done bool
+	err  error
+}
+
+// startCheckpoint (s.mu held) applies the active WAL's records to the
+// database in the background, commits going on meanwhile to the other
+// WAL, whose records are all in the database (its checkpoint ended). It
+// does nothing while a checkpoint is under way (the active WAL grows
+// meanwhile), and after a failed one it tries that one again, without
+// switching.
+func (s *Bolt) startCheckpoint() {
+	run := s.ckpt
+	switch {
+	case run != nil && !run.done:
+		return
+	case run != nil: // failed: its records are still only in the other WAL
+		run.done, run.err = false, nil
+	default:
+		old := s.wals[s.act]
+		run = &ckptRun{pend: old.pend, seq: s.seq}
+		s.act = 1 - s.act
+		nw := s.wals[s.act]
+		old.pend, nw.pend, nw.off = nil, s.spare[:0], int64(walHeaderLen)
+		s.spare = nil
+		s.ckpt = run
+	}
+	go func() {
+		err := func() (err error) {
+			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+			defer s.faulted(&err)
+			return s.apply(run.pend, run.seq, "")
+		}()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		run.done, run.err = true, err
+		if err == nil {
+			s.ckpt, s.spare = nil, run.pend[:0]
+		} else {
+			s.log.Error("WAL checkpoint failed: commits go on in the other WAL until one succeeds", "err", err)
+		}
+		s.ckptDone.Broadcast()
+	}()
+}
+
+// checkpointAll (s.mu held, or during Open) waits for a checkpoint under
+// way, then applies every record not yet in the database (a failed
+// checkpoint's and the active WAL's) and the clean flag, and writes the
+// active WAL again from its start.
+func (s *Bolt) checkpointAll(flag string) error {
+	for s.ckpt != nil && !s.ckpt.done {
+		s.ckptDone.Wait()
+	}
+	w := s.wals[s.act]
+	pend := w.pend
+	if s.ckpt != nil {
+		pend = append(slices.Clip(s.ckpt.pend), w.pend...)
+	}
+	if err := s.apply(pend, s.seq, flag); err != nil {
+		return err
+	}
+	s.ckpt = nil
+	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	return nil
+}
+
+// pending (s.mu held) is the net effect of the records not yet in the
+// database: each job's last record (nil if its last operation deleted it)
+// and the last meta record; nil if there are none.
+func (s *Bolt) pending() (map[string][]byte, []byte) {
+	var parts [][]byte
+	if s.ckpt != nil {
+		parts = append(parts, s.ckpt.pend)
+	}
+	if p := s.wals[s.act].pend; len(p) > 0 {
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	return coalesce(parts...)
+}
+
+// coalesce is the net effect of the operations of payloads, in order:
+// each job's last record (nil if its last operation deleted it) and the
+// last meta record. The slices point into the payloads.
+func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
+	over := make(map[string][]byte)
+	var meta []byte
+	for _, p := range payloads {
+		parseOps(p, true, func(op walOp) {
+			switch op.tag {
+			case 'P':
+				over[string(op.id)] = op.value
+			case 'D':
+				over[string(op.id)] = nil
+			case 'M':
+				meta = op.value
+			}
+		})
+	}
+	return over, meta
+}
+
+// checkpointHook, if set (by tests), is called inside a checkpoint's
+// bbolt transaction before it commits ("applying") and after it
+// committed ("applied").
+var checkpointHook func(phase string)
+
+// apply writes the net effect of pend (records up to sequence seq) to the
+// database in one ordinary bbolt transaction (its fsyncs), with seq as
+// the last sequence applied and, unless flag is "", the clean flag (1:
+// every change is in the database and no WAL is in use).
+func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
+	var over map[string][]byte
+	var meta []byte
+	if len(pend) > 0 {
+		over, meta = coalesce(pend)
+	} else if flag == "" {
+		return nil
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		jb, mb := tx.Bucket(bucketJobs), tx.Bucket(bucketMeta)
+		for id, v := range over {
+			var err error
+			if v == nil {
+				err = jb.Delete([]byte(id))
+			} else {
+				err = jb.Put([]byte(id), v)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if meta != nil {
+			if err := mb.Put(keyState, meta); err != nil {
+				return err
+			}
+		}
+		if err := mb.Put(keyWALSeq, binary.BigEndian.AppendUint64(nil, seq)); err != nil {
+			return err
+		}
+		if flag != "" {
+			if err := mb.Put(keyWALClean, []byte(flag)); err != nil {
+				return err
+			}
+		}
+		if checkpointHook != nil {
+			checkpointHook("applying")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
+	}
+	if checkpointHook != nil {
+		checkpointHook("applied")
+	}
+	return nil
+}
+
+// loadOver decodes the jobs of tx with the WAL's later records over them
+// (the caller sorts them into the database's key order).
+func loadOver(tx *bolt.Tx, over map[string][]byte, decode func(k, v []byte) error) error {
+	err := tx.Bucket(bucketJobs).ForEach(func(k, v []byte) error {
+		if _, ok := over[string(k)]; ok {
+			return nil
+		}
+		return decode(k, v)
+	})
+	if err != nil {
+		return err
+	}
+	for id, v := range over {
+		if v != nil {
+			if err := decode([]byte(id), v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sortJobs(jobs []coord.Job) {
+	slices.SortFunc(jobs, func(a, b coord.Job) int { return cmp.Compare(a.Spec.ID, b.Spec.ID) })
+}
