@@ -19,7 +19,8 @@ func newServeCmd() *cobra.Command {
 ask when to checkpoint next (Young, Daly or E(Y), corrected for the allocation
 end) and ask for the file system before writing, granted under the
 cooperative-checkpointing policies as leases with a TTL and a fencing token.
-State lives in a bbolt database, committed before every answer.`,
+State lives in a bbolt database and its write-ahead log (one fdatasync per
+commit), committed before every answer.`,
 		Example: `  ckpt serve --db ckpt.db --init --bandwidth 40GB/s --policy least-waste --token-file tokens
   ckpt serve --listen 127.0.0.1:7070 --db ckpt.db --bandwidth 40GB/s --token-file tokens
   ckpt serve --id n1 --raft 127.0.0.1:7101 --listen 127.0.0.1:7071 --db n1/ --bootstrap --bandwidth 40GB/s --token-file tokens \
