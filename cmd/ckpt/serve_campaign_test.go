@@ -149,7 +149,7 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 	base := campaignGrants(g)
 	t.Logf("follower n%d down %v, caught up from a snapshot; %d grants applied", f+1, fUp.Sub(fDown).Round(time.Millisecond), base)
 	for k := range kills {
-		at(base, 0.05+0.75*float64(k)/float64(kills), 0.05+0.75*float64(k+1)/float64(kills), fmt.Sprintf("leader kill %d", k+1))
+		at(base, 0.05+0.55*float64(k)/float64(kills), 0.05+0.55*float64(k+1)/float64(kills), fmt.Sprintf("leader kill %d", k+1))
 		l := g.leader(-1)
 		kill(l)
 		t0 := time.Now()
@@ -162,7 +162,13 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 		catchUp(l, n)
 	}
 
-	at(base, 0.85, 0.9, "two at once")
+	// the last leader kill's election, restart and catch-up are wall-clock
+	// time the load goes on through: two at once comes well before its end,
+	// and a load that ran past the point is said as such, not as a lost write
+	at(base, 0.65, 0.7, "two at once")
+	if got := campaignGrants(g); got > want-want/10 {
+		t.Fatalf("the load ran ahead of the faults: %d of %d grants applied before two at once (the campaign needs the last tenth for it)", got, want)
+	}
 	l = g.leader(-1)
 	o, s := (l+1)%3, (l+2)%3
 	kill(l)

@@ -33,10 +33,10 @@ func finish(ctx context.Context, d driver, mine []*job, k int, c *tally, ack fun
 		j := left[i]
 		t0 := time.Now()
 		op, token, err := cycle(ctx, d, j, k)
-		if ctx.Err() != nil {
-			return
-		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return // ended by ctx, not failed
+			}
 			c.fail(err)
 			if ce := (*client.Error)(nil); errors.As(err, &ce) && ce.Status >= 400 && ce.Status < 500 && ce.Status != http.StatusTooManyRequests {
 				left = slices.Delete(left, i, i+1) // refused: the job is left

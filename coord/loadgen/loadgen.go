@@ -54,7 +54,7 @@ type Options struct {
 	// until the grant and releases a granted lease as its next request, so
 	// it holds at most one request and one lease at a time. The run ends
 	// when every job is done; Duration bounds it (after registration): a
-	// run that hits the bound is an error naming the jobs left. 0: the
+	// run that hits the bound is an error counting the jobs left. 0: the
 	// measuring mode, for Duration. At most MaxCheckpoints.
 	Checkpoints int
 	// Record, if not empty, is the file of the run's acknowledgements:
@@ -201,6 +201,12 @@ func drive(ctx context.Context, o Options) (Result, error) {
 	retries := -1 // one server: a failed request is an error
 	if strings.Contains(o.URL, ",") {
 		retries = 0 // the client's default for a group: about 9 s of backoff, enough for an election
+		if o.Checkpoints > 0 {
+			// a finishing run resends a failed request anyway: a budget of
+			// about 29 s (60 retries, 0.5 s apart at most) keeps a slow
+			// election from counting as a failure; Duration still bounds it
+			retries = 60
+		}
 	}
 	for i := range cls {
 		tr := &http.Transport{MaxIdleConns: o.Clients * 2, MaxIdleConnsPerHost: o.Clients * 2}
@@ -351,10 +357,10 @@ func measure(ctx context.Context, d driver, mine []*job, c *tally, ack func(op, 
 		j := mine[i%len(mine)]
 		t0 := time.Now()
 		op, token, err := step(ctx, d, j)
-		if ctx.Err() != nil {
-			return
-		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return // ended by ctx, not failed: an answer read is counted below
+			}
 			c.fail(err)
 			continue
 		}
