@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // The write-ahead log beside the database: a header (walMagic, then the
@@ -38,7 +39,9 @@ const (
 	maxPayload = 1 << 30
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is CRC-32C's table, built on first use (package
+// initialisation allocates nothing for a command that serves no store).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // walPaths are the two logs of the database at path: one receives the
 // commits while the records of the other are being checkpointed.
@@ -70,9 +73,10 @@ func recordAt(data []byte, off int) (r walRecord, n int, ok bool) {
 }
 
 func recordCRC(h, payload []byte) uint32 {
-	c := crc32.Update(0, castagnoli, h[0:4])
-	c = crc32.Update(c, castagnoli, h[8:16])
-	return crc32.Update(c, castagnoli, payload)
+	t := castagnoli()
+	c := crc32.Update(0, t, h[0:4])
+	c = crc32.Update(c, t, h[8:16])
+	return crc32.Update(c, t, payload)
 }
 
 // walScan is what reading a log found.
