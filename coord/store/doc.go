@@ -38,7 +38,10 @@
 // naming the file and the offset. Opening replays and checkpoints at once,
 // so any other reader of the bbolt file sees everything acknowledged, and
 // Close checkpoints and marks the database clean: after a clean stop the
-// database alone is complete.
+// database alone is complete. While the WALs are in use the database's
+// schema version is VersionWAL, which binaries from before the WAL refuse
+// (they would serve it without the WAL's records); a clean Close writes
+// Version back.
 //
 // Opening is strict: a missing file is an error unless Init is set (which
 // creates it, and refuses a file that exists — or a WAL left without its

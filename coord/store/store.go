@@ -34,6 +34,12 @@ var (
 // Version is the database schema version.
 const Version = "ckpt-coord/1"
 
+// VersionWAL is the schema version while the WALs are in use (the
+// database not clean): binaries from before the WAL want Version exactly,
+// so they refuse a database whose WAL may hold changes it lacks instead of
+// serving it without them. A clean Close writes Version back.
+const VersionWAL = "ckpt-coord/1+wal"
+
 // Options for Open.
 type Options struct {
 	// Init creates a new database; the file must not exist.
@@ -167,8 +173,8 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 			if m == nil || tx.Bucket(bucketJobs) == nil {
 				return errors.New("not a ckpt coordinator database (no meta or jobs bucket)")
 			}
-			if v := string(m.Get(keyVersion)); v != Version {
-				return fmt.Errorf("schema version %q, want %q", clip(v), Version)
+			if v := string(m.Get(keyVersion)); v != Version && v != VersionWAL {
+				return fmt.Errorf("schema version %q, want %q or %q", clip(v), Version, VersionWAL)
 			}
 			return nil
 		})

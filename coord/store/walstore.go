@@ -333,6 +333,13 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 			if err := mb.Put(keyWALClean, []byte(flag)); err != nil {
 				return err
 			}
+			v := VersionWAL // older binaries refuse it: the WALs may hold changes
+			if flag == "1" {
+				v = Version
+			}
+			if err := mb.Put(keyVersion, []byte(v)); err != nil {
+				return err
+			}
 		}
 		if checkpointHook != nil {
 			checkpointHook("applying")
