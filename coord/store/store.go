@@ -23,7 +23,8 @@ var (
 	bucketJobs = []byte("jobs")
 	keyVersion = []byte("version")
 	keyState   = []byte("state")
-	// The WAL's identity (16 random bytes, also in the WAL's header), the
+	// The WAL's identity (16 random bytes, also in the WAL's header; new at
+	// every open), the
 	// last WAL sequence the database holds (8 bytes, big endian), and
 	// "1" once a clean Close left every change in the database.
 	keyWALID    = []byte("wal-id")
@@ -184,24 +185,15 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	if opt.NoWAL {
-		err = s.checkNoWAL()
+		if err = s.checkNoWAL(); err == nil && !opt.Init {
+			_, _, err = s.Load() // every record readable: a damaged file is refused now, not when served
+		}
 	} else {
-		err = s.openWALOf(opt)
+		err = s.openWALOf(opt) // which checks every record before it writes
 	}
 	if err != nil {
 		db.Close()
 		return nil, err
-	}
-	if !opt.Init {
-		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
-			for _, w := range s.wals {
-				if w != nil {
-					w.f.Close()
-				}
-			}
-			db.Close()
-			return nil, err
-		}
 	}
 	return s, nil
 }

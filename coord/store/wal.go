@@ -219,18 +219,31 @@ type wal struct {
 	pend []byte
 }
 
-// createWAL writes a new log for the identity id (refusing a file that
-// exists), with pre bytes of zeros after its header if the disk has the
-// room, and syncs it and its directory.
-func createWAL(path string, id []byte, noSync bool, pre int64) (*wal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+// createWAL writes a new log for the identity id at path, replacing a
+// file there: under a temporary name, with pre bytes of zeros after its
+// header if the disk has the room, synced, then renamed over path and its
+// directory synced, so that path never holds a log without its header.
+func createWAL(path string, id []byte, noSync bool, pre int64) (_ *wal, err error) {
+	tmp := path + ".tmp"
+	os.Remove(tmp) // a crashed open's
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if walCreateHook != nil {
+		if err := walCreateHook(path); err != nil {
+			return nil, err
+		}
 	}
 	w := &wal{f: f, path: path, off: int64(walHeaderLen), noSync: noSync}
 	h := append([]byte(walMagic), id...)
 	if _, err := f.Write(h); err != nil {
-		f.Close()
 		return nil, err
 	}
 	w.size = int64(len(h))
@@ -238,17 +251,22 @@ func createWAL(path string, id []byte, noSync bool, pre int64) (*wal, error) {
 		w.grow(w.size + pre) // no room: it grows on demand
 	}
 	if err := w.sync(); err != nil {
-		f.Close()
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		return nil, err
 	}
 	if !noSync {
 		if err := syncDir(filepath.Dir(path)); err != nil {
-			f.Close()
 			return nil, err
 		}
 	}
 	return w, nil
 }
+
+// walCreateHook, if set (by tests), is called by createWAL before it
+// writes; an error fails the creation (a full disk, say).
+var walCreateHook func(path string) error
 
 // openWAL opens an existing log and checks its header against id; data
 // is its whole content.

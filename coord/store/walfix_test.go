@@ -1,7 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
@@ -54,5 +59,178 @@ func TestWALVersionRefusedByOlderBinaries(t *testing.T) {
 	}
 	if v := dbVersion(t, p); v != old {
 		t.Fatalf("after a clean close the version is %q, want %q", v, old)
+	}
+}
+
+// walClean reads the database's clean flag with bbolt alone.
+func walClean(t *testing.T, path string) string {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v string
+	db.View(func(tx *bolt.Tx) error {
+		v = string(tx.Bucket(bucketMeta).Get(keyWALClean))
+		return nil
+	})
+	return v
+}
+
+// Upgrading a database from before the WAL never locks it out: when
+// creating a WAL fails (a full disk), the database is still opened by a
+// later open, with or without the WAL, and holds its state.
+func TestWALUpgradeCreateFailureRecoverable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(p, Options{Init: true, NoWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(put("j", 4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	walCreateHook = func(path string) error {
+		if strings.HasSuffix(path, ".wal2") {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	_, err = Open(p, Options{})
+	walCreateHook = nil
+	if err == nil {
+		t.Fatal("opened although creating the WAL failed")
+	}
+	for _, opt := range []Options{{NoWAL: true}, {}} {
+		s, err := Open(p, opt)
+		if err != nil {
+			t.Fatalf("after a failed WAL creation, Open(%+v) refuses: %v", opt, err)
+		}
+		if st := load(t, s); len(st.Jobs) != 1 || st.Meta.Token != 4 {
+			t.Fatalf("Open(%+v) loads %+v", opt, st)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Beside a database marked clean the WALs hold nothing it lacks: a WAL
+// without its header (a power loss while it was created), a truncated or
+// a foreign one is ignored and created again.
+func TestWALBesideCleanDatabaseIgnored(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.db")
+	s, err := Open(p, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(put("j", 7)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p+".wal", make([]byte, 4096), 0o600) // no header
+	os.WriteFile(p+".wal2", []byte("ckpt"), 0o600)    // truncated
+	s, err = Open(p, Options{})
+	if err != nil {
+		t.Fatalf("WALs beside a clean database refused: %v", err)
+	}
+	if st := load(t, s); len(st.Jobs) != 1 || st.Meta.Token != 7 {
+		t.Fatalf("loads %+v", st)
+	}
+	if err := s.Commit(put("k", 8)); err != nil {
+		t.Fatal(err)
+	}
+	crash(s)
+	s, err = Open(p, Options{})
+	if err != nil {
+		t.Fatalf("the recreated WALs after a crash: %v", err)
+	}
+	if st := load(t, s); len(st.Jobs) != 2 || st.Meta.Token != 8 {
+		t.Fatalf("after the crash loads %+v", st)
+	}
+	s.Close()
+}
+
+// A copy of a cleanly stopped database is another database: each open
+// takes a new identity, so after both crash, neither accepts the other's
+// WALs.
+func TestWALCopyDoesNotTakeOriginalsWALs(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	s, err := Open(a, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(b, data, 0o600)
+	for i, p := range []string{a, b} {
+		s, err := Open(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Commit(put(fmt.Sprint("j", i), i+1)); err != nil {
+			t.Fatal(err)
+		}
+		crash(s)
+	}
+	for _, ext := range []string{".wal", ".wal2"} {
+		wa, _ := os.ReadFile(a + ext)
+		wb, _ := os.ReadFile(b + ext)
+		os.WriteFile(a+ext, wb, 0o600)
+		os.WriteFile(b+ext, wa, 0o600)
+	}
+	for _, p := range []string{a, b} {
+		s, err := Open(p, Options{})
+		if err == nil {
+			st := load(t, s)
+			s.Close()
+			t.Fatalf("%s accepted the other database's WALs and loads %+v", p, st)
+		}
+		if !strings.Contains(err.Error(), "another database") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+// A database that Open refuses for a damaged record is left as it was:
+// still marked clean, with its version, so nothing is written before the
+// state is checked.
+func TestWALRefusedDatabaseNotWritten(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(p, Options{Init: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(p, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketJobs).Put([]byte("j"), []byte("{not json")) })
+	db.Close()
+	before, _ := os.ReadFile(p)
+	if s, err := Open(p, Options{}); err == nil {
+		s.Close()
+		t.Fatal("a damaged record was opened")
+	}
+	if v, c := dbVersion(t, p), walClean(t, p); v != Version || c != "1" {
+		t.Errorf("after the refusal: version %q, clean %q; want %q and 1", v, c, Version)
+	}
+	if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+		t.Error("the refused database was written")
 	}
 }

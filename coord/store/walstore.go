@@ -55,65 +55,91 @@ func (s *Bolt) checkNoWAL() error {
 	return nil
 }
 
-// openWALOf opens (or creates) the database's two WALs, replays the
-// records newer than the database and checkpoints them at once, marking
-// the database as having its WALs in use (not clean).
+// openWALOf opens the database's two WALs (if the database may lack what
+// they hold: it was not closed cleanly), replays the records newer than
+// the database and checks the whole state before anything is written.
+// Then, in one transaction, it applies them under a new identity, marked
+// clean; creates fresh WALs with that identity (each under a temporary
+// name, renamed); and marks the database as having its WALs in use (not
+// clean, VersionWAL) in another transaction. A crash at any point of that
+// leaves either the old state or a clean database, whose WALs hold
+// nothing it lacks: they are ignored and created again. A new identity per
+// open also keeps a copy of a database from taking its original's WALs.
 func (s *Bolt) openWALOf(opt Options) (err error) {
 	id, applied, clean, err := s.walMeta()
 	if err != nil {
 		return err
 	}
-	var exists [2]bool
-	for i, wp := range walPaths(s.path) {
-		_, statErr := os.Lstat(wp)
-		exists[i] = statErr == nil
-		switch {
-		case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
-			return fmt.Errorf("WAL %s: %w", wp, statErr)
-		case id == nil && exists[i]:
-			return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
-		case id != nil && !exists[i] && !clean:
-			return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
-		}
-	}
-	if id == nil { // a database written without a WAL: it gets an identity before its WAL exists
-		id = make([]byte, walIDLen)
-		rand.Read(id)
-		err = s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyWALID, id) })
-		if err != nil {
-			return fmt.Errorf("database %s: %w", s.path, err)
-		}
-	}
-	s.walID = id
 	s.ckptDone = sync.NewCond(&s.mu)
+	s.seq = applied
 	defer func() {
 		if err != nil {
-			for _, w := range s.wals {
-				if w != nil {
-					w.f.Close()
-				}
-			}
-			s.wals = [2]*wal{}
+			s.closeWALs()
 		}
 	}()
+	switch {
+	case !clean && id != nil:
+		if err := s.replay(id, applied, opt.NoSync); err != nil {
+			return err
+		}
+	case !clean: // a database from before the WAL: no WAL is its
+		for _, wp := range walPaths(s.path) {
+			if _, err := os.Lstat(wp); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
+			}
+		}
+	}
+	if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served, and before it is written
+		return err
+	}
+	s.walID = make([]byte, walIDLen)
+	rand.Read(s.walID)
+	if err := s.checkpointAll("1"); err != nil {
+		return err
+	}
+	s.closeWALs()
+	for i, wp := range walPaths(s.path) {
+		// A new WAL gets its zeros now (unless fsync is off), so that no
+		// commit of its first round grows the file: a grown file's
+		// fdatasync also writes its size and the zeros. On a disk without
+		// the room it grows on demand.
+		var pre int64
+		if !opt.NoSync {
+			pre = min(s.ckptBytes, maxPrealloc) + walChunk
+		}
+		if s.wals[i], err = createWAL(wp, s.walID, opt.NoSync, pre); err != nil {
+			return fmt.Errorf("WAL %s: %w", wp, err)
+		}
+	}
+	s.act = 0
+	return s.apply(nil, s.seq, "0")
+}
+
+// closeWALs closes the open WALs' files and forgets them.
+func (s *Bolt) closeWALs() {
+	for _, w := range s.wals {
+		if w != nil {
+			w.f.Close()
+		}
+	}
+	s.wals = [2]*wal{}
+}
+
+// replay opens both WALs of a database not closed cleanly (id its
+// identity, applied the last sequence it holds) and gathers their records
+// newer than the database, in sequence order, as the first WAL's pending
+// records.
+func (s *Bolt) replay(id []byte, applied uint64, noSync bool) (err error) {
 	var scans [2][]walRecord
 	for i, wp := range walPaths(s.path) {
-		if !exists[i] {
-			// A new WAL gets its zeros now (unless fsync is off), so that
-			// no commit of its first round grows the file: a grown
-			// file's fdatasync also writes its size and the zeros. On a
-			// disk without the room it grows on demand.
-			var pre int64
-			if !opt.NoSync {
-				pre = min(s.ckptBytes, maxPrealloc) + walChunk
+		if _, statErr := os.Lstat(wp); statErr != nil {
+			if errors.Is(statErr, fs.ErrNotExist) {
+				return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
 			}
-			if s.wals[i], err = createWAL(wp, id, opt.NoSync, pre); err != nil {
-				return fmt.Errorf("WAL %s: %w", wp, err)
-			}
-			continue
+			return fmt.Errorf("WAL %s: %w", wp, statErr)
 		}
 		var data []byte
-		if s.wals[i], data, err = openWAL(wp, id, opt.NoSync); err != nil {
+		if s.wals[i], data, err = openWAL(wp, id, noSync); err != nil {
 			return fmt.Errorf("WAL %s: %w", wp, err)
 		}
 		sc, err := scanWAL(data, applied)
@@ -130,7 +156,6 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 	if len(a) == 0 || (len(b) > 0 && b[0].seq < a[0].seq) {
 		a, b, first = b, a, 1
 	}
-	s.seq = applied
 	w := s.wals[0]
 	for k, part := range [2][]walRecord{a, b} {
 		for _, r := range part {
@@ -141,7 +166,7 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 			s.seq = r.seq
 		}
 	}
-	return s.checkpointAll("0")
+	return nil
 }
 
 // maxPrealloc bounds the zeros written at open per WAL.
@@ -241,15 +266,20 @@ func (s *Bolt) checkpointAll(flag string) error {
 		s.ckptDone.Wait()
 	}
 	w := s.wals[s.act]
-	pend := w.pend
+	var pend []byte
+	if w != nil { // nil at open when no WAL was read
+		pend = w.pend
+	}
 	if s.ckpt != nil {
-		pend = append(slices.Clip(s.ckpt.pend), w.pend...)
+		pend = append(slices.Clip(s.ckpt.pend), pend...)
 	}
 	if err := s.apply(pend, s.seq, flag); err != nil {
 		return err
 	}
 	s.ckpt = nil
-	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	if w != nil {
+		w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	}
 	return nil
 }
 
@@ -338,6 +368,9 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 				v = Version
 			}
 			if err := mb.Put(keyVersion, []byte(v)); err != nil {
+				return err
+			}
+			if err := mb.Put(keyWALID, s.walID); err != nil {
 				return err
 			}
 		}
