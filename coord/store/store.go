@@ -102,6 +102,7 @@ type Bolt struct {
 	ckpt      *ckptRun   // the checkpoint under way (or failed), nil if none
 	ckptDone  *sync.Cond // on mu: a checkpoint ended
 	spare     []byte     // a finished checkpoint's buffer, for the next swap
+	failed    error      // a failed append that could not be erased: commits refused
 	log       *slog.Logger
 }
 

@@ -301,15 +301,32 @@ func syncDir(dir string) error {
 }
 
 func (w *wal) sync() error {
+	if syncHook != nil {
+		if err := syncHook(); err != nil {
+			return err
+		}
+	}
 	if w.noSync {
 		return nil
 	}
 	return fdatasync(w.f)
 }
 
+// syncHook, if set (by tests), is called by every sync of a WAL; an error
+// fails it (an I/O error).
+var syncHook func() error
+
+// errFailStop marks an append whose failed record could not be erased:
+// the store refuses every later commit.
+var errFailStop = errors.New("the failed record could not be erased from the WAL: the store refuses further commits (stop the server and start it again)")
+
 // append writes the record in w.rec (header space first, payload after)
 // with sequence seq and syncs it; on success the payload joins w.pend. On
-// failure nothing advances: the next record overwrites the failed one.
+// failure nothing advances, and the record's header is overwritten with
+// zeros and synced, so that neither a later open nor the next record
+// takes the refused record for a committed one (it may have reached the
+// disk although its sync failed); if that fails too the error wraps
+// errFailStop.
 func (w *wal) append(seq uint64) error {
 	r := w.rec
 	binary.LittleEndian.PutUint32(r[0:4], uint32(len(r)-recHeaderLen))
@@ -322,14 +339,26 @@ func (w *wal) append(seq uint64) error {
 		}
 	}
 	if _, err := w.f.WriteAt(r, w.off); err != nil {
-		return err
+		return w.erase(err)
 	}
 	if err := w.sync(); err != nil {
-		return err
+		return w.erase(err)
 	}
 	w.off = end
 	w.pend = append(w.pend, r[recHeaderLen:]...)
 	return nil
+}
+
+// erase overwrites the header of the record at w.off with zeros after
+// its append failed with err.
+func (w *wal) erase(err error) error {
+	if _, werr := w.f.WriteAt(make([]byte, recHeaderLen), w.off); werr != nil {
+		return fmt.Errorf("%w; %w", err, errFailStop)
+	}
+	if serr := w.sync(); serr != nil {
+		return fmt.Errorf("%w; %w", err, errFailStop)
+	}
+	return err
 }
 
 // grow extends the file to at least end with zeros, written once so that

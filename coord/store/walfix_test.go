@@ -234,3 +234,69 @@ func TestWALRefusedDatabaseNotWritten(t *testing.T) {
 		t.Error("the refused database was written")
 	}
 }
+
+// A commit whose fdatasync fails is refused and stays refused: neither a
+// crash and reopen nor a clean close and reopen replays it, later commits
+// go on over it; and when the record cannot be erased either, the store
+// refuses every later commit.
+func TestWALFailedSyncNotReplayed(t *testing.T) {
+	defer func() { syncHook = nil }()
+	for _, stop := range []string{"crash", "close", "continue", "failstop"} {
+		p := filepath.Join(t.TempDir(), "c.db")
+		s, err := Open(p, Options{Init: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Commit(put("a", 1)); err != nil {
+			t.Fatal(err)
+		}
+		fails := 1
+		if stop == "failstop" {
+			fails = 2 // the append's sync and the erasure's
+		}
+		syncHook = func() error {
+			if fails > 0 {
+				fails--
+				return syscall.EIO
+			}
+			return nil
+		}
+		if err := s.Commit(put("b", 2)); err == nil {
+			t.Fatalf("%s: a commit whose sync failed succeeded", stop)
+		}
+		syncHook = nil
+		want := 1 // a
+		switch stop {
+		case "continue":
+			if err := s.Commit(put("c", 3)); err != nil {
+				t.Fatal(err)
+			}
+			want = 2
+		case "failstop":
+			if err := s.Commit(put("c", 3)); err == nil {
+				t.Fatal("failstop: a commit after an unerasable failed append succeeded")
+			}
+		}
+		if stop == "close" {
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			crash(s)
+		}
+		s, err = Open(p, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", stop, err)
+		}
+		st := load(t, s)
+		s.Close()
+		for _, j := range st.Jobs {
+			if j.Spec.ID == "b" {
+				t.Fatalf("%s: the refused commit was replayed: %+v", stop, st)
+			}
+		}
+		if len(st.Jobs) != want {
+			t.Fatalf("%s: loads %+v, want %d jobs", stop, st, want)
+		}
+	}
+}

@@ -178,6 +178,9 @@ const maxPrealloc = 64 << 20
 func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failed != nil {
+		return s.failed
+	}
 	w := s.wals[s.act]
 	s.recs.Reset()
 	r := append(w.rec[:0], make([]byte, recHeaderLen)...)
@@ -199,7 +202,16 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	}
 	w.rec = appendField(append(r, 'M'), b)
 	if err := w.append(s.seq + 1); err != nil {
-		return fmt.Errorf("WAL %s: %w", w.path, err)
+		err = fmt.Errorf("WAL %s: %w", w.path, err)
+		if errors.Is(err, errFailStop) {
+			// The record may be on disk: the database, marked clean
+			// without it, makes every WAL ignored from now on.
+			s.failed = err
+			if cerr := s.checkpointAll("1"); cerr != nil {
+				s.log.Error("WAL: marking the database clean after a failed append failed: a crash now may replay the refused record", "err", cerr)
+			}
+		}
+		return err
 	}
 	s.seq++
 	if w.off-int64(walHeaderLen) >= s.ckptBytes {
