@@ -99,10 +99,12 @@ type Bolt struct {
 	seq       uint64 // the last record's sequence
 	walID     []byte
 	ckptBytes int64
-	ckpt      *ckptRun   // the checkpoint under way (or failed), nil if none
-	ckptDone  *sync.Cond // on mu: a checkpoint ended
-	spare     []byte     // a finished checkpoint's buffer, for the next swap
-	failed    error      // a failed append that could not be erased: commits refused
+	ckpt      *ckptRun      // the checkpoint under way (or failed), nil if none
+	ckptDone  *sync.Cond    // on mu: a checkpoint ended
+	spare     []byte        // a finished checkpoint's buffer, for the next swap
+	failed    error         // a failed append that could not be erased: commits refused
+	backoff   time.Duration // the wait after the last failed checkpoint (0: none failed since a success)
+	retryAt   time.Time     // a failed checkpoint is not tried again before
 	log       *slog.Logger
 }
 

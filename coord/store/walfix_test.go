@@ -3,11 +3,15 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -299,4 +303,96 @@ func TestWALFailedSyncNotReplayed(t *testing.T) {
 			t.Fatalf("%s: loads %+v, want %d jobs", stop, st, want)
 		}
 	}
+}
+
+// A failing background checkpoint (a full disk) is logged once until a
+// success and tried again after a backoff, not on every commit past the
+// bound; once the disk has room it succeeds and the state is complete.
+func TestWALFailedCheckpointBacksOff(t *testing.T) {
+	var failing atomic.Bool
+	var tries atomic.Int64
+	applyFailHook = func() error {
+		if failing.Load() {
+			tries.Add(1)
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	defer func() { applyFailHook = nil }()
+	var logBuf syncBuffer
+	p := filepath.Join(t.TempDir(), "c.db")
+	s, err := Open(p, Options{Init: true, NoSync: true, CheckpointBytes: 64, Log: slog.New(slog.NewTextHandler(&logBuf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing.Store(true)
+	start := time.Now()
+	const n = 300
+	for i := range n {
+		if err := s.Commit(put(fmt.Sprint("j", i), i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	s.mu.Lock()
+	for s.ckpt != nil && !s.ckpt.done {
+		s.ckptDone.Wait()
+	}
+	s.mu.Unlock()
+	// Tries at 0, 100, 300, 700 ms, … after the first: at most 2 + elapsed/100 ms.
+	if got, most := tries.Load(), 2+int64(elapsed/ckptRetryMin); got > most {
+		t.Errorf("%d checkpoint tries over %d commits in %v, want at most %d", got, n, elapsed, most)
+	}
+	if got := strings.Count(logBuf.String(), "WAL checkpoint failed"); got != 1 {
+		t.Errorf("%d error lines, want 1:\n%s", got, logBuf.String())
+	}
+	failing.Store(false)
+	time.Sleep(s.backoffNow() + 10*time.Millisecond)
+	if err := s.Commit(put("last", 1)); err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	for s.ckpt != nil && !s.ckpt.done {
+		s.ckptDone.Wait()
+	}
+	ok := s.ckpt == nil
+	s.mu.Unlock()
+	if !ok || !strings.Contains(logBuf.String(), "succeeded again") {
+		t.Errorf("the checkpoint did not succeed once the disk had room:\n%s", logBuf.String())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(p, Options{NoWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if st := load(t, s); len(st.Jobs) != n+1 {
+		t.Fatalf("the database alone holds %d jobs, want %d", len(st.Jobs), n+1)
+	}
+}
+
+func (s *Bolt) backoffNow() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Until(s.retryAt)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	bolt "go.etcd.io/bbolt"
@@ -241,6 +242,9 @@ func (s *Bolt) startCheckpoint() {
 	case run != nil && !run.done:
 		return
 	case run != nil: // failed: its records are still only in the other WAL
+		if time.Now().Before(s.retryAt) {
+			return
+		}
 		run.done, run.err = false, nil
 	default:
 		old := s.wals[s.act]
@@ -260,14 +264,30 @@ func (s *Bolt) startCheckpoint() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		run.done, run.err = true, err
-		if err == nil {
+		switch {
+		case err == nil:
 			s.ckpt, s.spare = nil, run.pend[:0]
-		} else {
-			s.log.Error("WAL checkpoint failed: commits go on in the other WAL until one succeeds", "err", err)
+			if s.backoff > 0 {
+				s.log.Info("WAL checkpoint succeeded again")
+			}
+			s.backoff = 0
+		default: // logged once until a success; tried again after a backoff
+			if s.backoff == 0 {
+				s.log.Error("WAL checkpoint failed: commits go on in the other WAL; it is tried again, from 100 ms to every 10 s, until one succeeds", "err", err)
+			}
+			s.backoff = min(max(2*s.backoff, ckptRetryMin), ckptRetryMax)
+			s.retryAt = time.Now().Add(s.backoff)
 		}
 		s.ckptDone.Broadcast()
 	}()
 }
+
+// The wait before a failed checkpoint is tried again doubles from
+// ckptRetryMin to ckptRetryMax.
+const (
+	ckptRetryMin = 100 * time.Millisecond
+	ckptRetryMax = 10 * time.Second
+)
 
 // checkpointAll (s.mu held, or during Open) waits for a checkpoint under
 // way, then applies every record not yet in the database (a failed
@@ -338,6 +358,10 @@ func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
 // committed ("applied").
 var checkpointHook func(phase string)
 
+// applyFailHook, if set (by tests), is called by apply first; an error
+// fails the checkpoint (a full disk).
+var applyFailHook func() error
+
 // apply writes the net effect of pend (records up to sequence seq) to the
 // database in one ordinary bbolt transaction (its fsyncs), with seq as
 // the last sequence applied and, unless flag is "", the clean flag (1:
@@ -349,6 +373,11 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 		over, meta = coalesce(pend)
 	} else if flag == "" {
 		return nil
+	}
+	if applyFailHook != nil {
+		if err := applyFailHook(); err != nil {
+			return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
+		}
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		jb, mb := tx.Bucket(bucketJobs), tx.Bucket(bucketMeta)
