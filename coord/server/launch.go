@@ -124,7 +124,7 @@ type Launch struct {
 
 // Serve checks l (usage errors naming the flag), opens its database (or
 // creates it with Init) and serves until ctx is done.
-func Serve(ctx context.Context, l Launch) error {
+func Serve(ctx context.Context, l Launch) (err error) {
 	opt, err := l.options()
 	if err != nil {
 		return err
@@ -137,7 +137,12 @@ func Serve(ctx context.Context, l Launch) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer func() { // the final checkpoint: a failure is the server's
+		if cerr := st.Close(); cerr != nil {
+			opt.Logger.Error("closing the database failed (its final checkpoint)", "err", cerr)
+			err = errors.Join(err, cerr)
+		}
+	}()
 	opt.Store = st
 	return Run(ctx, l.Listen, opt)
 }

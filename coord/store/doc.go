@@ -38,16 +38,22 @@
 // naming the file and the offset. Opening replays and checkpoints at once,
 // so any other reader of the bbolt file sees everything acknowledged, and
 // Close checkpoints and marks the database clean: after a clean stop the
-// database alone is complete.
+// database alone is complete. While the WALs are in use the database's
+// schema version is VersionWAL, which binaries from before the WAL refuse
+// (they would serve it without the WAL's records); a clean Close writes
+// Version back.
 //
 // Opening is strict: a missing file is an error unless Init is set (which
 // creates it, and refuses a file that exists — or a WAL left without its
 // database); a file that is not a coordinator database, or whose records
 // do not decode, is an error naming the file and the record — never a
-// silent empty state. The WAL's header carries a random identity that the
-// database's meta also holds: another database's WAL, a WAL beside a
-// database that has none, and a missing WAL beside a database not closed
-// cleanly are refused. Options.NoWAL commits each batch straight into
+// silent empty state; Open checks every record before it writes anything.
+// The WAL's header carries a random identity, new at every open, that the
+// database's meta also holds: another database's WAL (a copy's too), a WAL
+// beside a database that has none, and a missing WAL beside a database not
+// closed cleanly are refused. Beside a database marked clean the WALs hold
+// nothing it lacks: they are ignored and created again (each under a
+// temporary name, renamed once its header is synced). Options.NoWAL commits each batch straight into
 // bbolt (the path before the WAL, for comparison) and refuses a database
 // not closed cleanly.
 //

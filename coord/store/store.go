@@ -23,7 +23,8 @@ var (
 	bucketJobs = []byte("jobs")
 	keyVersion = []byte("version")
 	keyState   = []byte("state")
-	// The WAL's identity (16 random bytes, also in the WAL's header), the
+	// The WAL's identity (16 random bytes, also in the WAL's header; new at
+	// every open), the
 	// last WAL sequence the database holds (8 bytes, big endian), and
 	// "1" once a clean Close left every change in the database.
 	keyWALID    = []byte("wal-id")
@@ -33,6 +34,12 @@ var (
 
 // Version is the database schema version.
 const Version = "ckpt-coord/1"
+
+// VersionWAL is the schema version while the WALs are in use (the
+// database not clean): binaries from before the WAL want Version exactly,
+// so they refuse a database whose WAL may hold changes it lacks instead of
+// serving it without them. A clean Close writes Version back.
+const VersionWAL = "ckpt-coord/1+wal"
 
 // Options for Open.
 type Options struct {
@@ -92,9 +99,12 @@ type Bolt struct {
 	seq       uint64 // the last record's sequence
 	walID     []byte
 	ckptBytes int64
-	ckpt      *ckptRun   // the checkpoint under way (or failed), nil if none
-	ckptDone  *sync.Cond // on mu: a checkpoint ended
-	spare     []byte     // a finished checkpoint's buffer, for the next swap
+	ckpt      *ckptRun      // the checkpoint under way (or failed), nil if none
+	ckptDone  *sync.Cond    // on mu: a checkpoint ended
+	spare     []byte        // a finished checkpoint's buffer, for the next swap
+	failed    error         // a failed append that could not be erased: commits refused
+	backoff   time.Duration // the wait after the last failed checkpoint (0: none failed since a success)
+	retryAt   time.Time     // a failed checkpoint is not tried again before
 	log       *slog.Logger
 }
 
@@ -167,8 +177,8 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 			if m == nil || tx.Bucket(bucketJobs) == nil {
 				return errors.New("not a ckpt coordinator database (no meta or jobs bucket)")
 			}
-			if v := string(m.Get(keyVersion)); v != Version {
-				return fmt.Errorf("schema version %q, want %q", clip(v), Version)
+			if v := string(m.Get(keyVersion)); v != Version && v != VersionWAL {
+				return fmt.Errorf("schema version %q, want %q or %q", clip(v), Version, VersionWAL)
 			}
 			return nil
 		})
@@ -178,24 +188,15 @@ func Open(path string, opt Options) (s *Bolt, err error) {
 		return nil, fmt.Errorf("database %s: %w", path, err)
 	}
 	if opt.NoWAL {
-		err = s.checkNoWAL()
+		if err = s.checkNoWAL(); err == nil && !opt.Init {
+			_, _, err = s.Load() // every record readable: a damaged file is refused now, not when served
+		}
 	} else {
-		err = s.openWALOf(opt)
+		err = s.openWALOf(opt) // which checks every record before it writes
 	}
 	if err != nil {
 		db.Close()
 		return nil, err
-	}
-	if !opt.Init {
-		if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served
-			for _, w := range s.wals {
-				if w != nil {
-					w.f.Close()
-				}
-			}
-			db.Close()
-			return nil, err
-		}
 	}
 	return s, nil
 }

@@ -219,18 +219,31 @@ type wal struct {
 	pend []byte
 }
 
-// createWAL writes a new log for the identity id (refusing a file that
-// exists), with pre bytes of zeros after its header if the disk has the
-// room, and syncs it and its directory.
-func createWAL(path string, id []byte, noSync bool, pre int64) (*wal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+// createWAL writes a new log for the identity id at path, replacing a
+// file there: under a temporary name, with pre bytes of zeros after its
+// header if the disk has the room, synced, then renamed over path and its
+// directory synced, so that path never holds a log without its header.
+func createWAL(path string, id []byte, noSync bool, pre int64) (_ *wal, err error) {
+	tmp := path + ".tmp"
+	os.Remove(tmp) // a crashed open's
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if walCreateHook != nil {
+		if err := walCreateHook(path); err != nil {
+			return nil, err
+		}
 	}
 	w := &wal{f: f, path: path, off: int64(walHeaderLen), noSync: noSync}
 	h := append([]byte(walMagic), id...)
 	if _, err := f.Write(h); err != nil {
-		f.Close()
 		return nil, err
 	}
 	w.size = int64(len(h))
@@ -238,17 +251,22 @@ func createWAL(path string, id []byte, noSync bool, pre int64) (*wal, error) {
 		w.grow(w.size + pre) // no room: it grows on demand
 	}
 	if err := w.sync(); err != nil {
-		f.Close()
+		return nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
 		return nil, err
 	}
 	if !noSync {
 		if err := syncDir(filepath.Dir(path)); err != nil {
-			f.Close()
 			return nil, err
 		}
 	}
 	return w, nil
 }
+
+// walCreateHook, if set (by tests), is called by createWAL before it
+// writes; an error fails the creation (a full disk, say).
+var walCreateHook func(path string) error
 
 // openWAL opens an existing log and checks its header against id; data
 // is its whole content.
@@ -283,15 +301,32 @@ func syncDir(dir string) error {
 }
 
 func (w *wal) sync() error {
+	if syncHook != nil {
+		if err := syncHook(); err != nil {
+			return err
+		}
+	}
 	if w.noSync {
 		return nil
 	}
 	return fdatasync(w.f)
 }
 
+// syncHook, if set (by tests), is called by every sync of a WAL; an error
+// fails it (an I/O error).
+var syncHook func() error
+
+// errFailStop marks an append whose failed record could not be erased:
+// the store refuses every later commit.
+var errFailStop = errors.New("the failed record could not be erased from the WAL: the store refuses further commits (stop the server and start it again)")
+
 // append writes the record in w.rec (header space first, payload after)
 // with sequence seq and syncs it; on success the payload joins w.pend. On
-// failure nothing advances: the next record overwrites the failed one.
+// failure nothing advances, and the record's header is overwritten with
+// zeros and synced, so that neither a later open nor the next record
+// takes the refused record for a committed one (it may have reached the
+// disk although its sync failed); if that fails too the error wraps
+// errFailStop.
 func (w *wal) append(seq uint64) error {
 	r := w.rec
 	binary.LittleEndian.PutUint32(r[0:4], uint32(len(r)-recHeaderLen))
@@ -304,14 +339,26 @@ func (w *wal) append(seq uint64) error {
 		}
 	}
 	if _, err := w.f.WriteAt(r, w.off); err != nil {
-		return err
+		return w.erase(err)
 	}
 	if err := w.sync(); err != nil {
-		return err
+		return w.erase(err)
 	}
 	w.off = end
 	w.pend = append(w.pend, r[recHeaderLen:]...)
 	return nil
+}
+
+// erase overwrites the header of the record at w.off with zeros after
+// its append failed with err.
+func (w *wal) erase(err error) error {
+	if _, werr := w.f.WriteAt(make([]byte, recHeaderLen), w.off); werr != nil {
+		return fmt.Errorf("%w; %w", err, errFailStop)
+	}
+	if serr := w.sync(); serr != nil {
+		return fmt.Errorf("%w; %w", err, errFailStop)
+	}
+	return err
 }
 
 // grow extends the file to at least end with zeros, written once so that

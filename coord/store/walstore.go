@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	bolt "go.etcd.io/bbolt"
@@ -55,65 +56,91 @@ func (s *Bolt) checkNoWAL() error {
 	return nil
 }
 
-// openWALOf opens (or creates) the database's two WALs, replays the
-// records newer than the database and checkpoints them at once, marking
-// the database as having its WALs in use (not clean).
+// openWALOf opens the database's two WALs (if the database may lack what
+// they hold: it was not closed cleanly), replays the records newer than
+// the database and checks the whole state before anything is written.
+// Then, in one transaction, it applies them under a new identity, marked
+// clean; creates fresh WALs with that identity (each under a temporary
+// name, renamed); and marks the database as having its WALs in use (not
+// clean, VersionWAL) in another transaction. A crash at any point of that
+// leaves either the old state or a clean database, whose WALs hold
+// nothing it lacks: they are ignored and created again. A new identity per
+// open also keeps a copy of a database from taking its original's WALs.
 func (s *Bolt) openWALOf(opt Options) (err error) {
 	id, applied, clean, err := s.walMeta()
 	if err != nil {
 		return err
 	}
-	var exists [2]bool
-	for i, wp := range walPaths(s.path) {
-		_, statErr := os.Lstat(wp)
-		exists[i] = statErr == nil
-		switch {
-		case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
-			return fmt.Errorf("WAL %s: %w", wp, statErr)
-		case id == nil && exists[i]:
-			return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
-		case id != nil && !exists[i] && !clean:
-			return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
-		}
-	}
-	if id == nil { // a database written without a WAL: it gets an identity before its WAL exists
-		id = make([]byte, walIDLen)
-		rand.Read(id)
-		err = s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyWALID, id) })
-		if err != nil {
-			return fmt.Errorf("database %s: %w", s.path, err)
-		}
-	}
-	s.walID = id
 	s.ckptDone = sync.NewCond(&s.mu)
+	s.seq = applied
 	defer func() {
 		if err != nil {
-			for _, w := range s.wals {
-				if w != nil {
-					w.f.Close()
-				}
-			}
-			s.wals = [2]*wal{}
+			s.closeWALs()
 		}
 	}()
+	switch {
+	case !clean && id != nil:
+		if err := s.replay(id, applied, opt.NoSync); err != nil {
+			return err
+		}
+	case !clean: // a database from before the WAL: no WAL is its
+		for _, wp := range walPaths(s.path) {
+			if _, err := os.Lstat(wp); err == nil || !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("WAL %s is not the WAL of database %s (the database has no WAL identity)", wp, s.path)
+			}
+		}
+	}
+	if _, _, err := s.Load(); err != nil { // every record readable: a damaged file is refused now, not when served, and before it is written
+		return err
+	}
+	s.walID = make([]byte, walIDLen)
+	rand.Read(s.walID)
+	if err := s.checkpointAll("1"); err != nil {
+		return err
+	}
+	s.closeWALs()
+	for i, wp := range walPaths(s.path) {
+		// A new WAL gets its zeros now (unless fsync is off), so that no
+		// commit of its first round grows the file: a grown file's
+		// fdatasync also writes its size and the zeros. On a disk without
+		// the room it grows on demand.
+		var pre int64
+		if !opt.NoSync {
+			pre = min(s.ckptBytes, maxPrealloc) + walChunk
+		}
+		if s.wals[i], err = createWAL(wp, s.walID, opt.NoSync, pre); err != nil {
+			return fmt.Errorf("WAL %s: %w", wp, err)
+		}
+	}
+	s.act = 0
+	return s.apply(nil, s.seq, "0")
+}
+
+// closeWALs closes the open WALs' files and forgets them.
+func (s *Bolt) closeWALs() {
+	for _, w := range s.wals {
+		if w != nil {
+			w.f.Close()
+		}
+	}
+	s.wals = [2]*wal{}
+}
+
+// replay opens both WALs of a database not closed cleanly (id its
+// identity, applied the last sequence it holds) and gathers their records
+// newer than the database, in sequence order, as the first WAL's pending
+// records.
+func (s *Bolt) replay(id []byte, applied uint64, noSync bool) (err error) {
 	var scans [2][]walRecord
 	for i, wp := range walPaths(s.path) {
-		if !exists[i] {
-			// A new WAL gets its zeros now (unless fsync is off), so that
-			// no commit of its first round grows the file: a grown
-			// file's fdatasync also writes its size and the zeros. On a
-			// disk without the room it grows on demand.
-			var pre int64
-			if !opt.NoSync {
-				pre = min(s.ckptBytes, maxPrealloc) + walChunk
+		if _, statErr := os.Lstat(wp); statErr != nil {
+			if errors.Is(statErr, fs.ErrNotExist) {
+				return fmt.Errorf("WAL %s of database %s is missing and the database was not closed cleanly: acknowledged changes may be in it (restore it beside the database)", wp, s.path)
 			}
-			if s.wals[i], err = createWAL(wp, id, opt.NoSync, pre); err != nil {
-				return fmt.Errorf("WAL %s: %w", wp, err)
-			}
-			continue
+			return fmt.Errorf("WAL %s: %w", wp, statErr)
 		}
 		var data []byte
-		if s.wals[i], data, err = openWAL(wp, id, opt.NoSync); err != nil {
+		if s.wals[i], data, err = openWAL(wp, id, noSync); err != nil {
 			return fmt.Errorf("WAL %s: %w", wp, err)
 		}
 		sc, err := scanWAL(data, applied)
@@ -130,7 +157,6 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 	if len(a) == 0 || (len(b) > 0 && b[0].seq < a[0].seq) {
 		a, b, first = b, a, 1
 	}
-	s.seq = applied
 	w := s.wals[0]
 	for k, part := range [2][]walRecord{a, b} {
 		for _, r := range part {
@@ -141,7 +167,7 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 			s.seq = r.seq
 		}
 	}
-	return s.checkpointAll("0")
+	return nil
 }
 
 // maxPrealloc bounds the zeros written at open per WAL.
@@ -153,6 +179,9 @@ const maxPrealloc = 64 << 20
 func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failed != nil {
+		return s.failed
+	}
 	w := s.wals[s.act]
 	s.recs.Reset()
 	r := append(w.rec[:0], make([]byte, recHeaderLen)...)
@@ -174,7 +203,16 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	}
 	w.rec = appendField(append(r, 'M'), b)
 	if err := w.append(s.seq + 1); err != nil {
-		return fmt.Errorf("WAL %s: %w", w.path, err)
+		err = fmt.Errorf("WAL %s: %w", w.path, err)
+		if errors.Is(err, errFailStop) {
+			// The record may be on disk: the database, marked clean
+			// without it, makes every WAL ignored from now on.
+			s.failed = err
+			if cerr := s.checkpointAll("1"); cerr != nil {
+				s.log.Error("WAL: marking the database clean after a failed append failed: a crash now may replay the refused record", "err", cerr)
+			}
+		}
+		return err
 	}
 	s.seq++
 	if w.off-int64(walHeaderLen) >= s.ckptBytes {
@@ -204,6 +242,9 @@ func (s *Bolt) startCheckpoint() {
 	case run != nil && !run.done:
 		return
 	case run != nil: // failed: its records are still only in the other WAL
+		if time.Now().Before(s.retryAt) {
+			return
+		}
 		run.done, run.err = false, nil
 	default:
 		old := s.wals[s.act]
@@ -223,14 +264,30 @@ func (s *Bolt) startCheckpoint() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		run.done, run.err = true, err
-		if err == nil {
+		switch {
+		case err == nil:
 			s.ckpt, s.spare = nil, run.pend[:0]
-		} else {
-			s.log.Error("WAL checkpoint failed: commits go on in the other WAL until one succeeds", "err", err)
+			if s.backoff > 0 {
+				s.log.Info("WAL checkpoint succeeded again")
+			}
+			s.backoff = 0
+		default: // logged once until a success; tried again after a backoff
+			if s.backoff == 0 {
+				s.log.Error("WAL checkpoint failed: commits go on in the other WAL; it is tried again, from 100 ms to every 10 s, until one succeeds", "err", err)
+			}
+			s.backoff = min(max(2*s.backoff, ckptRetryMin), ckptRetryMax)
+			s.retryAt = time.Now().Add(s.backoff)
 		}
 		s.ckptDone.Broadcast()
 	}()
 }
+
+// The wait before a failed checkpoint is tried again doubles from
+// ckptRetryMin to ckptRetryMax.
+const (
+	ckptRetryMin = 100 * time.Millisecond
+	ckptRetryMax = 10 * time.Second
+)
 
 // checkpointAll (s.mu held, or during Open) waits for a checkpoint under
 // way, then applies every record not yet in the database (a failed
@@ -241,15 +298,20 @@ func (s *Bolt) checkpointAll(flag string) error {
 		s.ckptDone.Wait()
 	}
 	w := s.wals[s.act]
-	pend := w.pend
+	var pend []byte
+	if w != nil { // nil at open when no WAL was read
+		pend = w.pend
+	}
 	if s.ckpt != nil {
-		pend = append(slices.Clip(s.ckpt.pend), w.pend...)
+		pend = append(slices.Clip(s.ckpt.pend), pend...)
 	}
 	if err := s.apply(pend, s.seq, flag); err != nil {
 		return err
 	}
 	s.ckpt = nil
-	w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	if w != nil {
+		w.pend, w.off = w.pend[:0], int64(walHeaderLen)
+	}
 	return nil
 }
 
@@ -296,6 +358,10 @@ func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
 // committed ("applied").
 var checkpointHook func(phase string)
 
+// applyFailHook, if set (by tests), is called by apply first; an error
+// fails the checkpoint (a full disk).
+var applyFailHook func() error
+
 // apply writes the net effect of pend (records up to sequence seq) to the
 // database in one ordinary bbolt transaction (its fsyncs), with seq as
 // the last sequence applied and, unless flag is "", the clean flag (1:
@@ -307,6 +373,11 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 		over, meta = coalesce(pend)
 	} else if flag == "" {
 		return nil
+	}
+	if applyFailHook != nil {
+		if err := applyFailHook(); err != nil {
+			return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
+		}
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		jb, mb := tx.Bucket(bucketJobs), tx.Bucket(bucketMeta)
@@ -331,6 +402,16 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 		}
 		if flag != "" {
 			if err := mb.Put(keyWALClean, []byte(flag)); err != nil {
+				return err
+			}
+			v := VersionWAL // older binaries refuse it: the WALs may hold changes
+			if flag == "1" {
+				v = Version
+			}
+			if err := mb.Put(keyVersion, []byte(v)); err != nil {
+				return err
+			}
+			if err := mb.Put(keyWALID, s.walID); err != nil {
 				return err
 			}
 		}
