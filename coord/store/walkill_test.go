@@ -15,8 +15,14 @@ import (
 // killChildEnv makes the test binary a process that commits one new job
 // per batch to the database the variable names, with the WAL checkpointed
 // every 4 KiB, printing "ack ID" once each commit returned and
-// "checkpoint PHASE" (then pausing 30 ms) inside each checkpoint.
+// "checkpoint PHASE" inside each checkpoint; at the killAt-th checkpoint
+// of phase killChildEnv_PHASE it prints "blocked PHASE" and stays in that
+// phase (20 s) for the parent to kill it there.
 const killChildEnv = "CKPT_WAL_KILL_CHILD"
+
+// killAt is the occurrence of the phase the child is killed in (the
+// open's checkpoint, if it has one, counts).
+const killAt = 3
 
 func TestMain(m *testing.M) {
 	if path := os.Getenv(killChildEnv); path != "" {
@@ -35,9 +41,16 @@ func killChild(path string, init bool, prefix string) {
 		fmt.Fprintln(out, a...)
 		out.Flush()
 	}
+	target, seen := os.Getenv(killChildEnv+"_PHASE"), 0
 	checkpointHook = func(phase string) {
 		println("checkpoint", phase)
-		time.Sleep(30 * time.Millisecond)
+		if phase != target {
+			return
+		}
+		if seen++; seen == killAt {
+			println("blocked", phase)
+			time.Sleep(20 * time.Second) // killed here; commits go on meanwhile
+		}
 	}
 	s, err := Open(path, Options{Init: init, CheckpointBytes: 4 << 10})
 	if err != nil {
@@ -70,7 +83,7 @@ func TestKilledDuringCheckpointLosesNothingAcknowledged(t *testing.T) {
 	for round := range 8 {
 		phase := []string{"applying", "applied"}[round%2]
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), killChildEnv+"="+path, fmt.Sprintf("%s_PREFIX=r%d-", killChildEnv, round))
+		cmd.Env = append(os.Environ(), killChildEnv+"="+path, fmt.Sprintf("%s_PREFIX=r%d-", killChildEnv, round), killChildEnv+"_PHASE="+phase)
 		if round == 0 {
 			cmd.Env = append(cmd.Env, killChildEnv+"_INIT=1")
 		}
@@ -82,18 +95,16 @@ func TestKilledDuringCheckpointLosesNothingAcknowledged(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc := bufio.NewScanner(stdout)
-		seen, killed, last := 0, false, -1
+		killed, last := false, -1
 		for sc.Scan() {
 			f := strings.Fields(sc.Text())
 			switch {
 			case len(f) == 2 && f[0] == "ack":
 				acked[f[1]] = true
 				last++
-			case len(f) == 2 && f[0] == "checkpoint" && f[1] == phase:
-				if seen++; seen == 3 { // the open's checkpoint, then two during commits
-					cmd.Process.Kill() // the lines written before it still come
-					killed = true
-				}
+			case len(f) == 2 && f[0] == "blocked" && f[1] == phase:
+				cmd.Process.Kill() // inside the phase: the child waits there; the lines written before still come
+				killed = true
 			case f[0] == "error":
 				t.Fatalf("round %d: %s", round, sc.Text())
 			}
@@ -101,7 +112,7 @@ func TestKilledDuringCheckpointLosesNothingAcknowledged(t *testing.T) {
 		cmd.Wait()
 		next[fmt.Sprintf("r%d-%d", round, last+1)] = true
 		if !killed {
-			t.Fatalf("round %d: the child exited before its third %s checkpoint", round, phase)
+			t.Fatalf("round %d: the child exited before its checkpoint %d in phase %s", round, killAt, phase)
 		}
 		s, err := Open(path, Options{})
 		if err != nil {
