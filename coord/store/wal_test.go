@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -443,25 +444,45 @@ func TestWALConcurrentCommitsLoadsCheckpoints(t *testing.T) {
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
+	var acked [8]atomic.Int64 // per submitter, the Nodes of its last acknowledged commit
 	for range 2 {
 		readers.Add(1)
 		go func() {
 			defer readers.Done()
+			seen := map[string]int{} // the Nodes this reader loaded last, per job
 			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
+				var floor [8]int64 // acknowledged before the load began: it must show them
+				for g := range floor {
+					floor[g] = acked[g].Load()
+				}
 				_, jobs, err := s.Load()
 				if err != nil {
 					t.Error(err)
 					return
 				}
+				got := map[string]int{}
 				for _, j := range jobs {
-					if !strings.HasSuffix(j.Spec.ID, "x") {
-						t.Errorf("loaded a job never registered: %q", j.Spec.ID)
+					got[j.Spec.ID] = j.Spec.Nodes
+				}
+				for g := range floor {
+					id := string(rune('a'+g)) + "x"
+					n, ok := got[id]
+					switch {
+					case floor[g] > 0 && (!ok || int64(n) < floor[g]):
+						t.Errorf("a load begun after %s's commit of nodes %d shows %d (present %v)", id, floor[g], n, ok)
+					case ok && n < seen[id]:
+						t.Errorf("%s went back from nodes %d to %d between two loads", id, seen[id], n)
 					}
+					seen[id] = n
+					delete(got, id)
+				}
+				for id := range got {
+					t.Errorf("loaded a job never registered: %q", id)
 				}
 			}
 		}()
@@ -480,6 +501,7 @@ func TestWALConcurrentCommitsLoadsCheckpoints(t *testing.T) {
 				if err := <-ack; err != nil {
 					t.Error(err)
 				}
+				acked[g].Store(int64(i + 1))
 			}
 		}()
 	}
