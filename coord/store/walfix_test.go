@@ -16,9 +16,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// dbVersion reads the schema version of the database at path with bbolt
+// metaValue reads a key of the database's meta bucket at path with bbolt
 // alone, as an older binary would.
-func dbVersion(t *testing.T, path string) string {
+func metaValue(t *testing.T, path string, key []byte) string {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
 	if err != nil {
@@ -27,11 +27,15 @@ func dbVersion(t *testing.T, path string) string {
 	defer db.Close()
 	var v string
 	db.View(func(tx *bolt.Tx) error {
-		v = string(tx.Bucket(bucketMeta).Get(keyVersion))
+		v = string(tx.Bucket(bucketMeta).Get(key))
 		return nil
 	})
 	return v
 }
+
+// dbVersion is the database's schema version; walClean its clean flag.
+func dbVersion(t *testing.T, path string) string { t.Helper(); return metaValue(t, path, keyVersion) }
+func walClean(t *testing.T, path string) string  { t.Helper(); return metaValue(t, path, keyWALClean) }
 
 // A database left by a crash while its WALs were in use carries a version
 // that the check of binaries from before the WAL (exactly "ckpt-coord/1")
@@ -64,22 +68,6 @@ func TestWALVersionRefusedByOlderBinaries(t *testing.T) {
 	if v := dbVersion(t, p); v != old {
 		t.Fatalf("after a clean close the version is %q, want %q", v, old)
 	}
-}
-
-// walClean reads the database's clean flag with bbolt alone.
-func walClean(t *testing.T, path string) string {
-	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var v string
-	db.View(func(tx *bolt.Tx) error {
-		v = string(tx.Bucket(bucketMeta).Get(keyWALClean))
-		return nil
-	})
-	return v
 }
 
 // Upgrading a database from before the WAL never locks it out: when
