@@ -158,12 +158,15 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, start time.Time,
 // would allocate it per answer).
 var contentJSON = []string{"application/json"}
 
-// writeJSON writes v as JSON and a newline (json.Marshal's bytes).
+// writeJSON writes v as JSON and a newline (json.Marshal's bytes; the
+// hot path's answers appended by hand, appendAnswer).
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	buf := bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer putBuf(buf)
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
+	if b, ok := appendAnswer(buf.AvailableBuffer(), v); ok {
+		buf.Write(b)
+	} else if err := json.NewEncoder(buf).Encode(v); err != nil {
 		code = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"error":"encoding the answer failed","code":"internal"}` + "\n")
@@ -210,8 +213,8 @@ func decode(r *http.Request, v any) error {
 		return bad("body", "reading the body: %v", err)
 	}
 	b := buf.Bytes()
-	if len(bytes.TrimSpace(b)) == 0 {
-		b = []byte("{}")
+	if t := bytes.TrimSpace(b); len(t) == 0 || string(t) == "{}" {
+		return nil // no body, or an empty object: json.Unmarshal's verdict too (no field set, no error)
 	}
 	rt := reflect.TypeOf(v).Elem()
 	if exactKeys(b, jsonNames(rt)) && json.Unmarshal(b, v) == nil {

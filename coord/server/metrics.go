@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -17,6 +18,12 @@ type metrics struct {
 	requests  *prometheus.CounterVec
 	latency   prometheus.Histogram
 	records   prometheus.Counter
+	// the children of decisions by op and of requests by code, cached
+	// as WithLabelValues creates them (on first use, so /metrics shows
+	// the same series): a lookup per request without hashing the labels
+	// or formatting the code
+	ops   sync.Map // string -> prometheus.Observer
+	codes sync.Map // int -> prometheus.Counter
 }
 
 // newMetrics registers the coordinator's metrics; stats reads a snapshot,
@@ -66,11 +73,19 @@ func (m *metrics) handler(reg *prometheus.Registry) http.Handler {
 }
 
 func (m *metrics) decision(op string, d time.Duration) {
-	m.decisions.WithLabelValues(op).Observe(d.Seconds())
+	o, ok := m.ops.Load(op)
+	if !ok {
+		o, _ = m.ops.LoadOrStore(op, m.decisions.WithLabelValues(op))
+	}
+	o.(prometheus.Observer).Observe(d.Seconds())
 }
 
 func (m *metrics) request(code int, d time.Duration) {
-	m.requests.WithLabelValues(strconv.Itoa(code)).Inc()
+	c, ok := m.codes.Load(code)
+	if !ok {
+		c, _ = m.codes.LoadOrStore(code, m.requests.WithLabelValues(strconv.Itoa(code)))
+	}
+	c.(prometheus.Counter).Inc()
 	m.latency.Observe(d.Seconds())
 }
 

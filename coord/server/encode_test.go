@@ -1,0 +1,116 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/ckpt-hpc/ckpt/coord"
+	"github.com/ckpt-hpc/ckpt/coord/api"
+	"github.com/ckpt-hpc/ckpt/output"
+	"pgregory.net/rapid"
+)
+
+// floatGen draws float64s from everywhere encoding/json changes its
+// form: zero and minus zero, around 1e-6 and 1e21, subnormals, integers,
+// the wall clock's seconds, non-finite values, and any bit pattern.
+func floatGen() *rapid.Generator[float64] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1e-6, math.Nextafter(1e-6, 0), 1e-7, 1.5e-9, 1e21,
+			math.Nextafter(1e21, 0), 1e22, -1e21, 5e-324, math.MaxFloat64, 1, 40e9, 1795906630.2549033,
+			math.NaN(), math.Inf(1), math.Inf(-1)}),
+		rapid.Float64(),
+		rapid.Map(rapid.Uint64(), math.Float64frombits),
+		rapid.Map(rapid.Int64Range(-1e12, 1e12), func(i int64) float64 { return float64(i) / 1000 }),
+	)
+}
+
+// stringGen draws plain identifiers and arbitrary strings (quotes,
+// control characters, HTML characters, non-ASCII, invalid UTF-8).
+func stringGen() *rapid.Generator[string] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]string{"", "j1", "r7", "granted", "waiting", "released", "daly", "<a&b>", "a&b", "x>y", "y<", "q\"uote", "back\\slash",
+			"tab\t", "\u2028", "é", "\xff"}),
+		rapid.StringMatching(`[ -~]{0,12}`),
+		rapid.String(),
+	)
+}
+
+func encoderBytes(v any) ([]byte, bool) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
+// TestAppendIsEncoder: every answer appendAnswer writes is, byte for
+// byte, what json.Encoder (the path it replaces) writes; when it declines,
+// the value has a string that needs escaping or a non-finite float64
+// (the oracle is encoding/json itself, on arbitrary values).
+func TestAppendIsEncoder(t *testing.T) {
+	var wrote, declined int
+	rapid.Check(t, func(t *rapid.T) {
+		f, s := floatGen(), stringGen()
+		var v any
+		plainAll := true
+		str := func(label string) string {
+			x := s.Draw(t, label)
+			plainAll = plainAll && plain(x)
+			return x
+		}
+		num := func(label string) float64 {
+			x := f.Draw(t, label)
+			plainAll = plainAll && finite(x)
+			return x
+		}
+		if rapid.Bool().Draw(t, "grant") {
+			g := coord.Grant{Job: str("job"), RequestID: str("rid"), Status: str("status"), Token: rapid.Uint64().Draw(t, "token"),
+				Expires: num("expires"), Share: num("share"), Waiting: rapid.Int().Draw(t, "waiting"), NonBlocking: rapid.Bool().Draw(t, "nb")}
+			for range rapid.IntRange(0, 3).Draw(t, "notices") {
+				g.Granted = append(g.Granted, coord.Notice{Job: str("njob"), RequestID: str("nrid"), Token: rapid.Uint64().Draw(t, "ntoken"), Expires: num("nexp")})
+			}
+			if rapid.Bool().Draw(t, "emptyGranted") && len(g.Granted) == 0 {
+				g.Granted = []coord.Notice{} // omitempty: an empty, non-nil slice is omitted too
+			}
+			v = g
+		} else {
+			n := func(label string) output.Number { return output.Number(f.Draw(t, label)) } // Number writes null: never declined
+			v = api.AdviceView{Job: str("job"), Method: str("method"), C: n("c"), MTBF: n("mtbf"), EY: n("ey"), Period: n("period"),
+				Optimum: n("optimum"), At: n("at"), In: n("in"), Final: rapid.Bool().Draw(t, "final"), None: rapid.Bool().Draw(t, "none"), Reason: str("reason")}
+		}
+		got, ok := appendAnswer(nil, v)
+		want, encodable := encoderBytes(v)
+		switch {
+		case ok && !encodable:
+			t.Fatalf("appended %s where json.Encoder fails", got)
+		case ok && !bytes.Equal(got, want):
+			t.Fatalf("appended\n%s\njson.Encoder\n%s", got, want)
+		case !ok && plainAll:
+			t.Fatalf("declined %#v, whose strings are plain and floats finite", v)
+		case ok:
+			wrote++
+		default:
+			declined++
+		}
+	})
+	if wrote == 0 || declined == 0 {
+		t.Fatalf("wrote %d, declined %d: both paths must be exercised", wrote, declined)
+	}
+}
+
+// TestWriteJSONFallsBack: a value appendAnswer declines (a job id to
+// escape) or does not know still gets encoding/json's bytes.
+func TestWriteJSONFallsBack(t *testing.T) {
+	for _, v := range []any{coord.Grant{Job: "<j>", Status: "granted"}, map[string]string{"status": "ok"},
+		api.AdviceView{Job: "j\u2028", C: output.Number(math.NaN())}} {
+		rec := httptest.NewRecorder()
+		writeJSON(rec, 200, v)
+		want, _ := json.Marshal(v)
+		if got := rec.Body.String(); got != string(want)+"\n" {
+			t.Errorf("%#v: wrote %q, want %q", v, got, want)
+		}
+	}
+}
