@@ -492,3 +492,24 @@ func (c *Coordinator) Jobs() []Job {
 	slices.SortFunc(out, func(a, b Job) int { return strings.Compare(a.Spec.ID, b.Spec.ID) })
 	return out
 }
+
+// TestAuthHashIsKnowns: AuthHash answers what Known's copy holds, for a
+// live job, an ended one (its done is replayed) and an unknown id.
+func TestAuthHashIsKnowns(t *testing.T) {
+	c := newC(t, "least-waste")
+	for i, id := range []string{"live", "ended"} {
+		if _, err := c.Register(1, JobSpec{ID: id, Nodes: 1 + i, Bytes: 1e9, MTBF: 1e5, AuthHash: "hash-of-" + id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Done(2, "ended", false); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"live", "ended", "unknown"} {
+		j, known := c.Known(id)
+		h, ok := c.AuthHash(id)
+		if ok != known || h != j.Spec.AuthHash || (known && h != "hash-of-"+id) {
+			t.Errorf("%s: AuthHash %q %v, Known's %q %v", id, h, ok, j.Spec.AuthHash, known)
+		}
+	}
+}

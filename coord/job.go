@@ -285,6 +285,19 @@ func (c *Coordinator) Known(id string) (Job, bool) {
 	return Job{}, false
 }
 
+// AuthHash returns job id's Spec.AuthHash, live or ended (Known's job,
+// without copying it: the server checks a job token on every request).
+func (c *Coordinator) AuthHash(id string) (string, bool) {
+	j, ok := c.jobs[id]
+	if !ok {
+		j, ok = c.ended[id]
+	}
+	if !ok {
+		return "", false
+	}
+	return j.Spec.AuthHash, true
+}
+
 // Job returns a copy of job id.
 func (c *Coordinator) Job(id string) (Job, bool) {
 	j, ok := c.jobs[id]
