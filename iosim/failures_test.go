@@ -259,3 +259,72 @@ func TestBuiltinMaxIsMathMax(t *testing.T) {
 		t.Fatal("max(+Inf, NaN) is math.Max's: the comment above is out of date")
 	}
 }
+
+// The failures walked in one event (failureWalk) are, bit for bit, the
+// failures of one event per failing node (traceFailuresPerNode), also
+// where many fail at the same time: the trace's times are floored to a
+// grid of g seconds, so that nodes fail together and a node's next
+// failure can fall at the time of its previous one (then it must fire
+// after every failure already pending at that time).
+func TestFailureWalkEqualsPerNodeEvents(t *testing.T) {
+	c := small()
+	c.Platform.NodeMTBF = Seconds(5 * Day) // about 1.4 failures a node
+	sts := allStrategies(t)
+	selfAll := 0
+	for _, g := range []float64{6 * 3600, Day} {
+		for _, seed := range []uint64{1, 2} {
+			for _, o := range []Options{{Span: 8 * Day, Skip: Day, Seed: seed}, {Span: 8 * Day, Skip: Day, Seed: seed, Scheduler: Greedy, VirtualTime: true}} {
+				fc := &failureCache{}
+				o.failures = fc
+				if _, err := Simulate(&c, sts[0], o); err != nil { // draws the trace
+					t.Fatal(err)
+				}
+				tr := fc.trace
+				ties, self := 0, 0
+				for i := range tr.times {
+					tr.times[i] = math.Floor(tr.times[i]/g) * g
+				}
+				for i := range tr.node {
+					for x := tr.off[i] + 1; x < tr.off[i+1]; x++ {
+						if tr.times[x] == tr.times[x-1] {
+							self++
+						}
+					}
+				}
+				seen := map[float64]int{}
+				for _, at := range tr.times {
+					seen[at]++
+				}
+				for _, n := range seen {
+					ties += n - 1
+				}
+				if ties < 10 {
+					t.Fatalf("grid %g: %d failures share a time: the test checks nothing", g, ties)
+				}
+				selfAll += self
+				tr.order = nil // the times changed
+				for _, st := range sts {
+					walk, err := Simulate(&c, st, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					perNodeFailures = true
+					per, err := Simulate(&c, st, o)
+					perNodeFailures = false
+					if err != nil {
+						t.Fatal(err)
+					}
+					if per.JobFailures == 0 {
+						t.Fatalf("%s: no failure", st.Name)
+					}
+					if a, b := fmt.Sprintf("%#v", walk), fmt.Sprintf("%#v", per); a != b {
+						t.Fatalf("grid %g, seed %d, %s:\nwalk     %s\nper node %s", g, seed, st.Name, a, b)
+					}
+				}
+			}
+		}
+	}
+	if selfAll == 0 {
+		t.Fatal("no node fails twice at the same time: the test checks nothing of it")
+	}
+}
