@@ -123,14 +123,15 @@ func (fc *failureCache) traceFor(seed uint64, N int, mu, w1 float64) *failureTra
 	}
 	var peek des.Peeker
 	for k := range N {
-		// As newSimulator's lazy draws: the first time from a peek, the
-		// next ones from the node's stream, each added to the last.
-		at := peek.Peek(seed, streamFailures, uint64(k)).ExpFloat64() * mu
+		// As newSimulator's lazy draws, each time added to the last. The
+		// peeked generator is in the node's stream's state (des.Peeker),
+		// so the node's next times are drawn from it, without the two
+		// allocations of a des.Stream per failing node.
+		r := peek.Peek(seed, streamFailures, uint64(k))
+		at := r.ExpFloat64() * mu
 		if at > w1 {
 			continue
 		}
-		r := des.Stream(seed, streamFailures, uint64(k))
-		r.ExpFloat64() // at again
 		t.node = append(t.node, int32(k))
 		t.off = append(t.off, len(t.times))
 		for at <= w1 {
