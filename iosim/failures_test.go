@@ -328,3 +328,42 @@ func TestFailureWalkEqualsPerNodeEvents(t *testing.T) {
 		t.Fatal("no node fails twice at the same time: the test checks nothing of it")
 	}
 }
+
+// The same as a property: any seed, MTBF, grid (0: the times as drawn),
+// strategy and scheduler; the walk's run is the per-node events' run.
+func TestFailureWalkProperty(t *testing.T) {
+	c0 := small()
+	sts := allStrategies(t)
+	rapid.Check(t, func(t *rapid.T) {
+		c := c0
+		c.Platform.NodeMTBF = Seconds(rapid.Float64Range(5, 60).Draw(t, "mtbf days") * Day)
+		g := rapid.SampledFrom([]float64{0, 600, 3600, Day}).Draw(t, "grid")
+		st := rapid.SampledFrom(sts).Draw(t, "strategy")
+		o := Options{Span: 6 * Day, Skip: Day, Seed: rapid.Uint64().Draw(t, "seed"),
+			Scheduler: rapid.SampledFrom([]Scheduler{Reserve, Greedy}).Draw(t, "scheduler")}
+		fc := &failureCache{}
+		o.failures = fc
+		if _, err := Simulate(&c, st, o); err != nil { // draws the trace
+			t.Skip(err) // a platform refused up front
+		}
+		if g > 0 {
+			for i, at := range fc.trace.times {
+				fc.trace.times[i] = math.Floor(at/g) * g
+			}
+			fc.trace.order = nil
+		}
+		walk, err := Simulate(&c, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perNodeFailures = true
+		per, err := Simulate(&c, st, o)
+		perNodeFailures = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fmt.Sprintf("%#v", walk), fmt.Sprintf("%#v", per); a != b {
+			t.Fatalf("walk     %s\nper node %s", a, b)
+		}
+	})
+}
