@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/des"
@@ -366,4 +367,48 @@ func TestFailureWalkProperty(t *testing.T) {
 			t.Fatalf("walk     %s\nper node %s", a, b)
 		}
 	})
+}
+
+// Trials that pass their memory on to each other (cachePool), on
+// platforms of different sizes and seeds, in sequence and at once, give
+// what each gives alone with fresh memory.
+func TestPooledTrialsEqualFreshTrials(t *testing.T) {
+	sts := allStrategies(t)
+	big := small()
+	big.Platform.Nodes *= 3
+	cases := []struct {
+		c    Config
+		seed uint64
+	}{{small(), 1}, {big, 2}, {small(), 3}, {big, 1}, {small(), 1}}
+	want := make([]string, len(cases))
+	for i, k := range cases {
+		cachePool = sync.Pool{New: func() any { return &failureCache{} }} // fresh: nothing to pass on
+		out, err := Trial(&k.c, sts, Options{Span: 6 * Day, Skip: Day, Seed: k.seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = fmt.Sprintf("%#v", out)
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 2*len(cases))
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, k := range cases {
+				out, err := Trial(&k.c, sts, Options{Span: 6 * Day, Skip: Day, Seed: k.seed})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w*len(cases)+i] = fmt.Sprintf("%#v", out)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if w := want[i%len(cases)]; g != w {
+			t.Fatalf("trial %d after others:\n%s\nalone:\n%s", i, g, w)
+		}
+	}
 }
