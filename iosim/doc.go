@@ -164,8 +164,11 @@
 // number of failures and restarts: a restarted job replaces the failed
 // one. A trial (TrialContext) draws its failure times once, O(N + F) for F
 // failures in the span (at most 2²² held, else its runs draw as they go),
-// and its runs read them and reuse the previous run's memory, so a run's
-// set-up is O(J + failing nodes) beyond clearing its N-node table. LeastWaste is O(r) per decision for r waiting requests (O(r²)
+// sorted by time once (O(F log F)), and its runs read them and reuse the
+// previous run's memory, so a run's set-up is O(J + F) beyond clearing its
+// N-node table; a run keeps all its pending failures in one queued event
+// (O(1) per failure, failureWalk), so its queue holds about one event per
+// running job (11 on average at Cielo ×1, where one per failing node made 760). LeastWaste is O(r) per decision for r waiting requests (O(r²)
 // for its Swapped form and when many tie to within rounding);
 // LowerBound is O(K) per bisection step for K classes. SimulateTimeline's
 // recorder adds O(1) per transfer and wait (nothing when off); the

@@ -1,6 +1,12 @@
 package iosim
 
-import "github.com/ckpt-hpc/ckpt/des"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/ckpt-hpc/ckpt/des"
+)
 
 // The failures of a trial. A node's failure times depend on the seed, the
 // node and the MTBF alone (its own stream, des.Stream(seed,
@@ -25,6 +31,10 @@ type failureTrace struct {
 	node  []int32
 	off   []int
 	times []float64
+	// order is the failures (indices in times) by time; nodeOf and next
+	// are each failure's node and the node's next failure (-1: none).
+	// Built by index, for failureWalk.
+	order, nodeOf, next []int32
 }
 
 // maxTraceFailures bounds the failures a trace holds (8 bytes each): a
@@ -44,6 +54,7 @@ type failureCache struct {
 	free     []int32
 	slab     []job
 	nodeBufs [][]int32
+	fseq     []uint64 // failureWalk.seq's memory
 }
 
 // lend gives s its nodes' table and free list for N nodes and its slab
@@ -90,6 +101,9 @@ func (fc *failureCache) keep(s *simulator) {
 	if s.slabAll != nil {
 		fc.slab = s.slabAll
 	}
+	if s.fw.seq != nil {
+		fc.fseq = s.fw.seq
+	}
 }
 
 // traceFor returns the trace of (seed, N nodes, MTBF mu, window end w1),
@@ -109,14 +123,15 @@ func (fc *failureCache) traceFor(seed uint64, N int, mu, w1 float64) *failureTra
 	}
 	var peek des.Peeker
 	for k := range N {
-		// As newSimulator's lazy draws: the first time from a peek, the
-		// next ones from the node's stream, each added to the last.
-		at := peek.Peek(seed, streamFailures, uint64(k)).ExpFloat64() * mu
+		// As newSimulator's lazy draws, each time added to the last. The
+		// peeked generator is in the node's stream's state (des.Peeker),
+		// so the node's next times are drawn from it, without the two
+		// allocations of a des.Stream per failing node.
+		r := peek.Peek(seed, streamFailures, uint64(k))
+		at := r.ExpFloat64() * mu
 		if at > w1 {
 			continue
 		}
-		r := des.Stream(seed, streamFailures, uint64(k))
-		r.ExpFloat64() // at again
 		t.node = append(t.node, int32(k))
 		t.off = append(t.off, len(t.times))
 		for at <= w1 {
@@ -133,9 +148,107 @@ func (fc *failureCache) traceFor(seed uint64, N int, mu, w1 float64) *failureTra
 	return t
 }
 
-// traceFailures schedules the first failure of every node of t; each
-// failure schedules the node's next one when it fires.
+// traceFailures queues the failures of t: one event, the earliest
+// pending failure's (see failureWalk), unless perNodeFailures.
 func (s *simulator) traceFailures(t *failureTrace) {
+	if perNodeFailures {
+		s.traceFailuresPerNode(t)
+		return
+	}
+	t.index()
+	w := &s.fw
+	w.t = t
+	if fc := s.opt.failures; fc != nil && cap(fc.fseq) >= len(t.times) {
+		w.seq = fc.fseq[:len(t.times)]
+		clear(w.seq)
+		fc.fseq = nil
+	} else {
+		w.seq = make([]uint64, len(t.times))
+	}
+	base := s.sim.Reserve(len(t.node)) // as len(t.node) calls of Schedule
+	for i := range t.node {
+		w.seq[t.off[i]] = base + uint64(i) + 1
+	}
+	w.p = 0
+	w.ev = s.sim.NewEvent(s.walkFailure)
+	s.queueFailure()
+}
+
+// failureWalk is a run's pending failures, all in one event. Each node's
+// next failure is pending from the firing of its previous one (its first
+// from the set-up), with the sequence number a Schedule at that moment
+// would have given it (des.Sim.Reserve); the event is queued at the
+// earliest pending failure by (time, sequence number) — the failure the
+// per-node events' heap would pop next among them — so the run fires the
+// same failures, interleaved with its other events, in the same order as
+// one event per failing node (traceFailuresPerNode, the tests' oracle),
+// while the queue holds one event where it held every failing node's
+// (at Cielo ×1 about 1 270 at the start of a run and most of the 760
+// pending on average). Cost: O(1) per failure, O(k) for a tie of k
+// failures at the same time.
+type failureWalk struct {
+	t *failureTrace
+	// seq is, per failure (index in t.times), 1 + its sequence number
+	// once pending, 0 before, failureFired once fired.
+	seq []uint64
+	p   int   // t.order[:p] have fired
+	cur int32 // the failure ev is queued for
+	ev  *des.Event
+}
+
+// failureFired marks a fired failure in failureWalk.seq.
+const failureFired = ^uint64(0)
+
+// queueFailure queues the walk's event at its earliest pending failure
+// (none when all have fired).
+func (s *simulator) queueFailure() {
+	w := &s.fw
+	o, times := w.t.order, w.t.times
+	for w.p < len(o) && w.seq[o[w.p]] == failureFired {
+		w.p++
+	}
+	if w.p == len(o) {
+		return
+	}
+	c := o[w.p]
+	at := times[c]
+	// Failures at the same time fire by sequence number, among those
+	// pending (a node's next failure at the same time is not yet).
+	for q := w.p + 1; q < len(o) && times[o[q]] == at; q++ {
+		if sq := w.seq[o[q]]; sq != 0 && sq != failureFired && (w.seq[c] == 0 || sq < w.seq[c]) {
+			c = o[q]
+		}
+	}
+	if w.seq[c] == 0 {
+		s.err = fmt.Errorf("internal error: no pending failure at %v", at)
+		return
+	}
+	w.cur = c
+	s.sim.ScheduleSeq(w.ev, at, w.seq[c]-1)
+}
+
+// walkFailure fires the walk's failure: as traceFailure does.
+func (s *simulator) walkFailure() {
+	w := &s.fw
+	c := w.cur
+	if s.sim.Now() >= s.w0 {
+		s.res.NodeFailures++
+	}
+	w.seq[c] = failureFired
+	if nx := w.t.next[c]; nx >= 0 {
+		w.seq[nx] = s.sim.Reserve(1) + 1 // the node's next, as Schedule would number it
+	}
+	s.queueFailure()
+	s.failNode(w.t.nodeOf[c])
+}
+
+// perNodeFailures, set by tests alone, gives each failing node its own
+// event (traceFailuresPerNode), the oracle of failureWalk.
+var perNodeFailures = false
+
+// traceFailuresPerNode schedules the first failure of every node of t;
+// each failure schedules the node's next one when it fires.
+func (s *simulator) traceFailuresPerNode(t *failureTrace) {
 	fs := make([]traceFailure, len(t.node)) // one allocation for the run
 	for i, k := range t.node {
 		f := &fs[i]
@@ -162,6 +275,29 @@ func (s *simulator) traceFailure(f *traceFailure) {
 		s.sim.Schedule(f.ev, f.times[f.i])
 	}
 	s.failNode(f.k)
+}
+
+// index builds t's order, nodeOf and next (once per trace: the runs of a
+// trial share them).
+func (t *failureTrace) index() {
+	if t.order != nil || len(t.times) == 0 {
+		return
+	}
+	n := len(t.times)
+	t.order = make([]int32, n)
+	t.nodeOf = make([]int32, n)
+	t.next = make([]int32, n)
+	for i, k := range t.node {
+		for x := t.off[i]; x < t.off[i+1]; x++ {
+			t.nodeOf[x] = k
+			t.next[x] = int32(x + 1)
+		}
+		t.next[t.off[i+1]-1] = -1
+	}
+	for x := range t.order {
+		t.order[x] = int32(x)
+	}
+	slices.SortStableFunc(t.order, func(a, b int32) int { return cmp.Compare(t.times[a], t.times[b]) })
 }
 
 // failNode kills the job on node k, if any.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/des"
@@ -257,5 +258,157 @@ func TestBuiltinMaxIsMathMax(t *testing.T) {
 	})
 	if inf, nan := math.Inf(1), math.NaN(); same(max(inf, nan), math.Max(inf, nan)) {
 		t.Fatal("max(+Inf, NaN) is math.Max's: the comment above is out of date")
+	}
+}
+
+// The failures walked in one event (failureWalk) are, bit for bit, the
+// failures of one event per failing node (traceFailuresPerNode), also
+// where many fail at the same time: the trace's times are floored to a
+// grid of g seconds, so that nodes fail together and a node's next
+// failure can fall at the time of its previous one (then it must fire
+// after every failure already pending at that time).
+func TestFailureWalkEqualsPerNodeEvents(t *testing.T) {
+	c := small()
+	c.Platform.NodeMTBF = Seconds(5 * Day) // about 1.4 failures a node
+	sts := allStrategies(t)
+	selfAll := 0
+	for _, g := range []float64{6 * 3600, Day} {
+		for _, seed := range []uint64{1, 2} {
+			for _, o := range []Options{{Span: 8 * Day, Skip: Day, Seed: seed}, {Span: 8 * Day, Skip: Day, Seed: seed, Scheduler: Greedy, VirtualTime: true}} {
+				fc := &failureCache{}
+				o.failures = fc
+				if _, err := Simulate(&c, sts[0], o); err != nil { // draws the trace
+					t.Fatal(err)
+				}
+				tr := fc.trace
+				ties, self := 0, 0
+				for i := range tr.times {
+					tr.times[i] = math.Floor(tr.times[i]/g) * g
+				}
+				for i := range tr.node {
+					for x := tr.off[i] + 1; x < tr.off[i+1]; x++ {
+						if tr.times[x] == tr.times[x-1] {
+							self++
+						}
+					}
+				}
+				seen := map[float64]int{}
+				for _, at := range tr.times {
+					seen[at]++
+				}
+				for _, n := range seen {
+					ties += n - 1
+				}
+				if ties < 10 {
+					t.Fatalf("grid %g: %d failures share a time: the test checks nothing", g, ties)
+				}
+				selfAll += self
+				tr.order = nil // the times changed
+				for _, st := range sts {
+					walk, err := Simulate(&c, st, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					perNodeFailures = true
+					per, err := Simulate(&c, st, o)
+					perNodeFailures = false
+					if err != nil {
+						t.Fatal(err)
+					}
+					if per.JobFailures == 0 {
+						t.Fatalf("%s: no failure", st.Name)
+					}
+					if a, b := fmt.Sprintf("%#v", walk), fmt.Sprintf("%#v", per); a != b {
+						t.Fatalf("grid %g, seed %d, %s:\nwalk     %s\nper node %s", g, seed, st.Name, a, b)
+					}
+				}
+			}
+		}
+	}
+	if selfAll == 0 {
+		t.Fatal("no node fails twice at the same time: the test checks nothing of it")
+	}
+}
+
+// The same as a property: any seed, MTBF, grid (0: the times as drawn),
+// strategy and scheduler; the walk's run is the per-node events' run.
+func TestFailureWalkProperty(t *testing.T) {
+	c0 := small()
+	sts := allStrategies(t)
+	rapid.Check(t, func(t *rapid.T) {
+		c := c0
+		c.Platform.NodeMTBF = Seconds(rapid.Float64Range(5, 60).Draw(t, "mtbf days") * Day)
+		g := rapid.SampledFrom([]float64{0, 600, 3600, Day}).Draw(t, "grid")
+		st := rapid.SampledFrom(sts).Draw(t, "strategy")
+		o := Options{Span: 6 * Day, Skip: Day, Seed: rapid.Uint64().Draw(t, "seed"),
+			Scheduler: rapid.SampledFrom([]Scheduler{Reserve, Greedy}).Draw(t, "scheduler")}
+		fc := &failureCache{}
+		o.failures = fc
+		if _, err := Simulate(&c, st, o); err != nil { // draws the trace
+			t.Skip(err) // a platform refused up front
+		}
+		if g > 0 {
+			for i, at := range fc.trace.times {
+				fc.trace.times[i] = math.Floor(at/g) * g
+			}
+			fc.trace.order = nil
+		}
+		walk, err := Simulate(&c, st, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perNodeFailures = true
+		per, err := Simulate(&c, st, o)
+		perNodeFailures = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fmt.Sprintf("%#v", walk), fmt.Sprintf("%#v", per); a != b {
+			t.Fatalf("walk     %s\nper node %s", a, b)
+		}
+	})
+}
+
+// Trials that pass their memory on to each other (cachePool), on
+// platforms of different sizes and seeds, in sequence and at once, give
+// what each gives alone with fresh memory.
+func TestPooledTrialsEqualFreshTrials(t *testing.T) {
+	sts := allStrategies(t)
+	big := small()
+	big.Platform.Nodes *= 3
+	cases := []struct {
+		c    Config
+		seed uint64
+	}{{small(), 1}, {big, 2}, {small(), 3}, {big, 1}, {small(), 1}}
+	want := make([]string, len(cases))
+	for i, k := range cases {
+		cachePool = sync.Pool{New: func() any { return &failureCache{} }} // fresh: nothing to pass on
+		out, err := Trial(&k.c, sts, Options{Span: 6 * Day, Skip: Day, Seed: k.seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = fmt.Sprintf("%#v", out)
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 2*len(cases))
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, k := range cases {
+				out, err := Trial(&k.c, sts, Options{Span: 6 * Day, Skip: Day, Seed: k.seed})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[w*len(cases)+i] = fmt.Sprintf("%#v", out)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if w := want[i%len(cases)]; g != w {
+			t.Fatalf("trial %d after others:\n%s\nalone:\n%s", i, g, w)
+		}
 	}
 }

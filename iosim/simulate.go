@@ -396,7 +396,8 @@ type simulator struct {
 	vRate          float64
 	vW0, vW1       float64
 	vW0Set, vW1Set bool
-	rec            *Timeline // nil unless SimulateTimeline
+	rec            *Timeline   // nil unless SimulateTimeline
+	fw             failureWalk // the failures of a trial's trace (see traceFailures)
 
 	qbuf  []*job   // queue's backing array (see popFront)
 	qinfo []queued // the queue's nodes and plans (see queued)
