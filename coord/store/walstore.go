@@ -398,9 +398,10 @@ func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
 }
 
 // checkpointHook, if set (by tests), is called inside a checkpoint's
-// bbolt transaction before it commits ("applying") and after it
-// committed ("applied").
-var checkpointHook func(phase string)
+// bbolt transaction before it commits ("applying"; an error rolls the
+// transaction back: a crash before its commit) and after it committed
+// ("applied").
+var checkpointHook func(phase string) error
 
 // applyFailHook, if set (by tests), is called by apply first; an error
 // fails the checkpoint (a full disk).
@@ -464,7 +465,7 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string, pos walPos) error {
 			}
 		}
 		if checkpointHook != nil {
-			checkpointHook("applying")
+			return checkpointHook("applying")
 		}
 		return nil
 	})
@@ -472,7 +473,7 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string, pos walPos) error {
 		return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
 	}
 	if checkpointHook != nil {
-		checkpointHook("applied")
+		return checkpointHook("applied")
 	}
 	return nil
 }
