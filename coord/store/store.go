@@ -30,9 +30,10 @@ var (
 	keyWALID    = []byte("wal-id")
 	keyWALSeq   = []byte("wal-seq")
 	keyWALClean = []byte("wal-clean")
-	// Where the last record applied ends: the WAL (1 byte, 0 or 1) and
-	// the offset after the record (8 bytes, big endian); offset 0: no
-	// record of the current WALs is applied yet.
+	// Where the last record applied ends: the WAL (1 byte, 0 or 1), the
+	// offset after the record (8 bytes, big endian; 0: no record of the
+	// current WALs is applied yet) and the WAL identity it was written
+	// under (16 bytes; another than keyWALID's: the position is unknown).
 	keyWALPos = []byte("wal-pos")
 )
 

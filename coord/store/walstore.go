@@ -47,10 +47,14 @@ func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
 		}
 		clean = string(m.Get(keyWALClean)) == "1"
 		if v := m.Get(keyWALPos); v != nil {
-			if len(v) != 9 || v[0] > 1 || binary.BigEndian.Uint64(v[1:]) > 1<<62 {
-				return fmt.Errorf("WAL position %x: want a file (0 or 1) and an offset", v)
+			if len(v) != 9+walIDLen || v[0] > 1 || binary.BigEndian.Uint64(v[1:9]) > 1<<62 {
+				return fmt.Errorf("WAL position %x: want a file (0 or 1), an offset and an identity", v)
 			}
-			s.lastPos = walPos{int(v[0]), int64(binary.BigEndian.Uint64(v[1:]))}
+			// Written under another identity than the database's (by a
+			// binary that does not keep it): unknown, not checked.
+			if id != nil && string(v[9:]) == string(id) {
+				s.lastPos = walPos{int(v[0]), int64(binary.BigEndian.Uint64(v[1:9]))}
+			}
 		}
 		return nil
 	})
@@ -446,7 +450,7 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string, pos walPos) error {
 		if err := mb.Put(keyWALSeq, binary.BigEndian.AppendUint64(nil, seq)); err != nil {
 			return err
 		}
-		if err := mb.Put(keyWALPos, pos.bytes()); err != nil {
+		if err := mb.Put(keyWALPos, append(pos.bytes(), s.walID...)); err != nil {
 			return err
 		}
 		if flag != "" {
