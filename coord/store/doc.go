@@ -52,7 +52,8 @@
 // database's meta also holds: another database's WAL (a copy's too), a WAL
 // beside a database that has none, and a missing WAL beside a database not
 // closed cleanly are refused. Each checkpoint also stores where the last
-// record it applied ends (which WAL, which offset): WALs that neither
+// record it applied ends (which WAL, which offset, under which identity;
+// a position of another identity is not checked): WALs that neither
 // continue past that record nor still hold it there — a restored older
 // copy, whose records the database already holds, while the acknowledged
 // changes of the WALs it replaced are lost — are refused naming the WAL
