@@ -29,7 +29,8 @@ func (p walPos) bytes() []byte {
 }
 
 // walMeta reads the database's WAL identity, last applied sequence and
-// clean flag.
+// clean flag, and sets s.lastPos to where that sequence ends (if known:
+// written under that identity).
 func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
