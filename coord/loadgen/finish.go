@@ -53,6 +53,7 @@ func finish(ctx context.Context, d driver, mine []*job, k int, c *tally, ack fun
 		switch {
 		case op == OpDone:
 			c.dones++
+			j.done = true
 			left = slices.Delete(left, i, i+1)
 			i = next(i-1, len(left))
 		case op == OpGrant:

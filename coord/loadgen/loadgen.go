@@ -164,8 +164,9 @@ type job struct {
 	id, token string
 	rid       string // outstanding request
 	lease     uint64
-	n         int // next and acquire requests made (even: a next is due)
-	cycles    int // checkpoint cycles ended by a release (finishing mode)
+	n         int  // next and acquire requests made (even: a next is due)
+	cycles    int  // checkpoint cycles ended by a release (finishing mode)
+	done      bool // its done was acknowledged (finishing mode)
 }
 
 // Run registers the jobs and drives them for Duration (or until ctx
@@ -260,22 +261,43 @@ func drive(ctx context.Context, o Options) (Result, error) {
 	case ctx.Err() != nil:
 		return r, ctx.Err()
 	}
-	return r, r.verdict(o, bound)
+	return r, r.verdict(o, bound, jobs)
 }
 
 // verdict is the error of a run that ended (bound: at o.Duration): jobs
-// left in the finishing mode, else failed requests, else nil.
-func (r Result) verdict(o Options, bound bool) error {
+// left in the finishing mode (the first few named), else failed requests,
+// else nil.
+func (r Result) verdict(o Options, bound bool, jobs []*job) error {
 	if left := r.Jobs - r.Dones; o.Checkpoints > 0 && left > 0 {
-		if bound {
-			return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done within --duration %v (%d requests failed)", left, r.Jobs, o.Duration, r.Errors))
+		why := "within --duration " + o.Duration.String()
+		if !bound {
+			why = "(refused)"
 		}
-		return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done: refused (%d requests failed)", left, r.Jobs, r.Errors))
+		return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done %s: %s (%d requests failed)", left, r.Jobs, why, firstLeft(jobs, left), r.Errors))
 	}
 	if r.Errors > 0 {
 		return fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)
 	}
 	return nil
+}
+
+// namedLeft is how many of the jobs left an error names.
+const namedLeft = 5
+
+// firstLeft names the first jobs not done (registration order), with
+// "and N more" after namedLeft of them; left is their number.
+func firstLeft(jobs []*job, left int) string {
+	var ids []string
+	for _, j := range jobs {
+		if !j.done && len(ids) < namedLeft {
+			ids = append(ids, j.id)
+		}
+	}
+	s := strings.Join(ids, ", ")
+	if left > len(ids) {
+		s += fmt.Sprintf(" and %d more", left-len(ids))
+	}
+	return s
 }
 
 // tally is one client's count of a run.

@@ -51,7 +51,14 @@
 // The WAL's header carries a random identity, new at every open, that the
 // database's meta also holds: another database's WAL (a copy's too), a WAL
 // beside a database that has none, and a missing WAL beside a database not
-// closed cleanly are refused. Beside a database marked clean the WALs hold
+// closed cleanly are refused. Each checkpoint also stores where the last
+// record it applied ends (which WAL, which offset, under which identity;
+// a position of another identity is not checked): WALs that neither
+// continue past that record nor still hold it there — a restored older
+// copy, whose records the database already holds, while the acknowledged
+// changes of the WALs it replaced are lost — are refused naming the WAL
+// (a copy newer than the last checkpoint but older than the crash cannot
+// be told from the real WALs: the database knows of no later record). Beside a database marked clean the WALs hold
 // nothing it lacks: they are ignored and created again (each under a
 // temporary name, renamed once its header is synced). Options.NoWAL commits each batch straight into
 // bbolt (the path before the WAL, for comparison) and refuses a database

@@ -30,6 +30,11 @@ var (
 	keyWALID    = []byte("wal-id")
 	keyWALSeq   = []byte("wal-seq")
 	keyWALClean = []byte("wal-clean")
+	// Where the last record applied ends: the WAL (1 byte, 0 or 1), the
+	// offset after the record (8 bytes, big endian; 0: no record of the
+	// current WALs is applied yet) and the WAL identity it was written
+	// under (16 bytes; another than keyWALID's: the position is unknown).
+	keyWALPos = []byte("wal-pos")
 )
 
 // Version is the database schema version.
@@ -97,6 +102,7 @@ type Bolt struct {
 	wals      [2]*wal
 	act       int    // the WAL receiving commits
 	seq       uint64 // the last record's sequence
+	lastPos   walPos // where it ends
 	walID     []byte
 	ckptBytes int64
 	ckpt      *ckptRun      // the checkpoint under way (or failed), nil if none

@@ -87,6 +87,10 @@ type walScan struct {
 	records []walRecord
 	// last is the last sequence of the log (applied if none is newer).
 	last uint64
+	// runLast is the sequence of the log's last record (0: none), end the
+	// offset after it (walHeaderLen: none).
+	runLast uint64
+	end     int
 	// torn is the offset of a discarded tail record (one whose header
 	// announces the next sequence but whose CRC fails: a crash during
 	// its append, never acknowledged), or -1.
@@ -126,6 +130,7 @@ func scanWAL(data []byte, applied uint64) (walScan, error) {
 	if started && prev > sc.last {
 		sc.last = prev
 	}
+	sc.runLast, sc.end = prev, off
 	// A tail whose header announces the next sequence is a torn append.
 	if len(data)-off >= recHeaderLen {
 		if l := binary.LittleEndian.Uint32(data[off : off+4]); l != 0 && binary.LittleEndian.Uint64(data[off+8:off+16]) == sc.last+1 {

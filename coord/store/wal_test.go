@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"pgregory.net/rapid"
@@ -67,11 +69,16 @@ func randomBatch(t *rapid.T) []coord.Changes {
 // The WAL store and the plain bbolt store (the oracle: every batch in its
 // own bbolt transaction) given the same random commits load equal states
 // — after every commit, after a clean reopen, and after a crash (the
-// process gone without a checkpoint) at random points, with checkpoints
-// every few hundred bytes so that rounds of the WAL overwrite earlier
-// ones.
+// process gone without a checkpoint) at random points, also in the middle
+// of a background checkpoint (inside its bbolt transaction, or after it
+// committed and before the store learnt it), with checkpoints every few
+// hundred bytes so that rounds of the WAL overwrite earlier ones.
 func TestWALMatchesBolt(t *testing.T) {
+	var armed ckptCrashPoint
+	checkpointHook = armed.hook
+	defer func() { checkpointHook = nil }()
 	rapid.Check(t, func(t *rapid.T) {
+		defer armed.arm("") // a failed run leaves no checkpoint waiting
 		dir, err := os.MkdirTemp("", "walprop")
 		if err != nil {
 			t.Fatal(err)
@@ -93,6 +100,12 @@ func TestWALMatchesBolt(t *testing.T) {
 		defer orc.Close()
 		for i := range rapid.IntRange(1, 60).Draw(t, "steps") {
 			chs := randomBatch(t)
+			reopen := rapid.IntRange(0, 9).Draw(t, "reopen")
+			var c *ckptCrash
+			if reopen == 2 { // a crash inside the checkpoint this commit starts, if it starts one
+				waitCheckpoint(w)
+				c = armed.arm(rapid.SampledFrom([]string{"applying", "applied"}).Draw(t, "phase"))
+			}
 			if err := w.Commit(chs...); err != nil {
 				t.Fatal(err)
 			}
@@ -102,14 +115,17 @@ func TestWALMatchesBolt(t *testing.T) {
 			if got, want := load(t, w), load(t, orc); !reflect.DeepEqual(got, want) {
 				t.Fatalf("step %d: WAL store loads\n%+v\nbbolt\n%+v", i, got, want)
 			}
-			switch rapid.IntRange(0, 9).Draw(t, "reopen") {
-			case 0:
+			switch {
+			case reopen == 0:
 				if err := w.Close(); err != nil {
 					t.Fatal(err)
 				}
-			case 1:
+			case reopen == 1:
 				crash(w)
+			case reopen == 2 && checkpointing(w):
+				c.crash(t, w)
 			default:
+				armed.arm("")
 				continue
 			}
 			if w, err = Open(path, opt); err != nil {
@@ -121,6 +137,78 @@ func TestWALMatchesBolt(t *testing.T) {
 		}
 		w.Close()
 	})
+}
+
+// ckptCrashPoint is a crash point inside a background checkpoint, for
+// checkpointHook: armed, the next checkpoint reaching the phase waits
+// there for the test to crash the store.
+type ckptCrashPoint struct {
+	mu sync.Mutex
+	c  *ckptCrash
+}
+
+// ckptCrash is one armed crash point.
+type ckptCrash struct {
+	phase       string
+	at, crashed chan struct{}
+	once        sync.Once // closes crashed
+	fired       bool      // the hook stopped at phase (under ckptCrashPoint.mu)
+}
+
+// arm arms the crash point at phase ("": disarmed).
+func (p *ckptCrashPoint) arm(phase string) *ckptCrash {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.c != nil {
+		p.c.once.Do(func() { close(p.c.crashed) })
+	}
+	p.c = nil
+	if phase != "" {
+		p.c = &ckptCrash{phase: phase, at: make(chan struct{}), crashed: make(chan struct{})}
+	}
+	return p.c
+}
+
+func (p *ckptCrashPoint) hook(phase string) error {
+	p.mu.Lock()
+	c := p.c
+	fire := c != nil && c.phase == phase && !c.fired
+	if fire {
+		c.fired = true // once
+	}
+	p.mu.Unlock()
+	if !fire {
+		return nil
+	}
+	close(c.at)
+	<-c.crashed
+	return errors.New("crashed") // in "applying": the transaction rolls back, as after a crash before its commit
+}
+
+// checkpointing tells whether a checkpoint of s is under way.
+func checkpointing(s *Bolt) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ckpt != nil && !s.ckpt.done
+}
+
+// crash waits until the checkpoint under way reaches c's phase, then
+// abandons s there as a killed process would (the WALs' files closed,
+// nothing more written; in "applying" the checkpoint's transaction does not
+// commit).
+func (c *ckptCrash) crash(t *rapid.T, s *Bolt) {
+	select {
+	case <-c.at:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the checkpoint under way did not reach %q", c.phase)
+	}
+	s.mu.Lock()
+	for _, w := range s.wals {
+		w.f.Close()
+	}
+	s.mu.Unlock()
+	c.once.Do(func() { close(c.crashed) })
+	s.db.Close()
 }
 
 // walRecords are the offsets and ends of the records of the WAL at path,

@@ -42,15 +42,16 @@ func killChild(path string, init bool, prefix string) {
 		out.Flush()
 	}
 	target, seen := os.Getenv(killChildEnv+"_PHASE"), 0
-	checkpointHook = func(phase string) {
+	checkpointHook = func(phase string) error {
 		println("checkpoint", phase)
 		if phase != target {
-			return
+			return nil
 		}
 		if seen++; seen == killAt {
 			println("blocked", phase)
 			time.Sleep(20 * time.Second) // killed here; commits go on meanwhile
 		}
+		return nil
 	}
 	s, err := Open(path, Options{Init: init, CheckpointBytes: 4 << 10})
 	if err != nil {

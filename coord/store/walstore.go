@@ -17,8 +17,20 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// walPos is where a record ends: in WAL file (0: <db>.wal, 1:
+// <db>.wal2), at offset end (0: no record).
+type walPos struct {
+	file int
+	end  int64
+}
+
+func (p walPos) bytes() []byte {
+	return binary.BigEndian.AppendUint64([]byte{byte(p.file)}, uint64(p.end))
+}
+
 // walMeta reads the database's WAL identity, last applied sequence and
-// clean flag.
+// clean flag, and sets s.lastPos to where that sequence ends (if known:
+// written under that identity).
 func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
 	err = s.db.View(func(tx *bolt.Tx) error {
 		m := tx.Bucket(bucketMeta)
@@ -35,6 +47,16 @@ func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
 			applied = binary.BigEndian.Uint64(v)
 		}
 		clean = string(m.Get(keyWALClean)) == "1"
+		if v := m.Get(keyWALPos); v != nil {
+			if len(v) != 9+walIDLen || v[0] > 1 || binary.BigEndian.Uint64(v[1:9]) > 1<<62 {
+				return fmt.Errorf("WAL position %x: want a file (0 or 1), an offset and an identity", v)
+			}
+			// Written under another identity than the database's (by a
+			// binary that does not keep it): unknown, not checked.
+			if id != nil && string(v[9:]) == string(id) {
+				s.lastPos = walPos{int(v[0]), int64(binary.BigEndian.Uint64(v[1:9]))}
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -112,8 +134,8 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 			return fmt.Errorf("WAL %s: %w", wp, err)
 		}
 	}
-	s.act = 0
-	return s.apply(nil, s.seq, "0")
+	s.act, s.lastPos = 0, walPos{}
+	return s.apply(nil, s.seq, "0", s.lastPos)
 }
 
 // closeWALs closes the open WALs' files and forgets them.
@@ -132,6 +154,7 @@ func (s *Bolt) closeWALs() {
 // records.
 func (s *Bolt) replay(id []byte, applied uint64, noSync bool) (err error) {
 	var scans [2][]walRecord
+	var runs [2]walScan
 	for i, wp := range walPaths(s.path) {
 		if _, statErr := os.Lstat(wp); statErr != nil {
 			if errors.Is(statErr, fs.ErrNotExist) {
@@ -150,7 +173,10 @@ func (s *Bolt) replay(id []byte, applied uint64, noSync bool) (err error) {
 		if sc.torn >= 0 {
 			s.log.Warn("WAL: discarded a torn record at its end (a crash during its append; never acknowledged)", "wal", wp, "offset", sc.torn, "sequence", sc.last+1)
 		}
-		scans[i] = sc.records
+		scans[i], runs[i] = sc.records, sc
+	}
+	if err := s.checkNotOlder(runs, applied); err != nil {
+		return err
 	}
 	// The records of both, in sequence order, continue the database's.
 	a, b, first := scans[0], scans[1], 0
@@ -168,6 +194,27 @@ func (s *Bolt) replay(id []byte, applied uint64, noSync bool) (err error) {
 		}
 	}
 	return nil
+}
+
+// checkNotOlder refuses WALs (runs: what reading them found) older than
+// the database, which has applied their records up to sequence applied,
+// the last ending at s.lastPos: either a WAL continues past applied, or
+// the WAL the database checkpointed last still holds that record where it
+// ended. A restored older copy of the WALs holds neither (its records end
+// before applied): served, it would silently lose the acknowledged
+// changes the replaced WALs held after the database's. Newer WALs than a
+// database are not refused (it cannot know of records after its own).
+func (s *Bolt) checkNotOlder(runs [2]walScan, applied uint64) error {
+	p := s.lastPos
+	if p.end == 0 || len(runs[0].records)+len(runs[1].records) > 0 {
+		return nil
+	}
+	if r := runs[p.file]; r.runLast == applied && int64(r.end) == p.end {
+		return nil
+	}
+	r := runs[p.file]
+	return fmt.Errorf("WAL %s is older than database %s: the database holds its records up to sequence %d, ending at offset %d, and the WAL's records end at sequence %d, offset %d (a restored older copy? put back the WALs that were beside the database)",
+		walPaths(s.path)[p.file], s.path, applied, p.end, r.runLast, r.end)
 }
 
 // maxPrealloc bounds the zeros written at open per WAL.
@@ -215,6 +262,7 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 		return err
 	}
 	s.seq++
+	s.lastPos = walPos{s.act, w.off}
 	if w.off-int64(walHeaderLen) >= s.ckptBytes {
 		s.startCheckpoint()
 	}
@@ -226,6 +274,7 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 type ckptRun struct {
 	pend []byte
 	seq  uint64
+	pos  walPos // where record seq ends
 	done bool
 	err  error
 }
@@ -248,7 +297,7 @@ func (s *Bolt) startCheckpoint() {
 		run.done, run.err = false, nil
 	default:
 		old := s.wals[s.act]
-		run = &ckptRun{pend: old.pend, seq: s.seq}
+		run = &ckptRun{pend: old.pend, seq: s.seq, pos: s.lastPos}
 		s.act = 1 - s.act
 		nw := s.wals[s.act]
 		old.pend, nw.pend, nw.off = nil, s.spare[:0], int64(walHeaderLen)
@@ -259,7 +308,7 @@ func (s *Bolt) startCheckpoint() {
 		err := func() (err error) {
 			defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			defer s.faulted(&err)
-			return s.apply(run.pend, run.seq, "")
+			return s.apply(run.pend, run.seq, "", run.pos)
 		}()
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -305,7 +354,7 @@ func (s *Bolt) checkpointAll(flag string) error {
 	if s.ckpt != nil {
 		pend = append(slices.Clip(s.ckpt.pend), pend...)
 	}
-	if err := s.apply(pend, s.seq, flag); err != nil {
+	if err := s.apply(pend, s.seq, flag, s.lastPos); err != nil {
 		return err
 	}
 	s.ckpt = nil
@@ -354,19 +403,21 @@ func coalesce(payloads ...[]byte) (map[string][]byte, []byte) {
 }
 
 // checkpointHook, if set (by tests), is called inside a checkpoint's
-// bbolt transaction before it commits ("applying") and after it
-// committed ("applied").
-var checkpointHook func(phase string)
+// bbolt transaction before it commits ("applying"; an error rolls the
+// transaction back: a crash before its commit) and after it committed
+// ("applied").
+var checkpointHook func(phase string) error
 
 // applyFailHook, if set (by tests), is called by apply first; an error
 // fails the checkpoint (a full disk).
 var applyFailHook func() error
 
-// apply writes the net effect of pend (records up to sequence seq) to the
-// database in one ordinary bbolt transaction (its fsyncs), with seq as
-// the last sequence applied and, unless flag is "", the clean flag (1:
-// every change is in the database and no WAL is in use).
-func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
+// apply writes the net effect of pend (records up to sequence seq, the
+// last ending at pos) to the database in one ordinary bbolt transaction
+// (its fsyncs), with seq and pos as the last sequence applied and where it
+// ends and, unless flag is "", the clean flag (1: every change is in the
+// database and no WAL is in use).
+func (s *Bolt) apply(pend []byte, seq uint64, flag string, pos walPos) error {
 	var over map[string][]byte
 	var meta []byte
 	if len(pend) > 0 {
@@ -400,6 +451,9 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 		if err := mb.Put(keyWALSeq, binary.BigEndian.AppendUint64(nil, seq)); err != nil {
 			return err
 		}
+		if err := mb.Put(keyWALPos, append(pos.bytes(), s.walID...)); err != nil {
+			return err
+		}
 		if flag != "" {
 			if err := mb.Put(keyWALClean, []byte(flag)); err != nil {
 				return err
@@ -416,7 +470,7 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 			}
 		}
 		if checkpointHook != nil {
-			checkpointHook("applying")
+			return checkpointHook("applying")
 		}
 		return nil
 	})
@@ -424,7 +478,7 @@ func (s *Bolt) apply(pend []byte, seq uint64, flag string) error {
 		return fmt.Errorf("database %s: checkpoint: %w", s.path, err)
 	}
 	if checkpointHook != nil {
-		checkpointHook("applied")
+		return checkpointHook("applied")
 	}
 	return nil
 }
