@@ -37,7 +37,8 @@ type failureTrace struct {
 	order, nodeOf, next []int32
 }
 
-// maxTraceFailures bounds the failures a trace holds (8 bytes each): a
+// maxTraceFailures bounds the failures a trace holds (28 bytes each:
+// the time, order, node and next index, and a run's sequence number): a
 // platform whose expected failures exceed it (a tiny MTBF) is simulated
 // with its generators drawn as the run goes, as a single run is, and
 // MaxEvents stops it.

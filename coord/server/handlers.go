@@ -213,8 +213,11 @@ func decode(r *http.Request, v any) error {
 		return bad("body", "reading the body: %v", err)
 	}
 	b := buf.Bytes()
-	if t := bytes.TrimSpace(b); len(t) == 0 || string(t) == "{}" {
-		return nil // no body, or an empty object: json.Unmarshal's verdict too (no field set, no error)
+	// no body (blank as before, any Unicode space), or an empty object
+	// within JSON's four whitespace bytes alone (json.Unmarshal's verdict
+	// too: no field set, no error; "\f{}" stays invalid JSON)
+	if len(bytes.TrimSpace(b)) == 0 || string(bytes.Trim(b, " \t\r\n")) == "{}" {
+		return nil
 	}
 	rt := reflect.TypeOf(v).Elem()
 	if exactKeys(b, jsonNames(rt)) && json.Unmarshal(b, v) == nil {

@@ -102,7 +102,7 @@ func BenchmarkRequest(b *testing.B) {
 // value, or the same refusal naming the same field — for any body: the
 // key-by-key path is the oracle.
 func FuzzDecodeOnePass(f *testing.F) {
-	for _, s := range []string{``, `{}`, ` {"request_id":"r1","kind":"checkpoint"} `, `{"Request_ID":"r"}`,
+	for _, s := range []string{``, `{}`, "\f{}", "\v{}\v", "\u00a0{}", "{}\u0085", "\u2028{}", " \t{}\r\n", ` {"request_id":"r1","kind":"checkpoint"} `, `{"Request_ID":"r"}`,
 		`{"request_id":"r","request_id":7}`, `{"request_id":7,"request_id":"r"}`, `{"now_s":null}`, `{"now_s":1e3,"ttl_s":"x"}`,
 		`{"id":"a\"b","nodes":3}`, `{"n\u006fdes":3}`, `{"id":{"x":[1,{"y":"}"}]}}`, `{"kind":"restart"} x`, `[1]`, `{"id":"a",}`,
 		`{"nodes":1.5}`, `{"size_bytes":1e400}`, `{"job_token":"0123456789abcdef0123"}`, `{"id" : "a" , "nodes" : 2 }`, `{"kind":"bogus"}`} {
