@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -111,6 +112,51 @@ func TestWriteJSONFallsBack(t *testing.T) {
 		want, _ := json.Marshal(v)
 		if got := rec.Body.String(); got != string(want)+"\n" {
 			t.Errorf("%#v: wrote %q, want %q", v, got, want)
+		}
+	}
+}
+
+// fillAll sets every field of v, nested structs and slices' one element
+// included, to a plain non-zero value (so that no omitempty omits it).
+func fillAll(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(3)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(7)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(1.5)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		fillAll(v.Index(0))
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillAll(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillAll(v.Field(i))
+			}
+		}
+	}
+}
+
+// TestAppendWritesEveryField: with every field of each answer type set,
+// appendAnswer writes encoding/json's bytes; a field added to coord.Grant,
+// coord.Notice or api.AdviceView and not to the hand-written encoder fails
+// here (TestAppendIsEncoder draws only the fields it knows).
+func TestAppendWritesEveryField(t *testing.T) {
+	for _, v := range []any{&coord.Grant{}, &api.AdviceView{}} {
+		rv := reflect.ValueOf(v).Elem()
+		fillAll(rv)
+		got, ok := appendAnswer(nil, rv.Interface())
+		want, _ := encoderBytes(rv.Interface())
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("%T with every field set: appended %q (ok %v), json.Encoder %q", rv.Interface(), got, ok, want)
 		}
 	}
 }
