@@ -214,7 +214,7 @@ func TestRunFinishBound(t *testing.T) {
 	url := startLocal(t)
 	rec := filepath.Join(t.TempDir(), "acks.jsonl")
 	r, err := Run(context.Background(), Options{URL: url, Token: LocalToken, Jobs: 20, Clients: 4, Duration: time.Second, Checkpoints: MaxCheckpoints, Record: rec, Prefix: "bound-"})
-	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "20 of 20 jobs not done within --duration 1s: bound-0, bound-1, bound-2, bound-3, bound-4 and 15 more (") || strings.Contains(err.Error(), "\n") {
+	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "20 of 20 jobs not done within --duration 1s: bound-0, bound-1, bound-2, bound-3, bound-4 and 15 more; ") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("a run bound to end early: %v", err)
 	}
 	acks := readRecord(t, rec)
@@ -250,7 +250,7 @@ func TestRunFinishRefusedJobLeft(t *testing.T) {
 	}))
 	defer front.Close()
 	r, err := Run(context.Background(), Options{URL: front.URL, Token: LocalToken, Jobs: 8, Clients: 2, Duration: time.Minute, Checkpoints: 1, Prefix: "refuse-"})
-	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "1 of 8 jobs not done (refused): refuse-3 (1 requests failed)") || r.Dones != 7 || r.Errors != 1 {
+	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "1 of 8 jobs not done (refused): refuse-3; 1 request failed") || r.Dones != 7 || r.Errors != 1 {
 		t.Fatalf("%+v, %v", r, err)
 	}
 }

@@ -273,7 +273,11 @@ func (r Result) verdict(o Options, bound bool, jobs []*job) error {
 		if !bound {
 			why = "(refused)"
 		}
-		return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done %s: %s (%d requests failed)", left, r.Jobs, why, firstLeft(jobs, left), r.Errors))
+		failed := "requests"
+		if r.Errors == 1 {
+			failed = "request"
+		}
+		return jobsLeft(fmt.Sprintf("loadgen: %d of %d jobs not done %s: %s; %d %s failed", left, r.Jobs, why, firstLeft(jobs, left), r.Errors, failed))
 	}
 	if r.Errors > 0 {
 		return fmt.Errorf("%w: %d of %d", ErrFailed, r.Errors, r.Errors+r.Decisions)

@@ -137,3 +137,39 @@ func TestWALPositionOfAnotherIdentityIgnored(t *testing.T) {
 		t.Fatalf("a position of another identity was checked: %v", err)
 	}
 }
+
+// A position in another form (a shorter one, as a build without the
+// identity wrote; a longer one; a file number other than 0 and 1) is
+// unknown, not a reason to refuse the database: the older copy put back is
+// accepted as before this check, with the position of the forms tried.
+func TestWALPositionOfAnotherFormIgnored(t *testing.T) {
+	for _, form := range []string{"short", "long", "file"} {
+		path := filepath.Join(t.TempDir(), "c.db")
+		_, _, err := olderCopyRun(t, path, 3, 9, true, func() {
+			db, err := bolt.Open(path, 0o600, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			err = db.Update(func(tx *bolt.Tx) error {
+				m := tx.Bucket(bucketMeta)
+				v := slices.Clone(m.Get(keyWALPos))
+				switch form {
+				case "short":
+					v = v[:9]
+				case "long":
+					v = append(v, 0)
+				case "file":
+					v[0] = 2
+				}
+				return m.Put(keyWALPos, v)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+		if err != nil {
+			t.Fatalf("a position of form %s refused the database: %v", form, err)
+		}
+	}
+}

@@ -47,12 +47,11 @@ func (s *Bolt) walMeta() (id []byte, applied uint64, clean bool, err error) {
 			applied = binary.BigEndian.Uint64(v)
 		}
 		clean = string(m.Get(keyWALClean)) == "1"
-		if v := m.Get(keyWALPos); v != nil {
-			if len(v) != 9+walIDLen || v[0] > 1 || binary.BigEndian.Uint64(v[1:9]) > 1<<62 {
-				return fmt.Errorf("WAL position %x: want a file (0 or 1), an offset and an identity", v)
-			}
-			// Written under another identity than the database's (by a
-			// binary that does not keep it): unknown, not checked.
+		// The position is a safety net, not the state: one written under
+		// another identity than the database's (by a binary that does not
+		// keep it) or in another form (an older or newer binary's) is
+		// unknown and not checked, never a reason to refuse the database.
+		if v := m.Get(keyWALPos); len(v) == 9+walIDLen && v[0] <= 1 && binary.BigEndian.Uint64(v[1:9]) <= 1<<62 {
 			if id != nil && string(v[9:]) == string(id) {
 				s.lastPos = walPos{int(v[0]), int64(binary.BigEndian.Uint64(v[1:9]))}
 			}
@@ -117,6 +116,7 @@ func (s *Bolt) openWALOf(opt Options) (err error) {
 	}
 	s.walID = make([]byte, walIDLen)
 	rand.Read(s.walID)
+	s.lastPos = walPos{} // the replayed logs' position means nothing under the new identity
 	if err := s.checkpointAll("1"); err != nil {
 		return err
 	}
