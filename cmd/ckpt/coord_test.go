@@ -302,6 +302,7 @@ func TestServeHolderDiesAndCorruptDB(t *testing.T) {
 // The standard-library Python client runs one checkpoint cycle against a
 // server subprocess.
 func TestPythonClient(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not on PATH")

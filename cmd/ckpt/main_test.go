@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"math"
 	"os"
 	"os/exec"
@@ -19,8 +20,18 @@ var ckptBin string
 
 // TestMain builds the ckpt binary once for the package's tests and closes
 // the shared Chromium at the end. Slow tests that neither set the
-// environment nor change folder, and assert no wall time, call t.Parallel.
+// environment nor change folder, and assert no wall time (or only a
+// bound of seconds on what takes a fraction of one, such as a raft
+// election), call t.Parallel; four of them run at once unless -parallel
+// says otherwise, since the replica groups' tests mostly wait on their
+// processes' fsyncs and timers while the others compute.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
+	}
 	dir, err := os.MkdirTemp("", "ckpt-cli")
 	if err != nil {
 		panic(err)

@@ -65,6 +65,7 @@ const campaignClients, campaignCheckpoints = 16, 1
 // no expiry, no job left): nothing acknowledged was lost and no retry was
 // counted twice.
 func TestServeReplicaFaultCampaign(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes, a minute")
 	}

@@ -71,6 +71,7 @@ func TestServeReplicaFlags(t *testing.T) {
 // acknowledged lost, no retry counted twice) and the fencing tokens each
 // client saw increase and never repeat.
 func TestServeReplicaFailover(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes")
 	}
@@ -132,6 +133,7 @@ func TestServeReplicaFailover(t *testing.T) {
 // following redirects) is refused or redirected, never acknowledged, and
 // the group does not hold it; a job the new leader acknowledged is kept.
 func TestServeReplicaStaleLeader(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes")
 	}
@@ -382,6 +384,7 @@ func TestCoordMembersArgs(t *testing.T) {
 // replica, started empty without --bootstrap, which then knows the leader
 // (ready); `remove` takes it out again; each answer is the group.
 func TestCoordMembersCLI(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("four replica processes")
 	}
