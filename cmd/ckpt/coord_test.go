@@ -171,7 +171,7 @@ func TestCoordVerbs(t *testing.T) {
 func startServe(t *testing.T, addr, db, tf string, extra ...string) *exec.Cmd {
 	t.Helper()
 	args := append([]string{"serve", "--listen", addr, "--db", db, "--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1"}, extra...)
-	cmd := exec.Command(ckptBin, args...)
+	cmd := exec.Command(ckptBin(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -287,7 +287,7 @@ func TestServeHolderDiesAndCorruptDB(t *testing.T) {
 		b[i] = 0xff
 	}
 	os.WriteFile(bad, b, 0o600)
-	out, err := exec.Command(ckptBin, "serve", "--listen", freeAddr(t), "--db", bad, "--bandwidth", "1GB/s", "--token-file", tf).CombinedOutput()
+	out, err := exec.Command(ckptBin(t), "serve", "--listen", freeAddr(t), "--db", bad, "--bandwidth", "1GB/s", "--token-file", tf).CombinedOutput()
 	if err == nil || !regexp.MustCompile(`database .*bad.db`).Match(out) {
 		t.Errorf("corrupt database: %v %s", err, out)
 	}

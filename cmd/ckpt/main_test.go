@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -16,9 +17,26 @@ import (
 	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
-var ckptBin string
+// built is the ckpt binary TestMain builds in the background while the
+// in-process tests run; ckptBin waits for it.
+var built struct {
+	path string
+	done chan struct{}
+	err  error
+}
 
-// TestMain builds the ckpt binary once for the package's tests and closes
+// ckptBin is the path of the ckpt binary built for the tests, once built.
+func ckptBin(t testing.TB) string {
+	t.Helper()
+	<-built.done
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// TestMain builds the ckpt binary once for the package's tests (in the
+// background: the first test that runs it waits) and closes
 // the shared Chromium at the end. Slow tests that neither set the
 // environment nor change folder, and assert no wall time (or only a
 // bound of seconds on what takes a fraction of one, such as a raft
@@ -36,12 +54,15 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	ckptBin = filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", ckptBin, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		os.Exit(1)
-	}
+	built.path, built.done = filepath.Join(dir, "ckpt"), make(chan struct{})
+	go func() {
+		defer close(built.done)
+		if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	}()
 	code := m.Run()
+	<-built.done
 	closeBrowser()
 	os.RemoveAll(dir)
 	os.Exit(code)
