@@ -186,6 +186,7 @@ func startServe(t *testing.T, addr, db, tf string, extra ...string) *exec.Cmd {
 // and grant is in the restarted server, and its next fencing token is
 // above every token acknowledged before.
 func TestServeKill9NothingLost(t *testing.T) {
+	t.Parallel()
 	addr, db, tf := freeAddr(t), filepath.Join(t.TempDir(), "c.db"), tokenFile(t)
 	srv := startServe(t, addr, db, tf, "--init", "--policy", "ordered-nb", "--ttl", "1h")
 	cl := &client.Client{Base: "http://" + addr, Token: testBearer, Retries: -1, HTTP: nil}
