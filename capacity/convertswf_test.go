@@ -16,6 +16,7 @@ import (
 // compared with the log itself; a job Batsim cannot run is counted as
 // skipped, never silently dropped.
 func TestConvertSWFBatsimSWFRealLog(t *testing.T) {
+	t.Parallel()
 	path := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
 	f, err := os.Open(path)
 	if err != nil {

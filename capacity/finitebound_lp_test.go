@@ -104,6 +104,7 @@ func lpYieldFeasible(t *testing.T, in *Instance, y float64) bool {
 // TestFiniteYieldBoundMatchesLP checks the max-flow bound against the LP it
 // relaxes, by the same bisection on y, on small random finite instances.
 func TestFiniteYieldBoundMatchesLP(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(25) {
 		r := rand.New(rand.NewPCG(seed, 77))
 		pl := Platform{PMin: 2, PMax: 6, Delta: 2}

@@ -85,6 +85,7 @@ func goldenInstance(seed uint64, pr Params, finite bool) *Instance {
 // validator on every plan. Regenerate with CKPT_GOLDEN_PRINT=1 only for an
 // intended change of the algorithms.
 func TestPlansUnchanged(t *testing.T) {
+	t.Parallel()
 	base := Params{Sections: 25, AvgT: 100, PMax: 90, PMinFrac: 0.2, Delta: 0.1, Load: 2, CLo: 5, CHi: 20}
 	short := base
 	short.AvgT, short.Delta, short.PMinFrac, short.Load = 25, 0.3, 0.4, 3

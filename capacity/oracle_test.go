@@ -91,6 +91,7 @@ func exhaustive15(st *State, cands []float64) (vec, bool) {
 func sameVec(a, b vec) bool { return feq(a.x, b.x) && a.y == b.y && a.z == b.z }
 
 func TestDPGoodputSlowMatchesExhaustive15(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for it := range 400 {
 		st := randomState(r, false)

@@ -114,6 +114,7 @@ func setNoPrune(a Algorithm) {
 // the logs of the benchmarks (uniform widths without the data folder), 30
 // sections each: the pruning removes most of the cells there.
 func TestPrunedUnchangedPaperSize(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("paper-size instances")
 	}

@@ -32,6 +32,7 @@ func continuousLaws(t *testing.T) map[string]distribution.Distribution {
 }
 
 func TestMonteCarloConvergesToTheorem1(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(11, 12))
 	c := Costs{Alpha: 1, Beta: 0.5, Gamma: 0.2, C: 0.3, R: 0.2}
 	for name, x := range continuousLaws(t) {

@@ -121,6 +121,7 @@ func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b)
 // LogNormal, C = R = 600 s, n = 16 653), the plan's and the lower bound's,
 // the kernel and the concurrent solves match the reference exactly.
 func TestKernelMatchesReferenceOnDefaultGrid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two O(n²) reference solves at n = 16 653")
 	}

@@ -90,6 +90,7 @@ func TestSharedLowerBoundMatchesFullDP(t *testing.T) {
 // C = R = 600 s, n = 16 653): the shared lower bound is the full dynamic
 // program's up to rounding, and approximate reports it (below the cost).
 func TestSharedLowerBoundDefaultGrid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("two dynamic programs of n = 16 653")
 	}

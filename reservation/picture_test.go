@@ -30,6 +30,7 @@ func planForPicture(t *testing.T) (distribution.Distribution, *Result) {
 // (within 1e-7 of the curve drawn, the untruncated law's); the
 // marks are the ends of the reservations needed with probability ≥ 0.001.
 func TestPlanPanels(t *testing.T) {
+	t.Parallel()
 	d, r := planForPicture(t)
 	ps := PlanPanels(d, r)
 	if len(ps) != 3 {
@@ -75,6 +76,7 @@ func TestPlanPanels(t *testing.T) {
 // the three titles and the axis labels with units are text elements, and
 // every bar carries its value.
 func TestPlotPlanSVGStructure(t *testing.T) {
+	t.Parallel()
 	d, r := planForPicture(t)
 	path := filepath.Join(t.TempDir(), "plan.svg")
 	if err := PlotPlan(path, d, r); err != nil {

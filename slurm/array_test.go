@@ -30,6 +30,7 @@ echo "$((100 + n));cluster"
 // recorded job script with a fake ckpt: bash itself checks the quoting,
 // the task index and the glob.
 func TestArrayScriptUnderBash(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
 	os.Mkdir(log, 0o755)

@@ -61,6 +61,7 @@ echo "$((1000 + n));cluster"
 // submits the first window of reservations in order, each depending on all
 // earlier ones, records the job IDs and prints the chain id.
 func TestScriptRunsAgainstAFakeSbatch(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -97,6 +98,7 @@ func TestScriptRunsAgainstAFakeSbatch(t *testing.T) {
 
 // A rejected submission cancels what the script submitted and exits 1.
 func TestScriptCancelsAPartialChain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := writeFakeSbatch(t, dir, 2)
 	c := sample()

@@ -27,6 +27,7 @@ import (
 // order). The PyTorch resume test (test_train.py) runs in .ci/run, where
 // an interpreter with torch is known.
 func TestPythonPackage(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not on PATH: the Python package's tests need it")

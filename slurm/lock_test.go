@@ -140,6 +140,7 @@ func TestLateWriterCannotOverwriteNewerProgress(t *testing.T) {
 // checkpoints (reservations that run from scratch by design) does not
 // stall on runs that reach their end.
 func TestChainStopsAfterStalledReservations(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		app     string
@@ -151,6 +152,7 @@ func TestChainStopsAfterStalledReservations(t *testing.T) {
 		{"no checkpoint planned", `trap "exit 143" TERM; echo ready; while :; do sleep 0.05; done`, []Step{{Time: 60}, {Time: 60}, {Time: 60}, {Time: 60}, {Time: 60}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			for i := range tc.steps {
 				tc.steps[i].Checkpoint = tc.stalled && tc.steps[i].Checkpoint
 				if tc.stalled {
@@ -202,6 +204,7 @@ func TestChainStopsAfterStalledReservations(t *testing.T) {
 // the job comment before the app has ended. Under proctrack/pgid the
 // runner forwards it (Slurm's does not reach the app's group).
 func TestSlurmTermReachesTheAppOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		proctrack, ended string
 		deadline         time.Duration
@@ -212,6 +215,7 @@ func TestSlurmTermReachesTheAppOnce(t *testing.T) {
 		{"proctrack/pgid", OutcomeTimeout, 2 * time.Second, false},
 	} {
 		t.Run(tc.proctrack, func(t *testing.T) {
+			t.Parallel()
 			st := chainDir(t, Chain{Job: "job.sh", Steps: []Step{{Time: 60}, {Time: 60}}}, 2)
 			tmp := t.TempDir()
 			pidf, terms := filepath.Join(tmp, "pid"), filepath.Join(tmp, "terms")

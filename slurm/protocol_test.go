@@ -43,6 +43,7 @@ func unix(t time.Time) string { return fmt.Sprintf("%.3f", float64(t.UnixNano())
 // steps 1, 3, 2 s, a bad line) becomes the chain's measurements: the
 // latest checkpoint and the median step.
 func TestRunExportsTheProtocol(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3")
@@ -160,6 +161,7 @@ func TestAppGraceKills(t *testing.T) {
 // ignores it; the requeued run (the same reservation) restarts from the
 // checkpoint and completes.
 func TestPreemptionSavesOnce(t *testing.T) {
+	t.Parallel()
 	for _, checkpoint := range []bool{false, true} {
 		c := Chain{Job: "job.sh", Steps: []Step{{Time: 100, Checkpoint: checkpoint, CheckpointTime: 10}, {Time: 100, Restart: true}}}
 		st := chainDir(t, c, 2)
@@ -207,6 +209,7 @@ echo ready; while :; do sleep 0.05; done`)
 // checkpoint signal) under proctrack/pgid: the runner does not send a
 // second TERM (the app would save twice).
 func TestTermAfterTermTimerNotRepeated(t *testing.T) {
+	t.Parallel()
 	st := chainDir(t, Chain{Job: "job.sh", Steps: []Step{{Time: 100, Checkpoint: true, CheckpointTime: 10}, {Time: 100, Restart: true}}}, 2)
 	terms := filepath.Join(t.TempDir(), "terms")
 	app := bashApp(t, `trap 'echo TERM >> `+terms+`; sleep 0.5; echo 30 > "$CKPT_PROGRESS_FILE"; exit 1' TERM; echo ready; while :; do sleep 0.05; done`)

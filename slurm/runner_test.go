@@ -108,6 +108,7 @@ func runCfg(st *State, k int, app []string, work string) RunConfig {
 // records "checkpointed" at that progress and exits 1 so that the next
 // reservation runs.
 func TestRunCheckpoints(t *testing.T) {
+	t.Parallel()
 	for _, app := range []string{"count.sh", "count.py"} {
 		t.Run(app, func(t *testing.T) {
 			c := Chain{Job: "job.sh", Name: "toy", Ahead: 2, Steps: []Step{
@@ -145,6 +146,7 @@ func TestRunCheckpoints(t *testing.T) {
 // A reservation in which the work completes: exit 0, the rest of the chain
 // cancelled, the final progress recorded.
 func TestRunDone(t *testing.T) {
+	t.Parallel()
 	c := Chain{Job: "job.sh", Ahead: 0, Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 10}, {Time: 60, Restart: true}, {Time: 60, Restart: true}}}
 	st := chainDir(t, c, 3)
 	os.WriteFile(st.ProgressFile(), []byte("40\n"), 0o644)
@@ -164,6 +166,7 @@ func TestRunDone(t *testing.T) {
 // The last reservation ends (Slurm's SIGTERM at the time limit) without
 // the work done: "out", exit 1.
 func TestRunOutOfReservations(t *testing.T) {
+	t.Parallel()
 	c := Chain{Job: "job.sh", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 10}, {Time: 60, Restart: true}}}
 	st := chainDir(t, c, 2)
 	sig := make(chan os.Signal, 1)
@@ -194,6 +197,7 @@ func TestRunSkipsAfterDone(t *testing.T) {
 // With the real clock the signal arrives within a fraction of a second of
 // end − C − margin.
 func TestRunSignalTimingRealClock(t *testing.T) {
+	t.Parallel()
 	c := Chain{Job: "job.sh", Steps: []Step{{Time: 60, Checkpoint: true, CheckpointTime: 1}, {Time: 60, Restart: true}}}
 	st := chainDir(t, c, 1)
 	cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
@@ -288,6 +292,7 @@ func TestRunMissingAppStopsTheChain(t *testing.T) {
 // after the start, not rounded to the second, and the runner records the
 // work in the plan's seconds.
 func TestRunScaledSignal(t *testing.T) {
+	t.Parallel()
 	c := Chain{Job: "job.sh", Scale: 30, Steps: []Step{{Time: 90, Checkpoint: true, CheckpointTime: 30, Milestone: 60}, {Time: 60, Restart: true, RestartTime: 10, Milestone: 110}}}
 	st := chainDir(t, c, 1)
 	cfg := runCfg(st, 1, exampleApp(t, "count.sh"), "100000")
@@ -313,6 +318,7 @@ func TestRunScaledSignal(t *testing.T) {
 // The runner enforces the scaled end: an app that ignores SIGTERM is
 // killed KillAfter later, long before Slurm's whole-minute limit.
 func TestRunScaledEndEnforced(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -338,6 +344,7 @@ func TestRunScaledEndEnforced(t *testing.T) {
 // exit status is 128 + SIGKILL (the one rule, as the gate's), and what it
 // started dies with it.
 func TestRunKillsTheAppsGroup(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -392,6 +399,7 @@ func (w *captureReady) Write(p []byte) (int, error) {
 // it. Without a record of an earlier run (no requeue) the plan stands: the
 // app starts from 0 whatever the progress file says.
 func TestRunRequeuedMidRunRestartsFromCheckpoint(t *testing.T) {
+	t.Parallel()
 	for _, rerun := range []bool{true, false} {
 		c := Chain{Job: "job.sh", Name: "toy", Ahead: 0, Steps: []Step{
 			{Time: 100, Checkpoint: true, CheckpointTime: 10, Milestone: 90},

@@ -73,6 +73,7 @@ func playChain(t *testing.T, n, ahead, done, shift int, lazy bool) []int {
 // position, the window, the states earlier reservations ended in, and
 // whether the runners cancel the rest.
 func TestChainStopsAtEveryPosition(t *testing.T) {
+	t.Parallel()
 	const n = 5
 	for _, ahead := range []int{0, 1, 2, 4} {
 		for done := 1; done <= n+1; done++ { // n+1: never completes

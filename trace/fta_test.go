@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -116,9 +117,17 @@ func (g *ftaGen) Read(p []byte) (int, error) {
 	return g.buf.Read(p)
 }
 
+// With CKPT_FTA_MEMORY=full (.ci/run) 200 000 events against 2 million; in
+// plain go test 100 000 against 1 million (the suite's time), which still
+// fails on any state kept per event: the 1 MiB allowance is 1.2 bytes per
+// extra event, less than one pointer.
 func TestFTAStreamingMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates 2 million events")
+		t.Skip("generates a million events")
+	}
+	n := 100_000
+	if os.Getenv("CKPT_FTA_MEMORY") == "full" {
+		n = 200_000
 	}
 	law := distribution.Exponential{Rate: 1e-4}
 	peak := func(n int) uint64 {
@@ -130,10 +139,10 @@ func TestFTAStreamingMemory(t *testing.T) {
 		}
 		return g.peak
 	}
-	small, large := peak(200_000), peak(2_000_000)
-	t.Logf("peak heap: %d KiB for 200k events, %d KiB for 2M", small>>10, large>>10)
-	// Ten times the events (about 120 MB of text) must not need more memory:
-	// allow 1 MiB of noise.
+	small, large := peak(n), peak(10*n)
+	t.Logf("peak heap: %d KiB for %d events, %d KiB for %d", small>>10, n, large>>10, 10*n)
+	// Ten times the events (about 60 MB of text, 120 MB in full) must not
+	// need more memory: allow 1 MiB of noise.
 	if large > small+1<<20 {
 		t.Errorf("peak heap grows with the input: %d KiB → %d KiB", small>>10, large>>10)
 	}

@@ -54,7 +54,7 @@ func TestRunCoordinator(t *testing.T) {
 	app, _ := filepath.Abs("../../examples/count.sh")
 	dir := oneReservationChain(t, true)
 	end := time.Now().Add(3 * time.Second).Unix()
-	cmd := exec.Command(ckptBin, "run", "--chain-dir", dir, "--reservation", "1", "--end", itoa(end), "--margin", "0", "--coordinator", ts.URL, "--", app)
+	cmd := exec.Command(ckptBin(t), "run", "--chain-dir", dir, "--reservation", "1", "--end", itoa(end), "--margin", "0", "--coordinator", ts.URL, "--", app)
 	cmd.Env = append(os.Environ(), "CKPT_COORD_TOKEN=tok", "WORK=100000", "SPEED=20", "SLURM_JOB_ID=")
 	var errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &errb, &errb

@@ -171,7 +171,7 @@ func TestCoordVerbs(t *testing.T) {
 func startServe(t *testing.T, addr, db, tf string, extra ...string) *exec.Cmd {
 	t.Helper()
 	args := append([]string{"serve", "--listen", addr, "--db", db, "--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1"}, extra...)
-	cmd := exec.Command(ckptBin, args...)
+	cmd := exec.Command(ckptBin(t), args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -186,6 +186,7 @@ func startServe(t *testing.T, addr, db, tf string, extra ...string) *exec.Cmd {
 // and grant is in the restarted server, and its next fencing token is
 // above every token acknowledged before.
 func TestServeKill9NothingLost(t *testing.T) {
+	t.Parallel()
 	addr, db, tf := freeAddr(t), filepath.Join(t.TempDir(), "c.db"), tokenFile(t)
 	srv := startServe(t, addr, db, tf, "--init", "--policy", "ordered-nb", "--ttl", "1h")
 	cl := &client.Client{Base: "http://" + addr, Token: testBearer, Retries: -1, HTTP: nil}
@@ -287,7 +288,7 @@ func TestServeHolderDiesAndCorruptDB(t *testing.T) {
 		b[i] = 0xff
 	}
 	os.WriteFile(bad, b, 0o600)
-	out, err := exec.Command(ckptBin, "serve", "--listen", freeAddr(t), "--db", bad, "--bandwidth", "1GB/s", "--token-file", tf).CombinedOutput()
+	out, err := exec.Command(ckptBin(t), "serve", "--listen", freeAddr(t), "--db", bad, "--bandwidth", "1GB/s", "--token-file", tf).CombinedOutput()
 	if err == nil || !regexp.MustCompile(`database .*bad.db`).Match(out) {
 		t.Errorf("corrupt database: %v %s", err, out)
 	}
@@ -302,6 +303,7 @@ func TestServeHolderDiesAndCorruptDB(t *testing.T) {
 // The standard-library Python client runs one checkpoint cycle against a
 // server subprocess.
 func TestPythonClient(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not on PATH")

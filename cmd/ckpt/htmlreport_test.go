@@ -14,6 +14,7 @@ import (
 // and checks its report: the summary, the section with the paper's title,
 // one figure per SVG written, the embedded FINDINGS.md.
 func TestReportOfQuickReproduction(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	if _, stderr, code := run(t, "", "repro", "reservation", "--quick", "--out", out); code != 0 {
 		t.Fatalf("repro: exit %d: %s", code, stderr)

@@ -118,6 +118,7 @@ func TestIntervalSimulateCancel(t *testing.T) {
 // --lanl draws from the law fitted to a LANL system (the best by AIC), and
 // the policies use its mean as the MTBF.
 func TestIntervalSimulateLANL(t *testing.T) {
+	t.Parallel()
 	path := datadir.ForTest(t, trace.LANLData...)
 	out, errOut, code := run(t, "", "interval", "simulate", "--te", "1d", "--ckpt", "5m", "--lanl", path, "--system", "20",
 		"--strategy", "young", "--runs", "200", "--json")

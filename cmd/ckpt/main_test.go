@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -15,22 +17,52 @@ import (
 	"github.com/ckpt-hpc/ckpt/datadir"
 )
 
-var ckptBin string
+// built is the ckpt binary TestMain builds in the background while the
+// in-process tests run; ckptBin waits for it.
+var built struct {
+	path string
+	done chan struct{}
+	err  error
+}
 
-// TestMain builds the ckpt binary once for the package's tests and closes
+// ckptBin is the path of the ckpt binary built for the tests, once built.
+func ckptBin(t testing.TB) string {
+	t.Helper()
+	<-built.done
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// TestMain builds the ckpt binary once for the package's tests (in the
+// background: the first test that runs it waits) and closes
 // the shared Chromium at the end. Slow tests that neither set the
-// environment nor change folder, and assert no wall time, call t.Parallel.
+// environment nor change folder, and assert no wall time (or only a
+// bound of seconds on what takes a fraction of one, such as a raft
+// election), call t.Parallel; four of them run at once unless -parallel
+// says otherwise, since the replica groups' tests mostly wait on their
+// processes' fsyncs and timers while the others compute.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", "4")
+	}
 	dir, err := os.MkdirTemp("", "ckpt-cli")
 	if err != nil {
 		panic(err)
 	}
-	ckptBin = filepath.Join(dir, "ckpt")
-	if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", ckptBin, ".").CombinedOutput(); err != nil {
-		os.Stderr.Write(out)
-		os.Exit(1)
-	}
+	built.path, built.done = filepath.Join(dir, "ckpt"), make(chan struct{})
+	go func() {
+		defer close(built.done)
+		if out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	}()
 	code := m.Run()
+	<-built.done
 	closeBrowser()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -51,6 +51,7 @@ func TestReserveProfileJSON(t *testing.T) {
 }
 
 func TestReserveTasksAndSbatch(t *testing.T) {
+	t.Parallel()
 	drd := drdTasks(t)
 	out, errOut, code := run(t, "", "reserve", "--tasks", drd, "--mem-strategy", "mem-all-ckpt-v2")
 	if code != 0 {

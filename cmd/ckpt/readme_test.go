@@ -179,7 +179,7 @@ func runExamplesIn(t *testing.T, work, rel string, min int) {
 	if len(exs) < min {
 		t.Fatalf("%s: found only %d examples with output, want %d", rel, len(exs), min)
 	}
-	path := filepath.Dir(ckptBin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	path := filepath.Dir(ckptBin(t)) + string(os.PathListSeparator) + os.Getenv("PATH")
 	for _, ex := range exs {
 		t.Run(strings.Fields(ex.command)[0]+"_line"+strconv.Itoa(ex.line), func(t *testing.T) {
 			t.Parallel()

@@ -36,6 +36,7 @@ func TestReproAccountingFlag(t *testing.T) {
 // --json: the comparisons on stdout as JSON (null where the paper gives no
 // number), the tables on stderr.
 func TestReproJSON(t *testing.T) {
+	t.Parallel()
 	out, errb, code := run(t, "", "repro", "reservation", "--quick", "--json", "--out", t.TempDir())
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)

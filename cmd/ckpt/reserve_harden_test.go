@@ -70,6 +70,7 @@ func TestReserveCaps(t *testing.T) {
 // Scaling alpha by 1e200 or 1e-200 keeps the plan and scales its costs:
 // before normalisation both gave wrong plans, "certified".
 func TestReserveAlphaScale(t *testing.T) {
+	t.Parallel()
 	plan := func(alpha string) planOut {
 		out, errOut, code := run(t, "", "reserve", "--alpha", alpha, "--n", "2000", "--json")
 		if code != 0 {
@@ -116,6 +117,7 @@ func TestReserveCancel(t *testing.T) {
 
 // Every duration flag takes the shared grammar: Slurm's clock too.
 func TestReserveDurationGrammar(t *testing.T) {
+	t.Parallel()
 	a, _, c1 := run(t, "", "reserve", "--ckpt", "00:10:00", "--restart", "10:00", "--n", "500", "--json", "--no-baselines")
 	b, _, c2 := run(t, "", "reserve", "--ckpt", "600", "--restart", "600", "--n", "500", "--json", "--no-baselines")
 	if c1 != 0 || c2 != 0 || a != b {
@@ -141,6 +143,7 @@ func TestReserveBinaryHistory(t *testing.T) {
 
 // The sweep's --json writes JSON lines on stdout.
 func TestReserveSweepJSON(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "", "reserve", "sweep", "--dist", "uniform:a=0,b=10h", "--ckpt", "1m,10m", "--json", "--workers", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestReserveSweepShardsMergeToTheUnsplitBytes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"reserve", "sweep", "--dist", "uniform:a=1h,b=20h", "--ckpt", "1m,6m,30m", "--restart", "6m,12m", "--epsilon", "1,2", "--max-tau", "50"}
 	full, errOut, code := run(t, "", append(args, "--workers", "2")...)
@@ -63,6 +64,7 @@ func TestReserveSweepBadInput(t *testing.T) {
 }
 
 func TestReserveSbatchChain(t *testing.T) {
+	t.Parallel()
 	js, _, code := run(t, "", "reserve", "--dist", "uniform:a=1h,b=3h", "--ckpt", "5m", "--restart", "5m", "--json", "--no-baselines")
 	if code != 0 {
 		t.Fatal("plan failed")

@@ -65,6 +65,7 @@ const campaignClients, campaignCheckpoints = 16, 1
 // no expiry, no job left): nothing acknowledged was lost and no retry was
 // counted twice.
 func TestServeReplicaFaultCampaign(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes, a minute")
 	}
@@ -269,7 +270,7 @@ func (lg *campaignLoad) stderr() string { return tail(lg.errOut.String(), 2000) 
 func startCampaignLoad(t *testing.T, ctx context.Context, g *group, jobs int) *campaignLoad {
 	lg := &campaignLoad{record: filepath.Join(t.TempDir(), "acks.jsonl"), exited: make(chan struct{})}
 	dl, _ := ctx.Deadline()
-	lg.cmd = exec.CommandContext(ctx, ckptBin, "coord", "loadgen", "--server", strings.Join(g.urls, ","),
+	lg.cmd = exec.CommandContext(ctx, ckptBin(t), "coord", "loadgen", "--server", strings.Join(g.urls, ","),
 		"--jobs", strconv.Itoa(jobs), "--clients", strconv.Itoa(campaignClients), "--checkpoints", strconv.Itoa(campaignCheckpoints),
 		"--duration", time.Until(dl).Round(time.Second).String(), "--record", lg.record, "--json")
 	lg.cmd.Env = append(os.Environ(), "CKPT_COORD_TOKEN="+groupToken)

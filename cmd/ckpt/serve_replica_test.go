@@ -71,6 +71,7 @@ func TestServeReplicaFlags(t *testing.T) {
 // acknowledged lost, no retry counted twice) and the fencing tokens each
 // client saw increase and never repeat.
 func TestServeReplicaFailover(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes")
 	}
@@ -132,6 +133,7 @@ func TestServeReplicaFailover(t *testing.T) {
 // following redirects) is refused or redirected, never acknowledged, and
 // the group does not hold it; a job the new leader acknowledged is kept.
 func TestServeReplicaStaleLeader(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("three replica processes")
 	}
@@ -221,7 +223,7 @@ func startGroup(t *testing.T, ctx context.Context, extra ...string) *group {
 	procs := make([]*exec.Cmd, 3)
 	start := func(i int) { // (re)starts replica i, its log appended to
 		raft := strings.TrimPrefix(strings.Split(peers[i], "@")[0], fmt.Sprintf("n%d=", i+1))
-		cmd := exec.Command(ckptBin, append([]string{"serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
+		cmd := exec.Command(ckptBin(t), append([]string{"serve", "--id", fmt.Sprintf("n%d", i+1), "--raft", raft, "--listen", webs[i],
 			"--db", filepath.Join(dir, fmt.Sprintf("n%d", i+1)), "--bootstrap", "--peers", strings.Join(peers, ","),
 			"--bandwidth", "10GB/s", "--token-file", tf, "--rate", "-1"}, extra...)...)
 		logf, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("n%d.log", i+1)), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -338,7 +340,7 @@ func TestServeReplicaUnit(t *testing.T) {
 	if strings.ContainsAny(line, "$%") || !strings.HasPrefix(line, "serve ") {
 		t.Fatalf("ExecStart not understood: %q", line)
 	}
-	cmd := exec.Command(ckptBin, strings.Fields(line)...)
+	cmd := exec.Command(ckptBin(t), strings.Fields(line)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -382,6 +384,7 @@ func TestCoordMembersArgs(t *testing.T) {
 // replica, started empty without --bootstrap, which then knows the leader
 // (ready); `remove` takes it out again; each answer is the group.
 func TestCoordMembersCLI(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("four replica processes")
 	}
@@ -391,7 +394,7 @@ func TestCoordMembersCLI(t *testing.T) {
 	li := g.leader(-1)
 	raft, web := freeAddr(t), freeAddr(t)
 	tf := filepath.Join(g.dir, "tokens")
-	n4 := exec.Command(ckptBin, "serve", "--id", "n4", "--raft", raft, "--listen", web, "--db", filepath.Join(g.dir, "n4"),
+	n4 := exec.Command(ckptBin(t), "serve", "--id", "n4", "--raft", raft, "--listen", web, "--db", filepath.Join(g.dir, "n4"),
 		"--bandwidth", "10GB/s", "--token-file", tf)
 	if err := n4.Start(); err != nil {
 		t.Fatal(err)

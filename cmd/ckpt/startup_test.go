@@ -39,7 +39,7 @@ type initCost struct {
 
 func initTrace(t *testing.T, args ...string) []initCost {
 	t.Helper()
-	cmd := exec.Command(ckptBin, args...)
+	cmd := exec.Command(ckptBin(t), args...)
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -14,6 +14,7 @@ import (
 // exactly twice the built-in SLANT means (Table 2: 255, 871, 588, 459,
 // 3050, 804, 1130 s) gives factors of 2 and a total law of mean 2·7157 s.
 func TestReserveTransferRuns(t *testing.T) {
+	t.Parallel()
 	means := []float64{255, 871, 588, 459, 3050, 804, 1130}
 	var b strings.Builder
 	b.WriteString("# target machine\n")

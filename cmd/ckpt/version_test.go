@@ -30,7 +30,7 @@ func TestVersionFlag(t *testing.T) {
 	if err != nil {
 		t.Skipf("git rev-parse HEAD: %v (not a git checkout?)", err)
 	}
-	bin, err := exec.Command(ckptBin, "--version").Output()
+	bin, err := exec.Command(ckptBin(t), "--version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,6 +111,7 @@ func TestDesignForAndComplete(t *testing.T) {
 // job the runner recorded done may still be RUNNING there), and no longer
 // than its wait; once the context is done it reads once, without waiting.
 func TestSettledAccountingWaitsForTheEnds(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	running := slurm.Record{JobID: "2", State: "RUNNING", Start: t0}
 	f := &endingCluster{fakeCluster: fakeCluster{recs: []slurm.Record{{JobID: "1", State: "COMPLETED", Start: t0, End: t0.Add(time.Minute)}, running}},

@@ -16,6 +16,7 @@ import (
 // margin after each checkpoint (which Eq. (5) prices as held): an
 // independent oracle (reservation.CostFor).
 func TestSimHeldIsHeld(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, margin := range []float64{0, 33} {
 		d := FullDesign(3, 30, 1)

@@ -36,6 +36,7 @@ func progressOf(t *testing.T, path string) float64 {
 // the clock: progress is the plan's seconds worked, within a tolerance
 // for timer and start-up jitter.
 func TestStandInCheckpointAndRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const scale, c, r, v, bps = 100.0, 20.0, 10.0, 0.3, 1000.0
 	var seed uint64
