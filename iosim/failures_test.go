@@ -118,16 +118,7 @@ func TestTailRunsEqualEagerRuns(t *testing.T) {
 	c := small()
 	for _, st := range allStrategies(t) {
 		for _, o := range []Options{{Span: 8 * Day, Skip: Day, Seed: 3}, {Span: 8 * Day, Skip: Day, Seed: 4, Scheduler: Greedy}} {
-			lazy, err := Simulate(&c, st, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eagerFree = true
-			eager, err := Simulate(&c, st, o)
-			eagerFree = false
-			if err != nil {
-				t.Fatal(err)
-			}
+			lazy, eager := simulateSwitched(t, &c, st, o, &eagerFree)
 			if lazy.JobFailures == 0 {
 				t.Fatalf("%s: no failure", st.Name)
 			}
@@ -305,16 +296,7 @@ func TestFailureWalkEqualsPerNodeEvents(t *testing.T) {
 				selfAll += self
 				tr.order = nil // the times changed
 				for _, st := range sts {
-					walk, err := Simulate(&c, st, o)
-					if err != nil {
-						t.Fatal(err)
-					}
-					perNodeFailures = true
-					per, err := Simulate(&c, st, o)
-					perNodeFailures = false
-					if err != nil {
-						t.Fatal(err)
-					}
+					walk, per := simulateSwitched(t, &c, st, o, &perNodeFailures)
 					if per.JobFailures == 0 {
 						t.Fatalf("%s: no failure", st.Name)
 					}
@@ -353,16 +335,7 @@ func TestFailureWalkProperty(t *testing.T) {
 			}
 			fc.trace.order = nil
 		}
-		walk, err := Simulate(&c, st, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		perNodeFailures = true
-		per, err := Simulate(&c, st, o)
-		perNodeFailures = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		walk, per := simulateSwitched(t, &c, st, o, &perNodeFailures)
 		if a, b := fmt.Sprintf("%#v", walk), fmt.Sprintf("%#v", per); a != b {
 			t.Fatalf("walk     %s\nper node %s", a, b)
 		}
@@ -411,4 +384,24 @@ func TestPooledTrialsEqualFreshTrials(t *testing.T) {
 			t.Fatalf("trial %d after others:\n%s\nalone:\n%s", i, g, w)
 		}
 	}
+}
+
+// simulateSwitched runs st on c with the test switch *sw off, then on
+// (the oracle's path), and sets it back.
+func simulateSwitched(t interface {
+	Helper()
+	Fatal(...any)
+}, c *Config, st Strategy, o Options, sw *bool) (off, on Run) {
+	t.Helper()
+	off, err := Simulate(c, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	*sw = true
+	on, err = Simulate(c, st, o)
+	*sw = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	return off, on
 }

@@ -118,20 +118,7 @@ func TestWALOlderCopyRefused(t *testing.T) {
 func TestWALPositionOfAnotherIdentityIgnored(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
 	_, _, err := olderCopyRun(t, path, 3, 9, true, func() {
-		db, err := bolt.Open(path, 0o600, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		err = db.Update(func(tx *bolt.Tx) error {
-			m := tx.Bucket(bucketMeta)
-			v := slices.Clone(m.Get(keyWALPos))
-			v[len(v)-1] ^= 1
-			return m.Put(keyWALPos, v)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		editWALPos(t, path, func(v []byte) []byte { v[len(v)-1] ^= 1; return v })
 	})
 	if err != nil {
 		t.Fatalf("a position of another identity was checked: %v", err)
@@ -146,14 +133,7 @@ func TestWALPositionOfAnotherFormIgnored(t *testing.T) {
 	for _, form := range []string{"short", "long", "file"} {
 		path := filepath.Join(t.TempDir(), "c.db")
 		_, _, err := olderCopyRun(t, path, 3, 9, true, func() {
-			db, err := bolt.Open(path, 0o600, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			err = db.Update(func(tx *bolt.Tx) error {
-				m := tx.Bucket(bucketMeta)
-				v := slices.Clone(m.Get(keyWALPos))
+			editWALPos(t, path, func(v []byte) []byte {
 				switch form {
 				case "short":
 					v = v[:9]
@@ -162,14 +142,29 @@ func TestWALPositionOfAnotherFormIgnored(t *testing.T) {
 				case "file":
 					v[0] = 2
 				}
-				return m.Put(keyWALPos, v)
+				return v
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
 		})
 		if err != nil {
 			t.Fatalf("a position of form %s refused the database: %v", form, err)
 		}
+	}
+}
+
+// editWALPos rewrites the database's stored WAL position with edit (given
+// a copy).
+func editWALPos(t *testing.T, path string, edit func([]byte) []byte) {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Update(func(tx *bolt.Tx) error {
+		m := tx.Bucket(bucketMeta)
+		return m.Put(keyWALPos, edit(slices.Clone(m.Get(keyWALPos))))
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
