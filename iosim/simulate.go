@@ -849,8 +849,17 @@ func shadowTime(h []release, free, q int) (shadow float64, extra int) {
 // first), then by index in running: a total order, so the heap pops
 // them in the order a sort gives.
 func releaseBefore(a, b release) bool {
-	if c := cmp.Compare(a.t, b.t); c != 0 {
-		return c < 0
+	// Without a NaN, cmp.Compare is < and > (±0 equal); its NaN tests are
+	// paid only when neither holds and the times are not equal either.
+	switch {
+	case a.t < b.t:
+		return true
+	case a.t > b.t:
+		return false
+	case a.t != b.t: // a NaN
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c < 0
+		}
 	}
 	return a.i < b.i
 }

@@ -1,6 +1,7 @@
 package iosim
 
 import (
+	"cmp"
 	"math"
 	"testing"
 )
@@ -31,5 +32,25 @@ func TestClipMatchesBuiltins(t *testing.T) {
 	}
 	if n != len(windows)*len(vals)*len(vals) {
 		t.Fatalf("compared %d pairs", n)
+	}
+}
+
+// TestReleaseBeforeMatchesCompare: releaseBefore's comparisons order every
+// pair as cmp.Compare on the times, then the index, does (NaN first, ±0
+// equal), over values that include ±0, ±Inf and NaN and equal times.
+func TestReleaseBeforeMatchesCompare(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	vals := []float64{negZero, 0, 1, math.Nextafter(1, 2), -1, math.Inf(1), math.Inf(-1), math.NaN(), math.Float64frombits(0x7ff8000000000001)}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, ij := range [][2]int{{0, 1}, {1, 0}, {2, 2}} {
+				a, b := release{t: x, i: ij[0]}, release{t: y, i: ij[1]}
+				c := cmp.Compare(x, y)
+				want := c < 0 || (c == 0 && a.i < b.i)
+				if got := releaseBefore(a, b); got != want {
+					t.Errorf("releaseBefore(%v #%d, %v #%d) = %v, cmp.Compare's order gives %v", x, a.i, y, b.i, got, want)
+				}
+			}
+		}
 	}
 }
