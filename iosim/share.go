@@ -64,11 +64,31 @@ func (s *simulator) reshare() {
 	seq := s.sim.Reserve(len(s.active))
 	var next *transfer
 	own := s.opt.Accounting != AuthorsAccounting
+	// The split's three sums stay in registers through the loop (each
+	// was a load, an add and a store per transfer, one chain through
+	// memory); the same additions in the same order, so the same bits.
+	// flush, which reads and writes them, sees them stored.
+	ck, io, idle := s.acc.Checkpoint, s.acc.IO, s.acc.Idle
 	for i, tr := range s.active {
 		if j := tr.j; own && j.state == sTransfer {
-			s.flushTransfer(j, tr, now) // reads tr.rate: the old rate
+			// flush(j) for a job in exact Proportional sharing's active
+			// transfer with the default accounting: the same operations in
+			// the same order, without flush's dispatch; f is the old rate's.
+			c := float64(j.q) * s.clip(j.since, now)
+			s.classNS[j.class] += c
+			if j.kind == Checkpoint || j.kind == Recovery {
+				ck += c
+			} else {
+				f := tr.rate / s.beta
+				io += c * f
+				idle += c * (1 - f)
+				j.unIO += c * f
+			}
+			j.since = now
 		} else {
+			s.acc.Checkpoint, s.acc.IO, s.acc.Idle = ck, io, idle
 			s.flush(j)
+			ck, io, idle = s.acc.Checkpoint, s.acc.IO, s.acc.Idle
 		}
 		tr.remaining -= tr.rate * (now - tr.last)
 		tr.last = now
@@ -79,26 +99,9 @@ func (s *simulator) reshare() {
 			next = tr // on a tie the earlier sequence number fires first
 		}
 	}
+	s.acc.Checkpoint, s.acc.IO, s.acc.Idle = ck, io, idle
 	s.shareNext = next
 	s.sim.ScheduleSeq(s.shareEv, next.end, next.seq)
-}
-
-// flushTransfer is flush(j) for a job in exact Proportional sharing's
-// active transfer tr with the default accounting: the same operations in
-// the same order, without flush's dispatch (reshare calls it for every
-// active transfer; the call and its tests were a fifth of reshare).
-func (s *simulator) flushTransfer(j *job, tr *transfer, now float64) {
-	c := float64(j.q) * s.clip(j.since, now)
-	s.classNS[j.class] += c
-	if j.kind == Checkpoint || j.kind == Recovery {
-		s.acc.Checkpoint += c
-	} else {
-		f := tr.rate / s.beta
-		s.acc.IO += c * f
-		s.acc.Idle += c * (1 - f)
-		j.unIO += c * f
-	}
-	j.since = now
 }
 
 // reshareNaive is the straightforward recomputation: every active transfer
