@@ -54,3 +54,21 @@ func TestReleaseBeforeMatchesCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinMinIsMathMin: the builtin min that replaced math.Min in
+// planStop (an assembly call on amd64) gives math.Min's bits for every
+// pair of values from ±0, +Inf, NaN and finite ones. They differ only
+// where one operand is −Inf and the other NaN (math.Min gives −Inf, min
+// NaN, as this test finds if −Inf is added): planStop's operands, work or
+// due times less progress or now, are never −Inf.
+func TestBuiltinMinIsMathMin(t *testing.T) {
+	vals := []float64{math.Copysign(0, -1), 0, 1, -1, 1e308, -1e308, math.Inf(1), math.NaN()}
+	for _, x := range vals {
+		for _, y := range vals {
+			a, b := min(x, y), math.Min(x, y)
+			if math.Float64bits(a) != math.Float64bits(b) && !(math.IsNaN(a) && math.IsNaN(b)) {
+				t.Errorf("min(%v, %v) = %v, math.Min %v", x, y, a, b)
+			}
+		}
+	}
+}
