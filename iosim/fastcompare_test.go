@@ -72,3 +72,40 @@ func TestBuiltinMinIsMathMin(t *testing.T) {
 		}
 	}
 }
+
+// durationChecker is Least-Waste that first checks every request's
+// Duration against Bytes / β, computed here.
+type durationChecker struct {
+	LeastWaste
+	t     *testing.T
+	asked *int
+}
+
+func (d durationChecker) Pick(now float64, w []Request, env Env) int {
+	for _, r := range w {
+		if want := r.Bytes / env.Bandwidth; math.Float64bits(r.Duration) != math.Float64bits(want) {
+			d.t.Fatalf("job %d's request: Duration %v, Bytes / β = %v", r.Job, r.Duration, want)
+		}
+	}
+	*d.asked += len(w)
+	return d.LeastWaste.Pick(now, w, env)
+}
+
+// TestRequestDurationIsBytesOverBandwidth: the Duration an arbiter sees,
+// computed once when the request is made, is its bytes over the
+// bandwidth (the arbiter's view of every request, at every grant).
+func TestRequestDurationIsBytesOverBandwidth(t *testing.T) {
+	c := Cielo()
+	st, err := Lookup("least-waste", 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	st.Arbiter = durationChecker{LeastWaste: st.Arbiter.(LeastWaste), t: t, asked: &asked}
+	if _, err := Simulate(&c, st, Options{Span: 8 * Day, Skip: Day, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if asked < 100 {
+		t.Fatalf("the arbiter saw %d requests", asked)
+	}
+}

@@ -327,6 +327,7 @@ type pending struct {
 	j     *job
 	kind  Kind
 	bytes float64
+	dur   float64 // bytes / β, the request's Duration (computed once, not at every grant)
 	since float64
 	seq   uint64
 }
@@ -1052,7 +1053,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.state = sWait
 		j.kind = kind
 	}
-	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, since: now, seq: s.seq})
+	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, dur: bytes / s.beta, since: now, seq: s.seq})
 	j.waits++
 	s.seq++
 	if s.opt.Remote != nil {
@@ -1064,7 +1065,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 // requestOf is the waiting request p as an Arbiter sees it.
 func (s *simulator) requestOf(p pending) Request {
 	return Request{Job: p.j.id, Kind: p.kind, Nodes: p.j.q, Bytes: p.bytes,
-		Duration: p.bytes / s.beta, Since: p.since, LastCheckpoint: s.lastCheckpoint(p.j),
+		Duration: p.dur, Since: p.since, LastCheckpoint: s.lastCheckpoint(p.j),
 		Recovery: p.j.ckptTime, Seq: p.seq, Order: uint64(p.j.listIdx)<<20 | uint64(p.j.run)}
 }
 
