@@ -353,6 +353,21 @@ func TestWALDamagedMiddleRefused(t *testing.T) {
 }
 
 // put is a batch of one change putting job id with n nodes.
+// openWith creates a database at p with opt (Init set) and commits
+// put(id, n) to it.
+func openWith(t *testing.T, p string, opt Options, id string, n int) *Bolt {
+	t.Helper()
+	opt.Init = true
+	s, err := Open(p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(put(id, n)); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func put(id string, n int) coord.Changes {
 	return coord.Changes{Put: []coord.Job{{Spec: coord.JobSpec{ID: id, Nodes: n, MTBF: 1}}}, Meta: coord.Meta{Token: uint64(n)}}
 }
@@ -412,14 +427,7 @@ func TestWALOpenRefusals(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	for _, p := range []string{a, b} {
-		s, err := Open(p, Options{Init: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Commit(put("j", 1)); err != nil {
-			t.Fatal(err)
-		}
-		crash(s)
+		crash(openWith(t, p, Options{}, "j", 1))
 	}
 	refused := func(what, path string, opt Options, want string) {
 		t.Helper()

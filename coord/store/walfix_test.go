@@ -44,18 +44,11 @@ func walClean(t *testing.T, path string) string  { t.Helper(); return metaValue(
 func TestWALVersionRefusedByOlderBinaries(t *testing.T) {
 	const old = "ckpt-coord/1" // bfa1a78's Version, its exact check
 	p := filepath.Join(t.TempDir(), "c.db")
-	s, err := Open(p, Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Commit(put("j", 9)); err != nil {
-		t.Fatal(err)
-	}
-	crash(s)
+	crash(openWith(t, p, Options{}, "j", 9))
 	if v := dbVersion(t, p); v == old {
 		t.Fatalf("after a crash the version is %q: an older binary would serve the database without its WAL", v)
 	}
-	s, err = Open(p, Options{})
+	s, err := Open(p, Options{})
 	if err != nil {
 		t.Fatalf("this binary refuses the crashed database: %v", err)
 	}
@@ -75,14 +68,7 @@ func TestWALVersionRefusedByOlderBinaries(t *testing.T) {
 // later open, with or without the WAL, and holds its state.
 func TestWALUpgradeCreateFailureRecoverable(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "c.db")
-	s, err := Open(p, Options{Init: true, NoWAL: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Commit(put("j", 4)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
+	if err := openWith(t, p, Options{NoWAL: true}, "j", 4).Close(); err != nil {
 		t.Fatal(err)
 	}
 	walCreateHook = func(path string) error {
@@ -91,7 +77,7 @@ func TestWALUpgradeCreateFailureRecoverable(t *testing.T) {
 		}
 		return nil
 	}
-	_, err = Open(p, Options{})
+	_, err := Open(p, Options{})
 	walCreateHook = nil
 	if err == nil {
 		t.Fatal("opened although creating the WAL failed")
@@ -116,19 +102,12 @@ func TestWALUpgradeCreateFailureRecoverable(t *testing.T) {
 func TestWALBesideCleanDatabaseIgnored(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "c.db")
-	s, err := Open(p, Options{Init: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Commit(put("j", 7)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
+	if err := openWith(t, p, Options{}, "j", 7).Close(); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(p+".wal", make([]byte, 4096), 0o600) // no header
 	os.WriteFile(p+".wal2", []byte("ckpt"), 0o600)    // truncated
-	s, err = Open(p, Options{})
+	s, err := Open(p, Options{})
 	if err != nil {
 		t.Fatalf("WALs beside a clean database refused: %v", err)
 	}
@@ -235,13 +214,7 @@ func TestWALFailedSyncNotReplayed(t *testing.T) {
 	defer func() { syncHook = nil }()
 	for _, stop := range []string{"crash", "close", "continue", "failstop"} {
 		p := filepath.Join(t.TempDir(), "c.db")
-		s, err := Open(p, Options{Init: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := s.Commit(put("a", 1)); err != nil {
-			t.Fatal(err)
-		}
+		s := openWith(t, p, Options{}, "a", 1)
 		fails := 1
 		if stop == "failstop" {
 			fails = 2 // the append's sync and the erasure's
@@ -276,7 +249,7 @@ func TestWALFailedSyncNotReplayed(t *testing.T) {
 		} else {
 			crash(s)
 		}
-		s, err = Open(p, Options{})
+		s, err := Open(p, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", stop, err)
 		}
