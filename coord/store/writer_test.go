@@ -111,22 +111,26 @@ func TestWriterGroupsConcurrentRequests(t *testing.T) {
 // many commits within the maximum wait (plus scheduling slack), and a
 // writer without a wait commits at once.
 func TestWriterWaitBounded(t *testing.T) {
-	// commits of 20 ms while the batch is submitted: the loop may take the
-	// first request alone, the others queue behind its commit and go in
-	// one batch of at least 2, whatever the scheduling
-	st := &slowStore{delay: 20 * time.Millisecond}
+	// the first request's commit held while the nine others are
+	// submitted: they queue behind it and go in one batch of at least 2,
+	// whatever the scheduling (a slow commit alone let a loaded machine
+	// take nine at once and the tenth alone)
+	st := &gatedStore{gate: make(chan struct{})}
 	w := NewWriterWait(st, 30*time.Millisecond)
 	defer w.Close()
-	var acks []<-chan error
-	for i := range 10 {
+	acks := []<-chan error{w.Submit(change("b0"))}
+	for !w.committing() {
+		time.Sleep(time.Millisecond)
+	}
+	for i := 1; i < 10; i++ {
 		acks = append(acks, w.Submit(change(fmt.Sprint("b", i))))
 	}
+	close(st.gate) // every later commit goes through at once
 	for _, a := range acks {
 		<-a
 	}
 	st.mu.Lock()
 	last := st.batches[len(st.batches)-1]
-	st.delay = 0
 	st.mu.Unlock()
 	if last < 2 {
 		t.Fatalf("batches %v: the last of the 10 requests went alone", st.batches)
