@@ -10,6 +10,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/plot"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/rng"
 )
 

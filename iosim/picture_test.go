@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 )
 
 // The recorder leaves the run unchanged (the same Run, every float), and

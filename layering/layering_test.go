@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -17,7 +18,7 @@ const module = "github.com/ckpt-hpc/ckpt/"
 // test, so that a new package is placed on purpose.
 var layer = map[string]int{
 	"units": 1, "usage": 1, "supervise": 1, "rng": 1, "optimize": 1, "output": 1, "registry": 1,
-	"datadir": 1, "distribution": 1, "des": 1, "runner": 1, "plot": 1,
+	"datadir": 1, "distribution": 1, "des": 1, "runner": 1, "plot": 1, "plot/draw": 1,
 	"report": 1, "trace": 1,
 
 	"reservation": 2, "profile": 2, "memplan": 2, "interval": 2, "iosim": 2,
@@ -49,10 +50,23 @@ var allowed = map[[2]string]bool{
 // traceMay is what the log readers may import.
 var traceMay = map[string]bool{"units": true, "usage": true, "output": true, "rng": true}
 
+// gonumPlot is gonum/plot's root package, whose init parses every
+// Liberation font (12 ms of CPU against 5.3 ms for an empty program, on
+// the 2-core VM of issue 25); only the renderer plot/draw imports it.
+const gonumPlot = "gonum.org/v1/plot"
+
+// mayDraw says whether from may link the renderer: plot/draw itself, the
+// reproductions (they run only in the full ckpt) and the commands.
+func mayDraw(from string) bool {
+	return from == "plot/draw" || from == "repro" || strings.HasPrefix(from, "repro/") || layer[from] == 4
+}
+
 // why returns the reason the import from -> to breaks the rule, or "".
 func why(from, to string) string {
 	lf, lt := layer[from], layer[to]
 	switch {
+	case (to == "plot/draw" || to == gonumPlot) && !mayDraw(from):
+		return "only plot/draw, the reproductions and the commands link gonum/plot's root package (its init parses the fonts: every command would pay for it)"
 	case allowed[[2]string{from, to}]:
 		return ""
 	case lt == 4:
@@ -70,7 +84,7 @@ func why(from, to string) string {
 }
 
 // imports maps each package of the module below root to the module's
-// packages its non-test files import.
+// packages its non-test files import, and gonumPlot if they import it.
 func imports(t *testing.T, root string) map[string]map[string]bool {
 	t.Helper()
 	out := map[string]map[string]bool{}
@@ -109,6 +123,9 @@ func imports(t *testing.T, root string) map[string]map[string]bool {
 			if strings.HasPrefix(p, module) {
 				out[pkg][strings.TrimPrefix(p, module)] = true
 			}
+			if p == gonumPlot {
+				out[pkg][p] = true
+			}
 		}
 		return nil
 	})
@@ -139,7 +156,7 @@ func TestImportsFollowTheLayers(t *testing.T) {
 		}
 		sort.Strings(tos)
 		for _, to := range tos {
-			if _, ok := layer[to]; !ok {
+			if _, ok := layer[to]; !ok && to != gonumPlot {
 				continue // reported as its own package
 			}
 			if r := why(from, to); r != "" {
@@ -170,9 +187,76 @@ func TestRuleCatchesWhatItForbids(t *testing.T) {
 		{"repro", "cmd/ckpt", true},
 		{"iosim", "iosim/arbiter", false},
 		{"cmd/ckpt", "coord/server", false},
+		{"interval", "plot/draw", true},
+		{"plot", gonumPlot, true},
+		{"reservation", gonumPlot, true},
+		{"cmd/internal/askcmd", "plot/draw", true},
+		{"plot/draw", gonumPlot, false},
+		{"repro/coop", "plot/draw", false},
+		{"repro", gonumPlot, false},
+		{"cmd/ckpt", "plot/draw", false},
 	} {
 		if got := why(c.from, c.to) != ""; got != c.bad {
 			t.Errorf("%s -> %s: forbidden=%v, want %v", c.from, c.to, got, c.bad)
 		}
+	}
+}
+
+// light are the packages a command that neither draws nor serves links:
+// the capabilities and the services' clients.
+var light = []string{"reservation", "memplan", "slurm", "advise/logs", "capacity", "interval", "iosim", "coord", "coord/client"}
+
+// heavyIn returns the packages of deps whose initialisation a light
+// command must not pay for: gonum/plot's root (fonts), the renderer that
+// imports it, the Prometheus client and Raft.
+func heavyIn(deps []string) []string {
+	var bad []string
+	for _, d := range deps {
+		if d == gonumPlot || d == module+"plot/draw" ||
+			strings.HasPrefix(d, "github.com/prometheus/client_golang") || strings.HasPrefix(d, "github.com/hashicorp/raft") {
+			bad = append(bad, d)
+		}
+	}
+	return bad
+}
+
+// TestLightPackagesLinkNothingHeavy: go list -deps of every light package
+// has none of heavyIn's packages, so that a build of the light commands
+// (ckpt -tags lite) starts without their package initialisation (issue 25:
+// gonum/plot's alone costs 6.7 ms of CPU at start-up).
+func TestLightPackagesLinkNothingHeavy(t *testing.T) {
+	args := []string{"list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}
+	for _, p := range light {
+		args = append(args, module+p)
+	}
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(light) {
+		t.Fatalf("go list gave %d lines for %d packages", len(lines), len(light))
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) < 10 || !strings.HasPrefix(f[0], module) {
+			t.Fatalf("go list line %q: not a package and its dependencies", l)
+		}
+		for _, b := range heavyIn(f[1:]) {
+			t.Errorf("%s links %s", strings.TrimPrefix(f[0], module), b)
+		}
+	}
+}
+
+// TestHeavyInCatches checks heavyIn on names it must and must not flag.
+func TestHeavyInCatches(t *testing.T) {
+	deps := []string{"fmt", "gonum.org/v1/plot/vg", gonumPlot, module + "plot", module + "plot/draw",
+		"github.com/prometheus/client_golang/prometheus", "github.com/hashicorp/raft", "github.com/hashicorp/raft-boltdb/v2",
+		"gonum.org/v1/gonum/mat"}
+	got := strings.Join(heavyIn(deps), " ")
+	want := strings.Join([]string{gonumPlot, module + "plot/draw", "github.com/prometheus/client_golang/prometheus",
+		"github.com/hashicorp/raft", "github.com/hashicorp/raft-boltdb/v2"}, " ")
+	if got != want {
+		t.Errorf("heavyIn = %s\nwant %s", got, want)
 	}
 }

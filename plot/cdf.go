@@ -1,11 +1,8 @@
 package plot
 
 import (
-	"fmt"
 	"math"
 	"slices"
-
-	"gonum.org/v1/plot/plotter"
 )
 
 // NamedSamples is a sample of one quantity, named for the legend.
@@ -13,6 +10,9 @@ type NamedSamples struct {
 	Name   string
 	Values []float64
 }
+
+// corner is a corner of an empirical CDF drawn as a post-step line.
+type corner struct{ X, Y float64 }
 
 // finite returns the finite values of xs, sorted.
 func finite(xs []float64) []float64 {
@@ -30,12 +30,12 @@ func finite(xs []float64) []float64 {
 // points for a post-step line: (x₁, 0) then (x_i, i/n) for i = 1…n, so
 // that the curve jumps by 1/n at each sample (by k/n at a k-fold tie) and
 // is right-continuous.
-func ecdfSteps(sorted []float64) plotter.XYs {
+func ecdfSteps(sorted []float64) []corner {
 	n := float64(len(sorted))
-	xys := make(plotter.XYs, 0, len(sorted)+1)
-	xys = append(xys, plotter.XY{X: sorted[0], Y: 0})
+	xys := make([]corner, 0, len(sorted)+1)
+	xys = append(xys, corner{X: sorted[0], Y: 0})
 	for i, x := range sorted {
-		xys = append(xys, plotter.XY{X: x, Y: float64(i+1) / n})
+		xys = append(xys, corner{X: x, Y: float64(i+1) / n})
 	}
 	return xys
 }
@@ -50,12 +50,12 @@ const maxSteps = 2000
 // ⌈k·n/maxSteps⌉, k = 1…maxSteps, with the first and last corners; the
 // curve drawn through them as a post-step function is within 1/maxSteps
 // of the exact one. Short curves are returned as they are.
-func decimate(xys plotter.XYs) plotter.XYs {
+func decimate(xys []corner) []corner {
 	n := len(xys) - 1 // corners after the (x₁, 0) start
 	if n <= maxSteps {
 		return xys
 	}
-	out := make(plotter.XYs, 0, maxSteps+1)
+	out := make([]corner, 0, maxSteps+1)
 	out = append(out, xys[0])
 	for k := 1; k <= maxSteps; k++ {
 		i := (k*n + maxSteps - 1) / maxSteps // ⌈k·n/maxSteps⌉ ∈ [1, n]
@@ -72,45 +72,29 @@ func decimate(xys plotter.XYs) plotter.XYs {
 // "fraction ≤ x"; a log-y axis is an error. Samples of more than 2000
 // values are drawn through 2000 evenly spaced ranks (see maxSteps).
 func StepCDF(path string, fig Figure, samples ...NamedSamples) error {
-	ft, err := format(path)
+	r, err := renderer()
 	if err != nil {
 		return err
 	}
-	if err := fig.check(); err != nil {
-		return err
+	return r.StepCDF(path, fig, samples)
+}
+
+// ECDFSteps returns the corners of the empirical CDF of the finite values,
+// the points of a post-step line: (x₁, 0) then (x_i, i/n) for i = 1…n
+// over the sorted values, through at most maxSteps ranks (see maxSteps),
+// as StepCDF draws them; no finite value gives none. x[0], if any, is the
+// smallest finite value. O(n log n).
+func ECDFSteps(values []float64) (x, y []float64) {
+	xs := finite(values)
+	if len(xs) == 0 {
+		return nil, nil
 	}
-	if fig.LogY {
-		return fmt.Errorf("plot: %q: StepCDF has no log-y axis (a CDF starts at 0)", path)
+	corners := decimate(ecdfSteps(xs))
+	x, y = make([]float64, len(corners)), make([]float64, len(corners))
+	for i, c := range corners {
+		x[i], y[i] = c.X, c.Y
 	}
-	if len(samples) == 0 {
-		return fmt.Errorf("plot: %q: no samples to draw", path)
-	}
-	if fig.YLabel == "" {
-		fig.YLabel = "fraction ≤ x"
-	}
-	if fig.YRange == [2]float64{} {
-		fig.YRange = [2]float64{0, 1}
-	}
-	p := newPlot(fig, true)
-	for i, s := range samples {
-		xs := finite(s.Values)
-		if len(xs) == 0 {
-			return fmt.Errorf("plot: %s has no finite values", label("sample", i, s.Name))
-		}
-		if fig.LogX && xs[0] <= 0 {
-			return fmt.Errorf("plot: %s: x = %g is not positive (log-x axis)", label("sample", i, s.Name), xs[0])
-		}
-		l, err := plotter.NewLine(decimate(ecdfSteps(xs)))
-		if err != nil {
-			return fmt.Errorf("plot: %s: %v", label("sample", i, s.Name), err)
-		}
-		l.StepStyle = plotter.PostStep
-		l.LineStyle = lineStyle(i)
-		p.Add(l)
-		addLegend(p, fig, s.Name, l)
-	}
-	finish(p, fig)
-	return save(path, ft, fig, p)
+	return x, y
 }
 
 // ECDFSeries is the empirical CDF of the finite values as a Series whose

@@ -1,4 +1,5 @@
-// Package plot draws the figures of ckpt's experiments over gonum/plot:
+// Package plot draws the figures of ckpt's experiments (over gonum/plot,
+// through the renderer of package plot/draw):
 // line plots (Lines), scatter plots (Scatter), empirical CDFs as step
 // functions (StepCDF) and box plots clustered by category (Box). It serves
 // every reproduction (repro/...): for instance the cooperative-checkpointing
@@ -12,6 +13,20 @@
 // an HTML page. ECDFSeries turns a sample into the step line of its
 // empirical CDF for such a panel (decimated as StepCDF's), and TimeUnit
 // picks the unit (s, min, h, d) a time axis reads best in.
+//
+// # The renderer is linked apart
+//
+// This package holds the data types and the drawing functions the
+// capabilities call, but not gonum/plot's root package: its init parses
+// every Liberation font, and Go runs the init of every linked package, so
+// that a program importing only gonum.org/v1/plot took 12 ms of CPU to
+// start against 5.3 ms for an empty one (2-core VM, 2026-11-29, issue 25).
+// Package plot/draw holds the renderer over gonum/plot and registers it
+// (Register) when linked, as image/png registers its decoder; cmd/ckpt's
+// full build links it, ckpt -tags lite does not (it hands --plot and
+// --html to ckpt-full). Without a renderer every drawing function returns
+// ErrNoRenderer and creates no file. Only gonum.org/v1/plot/vg is imported
+// here (lengths; no font is parsed), and package layering holds the rule.
 //
 // # Legends never cover data
 //

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/ckpt-hpc/ckpt/plot"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: without it, drawing returns plot.ErrNoRenderer
 )
 
 // A normalised line plot on a log x axis with the reference line y = 1,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 )
 
 func planForPicture(t *testing.T) (distribution.Distribution, *Result) {

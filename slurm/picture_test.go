@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 )
 
 // toyState is a chain of four one-hour reservations: two checkpointed,

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 

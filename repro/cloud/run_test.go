@@ -13,6 +13,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/datadir"
 	"github.com/ckpt-hpc/ckpt/interval"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 	"github.com/ckpt-hpc/ckpt/trace"
 )

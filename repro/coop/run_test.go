@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 

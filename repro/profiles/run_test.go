@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 

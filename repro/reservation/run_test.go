@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"testing"
 
+	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 

@@ -1,6 +1,7 @@
-package plot
+package draw
 
 import (
+	"github.com/ckpt-hpc/ckpt/plot"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -114,7 +115,7 @@ func legendSize(l *gplot.Legend) (vg.Length, vg.Length) {
 
 // placeLegend moves p's legend to a corner clear of the data drawn on
 // canvas c, and reports false when no corner is clear.
-func placeLegend(p *figPlot, c draw.Canvas, want Legend) bool {
+func placeLegend(p *figPlot, c draw.Canvas, want plot.Legend) bool {
 	w, h := legendSize(&p.Legend)
 	if w == 0 || h == 0 {
 		return true
@@ -128,10 +129,10 @@ func placeLegend(p *figPlot, c draw.Canvas, want Legend) bool {
 		segs, rects = append(segs, s...), append(rects, r...)
 	}
 	area := dc.Rectangle
-	clear := func(corner Legend) bool {
+	clear := func(corner plot.Legend) bool {
 		l := p.Legend
-		l.Top = corner == LegendTopRight || corner == LegendTopLeft
-		l.Left = corner == LegendTopLeft || corner == LegendBottomLeft
+		l.Top = corner == plot.LegendTopRight || corner == plot.LegendTopLeft
+		l.Left = corner == plot.LegendTopLeft || corner == plot.LegendBottomLeft
 		box := legendBox(&l, area, w, h)
 		box.Min.X -= clearance
 		box.Min.Y -= clearance
@@ -149,7 +150,7 @@ func placeLegend(p *figPlot, c draw.Canvas, want Legend) bool {
 		}
 		return true
 	}
-	for _, corner := range []Legend{want, LegendTopRight, LegendTopLeft, LegendBottomRight, LegendBottomLeft} {
+	for _, corner := range []plot.Legend{want, plot.LegendTopRight, plot.LegendTopLeft, plot.LegendBottomRight, plot.LegendBottomLeft} {
 		if clear(corner) {
 			setCorner(p, corner)
 			return true
@@ -159,9 +160,9 @@ func placeLegend(p *figPlot, c draw.Canvas, want Legend) bool {
 }
 
 // setCorner sets the legend's corner and its offsets from the axes.
-func setCorner(p *figPlot, corner Legend) {
-	p.Legend.Top = corner == LegendTopRight || corner == LegendTopLeft
-	p.Legend.Left = corner == LegendTopLeft || corner == LegendBottomLeft
+func setCorner(p *figPlot, corner plot.Legend) {
+	p.Legend.Top = corner == plot.LegendTopRight || corner == plot.LegendTopLeft
+	p.Legend.Left = corner == plot.LegendTopLeft || corner == plot.LegendBottomLeft
 	p.Legend.XOffs = vg.Points(-6)
 	if p.Legend.Left {
 		p.Legend.XOffs = vg.Points(6)
@@ -174,7 +175,7 @@ func setCorner(p *figPlot, corner Legend) {
 
 // drawPlot draws p on c with its legend where it covers no data: in a
 // clear corner, or else in a strip to the right of a narrowed plot.
-func drawPlot(p *figPlot, c draw.Canvas, want Legend) {
+func drawPlot(p *figPlot, c draw.Canvas, want plot.Legend) {
 	if placeLegend(p, c, want) {
 		p.Draw(c)
 		return

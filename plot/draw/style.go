@@ -1,4 +1,4 @@
-package plot
+package draw
 
 import (
 	"image/color"

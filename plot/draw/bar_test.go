@@ -1,10 +1,12 @@
-package plot
+package draw
 
 import (
 	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/plot"
 )
 
 // TestBarsUndefined: an undefined value draws no bar, only its label
@@ -22,11 +24,11 @@ func TestBarsUndefined(t *testing.T) {
 		{[]float64{math.NaN(), math.NaN()}, 0, []string{">n/a<"}},
 		{[]float64{0, 3}, 2, []string{">0<", ">3<"}},
 	} {
-		var bars []Bar
+		var bars []plot.Bar
 		for i, v := range tc.values {
-			bars = append(bars, Bar{Label: fmt.Sprintf("row%d", i), Value: v})
+			bars = append(bars, plot.Bar{Label: fmt.Sprintf("row%d", i), Value: v})
 		}
-		b, err := StackBytes("svg", 0, 0, Panel{Figure: Figure{Title: "t", XLabel: "x"}, Bars: bars})
+		b, err := plot.StackBytes("svg", 0, 0, plot.Panel{Figure: plot.Figure{Title: "t", XLabel: "x"}, Bars: bars})
 		if err != nil {
 			t.Fatalf("%v: %v", tc.values, err)
 		}
@@ -40,7 +42,7 @@ func TestBarsUndefined(t *testing.T) {
 			}
 		}
 	}
-	if _, err := StackBytes("svg", 0, 0, Panel{Bars: []Bar{{Label: "neg", Value: -0.5}}}); err == nil || !strings.Contains(err.Error(), `bar "neg"`) {
+	if _, err := plot.StackBytes("svg", 0, 0, plot.Panel{Bars: []plot.Bar{{Label: "neg", Value: -0.5}}}); err == nil || !strings.Contains(err.Error(), `bar "neg"`) {
 		t.Errorf("negative bar: %v", err)
 	}
 }

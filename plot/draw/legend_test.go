@@ -1,13 +1,13 @@
-package plot
+package draw
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -49,7 +49,7 @@ func abs(x vg.Length) vg.Length {
 
 func placed(t *testing.T, series ...plotter.XYs) (*figPlot, bool) {
 	t.Helper()
-	p := newPlot(Figure{}, true)
+	p := newPlot(plot.Figure{}, true)
 	for i, xys := range series {
 		l, err := plotter.NewLine(xys)
 		if err != nil {
@@ -58,9 +58,9 @@ func placed(t *testing.T, series ...plotter.XYs) (*figPlot, bool) {
 		p.Add(l)
 		p.Legend.Add("a rather long series name "+string(rune('A'+i)), l)
 	}
-	finish(p, Figure{})
+	finish(p, plot.Figure{})
 	c := draw.New(vgsvg.New(6*vg.Inch, 4*vg.Inch))
-	return p, placeLegend(p, c, LegendTopRight)
+	return p, placeLegend(p, c, plot.LegendTopRight)
 }
 
 // TestLegendAvoidsData: a curve through the top-right corner moves the
@@ -80,7 +80,7 @@ func TestLegendAvoidsData(t *testing.T) {
 		t.Error("both diagonals: a corner was reported clear")
 	}
 	path := filepath.Join(t.TempDir(), "x.svg")
-	err := Lines(path, Figure{}, Series{Name: "rising", X: []float64{0, 1}, Y: []float64{0, 1}}, Series{Name: "falling", X: []float64{0, 1}, Y: []float64{1, 0}})
+	err := plot.Lines(path, plot.Figure{}, plot.Series{Name: "rising", X: []float64{0, 1}, Y: []float64{0, 1}}, plot.Series{Name: "falling", X: []float64{0, 1}, Y: []float64{1, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,15 +92,15 @@ func TestLegendAvoidsData(t *testing.T) {
 
 func TestStack(t *testing.T) {
 	dir := t.TempDir()
-	panels := []Panel{
-		{Figure: Figure{Title: "top panel", XLabel: "time (h)", YLabel: "P"}, Lines: []Series{{Name: "P(t)", X: []float64{0, 1, 2}, Y: []float64{3, 1, 2}}},
-			Marks: []Marks{{Name: "ends", X: []float64{0.5, 1.5}, Style: 3}}},
-		{Figure: Figure{Title: "costs", XLabel: "cost (h)"}, Bars: []Bar{{Label: "plan", Value: 2, Highlight: true}, {Label: "other", Value: 30}},
+	panels := []plot.Panel{
+		{Figure: plot.Figure{Title: "top panel", XLabel: "time (h)", YLabel: "P"}, Lines: []plot.Series{{Name: "P(t)", X: []float64{0, 1, 2}, Y: []float64{3, 1, 2}}},
+			Marks: []plot.Marks{{Name: "ends", X: []float64{0.5, 1.5}, Style: 3}}},
+		{Figure: plot.Figure{Title: "costs", XLabel: "cost (h)"}, Bars: []plot.Bar{{Label: "plan", Value: 2, Highlight: true}, {Label: "other", Value: 30}},
 			Weight: 0.5},
 	}
 	panels[1].XRange = [2]float64{0, 8}
 	for _, ext := range []string{".svg", ".png"} {
-		if err := Stack(filepath.Join(dir, "s"+ext), 0, 0, panels...); err != nil {
+		if err := plot.Stack(filepath.Join(dir, "s"+ext), 0, 0, panels...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,42 +111,12 @@ func TestStack(t *testing.T) {
 			t.Errorf("stacked SVG lacks %q", want)
 		}
 	}
-	if err := Stack(filepath.Join(dir, "e.svg"), 0, 0); err == nil {
+	if err := plot.Stack(filepath.Join(dir, "e.svg"), 0, 0); err == nil {
 		t.Error("no panel accepted")
 	}
-	bad := []Panel{{Bars: []Bar{{Label: "x", Value: -1}}}}
-	if err := Stack(filepath.Join(dir, "b.svg"), 0, 0, bad...); err == nil || !strings.Contains(err.Error(), `bar "x"`) {
+	bad := []plot.Panel{{Bars: []plot.Bar{{Label: "x", Value: -1}}}}
+	if err := plot.Stack(filepath.Join(dir, "b.svg"), 0, 0, bad...); err == nil || !strings.Contains(err.Error(), `bar "x"`) {
 		t.Errorf("negative bar: %v", err)
-	}
-}
-
-// TestDecimateWithinOneStep: the decimated ECDF, read as a post-step
-// function, is within 1/maxSteps of the exact ECDF at every sample value
-// (the exact one counted directly, an independent oracle).
-func TestDecimateWithinOneStep(t *testing.T) {
-	for _, n := range []int{10, maxSteps, maxSteps + 1, 3*maxSteps + 7, 25000} {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64((i * 7919) % n) // a permutation of 0…n−1, with no ties
-		}
-		sorted := finite(xs)
-		d := decimate(ecdfSteps(sorted))
-		if n <= maxSteps && len(d) != n+1 {
-			t.Errorf("n = %d: a short curve was decimated to %d corners", n, len(d))
-		}
-		if len(d) > maxSteps+1 {
-			t.Errorf("n = %d: %d corners, at most %d", n, len(d), maxSteps+1)
-		}
-		j := 0
-		for i, x := range sorted {
-			exact := float64(i+1) / float64(n)
-			for j+1 < len(d) && d[j+1].X <= x {
-				j++
-			}
-			if drawn := d[j].Y; math.Abs(drawn-exact) > 1.0/maxSteps+1e-12 {
-				t.Fatalf("n = %d: at x = %g the curve is %g, exact %g", n, x, drawn, exact)
-			}
-		}
 	}
 }
 
@@ -173,12 +143,12 @@ func TestThinMarkers(t *testing.T) {
 // centred on the narrowed plot and cut at the left edge), and a short one
 // stays centred on the narrowed plot as before.
 func TestLongTitleBesideOutsideLegend(t *testing.T) {
-	var lines []Series
+	var lines []plot.Series
 	for i := range 8 { // horizontal lines through every corner
-		lines = append(lines, Series{Name: strings.Repeat("a long legend entry ", 2) + string(rune('A'+i)), X: []float64{0, 1}, Y: []float64{float64(i), float64(i)}})
+		lines = append(lines, plot.Series{Name: strings.Repeat("a long legend entry ", 2) + string(rune('A'+i)), X: []float64{0, 1}, Y: []float64{float64(i), float64(i)}})
 	}
 	titleX := func(title string) float64 {
-		b, err := StackBytes("svg", 0, 0, Panel{Figure: Figure{Title: title}, Lines: lines})
+		b, err := plot.StackBytes("svg", 0, 0, plot.Panel{Figure: plot.Figure{Title: title}, Lines: lines})
 		if err != nil {
 			t.Fatal(err)
 		}

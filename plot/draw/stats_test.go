@@ -1,4 +1,4 @@
-package plot
+package draw
 
 import (
 	"math"
@@ -69,45 +69,6 @@ func TestBoxStatsProperties(t *testing.T) {
 			t.Fatalf("%d values beyond the fences, %d outliers", out, len(s.out))
 		}
 	})
-}
-
-// The drawn step function, read as a post-step curve (its value at x is
-// the y of the last corner with X ≤ x), is the empirical CDF counted
-// directly.
-func TestECDFStepsMatchCount(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		xs := rapid.SliceOfN(rapid.IntRange(-5, 5), 1, 30).Draw(t, "xs")
-		vals := make([]float64, len(xs))
-		for i, x := range xs {
-			vals[i] = float64(x)
-		}
-		pts := ecdfSteps(finite(vals))
-		for q := -6.0; q <= 6; q += 0.5 {
-			count := 0
-			for _, v := range vals {
-				if v <= q {
-					count++
-				}
-			}
-			want := float64(count) / float64(len(vals))
-			got := 0.0
-			for _, p := range pts {
-				if p.X <= q {
-					got = p.Y
-				}
-			}
-			if math.Abs(got-want) > 1e-12 {
-				t.Fatalf("F(%g) drawn %g, counted %g", q, got, want)
-			}
-		}
-	})
-	pts := ecdfSteps([]float64{1, 2, 2, 3})
-	want := []float64{0, 0.25, 0.5, 0.75, 1}
-	for i, p := range pts {
-		if p.Y != want[i] {
-			t.Fatalf("corners %v", pts)
-		}
-	}
 }
 
 func checkTicks(t interface{ Fatalf(string, ...any) }, name string, lo, hi float64, ticks []gplot.Tick, minLabels int) {

@@ -1,0 +1,5 @@
+//go:build !lite
+
+package main
+
+import _ "github.com/ckpt-hpc/ckpt/plot/draw"
