@@ -11,8 +11,9 @@
 // points, vertical marks, or horizontal bars with their values), as the
 // pictures of `ckpt reserve --plot` do; StackBytes returns the image for
 // an HTML page. ECDFSeries turns a sample into the step line of its
-// empirical CDF for such a panel (decimated as StepCDF's), and TimeUnit
-// picks the unit (s, min, h, d) a time axis reads best in.
+// empirical CDF for such a panel (decimated as StepCDF's; ECDFSteps
+// gives the corners themselves), and TimeUnit picks the unit (s, min, h,
+// d) a time axis reads best in.
 //
 // # The renderer is linked apart
 //
