@@ -49,6 +49,12 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(c *cobra.Command, a []string) error { // the lite build's hand-over
+		if handOver != nil && needsFull(c, a) {
+			return handOver()
+		}
+		return nil
+	}
 	for i, v := range verbs {
 		if len(args) > 0 && args[0] == v.name {
 			verbs = verbs[i : i+1]

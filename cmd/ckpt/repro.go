@@ -1,3 +1,5 @@
+//go:build !lite
+
 package main
 
 import (
@@ -14,6 +16,8 @@ import (
 
 // reproductions are the paper reproductions of `ckpt repro NAME|all`.
 var reproductions = papers.Catalog
+
+func isReproduction(name string) bool { _, ok := reproductions[name]; return ok }
 
 // reproFlags are the flags of `ckpt repro`: the request's, --seed (given
 // or not), and those of `ckpt repro slurm`.
