@@ -3,8 +3,11 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/usage"
 )
 
 // Pictured is a report that draws itself: a picture (.svg or .png, chosen
@@ -12,6 +15,17 @@ import (
 type Pictured interface {
 	Plot(path string) error
 	Page() (Page, error)
+}
+
+// CheckPlotPath refuses, as a usage error, a picture path (--plot) of
+// another extension than .svg or .png, before any work is done; "" (no
+// picture) passes.
+func CheckPlotPath(plotPath string) error {
+	switch ext := strings.ToLower(filepath.Ext(plotPath)); {
+	case plotPath == "", ext == ".svg", ext == ".png":
+		return nil
+	}
+	return usage.Errorf("--plot %q: want a .svg or .png file", plotPath)
 }
 
 // WritePictures writes r's picture to plotPath and its page to htmlPath,

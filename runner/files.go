@@ -68,3 +68,35 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 	}
 	return Tee(sinks...), closeAll, nil
 }
+
+// CheckOutputs checks that a sweep's rows go somewhere — to csvPath,
+// jsonlPath, or with asJSON to the report's JSON on stdout — and that at most
+// one of them is stdout ("-").
+func CheckOutputs(csvPath, jsonlPath string, asJSON bool) error {
+	switch {
+	case csvPath == "" && jsonlPath == "" && !asJSON:
+		return usage.Errorf("give --csv, --jsonl or --json")
+	case asJSON && (csvPath == "-" || jsonlPath == "-") || csvPath == "-" && jsonlPath == "-":
+		return usage.Errorf("only one of --csv -, --jsonl - and --json can write to stdout")
+	}
+	return nil
+}
+
+// WithOutputs runs a sweep (run) whose rows go through *sink to the files
+// csvPath and jsonlPath (CreateOutputs; none when both are empty), and
+// closes the files after it: the first error of the sweep and the close.
+func WithOutputs[T, R any](stdout io.Writer, csvPath, jsonlPath string, sink *Sink[T], run func() (R, error)) (R, error) {
+	closeOut := func() error { return nil }
+	if csvPath != "" || jsonlPath != "" {
+		var err error
+		if *sink, closeOut, err = CreateOutputs[T](stdout, csvPath, jsonlPath); err != nil {
+			var none R
+			return none, err
+		}
+	}
+	rep, err := run()
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return rep, err
+}

@@ -103,7 +103,7 @@ func (f arrayFlags) plan(args []string) (slurm.Array, []string, error) {
 	a.Time = limit
 	if sub.Name() == "repro" && sub.Parent() != nil && !sub.Parent().HasParent() {
 		name, out := slurm.ReproTarget(args)
-		if _, ok := reproductions[name]; !ok {
+		if !isReproduction(name) {
 			return a, nil, usagef("repro: name the reproduction before its flags (ckpt array ... -- repro NAME --out DIR)")
 		}
 		return a, a.Repro(f.bin, name, out, args), nil

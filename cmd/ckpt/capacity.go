@@ -90,7 +90,7 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkPictureFlags(plotPath); err != nil {
+			if err := report.CheckPlotPath(plotPath); err != nil {
 				return err
 			}
 			req.Pictures = plotPath != "" || htmlPath != ""
@@ -131,12 +131,12 @@ only complete rows.`,
 				err = req.Validate()
 			}
 			if err == nil {
-				err = sweepOutputs(csv, jsonl, asJSON)
+				err = runner.CheckOutputs(csv, jsonl, asJSON)
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)
 			}
-			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (capacity.SweepReport, error) { return capacity.RunSweep(cmd.Context(), req) })
+			rep, err := runner.WithOutputs(cmd.OutOrStdout(), csv, jsonl, &req.Sink, func() (capacity.SweepReport, error) { return capacity.RunSweep(cmd.Context(), req) })
 			if err != nil || !asJSON {
 				return namedFlag(cmd, err, nil)
 			}
@@ -152,16 +152,4 @@ only complete rows.`,
 	fl.StringVar(&csv, "csv", "-", `CSV output file ("-" for stdout, "" for none)`)
 	fl.StringVar(&jsonl, "jsonl", "", `JSON-lines output file ("-" for stdout)`)
 	return cmd
-}
-
-// sweepOutputs checks that the rows go to --csv, --jsonl or --json, and at
-// most one of them to stdout.
-func sweepOutputs(csv, jsonl string, asJSON bool) error {
-	switch {
-	case csv == "" && jsonl == "" && !asJSON:
-		return usagef("give --csv, --jsonl or --json")
-	case asJSON && (csv == "-" || jsonl == "-") || csv == "-" && jsonl == "-":
-		return usagef("only one of --csv -, --jsonl - and --json can write to stdout")
-	}
-	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/registry"
-	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
@@ -219,40 +216,9 @@ func printer(cmd *cobra.Command, asJSON bool, flags map[string]string) func(text
 	}
 }
 
-// sweepRows runs a sweep whose rows go to the --csv and --jsonl files
-// given (- for stdout) through *sink, and closes the files after it.
-func sweepRows[T, R any](cmd *cobra.Command, csv, jsonl string, sink *runner.Sink[T], run func() (R, error)) (R, error) {
-	closeOut := func() error { return nil }
-	if csv != "" || jsonl != "" {
-		var err error
-		if *sink, closeOut, err = runner.CreateOutputs[T](cmd.OutOrStdout(), csv, jsonl); err != nil {
-			var none R
-			return none, err
-		}
-	}
-	rep, err := run()
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return rep, err
-}
-
 // addPictureFlags defines --plot FILE.svg|.png and --html FILE.html, which
 // a command writes with report.WritePictures.
 func addPictureFlags(fl *pflag.FlagSet, plotPath, htmlPath *string, what string) {
 	fl.StringVar(plotPath, "plot", "", "draw "+what+" to FILE (.svg or .png)")
 	fl.StringVar(htmlPath, "html", "", "write a self-contained HTML page (picture and tables) to FILE")
-}
-
-// checkPictureFlags refuses a --plot file of another extension before any
-// work is done.
-func checkPictureFlags(plotPath string) error {
-	if plotPath == "" {
-		return nil
-	}
-	switch strings.ToLower(filepath.Ext(plotPath)) {
-	case ".svg", ".png":
-		return nil
-	}
-	return usagef("--plot %q: want a .svg or .png file", plotPath)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/repro/papers"
 )
 
 // TestReportOfQuickReproduction runs the quick reservation reproduction
@@ -53,7 +54,7 @@ func TestReportRefusals(t *testing.T) {
 }
 
 func TestReproductionsHaveFindings(t *testing.T) {
-	for name, p := range reproductions.ReportOptions().Papers {
+	for name, p := range papers.Catalog.ReportOptions().Papers {
 		if !strings.HasPrefix(p.Findings, "#") {
 			t.Errorf("%s: no embedded FINDINGS.md", name)
 		}
@@ -242,7 +243,7 @@ func TestReproAllQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(b)
-	for name := range reproductions {
+	for name := range papers.Catalog {
 		if n := strings.Count(html, `href="#repro-`+name+`"`); n != 1 {
 			t.Errorf("%s: %d summary links, want 1", name, n)
 		}

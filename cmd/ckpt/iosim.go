@@ -100,7 +100,7 @@ func newIOSimRunCmd() *cobra.Command {
 			if err != nil {
 				return namedFlag(cmd, err, nil)
 			}
-			if err := checkPictureFlags(plotPath); err != nil {
+			if err := report.CheckPlotPath(plotPath); err != nil {
 				return err
 			}
 			if req.Timeline != "" && plotPath == "" && htmlPath == "" {
@@ -141,7 +141,7 @@ func newIOSimSweepCmd() *cobra.Command {
 			if err != nil {
 				return namedFlag(cmd, err, nil)
 			}
-			rep, err := sweepRows(cmd, csv, jsonl, &req.Sink, func() (iosim.SweepReport, error) { return iosim.RunSweep(cmd.Context(), req) })
+			rep, err := runner.WithOutputs(cmd.OutOrStdout(), csv, jsonl, &req.Sink, func() (iosim.SweepReport, error) { return iosim.RunSweep(cmd.Context(), req) })
 			if err == nil && !f.json && (csv == "-" || jsonl == "-") {
 				return nil // the rows hold stdout
 			}

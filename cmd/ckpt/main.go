@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -49,6 +50,12 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(c *cobra.Command, a []string) error { // the lite build's hand-over
+		if handOver != nil && needsFull(c, a) {
+			return handOver()
+		}
+		return nil
+	}
 	for i, v := range verbs {
 		if len(args) > 0 && args[0] == v.name {
 			verbs = verbs[i : i+1]
@@ -60,6 +67,46 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	markArgErrors(root)
 	return root
+}
+
+// fullOnly are the commands that serve, replicate or draw reproductions
+// (linking the Prometheus client, raft, the plotting library), by path,
+// with their Use and Short. The lite build (go build -tags lite; see
+// docs/performance.md, "Start-up") lists a stand-in of each and hands them
+// to ckpt-full, the default build, as it does a run given --plot or --html.
+var fullOnly = map[string][2]string{
+	"serve":          {"serve", "Run the checkpoint coordinator that running jobs ask (HTTP/JSON)"},
+	"repro":          {"repro NAME|all", "Reproduce a paper's tables and figures (CSV + PNG/SVG, the paper's numbers beside ours)"},
+	"report":         {"report DIR", "Gather the reproductions of a results folder into one self-contained HTML page"},
+	"coord loadgen":  {"loadgen", "Drive a coordinator with N simulated jobs; report decisions/s and latency"},
+	"coord simulate": {"simulate", "Closed loop: the I/O simulator with the coordinator as its arbiter, against the in-process run"},
+	"coord members":  {"members", "Add or remove a replica of a replicated coordinator (through its leader)"}}
+
+// handOver, set by the lite build only, execs ckpt-full with the same
+// arguments and returns only its failure; the default build never hands over.
+var handOver func() error
+
+// needsFull reports whether the invocation that cobra resolved to cmd (its
+// flags parsed, no work done) must run in ckpt-full: a command of fullOnly,
+// help or a job array of one, shell completion (the lite tree lacks the
+// stand-ins' flags), or a picture asked with --plot or --html.
+func needsFull(cmd *cobra.Command, args []string) bool {
+	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name())
+	switch {
+	case strings.HasPrefix(cmd.Name(), cobra.ShellCompRequestCmd):
+		return true
+	case path == " help" || path == " array": // help NAME..., array ... -- [ckpt] NAME...
+		if len(args) > 0 && filepath.Base(args[0]) == "ckpt" {
+			args = args[1:]
+		}
+		path = " " + strings.Join(args, " ")
+	}
+	for p := range fullOnly {
+		if strings.HasPrefix(path+" ", " "+p+" ") {
+			return true
+		}
+	}
+	return cmd.Flags().Changed("plot") || cmd.Flags().Changed("html")
 }
 
 // markArgErrors makes every command's argument errors (cobra's Args checks: unknown

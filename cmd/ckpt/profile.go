@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/memplan"
+	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/reservation"
 	"github.com/ckpt-hpc/ckpt/slurm"
 	"github.com/ckpt-hpc/ckpt/units"
@@ -145,7 +146,7 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
-	return checkPictureFlags(f.plotPath)
+	return report.CheckPlotPath(f.plotPath)
 }
 
 // profileRequestFlags names the flag of each memplan.Request field.

@@ -72,7 +72,7 @@ func runReserveSweep(cmd *cobra.Command, f sweepFlags) error {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ckpt: warning:", w)
 	}
 	var sink runner.Sink[reservation.SweepRow]
-	_, err = sweepRows(cmd, f.csv, f.jsonl, &sink, func() (any, error) {
+	_, err = runner.WithOutputs(cmd.OutOrStdout(), f.csv, f.jsonl, &sink, func() (any, error) {
 		return nil, sw.Run(cmd.Context(), runner.Options{Workers: f.workers, Shard: f.shard, Label: "sweep", ProgressTo: cmd.ErrOrStderr()}, sink)
 	})
 	return err

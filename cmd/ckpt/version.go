@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -9,36 +11,25 @@ import (
 // VCS revision and time the binary was built from, and the Go version,
 // all read from the build information the Go toolchain embeds.
 func versionString() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "ckpt (no build information)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return formatVersion(bi)
 	}
-	return formatVersion(bi)
+	return "ckpt (no build information)"
 }
 
 // formatVersion formats build information as
 // "ckpt VERSION (revision REV[+modified], TIME; GOVERSION)".
 func formatVersion(bi *debug.BuildInfo) string {
-	version := bi.Main.Version
-	if version == "" {
-		version = "(devel)"
-	}
 	vcs := map[string]string{}
 	for _, s := range bi.Settings {
 		vcs[s.Key] = s.Value
 	}
 	rev := "revision unknown"
-	if r := vcs["vcs.revision"]; r != "" {
+	if r := vcs["vcs.revision"]; r != "" && vcs["vcs.modified"] == "true" {
+		rev = "revision " + r + "+modified"
+	} else if r != "" {
 		rev = "revision " + r
-		if vcs["vcs.modified"] == "true" {
-			rev += "+modified"
-		}
 	}
-	parts := []string{rev}
-	for _, p := range []string{vcs["vcs.time"], bi.GoVersion} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	return "ckpt " + version + " (" + strings.Join(parts, ", ") + ")"
+	parts := slices.DeleteFunc([]string{rev, vcs["vcs.time"], bi.GoVersion}, func(p string) bool { return p == "" })
+	return "ckpt " + cmp.Or(bi.Main.Version, "(devel)") + " (" + strings.Join(parts, ", ") + ")"
 }
