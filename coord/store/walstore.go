@@ -233,8 +233,9 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	s.recs.Reset()
 	r := append(w.rec[:0], make([]byte, recHeaderLen)...)
 	for _, ch := range chs {
-		for _, j := range ch.Put {
-			b, err := s.record(j)
+		for i := range ch.Put {
+			j := &ch.Put[i]
+			b, err := s.recordJob(j)
 			if err != nil {
 				return fmt.Errorf("job %q: %w", j.Spec.ID, err)
 			}
@@ -244,7 +245,7 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 			r = appendField(append(r, 'D'), []byte(id))
 		}
 	}
-	b, err := s.record(chs[len(chs)-1].Meta)
+	b, err := s.recordMeta(&chs[len(chs)-1].Meta)
 	if err != nil {
 		return fmt.Errorf("meta record: %w", err)
 	}
