@@ -198,7 +198,8 @@ func putBuf(b *bytes.Buffer) {
 // each with the field named. Each key is decoded on its own into the
 // field whose json name it is, so an error belongs to its key.
 //
-// A body whose top-level keys are all exactly the json names of v's
+// A hot request's flat body is read by hand (fastDecode, json's values);
+// a body whose top-level keys are all exactly the json names of v's
 // fields is decoded in one pass (json.Unmarshal); anything else, or any
 // error, takes the key-by-key path, which names the field at fault.
 func decode(r *http.Request, v any) error {
@@ -212,11 +213,16 @@ func decode(r *http.Request, v any) error {
 		}
 		return bad("body", "reading the body: %v", err)
 	}
-	b := buf.Bytes()
+	return decodeBody(buf.Bytes(), v)
+}
+
+// decodeBody is decode of the body b: the hot requests' flat objects by
+// hand (fastDecode), else as described at decode.
+func decodeBody(b []byte, v any) error {
 	// no body (blank as before, any Unicode space), or an empty object
 	// within JSON's four whitespace bytes alone (json.Unmarshal's verdict
 	// too: no field set, no error; "\f{}" stays invalid JSON)
-	if len(bytes.TrimSpace(b)) == 0 || string(bytes.Trim(b, " \t\r\n")) == "{}" {
+	if len(bytes.TrimSpace(b)) == 0 || string(bytes.Trim(b, " \t\r\n")) == "{}" || fastDecode(b, v) {
 		return nil
 	}
 	rt := reflect.TypeOf(v).Elem()
