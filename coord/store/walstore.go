@@ -250,6 +250,13 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 		return fmt.Errorf("meta record: %w", err)
 	}
 	w.rec = appendField(append(r, 'M'), b)
+	if cap(w.pend) == 0 {
+		// a round's payloads (about CheckpointBytes) in one buffer from
+		// the start: grown by append's 1.25× steps, a round's 8 MiB were
+		// copied about four times over (the pages a buffer never uses are
+		// never touched)
+		w.pend = make([]byte, 0, min(s.ckptBytes+s.ckptBytes/8, maxPendPrealloc))
+	}
 	if err := w.append(s.seq + 1); err != nil {
 		err = fmt.Errorf("WAL %s: %w", w.path, err)
 		if errors.Is(err, errFailStop) {
@@ -269,6 +276,9 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 	}
 	return nil
 }
+
+// maxPendPrealloc bounds the buffer a WAL's pending payloads start with.
+const maxPendPrealloc = 64 << 20
 
 // ckptRun is a checkpoint in the background: the records (payloads) it
 // applies, up to sequence seq.
