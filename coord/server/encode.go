@@ -139,8 +139,14 @@ func appendNumber(b []byte, x output.Number) []byte {
 
 // appendFloat is encoding/json's float64 (finite f): the shortest
 // representation, in exponent form below 1e-6 and from 1e21 on, with a
-// one-digit negative exponent not zero-padded.
+// one-digit negative exponent not zero-padded. A non-zero integer below
+// 2⁵³ in magnitude is its decimal digits (its neighbours are 1 apart or
+// less, so no shorter decimal reads back as it), written without the
+// shortest-digit search.
 func appendFloat(b []byte, f float64) []byte {
+	if f != 0 && f > -1<<53 && f < 1<<53 && f == math.Trunc(f) {
+		return strconv.AppendInt(b, int64(f), 10)
+	}
 	fmt := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		fmt = 'e'

@@ -25,6 +25,8 @@ func floatGen() *rapid.Generator[float64] {
 		rapid.Float64(),
 		rapid.Map(rapid.Uint64(), math.Float64frombits),
 		rapid.Map(rapid.Int64Range(-1e12, 1e12), func(i int64) float64 { return float64(i) / 1000 }),
+		rapid.Map(rapid.Int64Range(-1<<55, 1<<55), func(i int64) float64 { return float64(i) }),
+		rapid.SampledFrom([]float64{1 << 53, 1<<53 - 1, -(1<<53 - 1), 1<<53 + 2, -1 << 53, 1e15, 1e16, 123456789012345680}),
 	)
 }
 

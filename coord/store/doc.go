@@ -64,6 +64,11 @@
 // bbolt (the path before the WAL, for comparison) and refuses a database
 // not closed cleanly.
 //
+// A record is json.Marshal's bytes of its coord.Job or coord.Meta (old
+// databases and logs are read back with encoding/json), appended by hand
+// (record.go); a value it cannot write exactly as json does goes through
+// encoding/json, errors included.
+//
 // Complexity: a commit costs O(changed jobs) plus one fdatasync of the
 // record's bytes; a checkpoint O(bytes of WAL + distinct jobs changed ·
 // log jobs) plus bbolt's two fsyncs, once per CheckpointBytes and off the

@@ -59,8 +59,8 @@ func encoded64(b *testing.B) []byte {
 	chs := batch64(b, nil)
 	s.recs.Reset()
 	for _, ch := range chs {
-		for _, j := range ch.Put {
-			if _, err := s.record(j); err != nil {
+		for i := range ch.Put {
+			if _, err := s.recordJob(&ch.Put[i]); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/coord"
@@ -83,5 +86,214 @@ func recordsAreMarshal(t *testing.T, noWAL bool) {
 			}
 			return nil
 		})
+	})
+}
+
+// awkwardFloat draws float64s from everywhere encoding/json changes its
+// form (zero and minus zero, around 1e-6 and 1e21, subnormals), the
+// wall clock's seconds, non-finite values (json's error) and any bit
+// pattern.
+func awkwardFloat() *rapid.Generator[float64] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1e-6, math.Nextafter(1e-6, 0), 1e-7, 1.5e-9, 1e21,
+			math.Nextafter(1e21, 0), 1e22, -1e21, 5e-324, math.MaxFloat64, 1, 40e9, 1795906630.2549033,
+			math.NaN(), math.Inf(1), math.Inf(-1)}),
+		rapid.Float64(),
+		rapid.Map(rapid.Uint64(), math.Float64frombits),
+		rapid.Map(rapid.Int64Range(-1e12, 1e12), func(i int64) float64 { return float64(i) / 1000 }),
+		rapid.Map(rapid.Int64Range(-1<<55, 1<<55), func(i int64) float64 { return float64(i) }),
+		rapid.SampledFrom([]float64{1 << 53, 1<<53 - 1, -(1<<53 - 1), 1<<53 + 2, -1 << 53, 1e15, 1e16, 123456789012345680}),
+	)
+}
+
+// awkwardString draws ids, and strings json escapes: quotes, backslash,
+// control bytes, HTML characters, U+2028/U+2029, non-ASCII, invalid
+// UTF-8.
+func awkwardString() *rapid.Generator[string] {
+	return rapid.OneOf(
+		rapid.SampledFrom([]string{"", "job-0001", "r7", "released", "daly", "<a&b>", "a&b", "x>y", "q\"uote", "back\\slash",
+			"tab\t", "\x00", "\x7f", "\u2028", "\u2029", "é", "\xff", "a\xc3"}),
+		rapid.StringMatching(`[A-Za-z0-9._:-]{0,20}`),
+		rapid.StringMatching(`[ -~]{0,12}`),
+		rapid.String(),
+	)
+}
+
+// fill sets every field of the struct v points to (recursively: pointers
+// to structs, slices of structs) to a drawn value; tame draws only what
+// the server writes (ids, finite numbers, named kinds). A field of a kind
+// it does not know fails the test: whoever adds one to a record extends
+// fill, and the appender, which the comparison then checks.
+func fill(t *rapid.T, v reflect.Value, tame bool, path string) {
+	for i := range v.NumField() {
+		f, name := v.Field(i), path+"."+v.Type().Field(i).Name
+		if rapid.IntRange(0, 3).Draw(t, name+"?") == 0 {
+			continue // the zero value: omitempty's case
+		}
+		switch {
+		case f.Type() == reflect.TypeFor[arbiter.Kind]():
+			lo, hi := -2, 7
+			if tame {
+				lo, hi = int(arbiter.Input), int(arbiter.Output)
+			}
+			f.SetInt(int64(rapid.IntRange(lo, hi).Draw(t, name)))
+		case f.Kind() == reflect.String:
+			if tame {
+				f.SetString(rapid.StringMatching(`[A-Za-z0-9._:-]{0,20}`).Draw(t, name))
+			} else {
+				f.SetString(awkwardString().Draw(t, name))
+			}
+		case f.Kind() == reflect.Float64:
+			x := awkwardFloat().Draw(t, name)
+			if tame && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				x = 1
+			}
+			f.SetFloat(x)
+		case f.Kind() == reflect.Int:
+			f.SetInt(rapid.Int64Range(math.MinInt64, math.MaxInt64).Draw(t, name))
+		case f.Kind() == reflect.Uint64:
+			f.SetUint(rapid.Uint64().Draw(t, name))
+		case f.Kind() == reflect.Bool:
+			f.SetBool(rapid.Bool().Draw(t, name))
+		case f.Kind() == reflect.Struct:
+			fill(t, f, tame, name)
+		case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct:
+			f.Set(reflect.New(f.Type().Elem()))
+			fill(t, f.Elem(), tame, name)
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct:
+			n := rapid.IntRange(0, 4).Draw(t, name+"#")
+			f.Set(reflect.MakeSlice(f.Type(), n, n))
+			for k := range n {
+				fill(t, f.Index(k), tame, fmt.Sprintf("%s[%d]", name, k))
+			}
+		default:
+			t.Fatalf("fill: field %s of type %s: unknown to fill (and to appendRecord?)", name, f.Type())
+		}
+	}
+}
+
+// TestAppendRecordIsMarshal: every job and meta record appendRecord
+// writes is json.Marshal's bytes (the oracle, on arbitrary values with
+// every field drawn, so a field added to coord.Job, JobSpec, Lease, Past
+// or Meta without the appender knowing fails here); it declines only
+// what it cannot write as json does, and every value json refuses (NaN,
+// ±Inf, an unnamed kind) it declines, leaving the error to json; a tame
+// record (what the server writes) it never declines.
+func TestAppendRecordIsMarshal(t *testing.T) {
+	var wrote, declined int
+	rapid.Check(t, func(t *rapid.T) {
+		tame := rapid.IntRange(0, 2).Draw(t, "tame") == 0
+		var v any
+		if rapid.IntRange(0, 3).Draw(t, "meta") == 0 {
+			var m coord.Meta
+			fill(t, reflect.ValueOf(&m).Elem(), tame, "Meta")
+			v = m
+		} else {
+			var j coord.Job
+			fill(t, reflect.ValueOf(&j).Elem(), tame, "Job")
+			v = j
+		}
+		prefix := []byte("prior")
+		got, ok := appendRecord(prefix, v)
+		want, err := json.Marshal(v)
+		switch {
+		case ok && err != nil:
+			t.Fatalf("appendRecord wrote %s where json.Marshal fails: %v", got, err)
+		case ok && !bytes.Equal(got, append([]byte("prior"), want...)):
+			t.Fatalf("appendRecord of %#v:\n got %s\nwant prior%s", v, got, want)
+		case !ok && tame:
+			t.Fatalf("appendRecord declined a tame record %#v", v)
+		case ok:
+			wrote++
+		default:
+			declined++
+		}
+	})
+	if wrote == 0 || declined == 0 {
+		t.Fatalf("wrote %d, declined %d: both paths must be exercised", wrote, declined)
+	}
+}
+
+// TestRecordFallsBackToMarshal: a record the appender declines still
+// goes through Commit with json's bytes, and a NaN keeps json's error.
+func TestRecordFallsBackToMarshal(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "c.db"), Options{Init: true, NoSync: true, NoWAL: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	odd := coord.Job{Spec: coord.JobSpec{ID: "a<b>&\u2028é", Nodes: 1, AuthHash: "x\"y"}, Recent: []coord.Past{{RequestID: "r&", Outcome: "released"}}}
+	if err := s.Commit(coord.Changes{Put: []coord.Job{odd}}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(odd)
+	s.db.View(func(tx *bolt.Tx) error {
+		if got := tx.Bucket(bucketJobs).Get([]byte(odd.Spec.ID)); !bytes.Equal(got, want) {
+			t.Errorf("stored %s, want %s", got, want)
+		}
+		return nil
+	})
+	nan := coord.Job{Spec: coord.JobSpec{ID: "n", Nodes: 1}, CEst: math.NaN()}
+	_, merr := json.Marshal(nan)
+	if err := s.Commit(coord.Changes{Put: []coord.Job{nan}}); err == nil || !strings.Contains(err.Error(), merr.Error()) {
+		t.Errorf("a NaN record: err %v, want json's %v", err, merr)
+	}
+	bad := coord.Job{Spec: coord.JobSpec{ID: "k", Nodes: 1}, Lease: &coord.Lease{Kind: 9}}
+	_, merr = json.Marshal(bad)
+	if err := s.Commit(coord.Changes{Put: []coord.Job{bad}}); err == nil || !strings.Contains(err.Error(), merr.Error()) {
+		t.Errorf("an unnamed kind: err %v, want json's %v", err, merr)
+	}
+}
+
+// FuzzAppendRecord: any job record json reads back (old databases and
+// WALs hold such), appended by hand, is json.Marshal's bytes.
+func FuzzAppendRecord(f *testing.F) {
+	f.Add([]byte(`{"spec":{"id":"job-0001","nodes":4,"bytes":1000000000,"mtbf":100000,"auth_hash":"ab"},"num":1,"registered":0,"last_checkpoint":0,"c_est":0.025,"samples":0,"checkpoints":0}`))
+	f.Add([]byte(`{"spec":{"id":"j","nodes":1},"num":2,"registered":1e-7,"last_checkpoint":1e21,"c_est":1,"samples":1,"checkpoints":3,"lease":{"request_id":"r1","kind":"checkpoint","bytes":1,"duration":0.5,"since":3,"seq":9,"ttl":30,"granted":true,"token":4,"expires":33},"recent":[{"request_id":"r0","token":3,"outcome":"released","kind":"recovery","until":600}],"ended":true,"ended_at":7,"failed":true}`))
+	f.Add([]byte(`{"spec":{"id":"a\u003cb","nodes":1,"method":"\u2028"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var j coord.Job
+		if json.Unmarshal(data, &j) != nil {
+			return
+		}
+		want, err := json.Marshal(j)
+		got, ok := appendRecord(nil, j)
+		if ok && (err != nil || !bytes.Equal(got, want)) {
+			t.Fatalf("appendRecord of %#v:\n got %s\nwant %s (err %v)", j, got, want, err)
+		}
+		var m coord.Meta
+		if json.Unmarshal(data, &m) != nil {
+			return
+		}
+		want, err = json.Marshal(m)
+		if got, ok := appendRecord(nil, m); ok && (err != nil || !bytes.Equal(got, want)) {
+			t.Fatalf("appendRecord of %#v:\n got %s\nwant %s (err %v)", m, got, want, err)
+		}
+	})
+}
+
+// BenchmarkRecord: one job record with a lease and a past request, and
+// the meta record, by encoding/json (the path before) and by hand.
+func BenchmarkRecord(b *testing.B) {
+	j := coord.Job{Spec: coord.JobSpec{ID: "job-0421", Nodes: 4, Bytes: 1e9, MTBF: 1e5, AuthHash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
+		Num: 421, Registered: 1795906630.2549033, LastCheckpoint: 1795906630.2549033, CEst: 0.025,
+		Lease:  &coord.Lease{RequestID: "r17", Kind: arbiter.Checkpoint, Bytes: 1e9, Duration: 0.025, Since: 1795906631.5, Seq: 17, TTL: 10, Expires: 1795906641.5},
+		Recent: []coord.Past{{RequestID: "r16", Token: 12, Outcome: coord.OutReleased, Until: 1795907230.25}}}
+	m := coord.Meta{Token: 12, Seq: 1421, JobNum: 1000, Exposure: 12.5, Grants: 12, Releases: 11, BytesGranted: 1.2e10}
+	b.Run("encoding-json", func(b *testing.B) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		for b.Loop() {
+			buf.Reset()
+			enc.Encode(j)
+			enc.Encode(m)
+		}
+	})
+	b.Run("hand", func(b *testing.B) {
+		var buf []byte
+		for b.Loop() {
+			buf, _ = appendJob(buf[:0], &j)
+			buf, _ = appendMeta(buf, &m)
+		}
 	})
 }

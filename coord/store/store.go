@@ -302,8 +302,9 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 		s.recs.Reset()
 		jb := tx.Bucket(bucketJobs)
 		for _, ch := range chs {
-			for _, j := range ch.Put {
-				b, err := s.record(j)
+			for i := range ch.Put {
+				j := &ch.Put[i]
+				b, err := s.recordJob(j)
 				if err != nil {
 					return fmt.Errorf("job %q: %w", j.Spec.ID, err)
 				}
@@ -317,7 +318,7 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 				}
 			}
 		}
-		b, err := s.record(chs[len(chs)-1].Meta)
+		b, err := s.recordMeta(&chs[len(chs)-1].Meta)
 		if err != nil {
 			return fmt.Errorf("meta record: %w", err)
 		}
@@ -325,15 +326,34 @@ func (s *Bolt) Commit(chs ...coord.Changes) (err error) {
 	})
 }
 
-// record is v's JSON, json.Marshal's bytes, appended to the commit's
-// buffer: no allocation per record once the buffer has grown. The slice
-// stays valid until the next commit resets the buffer (a buffer that
-// grows leaves the earlier records in the array they were written to).
-func (s *Bolt) record(v any) ([]byte, error) {
+// recordJob is job j's record, json.Marshal's bytes, appended to the
+// commit's buffer with a newline: by hand (appendJob) or else by
+// encoding/json; no allocation per record once the buffer has grown. The
+// slice stays valid until the next commit resets the buffer (a buffer
+// that grows leaves the earlier records in the array they were written
+// to).
+func (s *Bolt) recordJob(j *coord.Job) ([]byte, error) {
 	start := s.recs.Len()
-	if err := s.enc.Encode(v); err != nil { // Marshal's encoding (HTML escaped), and a newline
+	b, ok := appendJob(s.recs.AvailableBuffer(), j)
+	return s.kept(start, b, ok, j)
+}
+
+// recordMeta is recordJob for the meta record.
+func (s *Bolt) recordMeta(m *coord.Meta) ([]byte, error) {
+	start := s.recs.Len()
+	b, ok := appendMeta(s.recs.AvailableBuffer(), m)
+	return s.kept(start, b, ok, m)
+}
+
+// kept keeps the record b appended by hand (ok), or else encodes v (a
+// pointer: json writes its value's bytes) with encoding/json, and returns
+// the record, without the newline, from the buffer.
+func (s *Bolt) kept(start int, b []byte, ok bool, v any) ([]byte, error) {
+	if ok {
+		s.recs.Write(append(b, '\n'))
+	} else if err := s.enc.Encode(v); err != nil { // Marshal's encoding (HTML escaped), and a newline
 		return nil, err
 	}
-	b := s.recs.Bytes()
+	b = s.recs.Bytes()
 	return b[start : len(b)-1 : len(b)-1], nil
 }
