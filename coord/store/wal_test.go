@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -352,7 +353,6 @@ func TestWALDamagedMiddleRefused(t *testing.T) {
 	}
 }
 
-// put is a batch of one change putting job id with n nodes.
 // openWith creates a database at p with opt (Init set) and commits
 // put(id, n) to it.
 func openWith(t *testing.T, p string, opt Options, id string, n int) *Bolt {
@@ -368,8 +368,33 @@ func openWith(t *testing.T, p string, opt Options, id string, n int) *Bolt {
 	return s
 }
 
+// put is a batch of one change putting job id with n nodes.
 func put(id string, n int) coord.Changes {
 	return coord.Changes{Put: []coord.Job{{Spec: coord.JobSpec{ID: id, Nodes: n, MTBF: 1}}}, Meta: coord.Meta{Token: uint64(n)}}
+}
+
+// A checkpoint size at either end of int64 (MaxInt64: never; negative:
+// after every commit) commits and reads back: the WAL's first buffer is
+// sized from it without overflowing.
+func TestWALExtremeCheckpointBytes(t *testing.T) {
+	for _, cb := range []int64{math.MaxInt64, math.MaxInt64 - 7, -1, math.MinInt64} {
+		p := filepath.Join(t.TempDir(), "c.db")
+		s := openWith(t, p, Options{NoSync: true, CheckpointBytes: cb}, "x", 3)
+		if err := s.Commit(put("y", 4)); err != nil {
+			t.Fatalf("CheckpointBytes %d: second commit: %v", cb, err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("CheckpointBytes %d: close: %v", cb, err)
+		}
+		r, err := Open(p, Options{NoSync: true})
+		if err != nil {
+			t.Fatalf("CheckpointBytes %d: reopen: %v", cb, err)
+		}
+		if got := load(t, r); len(got.Jobs) != 2 {
+			t.Errorf("CheckpointBytes %d: %d jobs after reopening, want 2", cb, len(got.Jobs))
+		}
+		r.Close()
+	}
 }
 
 // Records already in the database are not applied again, and records of

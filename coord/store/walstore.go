@@ -254,8 +254,10 @@ func (s *Bolt) commitWAL(chs []coord.Changes) error {
 		// a round's payloads (about CheckpointBytes) in one buffer from
 		// the start: grown by append's 1.25× steps, a round's 8 MiB were
 		// copied about four times over (the pages a buffer never uses are
-		// never touched)
-		w.pend = make([]byte, 0, min(s.ckptBytes+s.ckptBytes/8, maxPendPrealloc))
+		// never touched); clamped first, so that a CheckpointBytes near
+		// MaxInt64 (never) or negative (every commit) cannot overflow
+		c := min(max(s.ckptBytes, 0), maxPendPrealloc)
+		w.pend = make([]byte, 0, c+c/8)
 	}
 	if err := w.append(s.seq + 1); err != nil {
 		err = fmt.Errorf("WAL %s: %w", w.path, err)
