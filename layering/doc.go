@@ -40,12 +40,15 @@
 // one, issue 25), and Go runs the init of every linked package. So only
 // plot/draw, the reproductions and the commands (layer 4) may import
 // gonum.org/v1/plot or plot/draw; package plot keeps the API and draws
-// through the renderer plot/draw registers. A second test runs go list
-// -deps on the light packages (reservation, memplan, slurm, advise/logs,
-// capacity, interval, iosim, coord, coord/client) and refuses gonum/plot's
-// root, plot/draw, the Prometheus client and Raft among their dependencies,
-// so that ckpt -tags lite, which links only them, starts without those
-// inits. Tests may link plot/draw (they are not in any binary).
+// through the renderer plot/draw registers (gonum/plot's vg and font, the
+// lengths and font names a picture is described with, do not import the
+// root; any other gonum/plot package counts as the root). A second test
+// runs go list -deps -tags lite on the light packages (reservation,
+// memplan, slurm, advise/logs, capacity, interval, iosim, coord,
+// coord/client) and on the lite ckpt itself (cmd/ckpt) and refuses
+// gonum/plot's root, plot/draw, the Prometheus client and Raft among their
+// dependencies, so that ckpt -tags lite starts without those inits. Tests
+// may link plot/draw (they are not in any binary).
 //
 // Complexity: the test parses the import clauses of every Go file once,
 // O(total size of the import blocks); go list -deps loads the light

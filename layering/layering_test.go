@@ -55,6 +55,14 @@ var traceMay = map[string]bool{"units": true, "usage": true, "output": true, "rn
 // the 2-core VM of issue 25); only the renderer plot/draw imports it.
 const gonumPlot = "gonum.org/v1/plot"
 
+// drawsWithGonum says whether importing p links gonum/plot's root: the
+// root itself and every package of gonum/plot but vg and font (plotter,
+// vg/vgsvg… import the root or a renderer), the lengths and font names a
+// picture is described with.
+func drawsWithGonum(p string) bool {
+	return p == gonumPlot || strings.HasPrefix(p, gonumPlot+"/") && p != gonumPlot+"/vg" && p != gonumPlot+"/font"
+}
+
 // mayDraw says whether from may link the renderer: plot/draw itself, the
 // reproductions (they run only in the full ckpt) and the commands.
 func mayDraw(from string) bool {
@@ -123,8 +131,8 @@ func imports(t *testing.T, root string) map[string]map[string]bool {
 			if strings.HasPrefix(p, module) {
 				out[pkg][strings.TrimPrefix(p, module)] = true
 			}
-			if p == gonumPlot {
-				out[pkg][p] = true
+			if drawsWithGonum(p) {
+				out[pkg][gonumPlot] = true
 			}
 		}
 		return nil
@@ -204,7 +212,9 @@ func TestRuleCatchesWhatItForbids(t *testing.T) {
 
 // light are the packages a command that neither draws nor serves links:
 // the capabilities and the services' clients.
-var light = []string{"reservation", "memplan", "slurm", "advise/logs", "capacity", "interval", "iosim", "coord", "coord/client"}
+// The lite ckpt itself (cmd/ckpt under -tags lite) is listed too: go list
+// then reports what that binary links.
+var light = []string{"reservation", "memplan", "slurm", "advise/logs", "capacity", "interval", "iosim", "coord", "coord/client", "cmd/ckpt"}
 
 // heavyIn returns the packages of deps whose initialisation a light
 // command must not pay for: gonum/plot's root (fonts), the renderer that
@@ -225,7 +235,7 @@ func heavyIn(deps []string) []string {
 // (ckpt -tags lite) starts without their package initialisation (issue 25:
 // gonum/plot's alone costs 6.7 ms of CPU at start-up).
 func TestLightPackagesLinkNothingHeavy(t *testing.T) {
-	args := []string{"list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}
+	args := []string{"list", "-tags", "lite", "-f", "{{.ImportPath}} {{join .Deps \" \"}}"}
 	for _, p := range light {
 		args = append(args, module+p)
 	}
@@ -244,6 +254,17 @@ func TestLightPackagesLinkNothingHeavy(t *testing.T) {
 		}
 		for _, b := range heavyIn(f[1:]) {
 			t.Errorf("%s links %s", strings.TrimPrefix(f[0], module), b)
+		}
+	}
+}
+
+// TestDrawsWithGonumCatches: gonum/plot's packages other than vg and font
+// count as its root (plotter and the vg backends import it or draw).
+func TestDrawsWithGonumCatches(t *testing.T) {
+	for p, want := range map[string]bool{gonumPlot: true, gonumPlot + "/plotter": true, gonumPlot + "/vg/vgsvg": true,
+		gonumPlot + "/vg/draw": true, gonumPlot + "/vg": false, gonumPlot + "/font": false, "gonum.org/v1/plotx": false, "gonum.org/v1/gonum/mat": false} {
+		if got := drawsWithGonum(p); got != want {
+			t.Errorf("drawsWithGonum(%s) = %v, want %v", p, got, want)
 		}
 	}
 }
