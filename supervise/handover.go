@@ -6,24 +6,44 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
+// HandedOver is the environment variable Handover sets, in the program it
+// starts, to the path of the program that handed over. A program that
+// finds it set when it is about to hand over was itself started by a
+// hand-over, so it refuses: a "ckpt-full" that is a wrapper script of the
+// program handing over would otherwise run it again, for ever. The program
+// handed to clears it (os.Unsetenv) so that the processes it starts hand
+// over as usual.
+const HandedOver = "CKPT_HANDED_OVER"
+
 // Handover replaces this process by the program name (FindProgram), run
-// with argv [name, args...] and this process's environment unchanged: its
-// exit status, its signals (Ctrl-C) and its standard streams are the
-// program's own. It returns only on failure, with an error naming what is
-// missing. A process that was itself started as name (argv[0]) refuses:
-// handing over to itself would never end.
+// with argv [name, args...] and this process's environment plus
+// HandedOver: its exit status, its signals (Ctrl-C) and its standard
+// streams are the program's own. It returns only on failure, with an error
+// naming what is missing. A process that was itself started as name
+// (argv[0]) or by a hand-over (HandedOver set) refuses: handing over again
+// would never end.
 func Handover(name, env string, args []string) error {
 	if len(os.Args) > 0 && filepath.Base(os.Args[0]) == name {
 		return fmt.Errorf("this program runs as %s and would hand over to itself: %s must be another build", name, name)
+	}
+	if from := os.Getenv(HandedOver); from != "" {
+		return fmt.Errorf("%s handed over to a program that hands over again (this one): %s must be the full build, not a wrapper of %s", from, name, from)
 	}
 	path, err := FindProgram(name, env)
 	if err != nil {
 		return err
 	}
-	err = syscall.Exec(path, append([]string{name}, args...), os.Environ())
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
+	envv := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, HandedOver+"=") }) // set but empty
+	err = syscall.Exec(path, append([]string{name}, args...), append(envv, HandedOver+"="+self))
 	return fmt.Errorf("%s: %w", path, err)
 }
 

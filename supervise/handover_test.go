@@ -75,7 +75,7 @@ func TestHandover(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 7 {
 		t.Fatalf("exit %v, want status 7; output %s", err, out)
 	}
-	want := `argv0 prog args ["-test.run=^TestHandoverHelper$" "x y"] mark kept refused true`
+	want := `argv0 prog args ["-test.run=^TestHandoverHelper$" "x y"] mark kept from ` + self + ` refused true`
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Errorf("after the hand-over:\n got %s\nwant %s", got, want)
 	}
@@ -87,10 +87,22 @@ func TestHandoverHelper(t *testing.T) {
 		t.Skip("the helper process of TestHandover")
 	case filepath.Base(os.Args[0]) == "prog":
 		err := Handover("prog", "HANDOVER_TEST_FULL", nil)
-		fmt.Printf("argv0 %s args %q mark %s refused %v\n", os.Args[0], os.Args[1:], os.Getenv("HANDOVER_MARK"), err != nil)
+		fmt.Printf("argv0 %s args %q mark %s from %s refused %v\n", os.Args[0], os.Args[1:], os.Getenv("HANDOVER_MARK"), os.Getenv(HandedOver), err != nil)
 		os.Exit(7)
 	}
 	err := Handover("prog", "HANDOVER_TEST_FULL", []string{"-test.run=^TestHandoverHelper$", "x y"})
 	fmt.Println("not handed over:", err)
 	os.Exit(3)
+}
+
+// A program started by a hand-over refuses to hand over again, naming who
+// handed over (a "ckpt-full" that is a wrapper of the lite ckpt), before
+// it looks for the program.
+func TestHandoverRefusesAfterAHandover(t *testing.T) {
+	t.Setenv(HandedOver, "/opt/ckpt/bin/ckpt")
+	t.Setenv("HANDOVER_TEST_NONE", "")
+	err := Handover("supervise-handover-none", "HANDOVER_TEST_NONE", nil)
+	if err == nil || !strings.Contains(err.Error(), "/opt/ckpt/bin/ckpt handed over") || strings.Contains(err.Error(), "not found") {
+		t.Errorf("after a hand-over: %v, want a refusal naming /opt/ckpt/bin/ckpt", err)
+	}
 }

@@ -84,6 +84,8 @@ func TestHandOverTable(t *testing.T) {
 		{[]string{"help", "interval"}, false},
 		{[]string{"array", "--shards", "2", "--", "repro", "capacity"}, true},
 		{[]string{"array", "--shards", "2", "--", "ckpt", "repro", "capacity"}, true},
+		{[]string{"array", "--shards", "2", "--", "--out", "r", "repro", "capacity"}, true},
+		{[]string{"help", "--", "serve"}, true},
 		{[]string{"array", "--shards", "2", "--", "reserve", "sweep", "--ckpt", "1m,5m"}, false},
 		{[]string{"__complete", "interval", "--"}, true},
 		// refused by cobra before the hook, in either build alike

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/supervise"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -50,11 +51,11 @@ Every command prints a human-readable report, or JSON with --json.`,
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
-	root.PersistentPreRunE = func(c *cobra.Command, a []string) error { // the lite build's hand-over
-		if handOver != nil && needsFull(c, a) {
-			return handOver()
+	root.PersistentPreRunE = func(c *cobra.Command, a []string) error { // the lite build's hand-over, not after a Ctrl-C
+		if handOver == nil || !needsFull(c, a) || c.Context().Err() != nil {
+			return c.Context().Err()
 		}
-		return nil
+		return handOver()
 	}
 	for i, v := range verbs {
 		if len(args) > 0 && args[0] == v.name {
@@ -95,11 +96,13 @@ func needsFull(cmd *cobra.Command, args []string) bool {
 	switch {
 	case strings.HasPrefix(cmd.Name(), cobra.ShellCompRequestCmd):
 		return true
-	case path == " help" || path == " array": // help NAME..., array ... -- [ckpt] NAME...
+	case path == " help" || path == " array": // help NAME..., array ... -- [ckpt] NAME... (flags before NAME too)
 		if len(args) > 0 && filepath.Base(args[0]) == "ckpt" {
 			args = args[1:]
 		}
-		path = " " + strings.Join(args, " ")
+		if sub, _, err := newRoot().Find(args); err == nil { // the whole tree: this one may hold one verb
+			path = strings.TrimPrefix(sub.CommandPath(), cmd.Root().Name())
+		}
 	}
 	for p := range fullOnly {
 		if strings.HasPrefix(path+" ", " "+p+" ") {
@@ -148,6 +151,9 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 func main() {
+	if handOver == nil {
+		os.Unsetenv(supervise.HandedOver) // the full build: what it starts may hand over again
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := execute(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
