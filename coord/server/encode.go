@@ -31,7 +31,7 @@ func appendAnswer(b []byte, v any) (_ []byte, ok bool) {
 }
 
 func appendGrant(b []byte, g coord.Grant) ([]byte, bool) {
-	ok := plain(g.Job) && plain(g.RequestID) && plain(g.Status) && finite(g.Expires) && finite(g.Share)
+	ok := output.JSONPlain(g.Job) && output.JSONPlain(g.RequestID) && output.JSONPlain(g.Status) && finite(g.Expires) && finite(g.Share)
 	if !ok {
 		return b, false
 	}
@@ -51,10 +51,10 @@ func appendGrant(b []byte, g coord.Grant) ([]byte, bool) {
 		b = strconv.AppendUint(b, g.Token, 10)
 	}
 	if g.Expires != 0 {
-		b = appendFloat(append(b, `,"expires_s":`...), g.Expires)
+		b = output.AppendJSONFloat(append(b, `,"expires_s":`...), g.Expires)
 	}
 	if g.Share != 0 {
-		b = appendFloat(append(b, `,"share_bps":`...), g.Share)
+		b = output.AppendJSONFloat(append(b, `,"share_bps":`...), g.Share)
 	}
 	b = strconv.AppendInt(append(b, `,"waiting":`...), int64(g.Waiting), 10)
 	if g.NonBlocking {
@@ -63,7 +63,7 @@ func appendGrant(b []byte, g coord.Grant) ([]byte, bool) {
 	if len(g.Granted) > 0 {
 		b = append(b, `,"granted":[`...)
 		for i, n := range g.Granted {
-			if !plain(n.Job) || !plain(n.RequestID) || !finite(n.Expires) {
+			if !output.JSONPlain(n.Job) || !output.JSONPlain(n.RequestID) || !finite(n.Expires) {
 				return b, false
 			}
 			if i > 0 {
@@ -74,7 +74,7 @@ func appendGrant(b []byte, g coord.Grant) ([]byte, bool) {
 			b = append(b, `","request_id":"`...)
 			b = append(b, n.RequestID...)
 			b = strconv.AppendUint(append(b, `","token":`...), n.Token, 10)
-			b = appendFloat(append(b, `,"expires_s":`...), n.Expires)
+			b = output.AppendJSONFloat(append(b, `,"expires_s":`...), n.Expires)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
@@ -83,7 +83,7 @@ func appendGrant(b []byte, g coord.Grant) ([]byte, bool) {
 }
 
 func appendAdvice(b []byte, a api.AdviceView) ([]byte, bool) {
-	if !plain(a.Job) || !plain(a.Method) || !plain(a.Reason) {
+	if !output.JSONPlain(a.Job) || !output.JSONPlain(a.Method) || !output.JSONPlain(a.Reason) {
 		return b, false
 	}
 	b = append(b, `{"job":"`...)
@@ -113,19 +113,6 @@ func appendAdvice(b []byte, a api.AdviceView) ([]byte, bool) {
 	return append(b, '}'), true
 }
 
-// plain: s is written by encoding/json (HTML escaping on, as json.Encoder
-// has it) as itself between quotes: printable ASCII without '"', '\\',
-// '<', '>' or '&'.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // appendNumber is output.Number's MarshalJSON: null when not finite.
@@ -134,29 +121,5 @@ func appendNumber(b []byte, x output.Number) []byte {
 	if !finite(f) {
 		return append(b, "null"...)
 	}
-	return appendFloat(b, f)
-}
-
-// appendFloat is encoding/json's float64 (finite f): the shortest
-// representation, in exponent form below 1e-6 and from 1e21 on, with a
-// one-digit negative exponent not zero-padded. A non-zero integer below
-// 2⁵³ in magnitude is its decimal digits (its neighbours are 1 apart or
-// less, so no shorter decimal reads back as it), written without the
-// shortest-digit search.
-func appendFloat(b []byte, f float64) []byte {
-	if f != 0 && f > -1<<53 && f < 1<<53 && f == math.Trunc(f) {
-		return strconv.AppendInt(b, int64(f), 10)
-	}
-	fmt := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		fmt = 'e'
-	}
-	b = strconv.AppendFloat(b, f, fmt, -1, 64)
-	if fmt == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	return output.AppendJSONFloat(b, f)
 }

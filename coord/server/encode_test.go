@@ -61,7 +61,7 @@ func TestAppendIsEncoder(t *testing.T) {
 		plainAll := true
 		str := func(label string) string {
 			x := s.Draw(t, label)
-			plainAll = plainAll && plain(x)
+			plainAll = plainAll && output.JSONPlain(x)
 			return x
 		}
 		num := func(label string) float64 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/output"
 )
 
 // The records a commit writes (a coord.Job, the coord.Meta) are appended
@@ -35,7 +36,7 @@ func appendRecord(b []byte, v any) (_ []byte, ok bool) {
 
 func appendJob(b []byte, j *coord.Job) ([]byte, bool) {
 	s := &j.Spec
-	if !plain(s.ID) || !plain(s.Method) || !plain(s.AuthHash) ||
+	if !output.JSONPlain(s.ID) || !output.JSONPlain(s.Method) || !output.JSONPlain(s.AuthHash) ||
 		!finite(s.Bytes) || !finite(s.C) || !finite(s.R) || !finite(s.MTBF) || !finite(s.EY) || !finite(s.Work) || !finite(s.End) ||
 		!finite(j.Registered) || !finite(j.LastCheckpoint) || !finite(j.CEst) || !finite(j.EndedAt) {
 		return b, false
@@ -56,9 +57,9 @@ func appendJob(b []byte, j *coord.Job) ([]byte, bool) {
 		b = appendStr(append(b, `,"auth_hash":`...), s.AuthHash)
 	}
 	b = strconv.AppendInt(append(b, `},"num":`...), int64(j.Num), 10)
-	b = appendFloat(append(b, `,"registered":`...), j.Registered)
-	b = appendFloat(append(b, `,"last_checkpoint":`...), j.LastCheckpoint)
-	b = appendFloat(append(b, `,"c_est":`...), j.CEst)
+	b = output.AppendJSONFloat(append(b, `,"registered":`...), j.Registered)
+	b = output.AppendJSONFloat(append(b, `,"last_checkpoint":`...), j.LastCheckpoint)
+	b = output.AppendJSONFloat(append(b, `,"c_est":`...), j.CEst)
 	b = strconv.AppendInt(append(b, `,"samples":`...), int64(j.Samples), 10)
 	b = strconv.AppendInt(append(b, `,"checkpoints":`...), int64(j.Checkpoints), 10)
 	ok := true
@@ -90,30 +91,30 @@ func appendJob(b []byte, j *coord.Job) ([]byte, bool) {
 }
 
 func appendLease(b []byte, l *coord.Lease) ([]byte, bool) {
-	if !plain(l.RequestID) || !validKind(l.Kind) || !finite(l.Bytes) || !finite(l.Duration) || !finite(l.Since) ||
+	if !output.JSONPlain(l.RequestID) || !validKind(l.Kind) || !finite(l.Bytes) || !finite(l.Duration) || !finite(l.Since) ||
 		!finite(l.TTL) || !finite(l.GrantedAt) || !finite(l.Share) || !finite(l.Expires) || !finite(l.Asked) {
 		return b, false
 	}
 	b = appendStr(append(b, `{"request_id":`...), l.RequestID)
 	b = appendStr(append(b, `,"kind":`...), l.Kind.String())
-	b = appendFloat(append(b, `,"bytes":`...), l.Bytes)
-	b = appendFloat(append(b, `,"duration":`...), l.Duration)
-	b = appendFloat(append(b, `,"since":`...), l.Since)
+	b = output.AppendJSONFloat(append(b, `,"bytes":`...), l.Bytes)
+	b = output.AppendJSONFloat(append(b, `,"duration":`...), l.Duration)
+	b = output.AppendJSONFloat(append(b, `,"since":`...), l.Since)
 	b = strconv.AppendUint(append(b, `,"seq":`...), l.Seq, 10)
-	b = appendFloat(append(b, `,"ttl":`...), l.TTL)
+	b = output.AppendJSONFloat(append(b, `,"ttl":`...), l.TTL)
 	b = strconv.AppendBool(append(b, `,"granted":`...), l.Granted)
 	b = appendFloatOmit(b, `,"granted_at":`, l.GrantedAt)
 	if l.Token != 0 {
 		b = strconv.AppendUint(append(b, `,"token":`...), l.Token, 10)
 	}
 	b = appendFloatOmit(b, `,"share":`, l.Share)
-	b = appendFloat(append(b, `,"expires":`...), l.Expires)
+	b = output.AppendJSONFloat(append(b, `,"expires":`...), l.Expires)
 	b = appendFloatOmit(b, `,"asked":`, l.Asked)
 	return append(b, '}'), true
 }
 
 func appendPast(b []byte, p *coord.Past) ([]byte, bool) {
-	if !plain(p.RequestID) || !plain(p.Outcome) || (p.Kind != 0 && !validKind(p.Kind)) || !finite(p.Asked) || !finite(p.Until) {
+	if !output.JSONPlain(p.RequestID) || !output.JSONPlain(p.Outcome) || (p.Kind != 0 && !validKind(p.Kind)) || !finite(p.Asked) || !finite(p.Until) {
 		return b, false
 	}
 	b = appendStr(append(b, `{"request_id":`...), p.RequestID)
@@ -136,13 +137,13 @@ func appendMeta(b []byte, m *coord.Meta) ([]byte, bool) {
 	b = strconv.AppendUint(append(b, `{"Token":`...), m.Token, 10)
 	b = strconv.AppendUint(append(b, `,"Seq":`...), m.Seq, 10)
 	b = strconv.AppendInt(append(b, `,"JobNum":`...), int64(m.JobNum), 10)
-	b = appendFloat(append(b, `,"Exposure":`...), m.Exposure)
+	b = output.AppendJSONFloat(append(b, `,"Exposure":`...), m.Exposure)
 	b = strconv.AppendInt(append(b, `,"Failures":`...), int64(m.Failures), 10)
 	b = strconv.AppendUint(append(b, `,"Grants":`...), m.Grants, 10)
 	b = strconv.AppendUint(append(b, `,"Expiries":`...), m.Expiries, 10)
 	b = strconv.AppendUint(append(b, `,"Releases":`...), m.Releases, 10)
 	b = strconv.AppendUint(append(b, `,"Refused":`...), m.Refused, 10)
-	b = appendFloat(append(b, `,"BytesGranted":`...), m.BytesGranted)
+	b = output.AppendJSONFloat(append(b, `,"BytesGranted":`...), m.BytesGranted)
 	b = appendFloatOmit(b, `,"Now":`, m.Now)
 	return append(b, '}'), true
 }
@@ -150,18 +151,7 @@ func appendMeta(b []byte, m *coord.Meta) ([]byte, bool) {
 // validKind: k has a name (arbiter.Kind's MarshalText fails otherwise).
 func validKind(k arbiter.Kind) bool { return k >= arbiter.Input && k <= arbiter.Output }
 
-// plain: s is written by encoding/json (HTML escaping on) as itself
-// between quotes: printable ASCII without '"', '\\', '<', '>' or '&'.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
-// appendStr appends plain s quoted.
+// appendStr appends s quoted (output.JSONPlain(s): json writes it so).
 func appendStr(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
@@ -175,29 +165,5 @@ func appendFloatOmit(b []byte, key string, f float64) []byte {
 	if f == 0 {
 		return b
 	}
-	return appendFloat(append(b, key...), f)
-}
-
-// appendFloat is encoding/json's float64 (finite f): the shortest
-// representation, in exponent form below 1e-6 and from 1e21 on, with a
-// one-digit negative exponent not zero-padded (coord/server's answers
-// use the same form). A non-zero integer below 2⁵³ in magnitude is its
-// decimal digits (its neighbours are 1 apart or less, so no shorter
-// decimal reads back as it), written without the shortest-digit search.
-func appendFloat(b []byte, f float64) []byte {
-	if f != 0 && f > -1<<53 && f < 1<<53 && f == math.Trunc(f) {
-		return strconv.AppendInt(b, int64(f), 10)
-	}
-	fmt := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		fmt = 'e'
-	}
-	b = strconv.AppendFloat(b, f, fmt, -1, 64)
-	if fmt == 'e' {
-		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	return output.AppendJSONFloat(append(b, key...), f)
 }
