@@ -14,8 +14,9 @@ type NamedSamples struct {
 // corner is a corner of an empirical CDF drawn as a post-step line.
 type corner struct{ X, Y float64 }
 
-// finite returns the finite values of xs, sorted.
-func finite(xs []float64) []float64 {
+// SortedFinite returns the finite values of xs, sorted: what a CDF or a
+// box of xs shows (NaN and ±Inf are left out).
+func SortedFinite(xs []float64) []float64 {
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
 		if !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -85,7 +86,7 @@ func StepCDF(path string, fig Figure, samples ...NamedSamples) error {
 // as StepCDF draws them; no finite value gives none. x[0], if any, is the
 // smallest finite value. O(n log n).
 func ECDFSteps(values []float64) (x, y []float64) {
-	xs := finite(values)
+	xs := SortedFinite(values)
 	if len(xs) == 0 {
 		return nil, nil
 	}
@@ -105,7 +106,7 @@ func ECDFSteps(values []float64) (x, y []float64) {
 // Lines and Stack refuse. O(n log n).
 func ECDFSeries(name string, values []float64) Series {
 	s := Series{Name: name}
-	xs := finite(values)
+	xs := SortedFinite(values)
 	if len(xs) == 0 {
 		return s
 	}

@@ -16,7 +16,7 @@ func TestDecimateWithinOneStep(t *testing.T) {
 		for i := range xs {
 			xs[i] = float64((i * 7919) % n) // a permutation of 0…n−1, with no ties
 		}
-		sorted := finite(xs)
+		sorted := SortedFinite(xs)
 		d := decimate(ecdfSteps(sorted))
 		if n <= maxSteps && len(d) != n+1 {
 			t.Errorf("n = %d: a short curve was decimated to %d corners", n, len(d))
@@ -108,7 +108,7 @@ func TestECDFStepsMatchCount(t *testing.T) {
 		for i, x := range xs {
 			vals[i] = float64(x)
 		}
-		pts := ecdfSteps(finite(vals))
+		pts := ecdfSteps(SortedFinite(vals))
 		for q := -6.0; q <= 6; q += 0.5 {
 			count := 0
 			for _, v := range vals {

@@ -40,108 +40,80 @@ func fastDecode(b []byte, v any) bool {
 	f := fs[:n]
 	switch v := v.(type) {
 	case *api.AcquireRequest:
-		return fastAcquire(f, v)
-	case *api.ReleaseRequest:
-		var r api.ReleaseRequest
-		for _, x := range f {
-			switch string(x.key) {
-			case "token":
-				ok = x.uint(&r.Token)
-			case "duration_s":
-				ok = x.float(&r.Duration)
-			case "now_s":
-				ok = x.floatPtr(&r.Now)
-			default:
-				ok = false
-			}
-			if !ok {
-				return false
-			}
-		}
-		*v = r
-	case *api.RenewRequest:
-		var r api.RenewRequest
-		for _, x := range f {
-			switch string(x.key) {
-			case "token":
-				ok = x.uint(&r.Token)
-			case "now_s":
-				ok = x.floatPtr(&r.Now)
-			default:
-				ok = false
-			}
-			if !ok {
-				return false
-			}
-		}
-		*v = r
-	case *api.NowRequest:
-		var r api.NowRequest
-		for _, x := range f {
-			if string(x.key) != "now_s" || !x.floatPtr(&r.Now) {
-				return false
-			}
-		}
-		*v = r
-	case *api.CancelRequest:
-		var r api.CancelRequest
-		for _, x := range f {
+		return fields(f, v, func(r *api.AcquireRequest, x field) bool {
 			switch string(x.key) {
 			case "request_id":
-				ok = x.str(&r.RequestID)
+				return x.str(&r.RequestID)
+			case "kind":
+				return x.kindOf(&r.Kind)
+			case "size_bytes":
+				return x.float(&r.Bytes)
+			case "ttl_s":
+				return x.float(&r.TTL)
+			case "last_checkpoint_s":
+				return x.float(&r.LastCheckpoint)
 			case "now_s":
-				ok = x.floatPtr(&r.Now)
-			default:
-				ok = false
+				return x.floatPtr(&r.Now)
 			}
-			if !ok {
-				return false
+			return false
+		})
+	case *api.ReleaseRequest:
+		return fields(f, v, func(r *api.ReleaseRequest, x field) bool {
+			switch string(x.key) {
+			case "token":
+				return x.uint(&r.Token)
+			case "duration_s":
+				return x.float(&r.Duration)
+			case "now_s":
+				return x.floatPtr(&r.Now)
 			}
-		}
-		*v = r
+			return false
+		})
+	case *api.RenewRequest:
+		return fields(f, v, func(r *api.RenewRequest, x field) bool {
+			switch string(x.key) {
+			case "token":
+				return x.uint(&r.Token)
+			case "now_s":
+				return x.floatPtr(&r.Now)
+			}
+			return false
+		})
+	case *api.NowRequest:
+		return fields(f, v, func(r *api.NowRequest, x field) bool {
+			return string(x.key) == "now_s" && x.floatPtr(&r.Now)
+		})
+	case *api.CancelRequest:
+		return fields(f, v, func(r *api.CancelRequest, x field) bool {
+			switch string(x.key) {
+			case "request_id":
+				return x.str(&r.RequestID)
+			case "now_s":
+				return x.floatPtr(&r.Now)
+			}
+			return false
+		})
 	case *api.DoneRequest:
-		var r api.DoneRequest
-		for _, x := range f {
+		return fields(f, v, func(r *api.DoneRequest, x field) bool {
 			switch string(x.key) {
 			case "failed":
-				ok = x.bool(&r.Failed)
+				return x.bool(&r.Failed)
 			case "now_s":
-				ok = x.floatPtr(&r.Now)
-			default:
-				ok = false
+				return x.floatPtr(&r.Now)
 			}
-			if !ok {
-				return false
-			}
-		}
-		*v = r
-	default:
-		return false
+			return false
+		})
 	}
-	return true
+	return false
 }
 
-func fastAcquire(f []field, v *api.AcquireRequest) bool {
-	var r api.AcquireRequest
-	ok := true
+// fields decodes f into a fresh T, a field at a time (set false: a key T
+// does not have, or a value not of its field's type), and stores it in *v
+// only if every field was set.
+func fields[T any](f []field, v *T, set func(r *T, x field) bool) bool {
+	var r T
 	for _, x := range f {
-		switch string(x.key) {
-		case "request_id":
-			ok = x.str(&r.RequestID)
-		case "kind":
-			ok = x.kindOf(&r.Kind)
-		case "size_bytes":
-			ok = x.float(&r.Bytes)
-		case "ttl_s":
-			ok = x.float(&r.TTL)
-		case "last_checkpoint_s":
-			ok = x.float(&r.LastCheckpoint)
-		case "now_s":
-			ok = x.floatPtr(&r.Now)
-		default:
-			ok = false
-		}
-		if !ok {
+		if !set(&r, x) {
 			return false
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/ckpt-hpc/ckpt/distribution"
@@ -21,18 +20,6 @@ type boxStats struct {
 	lo, hi      float64   // whisker ends
 	out         []float64 // values beyond the whiskers
 	min, max    float64
-}
-
-// finite returns the finite values of xs, sorted.
-func finite(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // quantile is distribution.SampleQuantile: type 7 of Hyndman & Fan
@@ -105,7 +92,7 @@ func (renderer) Box(path string, fig plot.Figure, groups []plot.BoxGroup) error 
 	slot := 0.8 / float64(len(series))
 	for _, g := range groups {
 		name := fmt.Sprintf("box group (category %q, series %q)", g.Category, g.Series)
-		xs := finite(g.Values)
+		xs := plot.SortedFinite(g.Values)
 		if len(xs) == 0 {
 			return fmt.Errorf("plot: %s has no finite values", name)
 		}
