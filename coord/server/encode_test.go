@@ -11,35 +11,9 @@ import (
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/output"
+	"github.com/ckpt-hpc/ckpt/output/jsontest"
 	"pgregory.net/rapid"
 )
-
-// floatGen draws float64s from everywhere encoding/json changes its
-// form: zero and minus zero, around 1e-6 and 1e21, subnormals, integers,
-// the wall clock's seconds, non-finite values, and any bit pattern.
-func floatGen() *rapid.Generator[float64] {
-	return rapid.OneOf(
-		rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1e-6, math.Nextafter(1e-6, 0), 1e-7, 1.5e-9, 1e21,
-			math.Nextafter(1e21, 0), 1e22, -1e21, 5e-324, math.MaxFloat64, 1, 40e9, 1795906630.2549033,
-			math.NaN(), math.Inf(1), math.Inf(-1)}),
-		rapid.Float64(),
-		rapid.Map(rapid.Uint64(), math.Float64frombits),
-		rapid.Map(rapid.Int64Range(-1e12, 1e12), func(i int64) float64 { return float64(i) / 1000 }),
-		rapid.Map(rapid.Int64Range(-1<<55, 1<<55), func(i int64) float64 { return float64(i) }),
-		rapid.SampledFrom([]float64{1 << 53, 1<<53 - 1, -(1<<53 - 1), 1<<53 + 2, -1 << 53, 1e15, 1e16, 123456789012345680}),
-	)
-}
-
-// stringGen draws plain identifiers and arbitrary strings (quotes,
-// control characters, HTML characters, non-ASCII, invalid UTF-8).
-func stringGen() *rapid.Generator[string] {
-	return rapid.OneOf(
-		rapid.SampledFrom([]string{"", "j1", "r7", "granted", "waiting", "released", "daly", "<a&b>", "a&b", "x>y", "y<", "q\"uote", "back\\slash",
-			"tab\t", "\u2028", "é", "\xff"}),
-		rapid.StringMatching(`[ -~]{0,12}`),
-		rapid.String(),
-	)
-}
 
 func encoderBytes(v any) ([]byte, bool) {
 	var buf bytes.Buffer
@@ -56,7 +30,7 @@ func encoderBytes(v any) ([]byte, bool) {
 func TestAppendIsEncoder(t *testing.T) {
 	var wrote, declined int
 	rapid.Check(t, func(t *rapid.T) {
-		f, s := floatGen(), stringGen()
+		f, s := jsontest.Float(), jsontest.String()
 		var v any
 		plainAll := true
 		str := func(label string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/iosim/arbiter"
+	"github.com/ckpt-hpc/ckpt/output/jsontest"
 	bolt "go.etcd.io/bbolt"
 	"pgregory.net/rapid"
 )
@@ -89,36 +90,6 @@ func recordsAreMarshal(t *testing.T, noWAL bool) {
 	})
 }
 
-// awkwardFloat draws float64s from everywhere encoding/json changes its
-// form (zero and minus zero, around 1e-6 and 1e21, subnormals), the
-// wall clock's seconds, non-finite values (json's error) and any bit
-// pattern.
-func awkwardFloat() *rapid.Generator[float64] {
-	return rapid.OneOf(
-		rapid.SampledFrom([]float64{0, math.Copysign(0, -1), 1e-6, math.Nextafter(1e-6, 0), 1e-7, 1.5e-9, 1e21,
-			math.Nextafter(1e21, 0), 1e22, -1e21, 5e-324, math.MaxFloat64, 1, 40e9, 1795906630.2549033,
-			math.NaN(), math.Inf(1), math.Inf(-1)}),
-		rapid.Float64(),
-		rapid.Map(rapid.Uint64(), math.Float64frombits),
-		rapid.Map(rapid.Int64Range(-1e12, 1e12), func(i int64) float64 { return float64(i) / 1000 }),
-		rapid.Map(rapid.Int64Range(-1<<55, 1<<55), func(i int64) float64 { return float64(i) }),
-		rapid.SampledFrom([]float64{1 << 53, 1<<53 - 1, -(1<<53 - 1), 1<<53 + 2, -1 << 53, 1e15, 1e16, 123456789012345680}),
-	)
-}
-
-// awkwardString draws ids, and strings json escapes: quotes, backslash,
-// control bytes, HTML characters, U+2028/U+2029, non-ASCII, invalid
-// UTF-8.
-func awkwardString() *rapid.Generator[string] {
-	return rapid.OneOf(
-		rapid.SampledFrom([]string{"", "job-0001", "r7", "released", "daly", "<a&b>", "a&b", "x>y", "q\"uote", "back\\slash",
-			"tab\t", "\x00", "\x7f", "\u2028", "\u2029", "é", "\xff", "a\xc3"}),
-		rapid.StringMatching(`[A-Za-z0-9._:-]{0,20}`),
-		rapid.StringMatching(`[ -~]{0,12}`),
-		rapid.String(),
-	)
-}
-
 // fill sets every field of the struct v points to (recursively: pointers
 // to structs, slices of structs) to a drawn value; tame draws only what
 // the server writes (ids, finite numbers, named kinds). A field of a kind
@@ -141,10 +112,10 @@ func fill(t *rapid.T, v reflect.Value, tame bool, path string) {
 			if tame {
 				f.SetString(rapid.StringMatching(`[A-Za-z0-9._:-]{0,20}`).Draw(t, name))
 			} else {
-				f.SetString(awkwardString().Draw(t, name))
+				f.SetString(jsontest.String().Draw(t, name))
 			}
 		case f.Kind() == reflect.Float64:
-			x := awkwardFloat().Draw(t, name)
+			x := jsontest.Float().Draw(t, name)
 			if tame && (math.IsNaN(x) || math.IsInf(x, 0)) {
 				x = 1
 			}
