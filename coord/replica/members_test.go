@@ -93,7 +93,10 @@ func TestMembersAddRemove(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp.Body.Close()
-			if loc = resp.Header.Get("Location"); resp.StatusCode == http.StatusTemporaryRedirect {
+			// A follower that has not yet heard from n4 still names
+			// the leader it knew: raft tells a follower of a new leader
+			// with the first append, so poll until it has.
+			if loc = resp.Header.Get("Location"); resp.StatusCode == http.StatusTemporaryRedirect && loc == "http://"+web+"/v1/jobs" {
 				break
 			}
 		}
