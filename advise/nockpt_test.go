@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
@@ -97,7 +97,7 @@ func TestNoCkptPlanIsTheDP(t *testing.T) {
 // TestNoCkptPlanShippedGroups: the law of every group with enough history,
 // learnt from a shipped log, gets the reservation DP's sequence.
 func TestNoCkptPlanShippedGroups(t *testing.T) {
-	l, err := ReadSWFFile(datadir.ForTest(t, "swf", "SDSC-SP2-1998-4.2-cln.swf.gz"))
+	l, err := ReadSWFFile(datadirtest.ForTest(t, "swf", "SDSC-SP2-1998-4.2-cln.swf.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

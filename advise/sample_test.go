@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // TestReplaySampleConservation replays the first 4,000 jobs of KTH-SP2 and
@@ -14,7 +14,7 @@ import (
 // every policy runs each job's length once to completion (used = Σ X +
 // lost); no policy asks more than the request.
 func TestReplaySampleConservation(t *testing.T) {
-	path := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
+	path := datadirtest.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
 	l, err := ReadSWFFile(path)
 	if err != nil {
 		t.Fatal(err)

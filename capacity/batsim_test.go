@@ -10,7 +10,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/rng"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -212,12 +212,12 @@ func FuzzReadJobs(f *testing.F) {
 }
 
 func TestLoadWorkloadBatsim(t *testing.T) {
-	w, err := LoadWorkload(datadir.ForTest(t, "batsim", "workloads", "test_delays.json"))
+	w, err := LoadWorkload(datadirtest.ForTest(t, "batsim", "workloads", "test_delays.json"))
 	// test_delays.json: 10 jobs of 1 resource, delay 10 s each.
 	if err != nil || len(w.Widths) != 10 || len(w.Specs) != 10 || w.Specs[3] != (JobSpec{P: 1, L: 10.0 / DefaultTimeUnit}) {
 		t.Fatalf("%v %+v", err, w)
 	}
-	if _, err := LoadWorkload(datadir.ForTest(t, "batsim", "platforms", "small_platform.xml")); err == nil {
+	if _, err := LoadWorkload(datadirtest.ForTest(t, "batsim", "platforms", "small_platform.xml")); err == nil {
 		t.Error("an XML platform accepted as an SWF log")
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -17,7 +17,7 @@ import (
 // skipped, never silently dropped.
 func TestConvertSWFBatsimSWFRealLog(t *testing.T) {
 	t.Parallel()
-	path := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
+	path := datadirtest.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // TestFitAutoPicksGenerator: on 20 000 draws of a family that no other
@@ -129,7 +129,7 @@ func TestFitAutoErrors(t *testing.T) {
 // skips locally when the file is absent, and fails under CI).
 func readWalltimes(t *testing.T, name string) []float64 {
 	t.Helper()
-	path := datadir.ForTest(t, "walltimes", name)
+	path := datadirtest.ForTest(t, "walltimes", name)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

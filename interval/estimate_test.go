@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -14,7 +14,7 @@ import (
 // or benchmark with the missing file's name (fails under CI).
 func loadGloud(t testing.TB, kind string) trace.GloudSimTrace {
 	t.Helper()
-	tr, err := trace.ReadGloudSimFile(datadir.ForTest(t, trace.GloudSimData(kind)...))
+	tr, err := trace.ReadGloudSimFile(datadirtest.ForTest(t, trace.GloudSimData(kind)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func loadGloud(t testing.TB, kind string) trace.GloudSimTrace {
 // loadLANL reads the LANL failure log of the data folder, or skips.
 func loadLANL(t testing.TB) []trace.LANLFailure {
 	t.Helper()
-	recs, err := trace.ReadLANLFile(datadir.ForTest(t, trace.LANLData...))
+	recs, err := trace.ReadLANLFile(datadirtest.ForTest(t, trace.LANLData...))
 	if err != nil {
 		t.Fatal(err)
 	}

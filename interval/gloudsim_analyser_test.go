@@ -3,7 +3,7 @@ package interval
 import (
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -53,7 +53,7 @@ func TestGloudSimAnalyserMatchesAuthorsLogs(t *testing.T) {
 	for _, c := range gloudsimLogs {
 		g, ok := groups[c.file]
 		if !ok {
-			tr, err := trace.ReadGloudSimFile(datadir.ForTest(t, trace.GloudSimData(c.file)...))
+			tr, err := trace.ReadGloudSimFile(datadirtest.ForTest(t, trace.GloudSimData(c.file)...))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -128,7 +128,7 @@ func TestFailureSourceLoad(t *testing.T) {
 // the Weibull (shape below 1: decreasing hazard) has the best AIC, as the
 // Failure Trace Archive paper reports for Grid'5000.
 func TestFailureSourceFTA(t *testing.T) {
-	dir := datadir.ForTest(t, "failures")
+	dir := datadirtest.ForTest(t, "failures")
 	f, err := FailureSource{FTA: dir, Nodes: 64}.Load(3600, true)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestRunStats(t *testing.T) {
 			t.Errorf("%s: %v", field, err)
 		}
 	}
-	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	g := datadirtest.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
 	rep, err := RunStats(context.Background(), StatsRequest{Path: g})
 	if err != nil || rep.FTA != nil || len(rep.Google) != 1 || rep.Google[0].Tasks != 10 || rep.Google[0].MNOF != 0.1 || rep.Google[0].MTBF != 18 {
 		t.Fatalf("%+v, %v", rep, err)

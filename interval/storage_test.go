@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -85,7 +85,7 @@ func TestCostTableInterpolation(t *testing.T) {
 // The real BLCR tables reproduce Table 5 of the paper at 160 MB within the
 // measurement noise (type A 3.22 s, type B 1.45 s).
 func TestBLCRTables(t *testing.T) {
-	b, err := LoadBLCR(datadir.ForTest(t, BLCRDir...))
+	b, err := LoadBLCR(datadirtest.ForTest(t, BLCRDir...))
 	if err != nil {
 		t.Fatal(err)
 	}

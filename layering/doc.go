@@ -6,7 +6,7 @@
 //
 //  1. Shared packages: the mathematics and plumbing that every capability
 //     uses and that implement no paper's system — units, usage, rng,
-//     optimize, output (and output/jsontest, test generators), registry, datadir, distribution, des, runner, plot
+//     optimize, output (and output/jsontest, test generators), registry, datadir (and datadir/datadirtest, for tests), distribution, des, runner, plot
 //     and its renderer plot/draw, report, supervise (the one supervisor of an app process), and trace. A shared package imports only shared packages,
 //     and trace, the readers of job, failure and cost logs, only the
 //     smallest of them (units, usage, output, rng): a reader reads, it does

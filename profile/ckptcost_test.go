@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
@@ -32,7 +32,7 @@ func TestFitCheckpointCostExactLine(t *testing.T) {
 }
 
 func TestCRIUMatchesTheMeasuredTable(t *testing.T) {
-	criuPath := datadir.ForTest(t, "checkpoint-costs", "criu-podman-bandwidth.tsv")
+	criuPath := datadirtest.ForTest(t, "checkpoint-costs", "criu-podman-bandwidth.tsv")
 	f, err := os.Open(criuPath)
 	if err != nil {
 		t.Fatal(err)

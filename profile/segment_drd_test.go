@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // drdTasks is the folder of the 88 DRD runs' phase traces, or a skip
 // naming it when the shared data are missing (a failure under CI).
 func drdTasks(t *testing.T) string {
 	t.Helper()
-	return datadir.ForTest(t, "slant", "drd-tasks")
+	return datadirtest.ForTest(t, "slant", "drd-tasks")
 }
 
 // TestSegmentRecoversDRDPhases concatenates the 7 per-phase traces of every

@@ -12,12 +12,12 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 func readBatsimFile(t *testing.T, file string) BatsimWorkload {
 	t.Helper()
-	f, err := os.Open(datadir.ForTest(t, "batsim", "workloads", file))
+	f, err := os.Open(datadirtest.ForTest(t, "batsim", "workloads", file))
 	if err != nil {
 		t.Fatal(err)
 	}

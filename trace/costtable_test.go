@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 var (
@@ -79,7 +79,7 @@ func TestReadCostTableErrors(t *testing.T) {
 // a BLCR table is a measurement, and the CRIU table has a header and the 13
 // measurements the data manifest lists (0.3 to 46.95 GB).
 func TestReadCostTableData(t *testing.T) {
-	p := datadir.ForTest(t, "checkpoint-costs", "blcr", "nfs-cp.cost")
+	p := datadirtest.ForTest(t, "checkpoint-costs", "blcr", "nfs-cp.cost")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +91,7 @@ func TestReadCostTableData(t *testing.T) {
 	if n := strings.Count(strings.TrimSpace(string(b)), "\n") + 1; len(ct.Rows) != n {
 		t.Errorf("%d rows of %d lines", len(ct.Rows), n)
 	}
-	p = datadir.ForTest(t, "checkpoint-costs", "criu-podman-bandwidth.tsv")
+	p = datadirtest.ForTest(t, "checkpoint-costs", "criu-podman-bandwidth.tsv")
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)

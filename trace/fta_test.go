@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/rng"
 )
@@ -175,7 +175,7 @@ func TestFTASampleKeepsLaw(t *testing.T) {
 }
 
 func TestFTAGrid5000(t *testing.T) {
-	s, err := ReadFTAFile(datadir.ForTest(t, "failures"), FTAOptions{})
+	s, err := ReadFTAFile(datadirtest.ForTest(t, "failures"), FTAOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // gloudSimToEvents writes the task events that GloudSim's segments come
@@ -53,7 +53,7 @@ func gloudSimToEvents(tr GloudSimTrace) []GoogleTaskEvent {
 
 func TestGoogleTaskEventsMatchGloudSim(t *testing.T) {
 	for _, file := range []string{"single-jobTrace-dec.dat", "batch-jobTrace-dec.dat", "mix-jobTrace-dec.dat"} {
-		tr, err := ReadGloudSimFile(datadir.ForTest(t, "google2011", "gloudsim-task-traces", file))
+		tr, err := ReadGloudSimFile(datadirtest.ForTest(t, "google2011", "gloudsim-task-traces", file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestGoogleTaskEventsMatchGloudSim(t *testing.T) {
 }
 
 func TestGoogleSample(t *testing.T) {
-	f, err := os.Open(datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv"))
+	f, err := os.Open(datadirtest.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 func drawSWFJob(t *rapid.T) SWFJob {
@@ -53,7 +53,7 @@ func TestWriteSWFRoundTrip(t *testing.T) {
 }
 
 func TestWriteSWFRealLog(t *testing.T) {
-	f, err := os.Open(datadir.ForTest(t, "swf", "NASA-iPSC-1993-3.1-cln.swf.gz"))
+	f, err := os.Open(datadirtest.ForTest(t, "swf", "NASA-iPSC-1993-3.1-cln.swf.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

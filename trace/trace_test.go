@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // openReal opens a file of the real data set (rel is slash-separated,
@@ -15,7 +15,7 @@ import (
 // missing file's name (fails under CI, which has the data).
 func openReal(t *testing.T, rel string) *os.File {
 	t.Helper()
-	f, err := os.Open(datadir.ForTest(t, strings.Split(rel, "/")...))
+	f, err := os.Open(datadirtest.ForTest(t, strings.Split(rel, "/")...))
 	if err != nil {
 		t.Fatal(err)
 	}

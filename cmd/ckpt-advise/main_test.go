@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/ckpt-hpc/ckpt/advise"
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/rng"
 )
 
@@ -97,7 +97,7 @@ var kth struct {
 // log.
 func learnt(t *testing.T) (string, advise.Log) {
 	t.Helper()
-	log := datadir.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
+	log := datadirtest.ForTest(t, "swf", "KTH-SP2-1996-2.1-cln.swf.gz")
 	kth.once.Do(func() {
 		kth.model = filepath.Join(bins.dir, "kth.model")
 		if r := run(t, bins.ckpt, "advise", "learn", log, "--model", kth.model); r.code != 0 {

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // chromium returns the path of a headless-capable Chromium, or skips.
@@ -241,7 +241,7 @@ func checkPage(t *testing.T, name, page string, width, height, figures int, head
 // TestBrowserIntervalPage renders `ckpt interval --html` with a trace.
 func TestBrowserIntervalPage(t *testing.T) {
 	chromium(t)
-	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	lanl := datadirtest.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
 	page := filepath.Join(t.TempDir(), "interval.html")
 	t.Chdir(filepath.Dir(lanl)) // the page names the file as given: no path of this machine in the screenshot
 	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", filepath.Base(lanl), "--system", "20", "--html", page); code != 0 {

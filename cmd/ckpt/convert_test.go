@@ -9,14 +9,14 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/capacity"
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
 
 func TestConvertRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	swf := datadir.ForTest(t, "swf", "NASA-iPSC-1993-3.1-cln.swf.gz")
+	swf := datadirtest.ForTest(t, "swf", "NASA-iPSC-1993-3.1-cln.swf.gz")
 	b, s, w := filepath.Join(dir, "n.json"), filepath.Join(dir, "n.swf"), filepath.Join(dir, "n.jobs.json")
 	for _, args := range [][]string{{swf, b}, {b, s}, {s, w, "--ckpt", "1m", "--restart", "30"}} {
 		if _, errs, code := run(t, "", append([]string{"convert"}, args...)...); code != 0 || !strings.Contains(errs, "18239 jobs") {
@@ -144,7 +144,7 @@ func fieldValues(h trace.SWFHeader, key string) string {
 
 func TestFailuresCommand(t *testing.T) {
 	t.Parallel()
-	dir := datadir.ForTest(t, "failures")
+	dir := datadirtest.ForTest(t, "failures")
 	out, errs, code := run(t, "", "failures", dir, "--task", "1h", "--nodes", "G1/site1/c1/node1,9", "--json")
 	var rep struct {
 		Stats struct {
@@ -160,7 +160,7 @@ func TestFailuresCommand(t *testing.T) {
 	if rep.Stats.Failures != 293416 || len(rep.Fits) != 4 || !(rep.Expected > 0) {
 		t.Errorf("%+v", rep)
 	}
-	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	g := datadirtest.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
 	out, _, code = run(t, "", "failures", g)
 	if code != 0 || !strings.Contains(out, "       9     10         1  0.1000      18.0") {
 		t.Errorf("exit %d:\n%s", code, out)
@@ -184,7 +184,7 @@ func TestFailuresCommand(t *testing.T) {
 
 // Lost output is an error: exit 1 and say why.
 func TestFormatsLostOutput(t *testing.T) {
-	g := datadir.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
+	g := datadirtest.ForTest(t, "google2011", "cloudsimplus_task-events-sample-1.csv")
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"failures", g},

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/repro/papers"
 )
 
@@ -145,7 +145,7 @@ func TestIntervalPlotAndHTML(t *testing.T) {
 	if strings.Count(string(b), "<figure>") != 1 || !strings.Contains(string(b), "exact replay (s)") {
 		t.Error("the page lacks its figure or its plans table")
 	}
-	lanl := datadir.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
+	lanl := datadirtest.ForTest(t, "failures", "LA-UR-05-7318-failure-data-1996-2005.csv")
 	if _, stderr, code := run(t, "", "interval", "--te", "1d", "--ckpt", "5m", "--lanl", lanl, "--system", "20", "--plot", svg); code != 0 {
 		t.Fatalf("--lanl --plot: exit %d: %s", code, stderr)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // --fta: E(Y) of a 1 h task on 64 Grid'5000 nodes is 64·Te/node MTBF, the
@@ -15,7 +15,7 @@ import (
 // (ΣUp/ΣFailures) when the reader was written.
 func TestIntervalFTA(t *testing.T) {
 	t.Parallel()
-	dir := datadir.ForTest(t, "failures", "grid5k_fta_event_trace.tab.gz")
+	dir := datadirtest.ForTest(t, "failures", "grid5k_fta_event_trace.tab.gz")
 	dir = filepath.Dir(dir)
 	out, errb, code := run(t, "", "interval", "--te", "1h", "--ckpt", "1m", "--fta", dir, "--nodes", "64", "--json")
 	if code != 0 {

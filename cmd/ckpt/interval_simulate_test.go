@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -119,7 +119,7 @@ func TestIntervalSimulateCancel(t *testing.T) {
 // the policies use its mean as the MTBF.
 func TestIntervalSimulateLANL(t *testing.T) {
 	t.Parallel()
-	path := datadir.ForTest(t, trace.LANLData...)
+	path := datadirtest.ForTest(t, trace.LANLData...)
 	out, errOut, code := run(t, "", "interval", "simulate", "--te", "1d", "--ckpt", "5m", "--lanl", path, "--system", "20",
 		"--strategy", "young", "--runs", "200", "--json")
 	if code != 0 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/interval"
 	"github.com/ckpt-hpc/ckpt/trace"
 )
@@ -91,7 +92,7 @@ func TestIntervalTextAndSources(t *testing.T) {
 	}
 	// Table 7 of the paper: mix trace, priority 2 (file 1), tasks < 1000 s:
 	// MNOF 1.06, MTBF 179.
-	mix := datadir.ForTest(t, trace.GloudSimData("mix")...)
+	mix := datadirtest.ForTest(t, trace.GloudSimData("mix")...)
 	out, errOut, code = run(t, "", "interval", "--te", "900", "--ckpt", "2", "--json", "--priority", "1", "--max-length", "1000", "--trace", mix)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -101,7 +102,7 @@ func TestIntervalTextAndSources(t *testing.T) {
 		t.Errorf("estimated E(Y) %v MTBF %v, paper 1.06 and 179", o.ExpectedFailures, o.MTBF)
 	}
 	out, errOut, code = run(t, "", "interval", "--te", "200", "--failures", "2", "--memory", "160", "--json",
-		"--blcr", datadir.ForTest(t, interval.BLCRDir...))
+		"--blcr", datadirtest.ForTest(t, interval.BLCRDir...))
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -221,7 +222,7 @@ func TestIntervalStorageExample(t *testing.T) {
 // --memory finds the BLCR tables from any working directory through
 // $CKPT_DATA or --data, and says how to fix it when they are absent.
 func TestIntervalBLCRFromAnyDirectory(t *testing.T) {
-	datadir.ForTest(t, interval.BLCRDir...)
+	datadirtest.ForTest(t, interval.BLCRDir...)
 	data, err := datadir.Find("")
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +321,7 @@ func TestIntervalDurationGrammar(t *testing.T) {
 // --memory outside the measured BLCR range (10-248 MB) warns on stderr
 // with the range and says so in the JSON; inside it, no warning.
 func TestIntervalMemoryExtrapolation(t *testing.T) {
-	blcr := datadir.ForTest(t, interval.BLCRDir...)
+	blcr := datadirtest.ForTest(t, interval.BLCRDir...)
 	type memOut struct {
 		Memory struct {
 			MB           float64    `json:"mb"`

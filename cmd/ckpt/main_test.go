@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // built is the ckpt binary TestMain builds in the background while the
@@ -186,7 +186,7 @@ func TestReserveHistoryFormats(t *testing.T) {
 
 func TestReserveRealWalltimes(t *testing.T) {
 	for _, rel := range [][]string{{"walltimes", "slant-drd-88.log"}, {"slant", "makespans-312.csv"}} {
-		f := datadir.ForTest(t, rel...)
+		f := datadirtest.ForTest(t, rel...)
 		for _, fit := range []string{"empirical", "auto"} {
 			out, errOut, code := run(t, "", "reserve", "--history", f, "--fit", fit, "--json")
 			if code != 0 {
@@ -385,8 +385,8 @@ func quickRepro(t *testing.T, name string) string {
 		t.Skipf("runs ckpt repro %s --quick (minutes): set %s=1, or %s to the output of ckpt repro all --quick", name, reproTestsEnv, reproOutEnv)
 	}
 	if name == "all" { // cloud and profiles need their data; the rest run without
-		datadir.ForTest(t, "google2011", "gloudsim-task-traces")
-		datadir.ForTest(t, "slant", "drd-tasks")
+		datadirtest.ForTest(t, "google2011", "gloudsim-task-traces")
+		datadirtest.ForTest(t, "slant", "drd-tasks")
 	}
 	out := t.TempDir()
 	if _, stderr, code := run(t, "", "repro", name, "--quick", "--out", out); code != 0 {

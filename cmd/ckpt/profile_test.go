@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // drdTasks is the folder of the 88 DRD runs' phase traces; the test is
 // skipped, naming it, when the shared data are missing (failed under CI).
 func drdTasks(t *testing.T) string {
 	t.Helper()
-	return datadir.ForTest(t, "slant", "drd-tasks")
+	return datadirtest.ForTest(t, "slant", "drd-tasks")
 }
 
 func TestReserveProfileJSON(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/interval"
 )
 
@@ -168,7 +169,7 @@ func dataFiles(command string) [][]string {
 
 // runExamplesIn runs the examples of the Markdown file rel in the layout
 // work, each in parallel with the others. An example that reads the
-// shared data skips without it, naming the file (datadir.ForTest).
+// shared data skips without it, naming the file (datadirtest.ForTest).
 func runExamplesIn(t *testing.T, work, rel string, min int) {
 	t.Helper()
 	text, err := os.ReadFile(filepath.Join("../..", rel))
@@ -184,7 +185,7 @@ func runExamplesIn(t *testing.T, work, rel string, min int) {
 		t.Run(strings.Fields(ex.command)[0]+"_line"+strconv.Itoa(ex.line), func(t *testing.T) {
 			t.Parallel()
 			for _, f := range dataFiles(ex.command) {
-				datadir.ForTest(t, f...)
+				datadirtest.ForTest(t, f...)
 			}
 			cmd := exec.Command("bash", "-o", "pipefail", "-c", ex.command)
 			cmd.Dir = work

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 func TestReproAccountingFlag(t *testing.T) {
@@ -22,7 +22,7 @@ func TestReproAccountingFlag(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb)
 		}
 	}
-	datadir.ForTest(t, "google2011", "gloudsim-task-traces")
+	datadirtest.ForTest(t, "google2011", "gloudsim-task-traces")
 	out := t.TempDir()
 	if _, errb, code := run(t, "", "repro", "cloud", "--quick", "--accounting", "gloudsim", "--out", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)

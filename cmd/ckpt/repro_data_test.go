@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 )
 
 // --data is checked before anything runs: a folder that is not there is a
@@ -40,7 +41,7 @@ func TestReproDataFlagRefused(t *testing.T) {
 // reproduction runs; the other way round it fails naming the file it
 // missed in the --data folder.
 func TestReproDataFlagUsed(t *testing.T) {
-	datadir.ForTest(t, "google2011", "gloudsim-task-traces")
+	datadirtest.ForTest(t, "google2011", "gloudsim-task-traces")
 	data, err := datadir.Find("")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/reservation"
 )
 
@@ -196,7 +197,7 @@ func TestReserveHelpExamplesRun(t *testing.T) {
 				t.Skip("needs a Slurm job array")
 			}
 			if strings.Contains(ex.line, "--tasks runs/") || strings.Contains(ex.line, "--task-dir runs/") {
-				datadir.ForTest(t, "slant", "drd-tasks") // skips naming the missing folder
+				datadirtest.ForTest(t, "slant", "drd-tasks") // skips naming the missing folder
 			}
 			args := append([]string(nil), ex.args...)
 			for j, a := range args {
@@ -423,8 +424,8 @@ func TestReserveMoreBadInput(t *testing.T) {
 // A fitted law that fails the KS check (the bimodal SLANT makespans) is
 // flagged on stderr and in the JSON; a good fit is not.
 func TestReserveWarnsOnAPoorFit(t *testing.T) {
-	bimodal := datadir.ForTest(t, "slant", "makespans-312.csv")
-	good := datadir.ForTest(t, "walltimes", "slant-drd-88.log")
+	bimodal := datadirtest.ForTest(t, "slant", "makespans-312.csv")
+	good := datadirtest.ForTest(t, "walltimes", "slant-drd-88.log")
 	out, errOut, code := run(t, "", "reserve", "--history", bimodal, "--no-baselines", "--max-n", "2000")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

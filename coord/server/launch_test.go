@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -16,7 +16,7 @@ import (
 // (ΣUp/ΣFailures counted independently with awk when the reader was
 // written).
 func TestSettingsFTAPrior(t *testing.T) {
-	dir := filepath.Dir(datadir.ForTest(t, "failures", "grid5k_fta_event_trace.tab.gz"))
+	dir := filepath.Dir(datadirtest.ForTest(t, "failures", "grid5k_fta_event_trace.tab.gz"))
 	s := Settings{Bandwidth: "40GB/s", Policy: "least-waste", TTL: "30s", MaxTTL: "1d", NodeMTBF: "0", FTA: dir}
 	cfg, err := s.Config()
 	if err != nil {

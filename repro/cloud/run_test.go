@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/interval"
 	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
@@ -109,7 +109,7 @@ func TestRunDeterministic(t *testing.T) {
 func requireData(t *testing.T) {
 	t.Helper()
 	for _, f := range dataFiles() {
-		datadir.ForTest(t, f...)
+		datadirtest.ForTest(t, f...)
 	}
 }
 

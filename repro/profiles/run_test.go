@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ckpt-hpc/ckpt/datadir"
+	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	_ "github.com/ckpt-hpc/ckpt/plot/draw" // the renderer: the tests draw
 	"github.com/ckpt-hpc/ckpt/repro"
 )
 
 func TestRunQuick(t *testing.T) {
-	datadir.ForTest(t, "slant", "drd-tasks")
+	datadirtest.ForTest(t, "slant", "drd-tasks")
 	dir := t.TempDir()
 	if err := Run(context.Background(), repro.Config{Dir: dir, Quick: true, Log: io.Discard}); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestRunQuick(t *testing.T) {
 
 // TestRunDeterministic: the same seed gives byte-identical CSVs.
 func TestRunDeterministic(t *testing.T) {
-	datadir.ForTest(t, "slant", "drd-tasks")
+	datadirtest.ForTest(t, "slant", "drd-tasks")
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {
 		if err := Run(context.Background(), repro.Config{Dir: d, Quick: true, Log: io.Discard}); err != nil {
