@@ -367,7 +367,8 @@ type simulator struct {
 
 	active  []*transfer // Proportional
 	holder  *transfer   // Token
-	waiting []pending   // Token
+	waiting []pending   // Token, in arrival order (see waiting.go)
+	wbuf    []pending   // waiting's backing array, from its start
 	seq     uint64
 	reqBuf  []Request
 	freed   freed // Remote: the token's end not yet told (see remoteFree)
@@ -1054,7 +1055,7 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.state = sWait
 		j.kind = kind
 	}
-	s.waiting = append(s.waiting, pending{j: j, kind: kind, bytes: bytes, dur: bytes / s.beta, since: now, seq: s.seq})
+	s.pushWaiting(pending{j: j, kind: kind, bytes: bytes, dur: bytes / s.beta, since: now, seq: s.seq})
 	j.waits++
 	s.seq++
 	if s.opt.Remote != nil {
@@ -1106,7 +1107,7 @@ func (s *simulator) grant() {
 func (s *simulator) grantAt(i int) {
 	now := s.sim.Now()
 	p := s.waiting[i]
-	s.waiting = slices.Delete(s.waiting, i, i+1)
+	s.dropWaiting(i)
 	p.j.waits--
 	if s.rec != nil {
 		s.recWait(p, false)
@@ -1313,7 +1314,7 @@ func (s *simulator) withdraw(j *job) {
 			}
 		}
 	}
-	s.waiting = slices.DeleteFunc(s.waiting, func(p pending) bool { return p.j == j })
+	s.dropJobWaiting(j)
 	j.waits = 0
 }
 

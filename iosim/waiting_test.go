@@ -1,0 +1,114 @@
+package iosim
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The waiting requests under pushWaiting, dropWaiting and dropJobWaiting
+// are, after every operation, those of a plain slice under append,
+// slices.Delete and slices.DeleteFunc (the way before the front drop), in
+// the same order; no job pointer is left in the backing array past them.
+func TestWaitingQueueMatchesSlice(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		jobs := make([]*job, 4)
+		for i := range jobs {
+			jobs[i] = &job{id: i}
+		}
+		s := &simulator{}
+		var ref []pending
+		seq := uint64(0)
+		for range rapid.IntRange(0, 300).Draw(t, "ops") {
+			switch op := rapid.IntRange(0, 3).Draw(t, "op"); {
+			case op <= 1 || len(ref) == 0: // arrivals as often as grants
+				j := jobs[rapid.IntRange(0, len(jobs)-1).Draw(t, "job")]
+				p := pending{j: j, seq: seq}
+				seq++
+				j.waits++
+				s.pushWaiting(p)
+				ref = append(ref, p)
+			case op == 2:
+				i := 0 // the first, as FCFS grants, mostly
+				if rapid.Bool().Draw(t, "any") {
+					i = rapid.IntRange(0, len(ref)-1).Draw(t, "i")
+				}
+				ref[i].j.waits--
+				s.dropWaiting(i)
+				ref = slices.Delete(ref, i, i+1)
+			default:
+				j := jobs[rapid.IntRange(0, len(jobs)-1).Draw(t, "withdrawn")]
+				s.dropJobWaiting(j)
+				j.waits = 0
+				ref = slices.DeleteFunc(ref, func(p pending) bool { return p.j == j })
+			}
+			if !slices.Equal(s.waiting, ref) {
+				t.Fatalf("waiting %v, want %v", s.waiting, ref)
+			}
+			full := s.wbuf[:cap(s.wbuf)]
+			h := cap(s.wbuf) - cap(s.waiting)
+			if cap(s.waiting) > 0 && &full[h:][:1][0] != &s.waiting[:1][0] {
+				t.Fatal("waiting is not a view of wbuf")
+			}
+			for k, p := range full {
+				if (k < h || k >= h+len(s.waiting)) && p.j != nil {
+					t.Fatalf("entry %d of the backing array keeps job %d outside the requests [%d, %d)", k, p.j.id, h, h+len(s.waiting))
+				}
+			}
+		}
+	})
+}
+
+// In steady state an arrival and an FCFS grant allocate nothing: the
+// requests return to the array's start when its end is reached, not to a
+// new array (an append that grows the array fails it).
+func TestWaitingQueueAllocatesNothing(t *testing.T) {
+	s := &simulator{}
+	j := &job{}
+	for range 8 {
+		s.pushWaiting(pending{j: j})
+	}
+	if a := testing.AllocsPerRun(100, func() {
+		for range 64 { // past the array's end: one move back at least
+			s.pushWaiting(pending{j: j})
+			s.dropWaiting(0)
+		}
+	}); a != 0 {
+		t.Fatalf("%v allocations per 64 arrivals and grants", a)
+	}
+	if len(s.waiting) != 8 {
+		t.Fatalf("%d waiting, want 8", len(s.waiting))
+	}
+}
+
+// Runs with the front drop equal runs that move every request behind a
+// grant (shiftWaiting), under every token strategy and the switches that
+// remove waiting requests elsewhere (KeepReservations' phantoms,
+// SkipLateCheckpoints' drops).
+func TestFrontDropRunsEqualShiftRuns(t *testing.T) {
+	c := small()
+	opts := []Options{
+		{Span: 8 * Day, Skip: Day, Seed: 1},
+		{Span: 8 * Day, Skip: Day, Seed: 2, Scheduler: Greedy},
+		{Span: 8 * Day, Skip: Day, Seed: 3, Authors: AuthorsModel{KeepReservations: true, SkipLateCheckpoints: true}},
+		{Span: 8 * Day, Skip: Day, Seed: 4, Authors: AuthorsModel{KeepReservations: true, RestartFromStop: true}},
+	}
+	grants := 0
+	for _, st := range allStrategies(t) {
+		if st.Sharing != Token {
+			continue
+		}
+		for _, o := range opts {
+			front, shift := simulateSwitched(t, &c, st, o, &shiftWaiting)
+			if a, b := fmt.Sprintf("%#v", front), fmt.Sprintf("%#v", shift); a != b {
+				t.Fatalf("%s, seed %d:\nfront %s\nshift %s", st.Name, o.Seed, a, b)
+			}
+			grants += front.Checkpoints
+		}
+	}
+	if grants == 0 {
+		t.Fatal("no token strategy checkpointed: the test compares nothing")
+	}
+}
