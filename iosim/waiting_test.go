@@ -2,9 +2,11 @@ package iosim
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/ckpt-hpc/ckpt/des"
 	"pgregory.net/rapid"
 )
 
@@ -110,5 +112,23 @@ func TestFrontDropRunsEqualShiftRuns(t *testing.T) {
 	}
 	if grants == 0 {
 		t.Fatal("no token strategy checkpointed: the test compares nothing")
+	}
+}
+
+// transfer.reset sets every field as the composite literal it replaces
+// does, whatever the memory held before (a field added to transfer and
+// not to reset fails the field count).
+func TestTransferResetIsLiteral(t *testing.T) {
+	if n := reflect.TypeFor[transfer]().NumField(); n != 13 {
+		t.Fatalf("transfer has %d fields, reset sets 13: set the new ones in reset and here", n)
+	}
+	j, other := &job{id: 1}, &job{id: 2}
+	ev := des.New().NewEvent(func() {})
+	tr := transfer{j: other, kind: Output, remaining: 9, rate: 8, last: 7, req: 6, ev: ev,
+		start: 5, end: 4, seq: 3, fin: 2, ord: 1, hidx: 12}
+	tr.reset(j, Checkpoint, 100, 40, 10, 3)
+	want := transfer{j: j, kind: Checkpoint, remaining: 100, rate: 40, last: 10, req: 3, start: 10, hidx: -1}
+	if tr != want {
+		t.Fatalf("reset gives %+v, the literal %+v", tr, want)
 	}
 }
