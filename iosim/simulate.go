@@ -1086,6 +1086,16 @@ func (s *simulator) requestOf(p pending) Request {
 		Recovery: p.j.ckptTime, Seq: p.seq, Order: uint64(p.j.listIdx)<<20 | uint64(p.j.run)}
 }
 
+// setRequest sets *r to requestOf(*p) field by field, in place (a grant
+// builds W requests: the literal was built on the stack and copied, as
+// transfer.reset explains); TestSetRequestIsRequestOf checks it.
+func (s *simulator) setRequest(r *Request, p *pending) {
+	j := p.j
+	r.Job, r.Kind, r.Nodes, r.Bytes, r.Duration = j.id, p.kind, j.q, p.bytes, p.dur
+	r.Since, r.LastCheckpoint, r.Recovery = p.since, s.lastCheckpoint(j), j.ckptTime
+	r.Seq, r.Order = p.seq, uint64(j.listIdx)<<20|uint64(j.run)
+}
+
 func (s *simulator) grant() {
 	if s.opt.Remote != nil {
 		s.remoteFree()
@@ -1106,9 +1116,9 @@ func (s *simulator) grant() {
 		return
 	}
 	now := s.sim.Now()
-	s.reqBuf = s.reqBuf[:0]
-	for _, p := range s.waiting {
-		s.reqBuf = append(s.reqBuf, s.requestOf(p))
+	s.reqBuf = slices.Grow(s.reqBuf[:0], len(s.waiting))[:len(s.waiting)]
+	for k := range s.waiting {
+		s.setRequest(&s.reqBuf[k], &s.waiting[k])
 	}
 	i := s.st.Arbiter.Pick(now, s.reqBuf, Env{NodeMTBF: float64(s.cfg.Platform.NodeMTBF), Bandwidth: s.beta})
 	if i < 0 || i >= len(s.waiting) {

@@ -132,3 +132,28 @@ func TestTransferResetIsLiteral(t *testing.T) {
 		t.Fatalf("reset gives %+v, the literal %+v", tr, want)
 	}
 }
+
+// setRequest gives requestOf's request whatever the memory held before,
+// under both definitions of the last checkpoint (a field added to Request
+// and not to setRequest fails the field count).
+func TestSetRequestIsRequestOf(t *testing.T) {
+	if n := reflect.TypeFor[Request]().NumField(); n != 10 {
+		t.Fatalf("Request has %d fields, setRequest sets 10: set the new ones in setRequest and here", n)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := &simulator{}
+		s.opt.Authors.InheritedCheckpointDate = rapid.Bool().Draw(t, "inherited")
+		f := rapid.Float64()
+		j := &job{id: rapid.Int().Draw(t, "id"), q: rapid.Int().Draw(t, "q"), ckptTime: f.Draw(t, "C"),
+			lastCkpt: f.Draw(t, "last"), commitDate: f.Draw(t, "commit"), startDate: f.Draw(t, "start"),
+			hasCkpt: rapid.Bool().Draw(t, "hasCkpt"), listIdx: rapid.IntRange(0, 1<<30).Draw(t, "listIdx"),
+			run: rapid.IntRange(0, 1<<20-1).Draw(t, "run")}
+		p := pending{j: j, kind: Kind(rapid.IntRange(0, 4).Draw(t, "kind")), bytes: f.Draw(t, "bytes"),
+			dur: f.Draw(t, "dur"), since: f.Draw(t, "since"), seq: rapid.Uint64().Draw(t, "seq")}
+		r := Request{Job: -7, Kind: 9, Nodes: -3, Bytes: 1, Duration: 2, Since: 3, LastCheckpoint: 4, Recovery: 5, Seq: 6, Order: 7}
+		s.setRequest(&r, &p)
+		if want := s.requestOf(p); fmt.Sprintf("%#v", r) != fmt.Sprintf("%#v", want) { // NaN-proof
+			t.Fatalf("setRequest gives %#v, requestOf %#v", r, want)
+		}
+	})
+}
