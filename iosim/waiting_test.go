@@ -157,3 +157,30 @@ func TestSetRequestIsRequestOf(t *testing.T) {
 		}
 	})
 }
+
+// A flush repeated at the same time changes nothing: runs with flush's
+// early return equal runs that book every flush in full (fullFlush), for
+// every strategy, both accountings, both schedulers and the authors'
+// switches, with failures (a failure flushes a job that a reshare or a
+// state change flushed at the same time).
+func TestRepeatFlushIsNoOp(t *testing.T) {
+	c := small()
+	opts := []Options{
+		{Span: 8 * Day, Skip: Day, Seed: 1},
+		{Span: 8 * Day, Skip: Day, Seed: 2, Scheduler: Greedy, Accounting: AuthorsAccounting},
+		{Span: 8 * Day, Skip: Day, Seed: 3, Authors: AuthorsModel{KeepReservations: true, SkipLateCheckpoints: true, StaleRates: true}},
+		{Span: 8 * Day, Skip: Day, Seed: 4, Authors: AuthorsModel{RestartFromStop: true, StaleOutput: true, InheritedCheckpointDate: true}, Accounting: AuthorsAccounting},
+		{Span: 8 * Day, Skip: Day, Seed: 5, VirtualTime: true},
+	}
+	for _, st := range allStrategies(t) {
+		for _, o := range opts {
+			early, full := simulateSwitched(t, &c, st, o, &fullFlush)
+			if early.JobFailures == 0 {
+				t.Fatalf("%s, seed %d: no failure", st.Name, o.Seed)
+			}
+			if a, b := fmt.Sprintf("%#v", early), fmt.Sprintf("%#v", full); a != b {
+				t.Fatalf("%s, seed %d:\nearly return %s\nfull         %s", st.Name, o.Seed, a, b)
+			}
+		}
+	}
+}
