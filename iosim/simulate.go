@@ -1086,7 +1086,8 @@ func (s *simulator) request(j *job, kind Kind, bytes float64) {
 		j.state = sWait
 		j.kind = kind
 	}
-	s.pushWaiting(pending{j: j, kind: kind, bytes: bytes, dur: bytes / s.beta, since: now, seq: s.seq})
+	p := s.pushWaiting() // every field set (TestPendingFieldsSet)
+	p.j, p.kind, p.bytes, p.dur, p.since, p.seq = j, kind, bytes, bytes/s.beta, now, s.seq
 	j.waits++
 	s.seq++
 	if s.opt.Remote != nil {

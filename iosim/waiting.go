@@ -14,8 +14,10 @@ import "slices"
 // TestFrontDropRunsEqualShiftRuns.
 var shiftWaiting = false
 
-// pushWaiting appends p to the waiting requests.
-func (s *simulator) pushWaiting(p pending) {
+// pushWaiting appends a request to the waiting requests and returns it,
+// for the caller to set every field in place (a literal was built on the
+// stack and copied, as transfer.reset explains).
+func (s *simulator) pushWaiting() *pending {
 	w := s.waiting
 	if len(w) == cap(w) {
 		if h := cap(s.wbuf) - cap(w); h > 0 { // w starts h requests into wbuf
@@ -24,12 +26,14 @@ func (s *simulator) pushWaiting(p pending) {
 			clear(full[n:]) // no stale job pointers past the requests
 			w = full[:n]
 		} else {
-			w = append(w, p)
+			w = append(w, pending{})
 			s.waiting, s.wbuf = w, w[:0]
-			return
+			return &w[len(w)-1]
 		}
 	}
-	s.waiting = append(w, p)
+	w = w[:len(w)+1]
+	s.waiting = w
+	return &w[len(w)-1]
 }
 
 // dropWaiting removes the waiting request i, keeping the others' order.

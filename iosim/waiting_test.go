@@ -30,7 +30,7 @@ func TestWaitingQueueMatchesSlice(t *testing.T) {
 				p := pending{j: j, seq: seq}
 				seq++
 				j.waits++
-				s.pushWaiting(p)
+				*s.pushWaiting() = p
 				ref = append(ref, p)
 			case op == 2:
 				i := 0 // the first, as FCFS grants, mostly
@@ -70,11 +70,11 @@ func TestWaitingQueueAllocatesNothing(t *testing.T) {
 	s := &simulator{}
 	j := &job{}
 	for range 8 {
-		s.pushWaiting(pending{j: j})
+		*s.pushWaiting() = pending{j: j}
 	}
 	if a := testing.AllocsPerRun(100, func() {
 		for range 64 { // past the array's end: one move back at least
-			s.pushWaiting(pending{j: j})
+			*s.pushWaiting() = pending{j: j}
 			s.dropWaiting(0)
 		}
 	}); a != 0 {
@@ -182,5 +182,37 @@ func TestRepeatFlushIsNoOp(t *testing.T) {
 				t.Fatalf("%s, seed %d:\nearly return %s\nfull         %s", st.Name, o.Seed, a, b)
 			}
 		}
+	}
+}
+
+// request sets every field of the waiting request it appends: pending has
+// the six fields request sets (a field added to pending and not to
+// request fails the count), and a request appended over a slot that held
+// another has none of its values.
+func TestPendingFieldsSet(t *testing.T) {
+	if n := reflect.TypeFor[pending]().NumField(); n != 6 {
+		t.Fatalf("pending has %d fields, request sets 6: set the new ones in request and here", n)
+	}
+	c := small()
+	st, err := Lookup("ordered-daly", 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSimulator(&c, st, Options{Span: 2 * Day, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &job{id: 99}
+	s.wbuf = make([]pending, 0, 4)
+	s.waiting = s.wbuf[:0]
+	junk := pending{j: old, kind: Output, bytes: 1, dur: 2, since: 3, seq: 4}
+	s.wbuf[:1][0] = junk   // a stale slot (as one past the requests can hold before a move back)
+	s.holder = &transfer{} // the token is taken: the request waits
+	j := s.queue[0]
+	s.seq = 17
+	s.request(j, Checkpoint, 5e8)
+	want := pending{j: j, kind: Checkpoint, bytes: 5e8, dur: 5e8 / s.beta, since: s.sim.Now(), seq: 17}
+	if len(s.waiting) != 1 || s.waiting[0] != want {
+		t.Fatalf("waiting %+v, want [%+v]", s.waiting, want)
 	}
 }
