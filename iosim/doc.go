@@ -152,8 +152,8 @@
 // nodes (the reservation pops the running jobs' planned ends from a heap
 // until the k it needs are free; a queued job's plan is computed once); a
 // grant of the token under FCFS compares nothing (the waiting requests are
-// kept in arrival order: the first is granted; removing it moves the W
-// pointers behind it), and under LeastWaste O(W) for W waiting requests
+// kept in arrival order: the first is granted, and removing it advances
+// the list's start, O(1) amortised; waiting.go), and under LeastWaste O(W) for W waiting requests
 // (whose O(W) estimate rules out all but the requests within
 // rounding of the least waste; arbiter.LeastWaste); a failure withdraws
 // its job's waiting requests in O(W), or O(1) when it has none. On a platform k times
