@@ -45,10 +45,11 @@ import (
 // gets a queue by class; a shorter one is scanned. The scan of Q jobs
 // reads a contiguous mirror, about a nanosecond a job, while the queue by
 // class pays a tree update of O(log Q) at every start and restart, and
-// its build at every run: on Cielo ×1 (232 jobs, Q ≈ 180 queued) the
-// trial was 8 % slower with it, on ×8 (1 668) and ×16 (3 284) 10 % and
-// 12 % faster (docs/performance.md). The tests set it to 0.
-var classQueueMin = 1024
+// its build at every run. CPU per event with it against without, medians
+// of alternated pairs on Cielo scaled ×k (jobs in the list): ×1 (232)
+// 1.08, ×2 (437) 1.01, ×4 (819) 0.94, ×8 (1 668) 0.90, ×16 (3 284) 0.88
+// (docs/performance.md). The tests set it to 0.
+var classQueueMin = 640
 
 // scanQueue, set by tests alone, makes every pass scan the queue (the
 // way before the queue by class: the tests' oracle).
