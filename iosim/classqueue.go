@@ -192,9 +192,8 @@ func (s *simulator) indexQueue() {
 	for i, j := range s.queue {
 		s.planned(j)
 		s.qinfo[i] = infoOf(j)
-		j.qkey = int64(i)
 	}
-	s.keyFront, s.keyBack = -1, int64(len(s.queue))
+	s.renumber()
 	per := make([][]*job, len(s.cq))
 	for _, j := range s.queue {
 		per[j.class] = append(per[j.class], j)
@@ -207,9 +206,20 @@ func (s *simulator) indexQueue() {
 	}
 }
 
+// renumber gives the queued jobs the keys 0, 1, … in queue order.
+func (s *simulator) renumber() {
+	for i, j := range s.queue {
+		j.qkey = int32(i)
+	}
+	s.keyFront, s.keyBack = -1, int32(len(s.queue))
+}
+
 // enqueued books j, just queued at the head (front) or the back, in the
 // queue by class.
 func (s *simulator) enqueued(j *job, front bool) {
+	if s.keyFront == math.MinInt32 || s.keyBack == math.MaxInt32 {
+		s.renumber() // 2³¹ restarts: the keys start again (the trees keep their leaves)
+	}
 	s.planned(j)
 	cq := &s.cq[j.class]
 	if front {
@@ -322,11 +332,11 @@ func (s *simulator) checkClassQueue() {
 				continue
 			}
 			total++
-			if j.class != c || j.q != cq.q || int(j.cpos) != p || j.qkey <= last {
+			if j.class != c || j.q != cq.q || int(j.cpos) != p || int64(j.qkey) <= last {
 				s.err = fmt.Errorf("internal error: class %d leaf %d: job %d (class %d, nodes %d, leaf %d, key %d after %d)", c, p, j.id, j.class, j.q, j.cpos, j.qkey, last)
 				return
 			}
-			last = j.qkey
+			last = int64(j.qkey)
 		}
 	}
 	if total != len(s.queue) {

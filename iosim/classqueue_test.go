@@ -174,3 +174,40 @@ func TestClassQueueOps(t *testing.T) {
 		}
 	})
 }
+
+// Keys that reach the int32 range's end are renumbered in queue order
+// (2³¹ restarts in one run): a run whose front key starts one restart
+// from the end is, bit for bit, the scan's run.
+func TestClassQueueKeysRenumbered(t *testing.T) {
+	defer func(m int) { checkQueueMirror, classQueueMin = false, m }(classQueueMin)
+	c := small()
+	st, err := Lookup("least-waste", 3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Span: 12 * Day, Skip: Day, Seed: 3}
+	scanQueue = true
+	want, err := Simulate(&c, st, o)
+	scanQueue = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkQueueMirror, classQueueMin = true, 0
+	s, err := newSimulator(&c, st, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cqDecided = true
+	s.indexQueue()
+	s.keyFront = math.MinInt32 + 1
+	if err := s.run(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := s.result()
+	if s.keyFront < -int32(got.JobFailures)-1 {
+		t.Fatalf("front key %d after %d failures: not renumbered", s.keyFront, got.JobFailures)
+	}
+	if a, b := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); a != b {
+		t.Fatalf("renumbered %s\nscan       %s", a, b)
+	}
+}

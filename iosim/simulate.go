@@ -260,6 +260,7 @@ type job struct {
 	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
 	afterRead    bool    // no checkpoint committed since j's input or recovery read (AuthorsModel.StaleOutput)
 	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
+	cpos         int32   // j's leaf in its class's queue while queued (see classqueue.go)
 	commitDate   float64 // when j's last checkpoint (of any run) committed (AuthorsModel.InheritedCheckpointDate)
 	startDate    float64 // when this run of j started (AuthorsModel.InheritedCheckpointDate)
 	listIdx, run int     // j's index in the job list and its run (0, then 1 per restart): AuthorsModel.IntegerRisk's order
@@ -292,10 +293,9 @@ type job struct {
 	// plan is planned(j) while j is queued, once planSet.
 	plan    float64
 	planSet bool
-	// qkey is j's order key in the queue and cpos its leaf in its class's
-	// queue (see classqueue.go).
-	qkey int64
-	cpos int32
+	// qkey is j's order key in the queue (see classqueue.go), in
+	// planSet's padding as cpos is in skipped's: the job keeps its size.
+	qkey int32
 	// trBuf is the memory of j's transfer (one at a time) and trEv its
 	// completion under Token and Unlimited sharing, reused (see startTransfer).
 	trBuf transfer
@@ -426,7 +426,7 @@ type simulator struct {
 	// scheduler's passes (see classqueue.go).
 	cq                []classQueue
 	cqDecided         bool
-	keyFront, keyBack int64
+	keyFront, keyBack int32
 	passes            uint64
 	slab              []job // memory of the jobs not made yet (see takeJob)
 	spare             *job  // a failed job's memory, for its restart (see reusable)
