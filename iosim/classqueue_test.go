@@ -148,16 +148,12 @@ func TestClassQueueOps(t *testing.T) {
 				for k < len(model) && int(model[k].cpos) < from {
 					k++
 				}
-				var want *job
-				if k < len(model) {
-					want = model[k]
-				}
 				if got := cq.first(); got != model[0] {
 					t.Fatalf("first: job %v, want %v", got, model[0])
 				}
 				now := rapid.SampledFrom([]float64{0, 1, 1e300}).Draw(t, "now")
 				shadow := rapid.SampledFrom(plans).Draw(t, "shadow")
-				want = nil
+				var want *job
 				for _, j := range model[k:] {
 					if now+j.plan <= shadow {
 						want = j
