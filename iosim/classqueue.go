@@ -39,7 +39,8 @@ import (
 // A start inside a pass can end with a nested pass (a restart with
 // nothing left to do completes at once under AuthorsModel.RestartFromStop):
 // the outer pass then goes on with the scan from the started job's
-// position, as the scan did.
+// position, as the scan did. No run we know of reaches it (such a restart
+// is queued at the head and started there, before the backfilling).
 
 // classQueueMin is the least job list (the queue at the first pass) that
 // gets a queue by class; a shorter one is scanned. The scan of Q jobs
@@ -56,7 +57,7 @@ var classQueueMin = 640
 var scanQueue = false
 
 // classQueue is one class's queued jobs in key order: leaves [lo, hi) of
-// size, each a job (nil once it left; lo and hi are always jobs), under a
+// size, each a job (nil once it left; leaves lo and hi − 1 hold jobs), under a
 // segment tree holding per node the least plan (NaN for none).
 type classQueue struct {
 	q      int
