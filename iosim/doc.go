@@ -147,9 +147,14 @@
 // O(log T) with Options.VirtualTime (virtualshare.go). A job start costs
 // O(q) for q nodes; a restart on the nodes its failed run left (the last
 // release), its memory (the failed job's) and a failure's look-up O(1). The
-// scheduler's pass at a job start, end or failure is O(Q) for Q queued
-// jobs (reading a contiguous mirror of their nodes and plans), plus O(R + k log R) for R running when a queued job fits the free
-// nodes (the reservation pops the running jobs' planned ends from a heap
+// scheduler's pass at a job start, end or failure is O(C) for C classes
+// when nothing fits and O(C log Q) per job it starts for Q queued jobs
+// (per class a tree of the queued plans in queue order finds the first
+// job that fits; a job list under 640 jobs is scanned instead, O(Q) over a
+// contiguous mirror of the nodes and plans: classqueue.go) — plus, for a
+// job started from inside the queue, a move of the entries behind it (one
+// memmove) — and O(R + k log R) for R running when a queued job fits the
+// free nodes (the reservation pops the running jobs' planned ends from a heap
 // until the k it needs are free; a queued job's plan is computed once); a
 // grant of the token under FCFS compares nothing (the waiting requests are
 // kept in arrival order: the first is granted, and removing it advances

@@ -58,6 +58,9 @@ func infoOf(j *job) queued {
 // pushBack puts j at the queue's end.
 func (s *simulator) pushBack(j *job) {
 	s.queue = append(s.queue, j)
+	if s.cq != nil {
+		s.enqueued(j, false)
+	}
 	s.qinfo = append(s.qinfo, infoOf(j))
 	if s.qbuf != nil { // append may have moved either array
 		s.rebaseQueue()
@@ -79,6 +82,9 @@ func (s *simulator) popFront() *job {
 		s.qibuf = s.qinfo[:cap(s.qinfo)]
 	}
 	j := s.queue[0]
+	if s.cq != nil {
+		s.cq[j.class].remove(j)
+	}
 	s.queue[0] = nil
 	s.queue = s.queue[1:]
 	s.qinfo = s.qinfo[1:]
@@ -88,6 +94,9 @@ func (s *simulator) popFront() *job {
 
 // pushFront puts r at the queue's head.
 func (s *simulator) pushFront(r *job) {
+	if s.cq != nil {
+		s.enqueued(r, true)
+	}
 	if s.qhead > 0 && s.qbuf != nil {
 		s.qhead--
 		s.qbuf[s.qhead] = r
@@ -105,6 +114,9 @@ func (s *simulator) pushFront(r *job) {
 // deleteAt removes the queue's i-th job and returns it.
 func (s *simulator) deleteAt(i int) *job {
 	j := s.queue[i]
+	if s.cq != nil {
+		s.cq[j.class].remove(j)
+	}
 	s.queue = slices.Delete(s.queue, i, i+1)
 	s.qinfo = slices.Delete(s.qinfo, i, i+1)
 	return j

@@ -260,6 +260,7 @@ type job struct {
 	stopped      float64 // progress when j last stopped computing (AuthorsModel.RestartFromStop)
 	afterRead    bool    // no checkpoint committed since j's input or recovery read (AuthorsModel.StaleOutput)
 	skipped      bool    // a checkpoint request of j was dropped (AuthorsModel.StaleOutput)
+	cpos         int32   // j's leaf in its class's queue while queued (see classqueue.go)
 	commitDate   float64 // when j's last checkpoint (of any run) committed (AuthorsModel.InheritedCheckpointDate)
 	startDate    float64 // when this run of j started (AuthorsModel.InheritedCheckpointDate)
 	listIdx, run int     // j's index in the job list and its run (0, then 1 per restart): AuthorsModel.IntegerRisk's order
@@ -292,6 +293,9 @@ type job struct {
 	// plan is planned(j) while j is queued, once planSet.
 	plan    float64
 	planSet bool
+	// qkey is j's order key in the queue (see classqueue.go), in
+	// planSet's padding as cpos is in skipped's: the job keeps its size.
+	qkey int32
 	// trBuf is the memory of j's transfer (one at a time) and trEv its
 	// completion under Token and Unlimited sharing, reused (see startTransfer).
 	trBuf transfer
@@ -417,8 +421,15 @@ type simulator struct {
 	qinfo []queued // the queue's nodes and plans (see queued)
 	qibuf []queued // qinfo's backing array
 	qhead int
-	slab  []job // memory of the jobs not made yet (see takeJob)
-	spare *job  // a failed job's memory, for its restart (see reusable)
+	// cq is the queue by class (nil: the passes scan the queue); keyFront
+	// and keyBack the next keys at the queue's ends; passes counts the
+	// scheduler's passes (see classqueue.go).
+	cq                []classQueue
+	cqDecided         bool
+	keyFront, keyBack int32
+	passes            uint64
+	slab              []job // memory of the jobs not made yet (see takeJob)
+	spare             *job  // a failed job's memory, for its restart (see reusable)
 	// slabAll is the whole slab, lent by a trial's cache (see lend).
 	slabAll []job
 	// freeOps counts the pushes and pops of free; lastFree is the last
@@ -783,17 +794,25 @@ func (s *simulator) schedule() {
 
 // pass is one pass of the scheduler over the queue.
 func (s *simulator) pass() {
+	s.passes++
 	if checkQueueMirror {
 		s.checkMirror()
+		if s.cq != nil {
+			s.checkClassQueue()
+		}
+	}
+	if !s.cqDecided {
+		s.cqDecided = true
+		if !scanQueue && len(s.queue) >= classQueueMin {
+			s.indexQueue()
+		}
 	}
 	if s.opt.Scheduler == Greedy {
-		for i := 0; i < len(s.queue) && s.nFree >= s.minQ; {
-			if int(s.qinfo[i].q) > s.nFree {
-				i++
-				continue
-			}
-			s.start(s.deleteAt(i))
+		if s.cq != nil {
+			s.greedyIndexed()
+			return
 		}
+		s.greedyScan(0)
 		return
 	}
 	for len(s.queue) > 0 && int(s.qinfo[0].q) <= s.nFree {
@@ -802,13 +821,33 @@ func (s *simulator) pass() {
 	if len(s.queue) < 2 || s.nFree < s.minQ {
 		return
 	}
+	if s.cq != nil {
+		s.easyIndexed()
+		return
+	}
+	s.easyScan(1, 0, 0, false)
+}
+
+// greedyScan is Greedy's pass from the queue's i-th job: each job that
+// fits the free nodes starts.
+func (s *simulator) greedyScan(i int) {
+	for i < len(s.queue) && s.nFree >= s.minQ {
+		if int(s.qinfo[i].q) > s.nFree {
+			i++
+			continue
+		}
+		s.start(s.deleteAt(i))
+	}
+}
+
+// easyScan is the EASY pass's backfilling from the queue's i-th job, with
+// the reservation (shadow, extra) once reserved.
+func (s *simulator) easyScan(i int, shadow float64, extra int, reserved bool) {
 	now := s.sim.Now()
 	// The reservation is computed at the first queued job that fits the
 	// free nodes (none has started before it, so it is the one computed
 	// before the pass): a pass that starts nothing skips it.
-	var shadow float64
-	extra, reserved := 0, false
-	for i := 1; i < len(s.queue) && s.nFree >= s.minQ; {
+	for i < len(s.queue) && s.nFree >= s.minQ {
 		e := &s.qinfo[i]
 		q := int(e.q)
 		fits := false
