@@ -109,6 +109,12 @@ func (c Config) WithNodeMTBF(mu float64) Config {
 // at a few hundred megabytes.
 const MaxNodes = 1_000_000
 
+// MaxScale bounds the platform's aggregate bandwidth (bandwidth × nodes)
+// and every class's volume over the whole platform (fraction × memory per
+// node × nodes): beyond it the simulator's products and sums of rates and
+// bytes could overflow to ±Inf and NaN. It is 10¹⁵⁰ times any machine's.
+const MaxScale = 1e300
+
 // ShareTolerance is how far the class shares may sum from 1.
 const ShareTolerance = 1e-3
 
@@ -122,6 +128,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("platform.memory_per_node: must be a positive number of bytes, got %v", p.MemoryPerNode)
 	case !(p.Bandwidth > 0) || math.IsInf(float64(p.Bandwidth), 0):
 		return fmt.Errorf("platform.bandwidth: must be a positive number of bytes/s, got %v", p.Bandwidth)
+	case !(float64(p.Bandwidth)*float64(p.Nodes) <= MaxScale):
+		return fmt.Errorf("platform.bandwidth: %v B/s × %d nodes exceeds %g: the sharing arithmetic would overflow", float64(p.Bandwidth), p.Nodes, MaxScale)
 	case !(p.NodeMTBF > 0):
 		return fmt.Errorf("platform.node_mtbf: must be positive, got %v", float64(p.NodeMTBF))
 	case len(c.Classes) == 0:
@@ -154,6 +162,14 @@ func (c *Config) Validate() error {
 			return f("regular_io", "must be ≥ 0, got %v", k.RegularIO)
 		case !(k.Share > 0) || k.Share > 1:
 			return f("share", "must be in (0, 1], got %v", k.Share)
+		}
+		for _, v := range []struct {
+			field string
+			frac  float64
+		}{{"input", k.Input}, {"output", k.Output}, {"checkpoint", k.Checkpoint}, {"regular_io", k.RegularIO}} {
+			if b := v.frac * p.MemoryPerNode * float64(p.Nodes); !(b <= MaxScale) {
+				return f(v.field, "%v × memory_per_node %v × %d nodes exceeds %g bytes: the volumes' arithmetic would overflow", v.frac, p.MemoryPerNode, p.Nodes, MaxScale)
+			}
 		}
 		sum += k.Share
 	}

@@ -101,6 +101,10 @@ func TestValidateErrors(t *testing.T) {
 		{func(c *Config) { c.Classes[1].Checkpoint = 0 }, "classes[1].checkpoint"},
 		{func(c *Config) { c.Classes[3].Walltime = -1 }, "classes[3].walltime"},
 		{func(c *Config) { c.Classes = nil }, "classes"},
+		// Finite fields whose products overflow: β·q in the sharing was
+		// +Inf and a transfer's end NaN (a panic in des before MaxScale).
+		{func(c *Config) { c.Platform.Bandwidth = 1e297 }, "platform.bandwidth"},
+		{func(c *Config) { c.Platform.MemoryPerNode = 1e290; c.Classes[1].Output = 1e7 }, "classes[1].output"},
 	}
 	for _, tc := range cases {
 		c := Cielo()
