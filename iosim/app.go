@@ -54,6 +54,9 @@ func (s Source) Load() (Config, error) {
 		if !(*b > 0) || math.IsInf(*b, 0) {
 			return c, usage.Fieldf("bandwidth", "%v must be a positive, finite number of bytes/s", *b)
 		}
+		if m := bandwidthOverflow(*b, c.Platform.Nodes); m != "" {
+			return c, usage.Fieldf("bandwidth", "%s", m)
+		}
 		c = c.WithBandwidth(*b)
 	}
 	if m := s.NodeMTBF; m != nil {

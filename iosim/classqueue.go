@@ -18,7 +18,8 @@ import (
 // fitting job is, when q_c ≤ extra (or under Greedy), the class's first
 // queued job, else the class's first job with now + plan ≤ shadow; the
 // pick is the earliest of these C candidates. A pass is then O(C log Q)
-// per start, and O(C) when none fits, where the scan was O(Q).
+// per start, O(C) when no class fits the free nodes and O(C log Q) when
+// one does but none of its jobs passes, where the scan was O(Q).
 //
 // "The first job with now + plan ≤ shadow" is found exactly in a min-tree
 // of plans: fl(now + p), the rounded sum, is non-decreasing in p (the
@@ -39,8 +40,17 @@ import (
 // A start inside a pass can end with a nested pass (a restart with
 // nothing left to do completes at once under AuthorsModel.RestartFromStop):
 // the outer pass then goes on with the scan from the started job's
-// position, as the scan did. No run we know of reaches it (such a restart
-// is queued at the head and started there, before the backfilling).
+// position, as the scan did. The greedy pass reaches it at every such
+// restart it starts (it has no separate loop for the head):
+// TestClassQueueNestedPass counts them; there the scan that follows
+// starts nothing (the nested pass scanned the whole queue and the free
+// nodes have not grown since), as in the scan. The EASY pass's backfilling does
+// not in any run we know of (such a restart is queued at the head and
+// started there, before the backfilling); its fallback is the same code.
+
+// onNestedPass, set by tests alone, is called when a pass over the queue
+// by class falls back to the scan after a nested pass.
+var onNestedPass func()
 
 // classQueueMin is the least job list (the queue at the first pass) that
 // gets a queue by class; a shorter one is scanned. The scan of Q jobs
@@ -260,6 +270,9 @@ func (s *simulator) greedyIndexed() {
 		i := s.queueIndex(pick)
 		s.start(s.deleteAt(i))
 		if s.passes != n { // a nested pass: go on as the scan would
+			if onNestedPass != nil {
+				onNestedPass()
+			}
 			s.greedyScan(i)
 			return
 		}
@@ -314,6 +327,9 @@ func (s *simulator) easyIndexed() {
 		i := s.queueIndex(pick)
 		s.start(s.deleteAt(i))
 		if s.passes != n {
+			if onNestedPass != nil {
+				onNestedPass()
+			}
 			s.easyScan(i, shadow, extra, true)
 			return
 		}

@@ -82,6 +82,33 @@ func TestClassQueueRunsEqualScan(t *testing.T) {
 	runsByScan(t, &c, sts, Options{Seed: 2, Authors: AllAuthors(), Accounting: AuthorsAccounting})
 }
 
+// A restart with nothing left to do completes inside its start and runs a
+// nested pass (restart-from-stop: jobs that never checkpoint, failing in
+// their output, with no input); the greedy pass over the queue by class
+// then hands over to the scan, and the runs still equal the scan's. The
+// test fails unless the hand-over happened.
+func TestClassQueueNestedPass(t *testing.T) {
+	c := Config{Platform: Platform{Name: "nest", Nodes: 1024, MemoryPerNode: 1e9, Bandwidth: 4e9, NodeMTBF: Seconds(2 * Day)},
+		Classes: []Class{{Name: "A", Nodes: 4, Walltime: 3600, Output: 20, Checkpoint: 0.5, Share: 0.5},
+			{Name: "B", Nodes: 16, Walltime: 7200, Output: 10, Checkpoint: 0.5, Share: 0.5}}}
+	sts, err := LookupList("oblivious-fixed,ordered-nb-fixed", 20*3600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rfs, err := ParseAuthorsModel("restart-from-stop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := 0
+	onNestedPass = func() { nested++ }
+	defer func() { onNestedPass = nil }()
+	runsByScan(t, &c, sts, Options{Scheduler: Greedy, Authors: rfs, Span: 3 * Day, Skip: Day, Seed: 1})
+	if nested == 0 {
+		t.Fatal("no pass over the queue by class handed over to the scan after a nested pass")
+	}
+	t.Logf("%d hand-overs after a nested pass", nested)
+}
+
 // Random platforms (nodes, classes and their widths drawn) and seeds.
 func TestClassQueueRandomPlatforms(t *testing.T) {
 	sts := allStrategies(t)

@@ -115,6 +115,15 @@ const MaxNodes = 1_000_000
 // bytes could overflow to ±Inf and NaN. It is 10¹⁵⁰ times any machine's.
 const MaxScale = 1e300
 
+// bandwidthOverflow says why b B/s on each of nodes nodes exceeds
+// MaxScale, or "" when it does not.
+func bandwidthOverflow(b float64, nodes int) string {
+	if b*float64(nodes) <= MaxScale {
+		return ""
+	}
+	return fmt.Sprintf("%v B/s × %d nodes exceeds %g: the sharing arithmetic would overflow", b, nodes, MaxScale)
+}
+
 // ShareTolerance is how far the class shares may sum from 1.
 const ShareTolerance = 1e-3
 
@@ -128,8 +137,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("platform.memory_per_node: must be a positive number of bytes, got %v", p.MemoryPerNode)
 	case !(p.Bandwidth > 0) || math.IsInf(float64(p.Bandwidth), 0):
 		return fmt.Errorf("platform.bandwidth: must be a positive number of bytes/s, got %v", p.Bandwidth)
-	case !(float64(p.Bandwidth)*float64(p.Nodes) <= MaxScale):
-		return fmt.Errorf("platform.bandwidth: %v B/s × %d nodes exceeds %g: the sharing arithmetic would overflow", float64(p.Bandwidth), p.Nodes, MaxScale)
+	case bandwidthOverflow(float64(p.Bandwidth), p.Nodes) != "":
+		return fmt.Errorf("platform.bandwidth: %s", bandwidthOverflow(float64(p.Bandwidth), p.Nodes))
 	case !(p.NodeMTBF > 0):
 		return fmt.Errorf("platform.node_mtbf: must be positive, got %v", float64(p.NodeMTBF))
 	case len(c.Classes) == 0:

@@ -148,7 +148,8 @@
 // O(q) for q nodes; a restart on the nodes its failed run left (the last
 // release), its memory (the failed job's) and a failure's look-up O(1). The
 // scheduler's pass at a job start, end or failure is O(C) for C classes
-// when nothing fits and O(C log Q) per job it starts for Q queued jobs
+// when no class's width fits the free nodes, O(C log Q) for Q queued jobs
+// when one does, and O(C log Q) per job it starts
 // (per class a tree of the queued plans in queue order finds the first
 // job that fits; a job list under 640 jobs is scanned instead, O(Q) over a
 // contiguous mirror of the nodes and plans: classqueue.go) — plus, for a

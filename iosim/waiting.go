@@ -7,8 +7,9 @@ import "slices"
 // the oldest request, removes the first: dropWaiting then advances the
 // slice's start over its backing array (wbuf), O(1) where moving the W − 1
 // requests behind it was O(W), and pushWaiting moves the requests back to
-// the array's start when an arrival finds its end (O(W) once per
-// cap − W grants). Any other removal moves the requests behind it, as
+// the array's start when an arrival finds its end with at least W free
+// slots before the start (O(W) once per W or more grants), and grows the
+// array otherwise: O(1) amortised. Any other removal moves the requests behind it, as
 // slices.Delete does. shiftWaiting, set by tests alone, removes the first
 // that way too: the oracle of TestWaitingQueueMatchesSlice and
 // TestFrontDropRunsEqualShiftRuns.
@@ -20,7 +21,7 @@ var shiftWaiting = false
 func (s *simulator) pushWaiting() *pending {
 	w := s.waiting
 	if len(w) == cap(w) {
-		if h := cap(s.wbuf) - cap(w); h > 0 { // w starts h requests into wbuf
+		if h := cap(s.wbuf) - cap(w); h > 0 && h >= len(w) { // w starts h requests into wbuf
 			full := s.wbuf[:cap(s.wbuf)]
 			n := copy(full, w)
 			clear(full[n:]) // no stale job pointers past the requests
