@@ -250,20 +250,34 @@ func (s *simulator) queueIndex(j *job) int {
 	return sort.Search(len(s.queue), func(i int) bool { return s.queue[i].qkey >= k })
 }
 
+// pickIndexed is the earliest queued job that fits: of a class whose
+// width q fits the free nodes, its first job when q ≤ extra, else its
+// first whose now + plan ≤ shadow. O(C log Q).
+func (s *simulator) pickIndexed(now, shadow float64, extra int) *job {
+	var pick *job
+	for c := range s.cq {
+		cq := &s.cq[c]
+		if cq.q > s.nFree || cq.lo == cq.hi {
+			continue
+		}
+		var j *job
+		if cq.q <= extra {
+			j = cq.first()
+		} else {
+			j = cq.firstPassing(cq.lo, now, shadow)
+		}
+		if j != nil && (pick == nil || j.qkey < pick.qkey) {
+			pick = j
+		}
+	}
+	return pick
+}
+
 // greedyIndexed is Greedy's pass over the queue by class.
 func (s *simulator) greedyIndexed() {
 	n := s.passes
 	for {
-		var pick *job
-		for c := range s.cq {
-			cq := &s.cq[c]
-			if cq.q > s.nFree || cq.lo == cq.hi {
-				continue
-			}
-			if j := cq.first(); j != nil && (pick == nil || j.qkey < pick.qkey) {
-				pick = j
-			}
-		}
+		pick := s.pickIndexed(0, 0, math.MaxInt) // any width fits "extra": a class's first job
 		if pick == nil {
 			return
 		}
@@ -302,22 +316,7 @@ func (s *simulator) easyIndexed() {
 	shadow, extra := s.reservation(head.q)
 	now := s.sim.Now()
 	for {
-		var pick *job
-		for c := range s.cq {
-			cq := &s.cq[c]
-			if cq.q > s.nFree || cq.lo == cq.hi {
-				continue
-			}
-			var j *job
-			if cq.q <= extra {
-				j = cq.first()
-			} else {
-				j = cq.firstPassing(cq.lo, now, shadow)
-			}
-			if j != nil && (pick == nil || j.qkey < pick.qkey) {
-				pick = j
-			}
-		}
+		pick := s.pickIndexed(now, shadow, extra)
 		if pick == nil {
 			return
 		}
