@@ -28,7 +28,7 @@ func encoderBytes(v any) ([]byte, bool) {
 // the value has a string that needs escaping or a non-finite float64
 // (the oracle is encoding/json itself, on arbitrary values).
 func TestAppendIsEncoder(t *testing.T) {
-	var wrote, declined int
+	var tally jsontest.Tally
 	rapid.Check(t, func(t *rapid.T) {
 		f, s := jsontest.Float(), jsontest.String()
 		var v any
@@ -60,22 +60,9 @@ func TestAppendIsEncoder(t *testing.T) {
 		}
 		got, ok := appendAnswer(nil, v)
 		want, encodable := encoderBytes(v)
-		switch {
-		case ok && !encodable:
-			t.Fatalf("appended %s where json.Encoder fails", got)
-		case ok && !bytes.Equal(got, want):
-			t.Fatalf("appended\n%s\njson.Encoder\n%s", got, want)
-		case !ok && plainAll:
-			t.Fatalf("declined %#v, whose strings are plain and floats finite", v)
-		case ok:
-			wrote++
-		default:
-			declined++
-		}
+		tally.Check(t, v, got, ok, want, encodable, plainAll)
 	})
-	if wrote == 0 || declined == 0 {
-		t.Fatalf("wrote %d, declined %d: both paths must be exercised", wrote, declined)
-	}
+	tally.Both(t)
 }
 
 // TestWriteJSONFallsBack: a value appendAnswer declines (a job id to

@@ -151,7 +151,7 @@ func fill(t *rapid.T, v reflect.Value, tame bool, path string) {
 // ±Inf, an unnamed kind) it declines, leaving the error to json; a tame
 // record (what the server writes) it never declines.
 func TestAppendRecordIsMarshal(t *testing.T) {
-	var wrote, declined int
+	var tally jsontest.Tally
 	rapid.Check(t, func(t *rapid.T) {
 		tame := rapid.IntRange(0, 2).Draw(t, "tame") == 0
 		var v any
@@ -167,22 +167,9 @@ func TestAppendRecordIsMarshal(t *testing.T) {
 		prefix := []byte("prior")
 		got, ok := appendRecord(prefix, v)
 		want, err := json.Marshal(v)
-		switch {
-		case ok && err != nil:
-			t.Fatalf("appendRecord wrote %s where json.Marshal fails: %v", got, err)
-		case ok && !bytes.Equal(got, append([]byte("prior"), want...)):
-			t.Fatalf("appendRecord of %#v:\n got %s\nwant prior%s", v, got, want)
-		case !ok && tame:
-			t.Fatalf("appendRecord declined a tame record %#v", v)
-		case ok:
-			wrote++
-		default:
-			declined++
-		}
+		tally.Check(t, v, got, ok, append([]byte("prior"), want...), err == nil, tame)
 	})
-	if wrote == 0 || declined == 0 {
-		t.Fatalf("wrote %d, declined %d: both paths must be exercised", wrote, declined)
-	}
+	tally.Both(t)
 }
 
 // TestRecordFallsBackToMarshal: a record the appender declines still

@@ -2,11 +2,12 @@
 // and encoding/json are most likely to part: floats where json changes its
 // form and strings it escapes. The coordinator's answer encoder
 // (coord/server) and record writer (coord/store) test themselves against
-// encoding/json on them. For tests only (it imports pgregory.net/rapid);
+// encoding/json on them, each value judged by a Tally. For tests only (it imports pgregory.net/rapid);
 // O(1) per draw.
 package jsontest
 
 import (
+	"bytes"
 	"math"
 
 	"pgregory.net/rapid"
@@ -40,4 +41,34 @@ func String() *rapid.Generator[string] {
 		rapid.StringMatching(`[ -~]{0,12}`),
 		rapid.String(),
 	)
+}
+
+// Tally judges a hand-written encoder against encoding/json, value by
+// value, and counts the values it wrote and declined.
+type Tally struct{ Wrote, Declined int }
+
+// Check fails t when the encoder wrote got (ok) where encoding/json fails
+// (!jsonOK), wrote other bytes than json's want, or declined (!ok) a
+// value it must write (mustWrite); else it counts v as written or
+// declined.
+func (c *Tally) Check(t interface{ Fatalf(string, ...any) }, v any, got []byte, ok bool, want []byte, jsonOK, mustWrite bool) {
+	switch {
+	case ok && !jsonOK:
+		t.Fatalf("the hand encoder wrote %s where encoding/json fails on %#v", got, v)
+	case ok && !bytes.Equal(got, want):
+		t.Fatalf("the hand encoder on %#v:\n got %s\nwant %s", v, got, want)
+	case !ok && mustWrite:
+		t.Fatalf("the hand encoder declined %#v, whose strings are plain and floats finite", v)
+	case ok:
+		c.Wrote++
+	default:
+		c.Declined++
+	}
+}
+
+// Both fails t unless the values checked took both paths.
+func (c *Tally) Both(t interface{ Fatalf(string, ...any) }) {
+	if c.Wrote == 0 || c.Declined == 0 {
+		t.Fatalf("wrote %d, declined %d: both paths must be exercised", c.Wrote, c.Declined)
+	}
 }
