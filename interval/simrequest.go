@@ -184,8 +184,8 @@ func Simulate(ctx context.Context, r SimRequest, sink runner.Sink[TaskRun], prog
 
 // SimulateToFiles is Simulate writing every run to the CSV file csvPath
 // and the JSON-lines file jsonlPath ("": none; "-": stdout), created only
-// once the request is valid and closed before it returns
-// (runner.CreateOutputs).
+// once the request is valid and replacing them only when every run
+// succeeded (runner.WithOutputs).
 func SimulateToFiles(ctx context.Context, r SimRequest, stdout io.Writer, csvPath, jsonlPath string, progress io.Writer) (*SimReport, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return Simulate(ctx, r, nil, progress)
@@ -193,15 +193,8 @@ func SimulateToFiles(ctx context.Context, r SimRequest, stdout io.Writer, csvPat
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	sink, closeOut, err := runner.CreateOutputs[TaskRun](stdout, csvPath, jsonlPath)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := Simulate(ctx, r, sink, progress)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return rep, err
+	var sink runner.Sink[TaskRun]
+	return runner.WithOutputs(stdout, csvPath, jsonlPath, &sink, func() (*SimReport, error) { return Simulate(ctx, r, sink, progress) })
 }
 
 // WriteText writes the report as `ckpt interval simulate` prints it.

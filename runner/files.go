@@ -1,36 +1,61 @@
 package runner
 
 import (
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/usage"
 
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 )
 
-// CreateOutputs creates the CSV file csvPath and the JSON-lines file
+// CreateOutputs opens the CSV file csvPath and the JSON-lines file
 // jsonlPath and returns a Sink writing every result to both, with a
-// function that closes the files once Run has returned. An empty path
-// skips that format; "-" writes it to stdout (which is not
-// closed; a nil stdout refuses "-"). At least one path must be given.
-func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func() error, error) {
+// function that ends them once Run has returned, given the run's error.
+// An empty path skips that format; "-" writes it to stdout (which is not
+// closed; a nil stdout refuses "-"). At least one path must be given; the
+// paths are checked as CheckOutputPaths does (usage errors).
+//
+// The files are written through temporary files in their folders
+// (output.Create): the end function renames them over their paths only
+// when the run's error is nil, so that a failed or interrupted run leaves
+// the previous files as they were. The rows such a run wrote, whole rows
+// only (a prefix of the shard's items), are kept beside them as
+// PATH.partial; the end function then returns the run's error saying so
+// (or, after a successful run, the first error closing the files).
+func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func(runErr error) error, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
 	}
-	if csvPath == jsonlPath {
+	if csvPath == "-" && jsonlPath == "-" {
 		return nil, nil, usage.Errorf("--csv and --jsonl are both %q: the rows of two formats would interleave in one file", csvPath)
+	}
+	if err := CheckOutputPaths(csvPath, jsonlPath, false); err != nil {
+		return nil, nil, err
 	}
 	var (
 		sinks []Sink[R]
-		files []*os.File
+		files []*output.File
+		paths []string
 	)
-	closeAll := func() error {
+	end := func(runErr error) error {
+		var kept []string
 		var first error
-		for _, f := range files {
-			if err := f.Close(); err != nil && first == nil {
+		for i, f := range files {
+			if runErr != nil {
+				if k, _ := f.Abort(paths[i] + ".partial"); k != "" {
+					kept = append(kept, k)
+				}
+			} else if err := f.Commit(); err != nil && first == nil {
 				first = fmt.Errorf("runner: %v", err)
 			}
+		}
+		if len(kept) > 0 {
+			return fmt.Errorf("%w (the rows written so far are in %s)", runErr, strings.Join(kept, " and "))
+		}
+		if runErr != nil {
+			return runErr
 		}
 		return first
 	}
@@ -41,11 +66,11 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 			}
 			return stdout, nil
 		}
-		f, err := os.Create(path)
+		f, err := output.Create(path)
 		if err != nil {
-			return nil, fmt.Errorf("runner: %v", err)
+			return nil, fmt.Errorf("runner: %s: %v", path, err)
 		}
-		files = append(files, f)
+		files, paths = append(files, f), append(paths, path)
 		return f, nil
 	}
 	if csvPath != "" {
@@ -58,45 +83,53 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 	if jsonlPath != "" {
 		w, err := open(jsonlPath)
 		if err != nil {
-			closeAll()
+			end(err)
 			return nil, nil, err
 		}
 		sinks = append(sinks, NewJSONL[R](w))
 	}
 	if len(sinks) == 1 {
-		return sinks[0], closeAll, nil
+		return sinks[0], end, nil
 	}
-	return Tee(sinks...), closeAll, nil
+	return Tee(sinks...), end, nil
 }
 
 // CheckOutputs checks that a sweep's rows go somewhere — to csvPath,
-// jsonlPath, or with asJSON to the report's JSON on stdout — and that at most
-// one of them is stdout ("-").
+// jsonlPath, or with asJSON to the report's JSON on stdout — and the
+// paths as CheckOutputPaths does.
 func CheckOutputs(csvPath, jsonlPath string, asJSON bool) error {
-	switch {
-	case csvPath == "" && jsonlPath == "" && !asJSON:
+	if csvPath == "" && jsonlPath == "" && !asJSON {
 		return usage.Errorf("give --csv, --jsonl or --json")
-	case asJSON && (csvPath == "-" || jsonlPath == "-") || csvPath == "-" && jsonlPath == "-":
+	}
+	return CheckOutputPaths(csvPath, jsonlPath, asJSON)
+}
+
+// CheckOutputPaths checks, before any work is done, the --csv and --jsonl
+// paths of a command whose report (JSON on stdout with asJSON) may come
+// with rows or without: at most one of them is stdout ("-"), and the files
+// are writable and distinct as output.CheckPaths sees them. Its errors are
+// usage errors naming the flags.
+func CheckOutputPaths(csvPath, jsonlPath string, asJSON bool) error {
+	if asJSON && (csvPath == "-" || jsonlPath == "-") || csvPath == "-" && jsonlPath == "-" {
 		return usage.Errorf("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
-	return nil
+	return output.CheckPaths(output.Path{Flag: "csv", Path: csvPath}, output.Path{Flag: "jsonl", Path: jsonlPath})
 }
 
 // WithOutputs runs a sweep (run) whose rows go through *sink to the files
 // csvPath and jsonlPath (CreateOutputs; none when both are empty), and
-// closes the files after it: the first error of the sweep and the close.
+// ends the files after it: the files replace their paths only when run
+// succeeded. It returns the sweep's error (saying where its rows were
+// kept) or the error closing the files.
 func WithOutputs[T, R any](stdout io.Writer, csvPath, jsonlPath string, sink *Sink[T], run func() (R, error)) (R, error) {
-	closeOut := func() error { return nil }
+	end := func(err error) error { return err }
 	if csvPath != "" || jsonlPath != "" {
 		var err error
-		if *sink, closeOut, err = CreateOutputs[T](stdout, csvPath, jsonlPath); err != nil {
+		if *sink, end, err = CreateOutputs[T](stdout, csvPath, jsonlPath); err != nil {
 			var none R
 			return none, err
 		}
 	}
 	rep, err := run()
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return rep, err
+	return rep, end(err)
 }

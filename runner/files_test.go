@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -57,5 +59,75 @@ func TestWithOutputs(t *testing.T) {
 	}
 	if _, err := WithOutputs(nil, dir+"/no/such/dir.csv", "", &sink, func() (int, error) { t.Fatal("ran without its file"); return 0, nil }); err == nil {
 		t.Fatal("a file that cannot be created was accepted")
+	}
+}
+
+// A sweep that fails after some rows leaves the previous files as they
+// were (it emptied them when CreateOutputs wrote in place), keeps its
+// whole rows beside them as PATH.partial, says so in its error, and leaves
+// no temporary file; a successful one replaces them.
+func TestWithOutputsKeepsOldFilesOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	cp, jp := filepath.Join(dir, "o.csv"), filepath.Join(dir, "o.jsonl")
+	for _, p := range []string{cp, jp} {
+		if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	boom := errors.New("boom")
+	var sink Sink[outcome]
+	_, err := WithOutputs(nil, cp, jp, &sink, func() (int, error) {
+		return 0, Run(context.Background(), Options{Seed: 2, Workers: 1}, testPoints(3), 2, func(ctx context.Context, it Item[param]) (outcome, error) {
+			if it.K == 4 {
+				return outcome{}, boom
+			}
+			return sweepFn(ctx, it)
+		}, sink)
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), cp+".partial and "+jp+".partial") {
+		t.Fatalf("err = %v", err)
+	}
+	for _, p := range []string{cp, jp} {
+		if b, _ := os.ReadFile(p); string(b) != "old\n" {
+			t.Errorf("%s became %q", p, b)
+		}
+	}
+	wantC, _ := runToBytes(t, Options{Seed: 2}, testPoints(3), 2)
+	gotC, _ := os.ReadFile(cp + ".partial")
+	if lines := bytes.SplitAfter(wantC, []byte("\n")); !bytes.Equal(gotC, bytes.Join(lines[:5], nil)) {
+		t.Errorf("partial rows %q, want the header and items 0-3", gotC)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 4 {
+		t.Errorf("%d files left, want the 2 old ones and the 2 partial ones", len(es))
+	}
+	if _, err := WithOutputs(nil, cp, "", &sink, func() (int, error) { return 0, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(cp); len(b) != 0 {
+		t.Errorf("a successful sweep of no rows left %q", b)
+	}
+}
+
+// The paths are checked before any file is made: the same file under two
+// spellings, a missing folder, a folder (usage errors naming the flag).
+func TestCreateOutputsChecksPaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.Mkdir("adir.jsonl", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ csv, jsonl, want string }{
+		{"same.out", "./same.out", `--csv "same.out" and --jsonl "./same.out" are the same file`},
+		{"same.out", filepath.Join(dir, "same.out"), "are the same file"},
+		{"no/o.csv", "", `--csv "no/o.csv": the folder no does not exist`},
+		{"o.csv", "adir.jsonl", `--jsonl "adir.jsonl": is a folder`},
+	} {
+		_, _, err := CreateOutputs[outcome](nil, tc.csv, tc.jsonl)
+		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CreateOutputs(%q, %q): %v, want a usage error %q", tc.csv, tc.jsonl, err, tc.want)
+		}
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("%d entries, want only adir.jsonl", len(es))
 	}
 }

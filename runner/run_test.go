@@ -376,7 +376,7 @@ func TestCreateOutputs(t *testing.T) {
 	if err := Run(context.Background(), Options{Seed: 2}, testPoints(3), 2, sweepFn, sink); err != nil {
 		t.Fatal(err)
 	}
-	if err := closeFn(); err != nil {
+	if err := closeFn(nil); err != nil {
 		t.Fatal(err)
 	}
 	wantC, wantJ := runToBytes(t, Options{Seed: 2}, testPoints(3), 2)

@@ -154,9 +154,7 @@ func (s *setup) gridR(ctx context.Context, name string, base capacity.Params, va
 	var rows []runner.Result[capacity.SweepRow]
 	err = capacity.RunPoints(ctx, s.cfg.RunnerOptions(name, seed), pts, s.instances,
 		runner.Tee(fileSink, runner.Collect(&rows)))
-	if cerr := closeFn(); err == nil {
-		err = cerr
-	}
+	err = closeFn(err)
 	if err != nil {
 		return nil, err
 	}

@@ -280,9 +280,7 @@ func fig4(ctx context.Context, cfg repro.Config, st settings) ([]repro.Compariso
 		}
 		return fig4Result{Strategy: strat.Name, MTBFYears: it.Param.MTBF / iosim.Year, SysMTBFh: it.Param.MTBF / float64(c.Platform.Nodes) / 3600, Bandwidth: b}, nil
 	}, runner.Tee(sink, runner.Collect(&got)))
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+	err = closeOut(err)
 	if err != nil {
 		return nil, err
 	}

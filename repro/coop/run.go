@@ -136,9 +136,7 @@ func sweep(ctx context.Context, cfg repro.Config, st settings, name string, pts 
 		return nil, err
 	}
 	rs, err := iosim.Sweep(ctx, pts, sts, st.seeds, st.options(st.span), cfg.RunnerOptions(name, st.seed), sink)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
+	err = closeOut(err)
 	if err != nil {
 		return nil, err
 	}
