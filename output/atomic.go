@@ -57,10 +57,14 @@ func Create(path string) (*File, error) {
 	return &File{f: f, path: path, temp: true}, nil
 }
 
-// Write writes p to the file.
+// Write writes p to the file; an error names the file's path, not the
+// temporary file's.
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.f.Write(p)
 	f.n += int64(n)
+	if pe, ok := err.(*os.PathError); ok {
+		pe.Path = f.path
+	}
 	return n, err
 }
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
 	xfont "golang.org/x/image/font"
 	gplot "gonum.org/v1/plot"
@@ -244,7 +245,7 @@ func save(path, format string, f plot.Figure, p *figPlot) (err error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return fmt.Errorf("plot: encoding %q: %v", path, err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := output.WriteFile(path, func(w io.Writer) error { _, err := buf.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("plot: %v", err)
 	}
 	return nil

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
 
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -28,7 +29,7 @@ func (r renderer) Stack(path string, width, height vg.Length, panels []plot.Pane
 	if err != nil {
 		return fmt.Errorf("plot: %q: %w", path, err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := output.WriteFile(path, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return fmt.Errorf("plot: %v", err)
 	}
 	return nil
