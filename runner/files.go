@@ -52,7 +52,7 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 			}
 		}
 		if len(kept) > 0 {
-			return fmt.Errorf("%w (the rows written so far are in %s)", runErr, strings.Join(kept, " and "))
+			return &PartialError{Err: runErr, Paths: kept}
 		}
 		if runErr != nil {
 			return runErr
@@ -92,6 +92,32 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 		return sinks[0], end, nil
 	}
 	return Tee(sinks...), end, nil
+}
+
+// PartialError is the error of a run that failed or was interrupted after
+// writing rows to CreateOutputs' files: its rows, whole ones, are kept in
+// Paths (PATH.partial beside each output) while the outputs keep their
+// previous contents.
+type PartialError struct {
+	Err   error
+	Paths []string
+}
+
+func (e *PartialError) Error() string {
+	return fmt.Sprintf("%v (the rows written so far are in %s)", e.Err, strings.Join(e.Paths, " and "))
+}
+
+func (e *PartialError) Unwrap() error { return e.Err }
+
+// PartialNote is " (to A.partial)" when err is or wraps a PartialError,
+// else "": what a command adds to the one line that reports an
+// interruption.
+func PartialNote(err error) string {
+	var pe *PartialError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	return " (to " + strings.Join(pe.Paths, " and ") + ")"
 }
 
 // CheckOutputs checks that a sweep's rows go somewhere — to csvPath,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/supervise"
 	inputerr "github.com/ckpt-hpc/ckpt/usage"
 )
@@ -140,7 +141,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 0
 	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		fmt.Fprintln(stderr, "ckpt: interrupted (context canceled); only complete results were written")
+		fmt.Fprintln(stderr, "ckpt: interrupted (context canceled); only complete results were written"+runner.PartialNote(err))
 		return 1
 	}
 	fmt.Fprintln(stderr, "ckpt:", err)
