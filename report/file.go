@@ -28,6 +28,18 @@ func CheckPlotPath(plotPath string) error {
 	return usage.Errorf("--plot %q: want a .svg or .png file", plotPath)
 }
 
+// CheckPictures checks a command's --plot and --html before any work is
+// done, with its other output files (others, such as --swf): the picture's
+// extension (CheckPlotPath), and the files as output.CheckPaths does —
+// each folder exists, and no two flags name one file (a picture and a page
+// written to pp.svg would leave only the page). Errors are usage errors.
+func CheckPictures(plotPath, htmlPath string, others ...output.Path) error {
+	if err := CheckPlotPath(plotPath); err != nil {
+		return err
+	}
+	return output.CheckPaths(append([]output.Path{{Flag: "plot", Path: plotPath}, {Flag: "html", Path: htmlPath}}, others...)...)
+}
+
 // WritePictures writes r's picture to plotPath and its page to htmlPath,
 // each only when its path is not "" (the --plot and --html of a command).
 func WritePictures(plotPath, htmlPath string, r Pictured) error {

@@ -90,7 +90,7 @@ func newCapacitySimulateCmd() *cobra.Command {
   ckpt capacity simulate --workload ../shared/data/swf/KIT-FH2-2016-1_CQSim-simresult.rst --strategies dp-goodput,dp-bic:15 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckPlotPath(plotPath); err != nil {
+			if err := report.CheckPictures(plotPath, htmlPath); err != nil {
 				return err
 			}
 			req.Pictures = plotPath != "" || htmlPath != ""

@@ -92,7 +92,7 @@ func newChainStatusCmd() *cobra.Command {
   ckpt chain status slant-20260101-120000-4242 --html chain.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := report.CheckPlotPath(plotPath); err != nil {
+			if err := report.CheckPictures(plotPath, htmlPath); err != nil {
 				return err
 			}
 			st, err := loadChain(args[0])

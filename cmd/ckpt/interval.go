@@ -74,7 +74,7 @@ func newIntervalCmd() *cobra.Command {
   ckpt interval --te 1d --ckpt 5m --lanl LA-UR-05-7318-failure-data-1996-2005.csv --system 20 --html plan.html`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := report.CheckPlotPath(f.plotPath); err != nil {
+			if err := report.CheckPictures(f.plotPath, f.htmlPath); err != nil {
 				return err
 			}
 			req, err := intervalRequest(f, cmd.Flags().Changed)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ckpt-hpc/ckpt/interval"
+	"github.com/ckpt-hpc/ckpt/runner"
 )
 
 // intervalSimFlags are the flags of ckpt interval simulate, read straight
@@ -50,8 +53,8 @@ func newIntervalSimulateCmd() *cobra.Command {
   ckpt interval simulate --te 2h --ckpt 1m --failure-times failures.txt --strategy period:20m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
-				return usagef("--system goes with --lanl")
+			if err := runner.CheckOutputPaths(f.csv, f.jsonl, f.json); err != nil || cmd.Flags().Changed("system") && !cmd.Flags().Changed("lanl") {
+				return cmp.Or(err, usagef("--system goes with --lanl"))
 			}
 			rep, err := interval.SimulateToFiles(cmd.Context(), f.req, cmd.OutOrStdout(), f.csv, f.jsonl, cmd.ErrOrStderr())
 			if err == nil && (f.csv == "-" || f.jsonl == "-") {

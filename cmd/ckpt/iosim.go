@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/iosim"
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/report"
 	"github.com/ckpt-hpc/ckpt/runner"
 	"github.com/ckpt-hpc/ckpt/units"
@@ -94,13 +96,12 @@ func newIOSimRunCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sim, err := f.simulation(cmd)
 			if err == nil && printConfig {
-				err = iosim.PrintConfig(cmd.OutOrStdout(), sim.Source)
-				return namedFlag(cmd, err, nil)
+				return namedFlag(cmd, iosim.PrintConfig(cmd.OutOrStdout(), sim.Source), nil)
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)
 			}
-			if err := report.CheckPlotPath(plotPath); err != nil {
+			if err := report.CheckPictures(plotPath, htmlPath, output.Path{Flag: "swf", Path: req.SWF}); err != nil {
 				return err
 			}
 			if req.Timeline != "" && plotPath == "" && htmlPath == "" {
@@ -136,7 +137,7 @@ func newIOSimSweepCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if req.Simulation, err = f.simulation(cmd); err == nil {
-				err = req.Validate()
+				err = cmp.Or(req.Validate(), runner.CheckOutputPaths(csv, jsonl, f.json))
 			}
 			if err != nil {
 				return namedFlag(cmd, err, nil)

@@ -146,7 +146,7 @@ func checkProfileFlags(cmd *cobra.Command, f reserveFlags) error {
 			return usagef("--%s does not apply to "+profileSources+": %s", sf.name, sf.why)
 		}
 	}
-	return report.CheckPlotPath(f.plotPath)
+	return report.CheckPictures(f.plotPath, f.htmlPath)
 }
 
 // profileRequestFlags names the flag of each memplan.Request field.

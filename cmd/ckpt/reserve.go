@@ -179,7 +179,7 @@ func (f reserveFlags) checkApplicable(cmd *cobra.Command) error {
 			return usagef("--%s does not apply %s", c.flag, c.when)
 		}
 	}
-	return report.CheckPlotPath(f.plotPath)
+	return report.CheckPictures(f.plotPath, f.htmlPath)
 }
 
 // request maps the flags to a reservation.Request (checked by its

@@ -98,16 +98,10 @@ func (f *sweepFlags) checkOutputs(cmd *cobra.Command) error {
 		}
 		f.csv, f.jsonl = "", "-"
 	}
-	if f.csv == "" && f.jsonl == "" {
-		return usagef("give --csv or --jsonl")
-	}
-	if f.csv == "-" && f.jsonl == "-" {
-		return usagef("--csv and --jsonl cannot both go to stdout")
-	}
 	for _, name := range []string{"column", "fit"} {
 		if cmd.Flags().Changed(name) && f.history == "" {
 			return usagef("--%s does not apply without --history", name)
 		}
 	}
-	return nil
+	return runner.CheckOutputs(f.csv, f.jsonl, false)
 }
