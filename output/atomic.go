@@ -51,6 +51,9 @@ func Create(path string) (*File, error) {
 		dir = "."
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if pe, ok := err.(*os.PathError); ok {
+		pe.Path = path // the file asked for, not the temporary one
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -13,9 +14,10 @@ type Path struct {
 	Flag, Path string
 }
 
-// CheckPaths checks a command's output files before any work is done, as
-// usage errors naming the flag: each path's folder exists, no path is a
-// folder, and no two flags name the same file — compared as cleaned
+// CheckPaths checks a command's output files before any work is done,
+// naming the flag: each path's folder exists and no two flags name the
+// same file (usage errors), and no path is a folder (an error as for a
+// file that cannot be created, not a usage error) — compared as cleaned
 // absolute paths, and by os.SameFile (of the files, or of their folders
 // for the same name) where they exist, so that "out.csv" and "./out.csv",
 // or a link to it, are one file. "" (no file) and "-" (stdout) pass.
@@ -37,7 +39,7 @@ func CheckPaths(ps ...Path) error {
 			return usage.Errorf("--%s %q: the folder %s does not exist", p.Flag, p.Path, filepath.Dir(p.Path))
 		}
 		if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-			return usage.Errorf("--%s %q: is a folder, want a file", p.Flag, p.Path)
+			return fmt.Errorf("--%s %q: is a folder, want a file", p.Flag, p.Path) // as a file that cannot be created: not a usage error
 		}
 		for _, q := range prev {
 			if sameFile(q.abs, abs) {

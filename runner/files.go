@@ -28,9 +28,6 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
 	}
-	if csvPath == "-" && jsonlPath == "-" {
-		return nil, nil, usage.Errorf("--csv and --jsonl are both %q: the rows of two formats would interleave in one file", csvPath)
-	}
 	if err := CheckOutputPaths(csvPath, jsonlPath, false); err != nil {
 		return nil, nil, err
 	}
@@ -133,10 +130,13 @@ func CheckOutputs(csvPath, jsonlPath string, asJSON bool) error {
 // CheckOutputPaths checks, before any work is done, the --csv and --jsonl
 // paths of a command whose report (JSON on stdout with asJSON) may come
 // with rows or without: at most one of them is stdout ("-"), and the files
-// are writable and distinct as output.CheckPaths sees them. Its errors are
-// usage errors naming the flags.
+// are writable and distinct as output.CheckPaths sees them. Its errors
+// name the flags.
 func CheckOutputPaths(csvPath, jsonlPath string, asJSON bool) error {
-	if asJSON && (csvPath == "-" || jsonlPath == "-") || csvPath == "-" && jsonlPath == "-" {
+	switch {
+	case csvPath == "-" && jsonlPath == "-":
+		return usage.Errorf("--csv and --jsonl are both %q: the rows of two formats would interleave in one file", csvPath)
+	case asJSON && (csvPath == "-" || jsonlPath == "-"):
 		return usage.Errorf("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
 	return output.CheckPaths(output.Path{Flag: "csv", Path: csvPath}, output.Path{Flag: "jsonl", Path: jsonlPath})

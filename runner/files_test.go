@@ -116,7 +116,8 @@ func TestWithOutputsKeepsOldFilesOnFailure(t *testing.T) {
 }
 
 // The paths are checked before any file is made: the same file under two
-// spellings, a missing folder, a folder (usage errors naming the flag).
+// spellings, a missing folder (usage errors naming the flag), a folder (an
+// error naming the flag, as for a file that cannot be created).
 func TestCreateOutputsChecksPaths(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -130,7 +131,7 @@ func TestCreateOutputsChecksPaths(t *testing.T) {
 		{"o.csv", "adir.jsonl", `--jsonl "adir.jsonl": is a folder`},
 	} {
 		_, _, err := CreateOutputs[outcome](nil, tc.csv, tc.jsonl)
-		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || usage.Is(err) == strings.Contains(tc.want, "is a folder") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("CreateOutputs(%q, %q): %v, want a usage error %q", tc.csv, tc.jsonl, err, tc.want)
 		}
 	}

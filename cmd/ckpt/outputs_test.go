@@ -15,7 +15,8 @@ import (
 // two spellings, or under two flags, is refused up front (one output was
 // silently lost); --json with --csv - is refused by every sweep (iosim
 // sweep printed both, interval simulate dropped the JSON); an output in a
-// missing folder is a usage error before any work (it was exit 1 after).
+// missing folder is a usage error before any work (it was exit 1 after);
+// a folder as output is refused before any work too (exit 1, as before).
 func TestOutputFlagsAudit(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
@@ -35,7 +36,7 @@ func TestOutputFlagsAudit(t *testing.T) {
 		want string
 	}{
 		{append(iosweep, "--max-events", "1", "--csv", p("old.csv")), 1, "aborted"},
-		{append(iosweep, "--csv", p("old.csv"), "--jsonl", p("adir.jsonl")), 2, `--jsonl "` + p("adir.jsonl") + `": is a folder`},
+		{append(iosweep, "--csv", p("old.csv"), "--jsonl", p("adir.jsonl")), 1, `--jsonl "` + p("adir.jsonl") + `": is a folder`},
 		{append(wsweep, "--csv", p("same.out"), "--jsonl", dir+"/./same.out"), 2, "are the same file"},
 		{[]string{"reserve", "--plot", p("pp.svg"), "--html", p("pp.svg")}, 2, `--plot "` + p("pp.svg") + `" and --html "` + p("pp.svg") + `" are the same file`},
 		{[]string{"iosim", "run", "--span", "5d", "--seeds", "1", "--swf", p("sw.svg"), "--plot", p("sw.svg")}, 2, "--swf"},
