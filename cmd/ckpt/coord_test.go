@@ -352,3 +352,20 @@ func TestCoordLoadgenFailedRequests(t *testing.T) {
 		t.Errorf("exit %d, %+v, stderr %q", code, r, errOut)
 	}
 }
+
+// coord register refuses a float JSON cannot carry, and method ey
+// without the job's work, before sending (exit 2 naming the flag; --ey
+// NaN was "json: unsupported value: NaN", exit 1, and --method ey alone
+// registered a job whose every next was refused).
+func TestCoordRegisterRefusals(t *testing.T) {
+	for _, c := range []struct{ args, flag string }{
+		{"--ey NaN", "--ey: "}, {"--ey Inf", "--ey: "}, {"--ey -Inf", "--ey: "}, {"--ey -1", "--ey: "},
+		{"--method ey --ey 2", "--work: "}, {"--method ey", "--work: "},
+	} {
+		args := append([]string{"coord", "register", "--id", "j", "--size", "1GB", "--server", "http://127.0.0.1:1"}, strings.Fields(c.args)...)
+		_, errOut, code := run(t, "", args...)
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+c.flag) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q", c.args, code, errOut)
+		}
+	}
+}

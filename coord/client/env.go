@@ -1,11 +1,13 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -53,18 +55,33 @@ func Refused(err error) error {
 
 // RegisterIn registers the job of req whose allocation ends endIn seconds
 // from now (0: unknown), with a new job token if req has none; the answer
-// carries the token.
+// carries the token. A spec the coordinator would refuse
+// (coord.JobSpec.ValidateNew) is refused before sending, as a usage error
+// naming the flag of `ckpt coord register` (--ey NaN cannot even be sent:
+// JSON has no NaN).
 func (c *Client) RegisterIn(ctx context.Context, req api.RegisterRequest, endIn float64) (api.RegisterResponse, error) {
 	if req.JobToken == "" {
 		req.JobToken = NewJobToken()
 	}
+	now := float64(time.Now().UnixNano()) / 1e9
 	if endIn > 0 {
-		req.End = float64(time.Now().UnixNano())/1e9 + endIn
+		req.End = now + endIn
+	}
+	if err := req.Spec().ValidateNew(now); err != nil {
+		var e *coord.Error
+		if errors.As(err, &e) && e.Field != "" {
+			err = usage.Fieldf("--"+cmp.Or(registerFlags[e.Field], e.Field), "%s", e.Msg)
+		}
+		return api.RegisterResponse{JobToken: req.JobToken}, usage.Wrap(err)
 	}
 	res, err := c.Register(ctx, req)
 	res.JobToken = req.JobToken
 	return res, err
 }
+
+// registerFlags are the flags of `ckpt coord register` named otherwise
+// than the core's JobSpec fields they set.
+var registerFlags = map[string]string{"bytes": "size", "c": "ckpt", "r": "restart", "end": "end-in"}
 
 // ForJob is FromEnv for a `ckpt coord` verb acting for job id (--id,
 // required) whose own token is *jobToken (--job-token), else
