@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 type coordFlags struct {
 	url, tokenFile, id, jobToken string
 	json                         bool
+	timeout                      time.Duration
 }
 
 func newCoordCmd() *cobra.Command {
@@ -28,7 +30,9 @@ func newCoordCmd() *cobra.Command {
 next, acquires and releases the file system, and ends the job. The server
 is --server or $CKPT_COORD_URL; the bearer token is the first of
 --token-file or $CKPT_COORD_TOKEN; the job's own token is --job-token or
-$CKPT_JOB_TOKEN (register prints it when it issues one).`,
+$CKPT_JOB_TOKEN (register prints it when it issues one). A request is retried
+(transport error, 429, 503) within --timeout: a verb that gets no answer exits
+1 after at most --timeout; acquire's wait for the grant has no bound (--no-wait).`,
 		Example: `  export CKPT_COORD_TOKEN=$(head -1 tokens)
   eval "$(ckpt coord register --id sim-42 --nodes 128 --size 2TB --mtbf 12h --end-in 23:50:00 --export)"
   ckpt coord next --id sim-42
@@ -42,6 +46,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	pf.StringVar(&f.id, "id", "", "job id (required)")
 	pf.StringVar(&f.jobToken, "job-token", "", "the job's own token (if not given: $CKPT_JOB_TOKEN)")
 	addJSONFlag(pf, &f.json)
+	parsedVar(pf, &f.timeout, "timeout", "30s", "longest one request to the coordinator takes, retries included (0: no bound but 4 attempts of 10 s, 21 with several URLs)", wallclock(nonNeg))
 	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
 		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f), newCoordGateCmd(&f), newCoordMembersCmd(&f))
 	return cmd
@@ -49,7 +54,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
-	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob)
+	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob, f.timeout)
 }
 
 // print prints v as JSON with --json, else text.

@@ -369,3 +369,31 @@ func TestCoordRegisterRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A verb against a server that accepts and never answers gives up after
+// --timeout (it took 40 s, 210 s with two URLs), exit 1 in one line.
+func TestCoordTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	url := "http://" + ln.Addr().String()
+	start := time.Now()
+	_, errOut, code := run(t, "", "coord", "next", "--id", "x", "--server", url+","+url, "--timeout", "300ms")
+	if code != 1 || !strings.Contains(errOut, "no answer within 300ms") || strings.Count(errOut, "\n") != 1 || time.Since(start) > 5*time.Second {
+		t.Errorf("exit %d after %v: %q", code, time.Since(start), errOut)
+	}
+	if out, _, _ := run(t, "", "coord", "next", "--help"); !strings.Contains(out, "--timeout") || !strings.Contains(out, `(default "30s")`) {
+		t.Errorf("help:\n%s", out)
+	}
+}

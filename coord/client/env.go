@@ -22,9 +22,10 @@ func Named(url string) bool { return url != "" || os.Getenv("CKPT_COORD_URL") !=
 
 // FromEnv is the client of `ckpt coord`: the coordinator at url, else
 // $CKPT_COORD_URL, else DefaultURL; the bearer token is the first of
-// tokenFile (see api.ReadTokenFile), else $CKPT_COORD_TOKEN. A bad
-// token file is a usage error naming --token-file.
-func FromEnv(url, tokenFile string) (*Client, error) {
+// tokenFile (see api.ReadTokenFile), else $CKPT_COORD_TOKEN; each request
+// bounded by timeout (Client.Timeout, --timeout). A bad token file is a
+// usage error naming --token-file.
+func FromEnv(url, tokenFile string, timeout time.Duration) (*Client, error) {
 	tok := os.Getenv("CKPT_COORD_TOKEN")
 	if tokenFile != "" {
 		toks, err := api.ReadTokenFile(tokenFile)
@@ -39,7 +40,11 @@ func FromEnv(url, tokenFile string) (*Client, error) {
 	if url == "" {
 		url = DefaultURL
 	}
-	return New(url, tok)
+	c, err := New(url, tok)
+	if c != nil {
+		c.Timeout = timeout
+	}
+	return c, err
 }
 
 // Refused marks the coordinator's refusal of an invalid value
@@ -86,7 +91,7 @@ var registerFlags = map[string]string{"bytes": "size", "c": "ckpt", "r": "restar
 // ForJob is FromEnv for a `ckpt coord` verb acting for job id (--id,
 // required) whose own token is *jobToken (--job-token), else
 // $CKPT_JOB_TOKEN, which *jobToken then holds; needJob requires one.
-func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client, error) {
+func ForJob(url, tokenFile, id string, jobToken *string, needJob bool, timeout time.Duration) (*Client, error) {
 	if id == "" {
 		return nil, usage.Errorf("--id: required")
 	}
@@ -96,5 +101,5 @@ func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client,
 	if needJob && *jobToken == "" {
 		return nil, usage.Errorf("--job-token: required (or $CKPT_JOB_TOKEN)")
 	}
-	return FromEnv(url, tokenFile)
+	return FromEnv(url, tokenFile, timeout)
 }

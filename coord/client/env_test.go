@@ -21,7 +21,7 @@ import (
 func TestFromEnv(t *testing.T) {
 	t.Setenv("CKPT_COORD_URL", "")
 	t.Setenv("CKPT_COORD_TOKEN", "from-env")
-	cl, err := FromEnv("", "")
+	cl, err := FromEnv("", "", 0)
 	if err != nil || cl.Base != DefaultURL || cl.Token != "from-env" || Named("") {
 		t.Fatalf("%+v %v", cl, err)
 	}
@@ -30,13 +30,13 @@ func TestFromEnv(t *testing.T) {
 	if err := os.WriteFile(file, []byte("# c\nabcdefghijklmnopq\nzyxwvutsrqponmlkj\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if cl, err = FromEnv("", file); err != nil || cl.Base != "http://10.0.0.5:7070" || cl.Token != "abcdefghijklmnopq" || !Named("") {
+	if cl, err = FromEnv("", file, 0); err != nil || cl.Base != "http://10.0.0.5:7070" || cl.Token != "abcdefghijklmnopq" || !Named("") {
 		t.Fatalf("%+v %v", cl, err)
 	}
-	if cl, err = FromEnv("https://c:1", ""); err != nil || cl.Base != "https://c:1" {
+	if cl, err = FromEnv("https://c:1", "", 0); err != nil || cl.Base != "https://c:1" {
 		t.Fatalf("%+v %v", cl, err)
 	}
-	_, err = FromEnv("", filepath.Join(t.TempDir(), "none"))
+	_, err = FromEnv("", filepath.Join(t.TempDir(), "none"), 0)
 	if !usage.Is(err) || !strings.HasPrefix(err.Error(), "--token-file: ") {
 		t.Fatalf("missing token file: %v", err)
 	}
