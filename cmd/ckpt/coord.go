@@ -71,7 +71,7 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 	var req api.RegisterRequest
 	var endIn float64
 	var export bool
-	cmd := f.verb("register", "Register a job", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("register", "Register a job", "  eval \"$(ckpt coord register --id sim-42 --nodes 128 --size 2TB --mtbf 12h --end-in 23:50:00 --export)\"\n  ckpt coord register --id sim-43 --nodes 64 --ckpt 90s --method ey --ey 3 --work 20h", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		req.ID, req.JobToken = f.id, f.jobToken
 		res, err := cl.RegisterIn(ctx, req, endIn)
 		if export {
@@ -97,8 +97,8 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 
 // verb is a coord verb that asks the coordinator (needJob: acting for
 // the job, with its token): call's answer is printed as JSON or as text.
-func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context.Context, cl *client.Client) (any, string, error)) *cobra.Command {
-	return &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
+func (f *coordFlags) verb(use, short, example string, needJob bool, call func(ctx context.Context, cl *client.Client) (any, string, error)) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Example: example, Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
 		cl, err := f.client(needJob)
 		if err != nil {
 			return err
@@ -112,7 +112,7 @@ func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context
 }
 
 func newCoordNextCmd(f *coordFlags) *cobra.Command {
-	return f.verb("next", "When should the job checkpoint next?", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	return f.verb("next", "When should the job checkpoint next?", "  ckpt coord next --id sim-42 --json", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		a, err := cl.Next(ctx, f.id, nil)
 		return a, a.Text(), err
 	})
@@ -121,7 +121,7 @@ func newCoordNextCmd(f *coordFlags) *cobra.Command {
 func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 	var req api.AcquireRequest
 	var noWait bool
-	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", "  ckpt coord acquire --id sim-42 --json   # waits for the grant: its token, expiry and share\n  ckpt coord acquire --id sim-42 --no-wait --request-id ck-3   # asks once (again: polls), granted or waiting", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.AcquireWith(ctx, f.id, f.jobToken, req, !noWait)
 		return g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID), err
 	})
@@ -136,7 +136,7 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 
 func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 	var token uint64
-	cmd := f.verb("renew", "Renew a granted lease (heartbeat)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("renew", "Renew a granted lease (heartbeat)", "  ckpt coord renew --id sim-42 --token 7", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.Renew(ctx, f.id, f.jobToken, token, nil)
 		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
 	})
@@ -147,7 +147,7 @@ func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 	var token uint64
 	var d float64
-	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", "  ckpt coord release --id sim-42 --token 7 --duration 95s", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.Release(ctx, f.id, f.jobToken, token, d, nil)
 		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
 	})
@@ -158,7 +158,7 @@ func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 
 func newCoordDoneCmd(f *coordFlags) *cobra.Command {
 	var failed bool
-	cmd := f.verb("done", "End the job (its run time and failure join the platform's statistics)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("done", "End the job (its run time and failure join the platform's statistics)", "  ckpt coord done --id sim-42\n  ckpt coord done --id sim-42 --failed   # ended by a node failure", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		res, err := cl.Done(ctx, f.id, f.jobToken, failed, nil)
 		return res, "done " + f.id, err
 	})

@@ -397,3 +397,14 @@ func TestCoordTimeout(t *testing.T) {
 		t.Errorf("help:\n%s", out)
 	}
 }
+
+// Every shell verb's help shows a real example of itself (they had none).
+func TestCoordVerbExamples(t *testing.T) {
+	for _, verb := range []string{"coord register", "coord next", "coord acquire", "coord renew", "coord release", "coord done", "chain cancel"} {
+		out, _, code := run(t, "", append(strings.Fields(verb), "--help")...)
+		_, ex, _ := strings.Cut(out, "\nExamples:\n")
+		if code != 0 || !strings.Contains(ex, "ckpt "+verb+" ") {
+			t.Errorf("%s --help:\n%s", verb, out)
+		}
+	}
+}
