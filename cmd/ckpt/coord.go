@@ -90,7 +90,7 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 	fl.Float64Var(&req.EY, "ey", 0, "expected number of failures over --work")
 	parsedVar(fl, &req.Work, "work", "", "the job's work Te (for --method ey)", positive)
 	parsedVar(fl, &endIn, "end-in", "", "time left in the allocation (Slurm's squeue -o %L works), if known", positive)
-	fl.StringVar(&req.Method, "method", "daly", "period: daly, young or ey")
+	fl.StringVar(&req.Method, "method", "daly", "period: daly, young or ey (ey needs the work: --work or --end-in)")
 	fl.BoolVar(&export, "export", false, "print shell export lines (CKPT_JOB_TOKEN)")
 	return cmd
 }
