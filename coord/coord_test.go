@@ -513,3 +513,38 @@ func TestAuthHashIsKnowns(t *testing.T) {
 		}
 	}
 }
+
+// A new job of method ey without its work (no work, no allocation end
+// after now) is refused naming work: it was registered, every Next then
+// refused and the job could not be registered again with its work. A
+// state that holds such a job (before this rule) still restores.
+func TestRegisterEYNeedsWork(t *testing.T) {
+	c := newC(t, "ordered")
+	for _, s := range []JobSpec{
+		{ID: "e", Nodes: 1, C: 1, EY: 2, Method: MethodEY},
+		{ID: "e", Nodes: 1, C: 1, EY: 2, Method: MethodEY, End: 100}, // the allocation ended
+	} {
+		_, err := c.Register(100, s)
+		if e, ok := err.(*Error); !ok || e.Field != "work" || e.Kind != Invalid {
+			t.Errorf("%+v: %v", s, err)
+		}
+		if err := s.ValidateNew(100); err == nil || err.Error() != "work: method ey needs the job's work (work, or an allocation end after now)" {
+			t.Errorf("ValidateNew %+v: %v", s, err)
+		}
+	}
+	for _, s := range []JobSpec{
+		{ID: "w", Nodes: 1, C: 1, EY: 2, Work: 441, Method: MethodEY},
+		{ID: "a", Nodes: 1, C: 1, EY: 2, End: 541, Method: MethodEY},
+	} {
+		if _, err := c.Register(100, s); err != nil {
+			t.Fatal(err)
+		}
+		if a, err := c.Next(100, s.ID); err != nil || !(a.At > 100 && a.At <= 121) {
+			t.Errorf("%s: %+v %v", s.ID, a, err)
+		}
+	}
+	stuck := Job{Spec: JobSpec{ID: "old", Nodes: 1, C: 1, Method: MethodEY}, Num: 1}
+	if _, err := Restore(c.cfg, Meta{JobNum: 1}, []Job{stuck}); err != nil {
+		t.Errorf("an old ey job without work: %v", err)
+	}
+}

@@ -81,6 +81,25 @@ func (s JobSpec) Validate() error {
 	return nil
 }
 
+// ValidateNew is Validate and what a new registration at time now needs
+// besides: method ey needs the job's work Te, given (Work) or up to an
+// allocation end after now. Without it every Next would be refused, and
+// the job could not be registered again with its work (another spec is a
+// Conflict). The error names the bad field.
+func (s JobSpec) ValidateNew(now float64) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return s.needsWork(now)
+}
+
+func (s JobSpec) needsWork(now float64) error {
+	if s.Method == MethodEY && s.Work == 0 && !(s.End > now) {
+		return errorf(Invalid, "work", "method ey needs the job's work (work, or an allocation end after now)")
+	}
+	return nil
+}
+
 func clip(s string) string {
 	if len(s) > 40 {
 		return s[:40] + "…"
@@ -174,7 +193,7 @@ func (j *Job) past(requestID string, token uint64) (Past, bool) {
 
 // Register adds a job at time now. Registering the same id with the same
 // spec again returns the existing job (a retry); a different spec is a
-// Conflict.
+// Conflict. A new job's spec must pass ValidateNew.
 func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
 	c.begin(now)
 	if err := s.Validate(); err != nil {
@@ -188,7 +207,10 @@ func (c *Coordinator) Register(now float64, s JobSpec) (Job, error) {
 		if j.Spec != s {
 			return Job{}, errorf(Conflict, "id", "job %q is already registered with another spec", s.ID)
 		}
-		return j.copy(), nil
+		return j.copy(), nil // a retry: answered as the first time
+	}
+	if err := s.needsWork(now); err != nil {
+		return Job{}, err
 	}
 	if len(c.jobs) >= c.cfg.MaxJobs {
 		return Job{}, errorf(Full, "", "%d jobs registered, the limit", len(c.jobs))

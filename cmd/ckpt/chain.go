@@ -120,9 +120,10 @@ func newChainStatusCmd() *cobra.Command {
 func newChainCancelCmd() *cobra.Command {
 	var js bool
 	cmd := &cobra.Command{
-		Use:   "cancel ID",
-		Short: "Cancel every pending or running reservation of a chain",
-		Args:  cobra.ExactArgs(1),
+		Use:     "cancel ID",
+		Short:   "Cancel every pending or running reservation of a chain",
+		Example: "  ckpt chain cancel slant-20260101-120000-4242 --json",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := loadChain(args[0])
 			if err != nil {

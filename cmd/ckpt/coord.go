@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 type coordFlags struct {
 	url, tokenFile, id, jobToken string
 	json                         bool
+	timeout                      time.Duration
 }
 
 func newCoordCmd() *cobra.Command {
@@ -28,7 +30,9 @@ func newCoordCmd() *cobra.Command {
 next, acquires and releases the file system, and ends the job. The server
 is --server or $CKPT_COORD_URL; the bearer token is the first of
 --token-file or $CKPT_COORD_TOKEN; the job's own token is --job-token or
-$CKPT_JOB_TOKEN (register prints it when it issues one).`,
+$CKPT_JOB_TOKEN (register prints it when it issues one). A request is retried
+(transport error, 429, 503) within --timeout: a verb that gets no answer exits
+1 after at most --timeout; acquire's wait for the grant has no bound (--no-wait).`,
 		Example: `  export CKPT_COORD_TOKEN=$(head -1 tokens)
   eval "$(ckpt coord register --id sim-42 --nodes 128 --size 2TB --mtbf 12h --end-in 23:50:00 --export)"
   ckpt coord next --id sim-42
@@ -42,6 +46,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 	pf.StringVar(&f.id, "id", "", "job id (required)")
 	pf.StringVar(&f.jobToken, "job-token", "", "the job's own token (if not given: $CKPT_JOB_TOKEN)")
 	addJSONFlag(pf, &f.json)
+	parsedVar(pf, &f.timeout, "timeout", "30s", "longest one request to the coordinator takes, retries included (0: no bound but 4 attempts of 10 s, 21 with several URLs)", wallclock(nonNeg))
 	cmd.AddCommand(newCoordRegisterCmd(&f), newCoordNextCmd(&f), newCoordAcquireCmd(&f),
 		newCoordRenewCmd(&f), newCoordReleaseCmd(&f), newCoordDoneCmd(&f), newCoordLoadgenCmd(&f), newCoordSimulateCmd(&f), newCoordGateCmd(&f), newCoordMembersCmd(&f))
 	return cmd
@@ -49,7 +54,7 @@ $CKPT_JOB_TOKEN (register prints it when it issues one).`,
 
 // client builds the client and checks --id (and the job token if needed).
 func (f *coordFlags) client(needJob bool) (*client.Client, error) {
-	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob)
+	return client.ForJob(f.url, f.tokenFile, f.id, &f.jobToken, needJob, f.timeout)
 }
 
 // print prints v as JSON with --json, else text.
@@ -66,7 +71,7 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 	var req api.RegisterRequest
 	var endIn float64
 	var export bool
-	cmd := f.verb("register", "Register a job", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("register", "Register a job", "  eval \"$(ckpt coord register --id sim-42 --nodes 128 --size 2TB --mtbf 12h --end-in 23:50:00 --export)\"\n  ckpt coord register --id sim-43 --nodes 64 --ckpt 90s --method ey --ey 3 --work 20h", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		req.ID, req.JobToken = f.id, f.jobToken
 		res, err := cl.RegisterIn(ctx, req, endIn)
 		if export {
@@ -85,15 +90,15 @@ func newCoordRegisterCmd(f *coordFlags) *cobra.Command {
 	fl.Float64Var(&req.EY, "ey", 0, "expected number of failures over --work")
 	parsedVar(fl, &req.Work, "work", "", "the job's work Te (for --method ey)", positive)
 	parsedVar(fl, &endIn, "end-in", "", "time left in the allocation (Slurm's squeue -o %L works), if known", positive)
-	fl.StringVar(&req.Method, "method", "daly", "period: daly, young or ey")
+	fl.StringVar(&req.Method, "method", "daly", "period: daly, young or ey (ey needs the work: --work or --end-in)")
 	fl.BoolVar(&export, "export", false, "print shell export lines (CKPT_JOB_TOKEN)")
 	return cmd
 }
 
 // verb is a coord verb that asks the coordinator (needJob: acting for
 // the job, with its token): call's answer is printed as JSON or as text.
-func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context.Context, cl *client.Client) (any, string, error)) *cobra.Command {
-	return &cobra.Command{Use: use, Short: short, Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
+func (f *coordFlags) verb(use, short, example string, needJob bool, call func(ctx context.Context, cl *client.Client) (any, string, error)) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Example: example, Args: cobra.NoArgs, RunE: func(cmd *cobra.Command, _ []string) error {
 		cl, err := f.client(needJob)
 		if err != nil {
 			return err
@@ -107,7 +112,7 @@ func (f *coordFlags) verb(use, short string, needJob bool, call func(ctx context
 }
 
 func newCoordNextCmd(f *coordFlags) *cobra.Command {
-	return f.verb("next", "When should the job checkpoint next?", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	return f.verb("next", "When should the job checkpoint next?", "  ckpt coord next --id sim-42 --json", false, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		a, err := cl.Next(ctx, f.id, nil)
 		return a, a.Text(), err
 	})
@@ -116,7 +121,7 @@ func newCoordNextCmd(f *coordFlags) *cobra.Command {
 func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 	var req api.AcquireRequest
 	var noWait bool
-	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("acquire", "Ask for the file system (waits for the grant)", "  ckpt coord acquire --id sim-42 --json   # waits for the grant: its token, expiry and share\n  ckpt coord acquire --id sim-42 --no-wait --request-id ck-3   # asks once (again: polls), granted or waiting", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.AcquireWith(ctx, f.id, f.jobToken, req, !noWait)
 		return g, fmt.Sprintf("%s %d (request %s)", g.Status, g.Token, g.RequestID), err
 	})
@@ -131,7 +136,7 @@ func newCoordAcquireCmd(f *coordFlags) *cobra.Command {
 
 func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 	var token uint64
-	cmd := f.verb("renew", "Renew a granted lease (heartbeat)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("renew", "Renew a granted lease (heartbeat)", "  ckpt coord renew --id sim-42 --token 7", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.Renew(ctx, f.id, f.jobToken, token, nil)
 		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
 	})
@@ -142,7 +147,7 @@ func newCoordRenewCmd(f *coordFlags) *cobra.Command {
 func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 	var token uint64
 	var d float64
-	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("release", "Release a granted lease, reporting the checkpoint's duration", "  ckpt coord release --id sim-42 --token 7 --duration 95s", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		g, err := cl.Release(ctx, f.id, f.jobToken, token, d, nil)
 		return g, fmt.Sprintf("%s %d", g.Status, g.Token), err
 	})
@@ -153,7 +158,7 @@ func newCoordReleaseCmd(f *coordFlags) *cobra.Command {
 
 func newCoordDoneCmd(f *coordFlags) *cobra.Command {
 	var failed bool
-	cmd := f.verb("done", "End the job (its run time and failure join the platform's statistics)", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
+	cmd := f.verb("done", "End the job (its run time and failure join the platform's statistics)", "  ckpt coord done --id sim-42\n  ckpt coord done --id sim-42 --failed   # ended by a node failure", true, func(ctx context.Context, cl *client.Client) (any, string, error) {
 		res, err := cl.Done(ctx, f.id, f.jobToken, failed, nil)
 		return res, "done " + f.id, err
 	})

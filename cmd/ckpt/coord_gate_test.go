@@ -98,3 +98,22 @@ func TestRunCoordinator(t *testing.T) {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// coord gate exits with its app's status, 128 + N when signal N killed it
+// (it exited 1 for any failure), and its help says why SIGINT reaches the
+// app as SIGTERM (no coordinator is asked: no checkpoint signal comes).
+func TestCoordGateExitsWithTheAppsStatus(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	t.Setenv("SLURM_JOB_ID", "")
+	for script, want := range map[string]int{"exit 0": 0, "exit 7": 7, "kill -TERM $$": 143} {
+		_, errOut, code := run(t, "", "coord", "gate", "--id", "g", "--server", "http://127.0.0.1:1", "--", "bash", "-c", script)
+		if code != want || want != 0 && strings.Count(errOut, "\n") != 1 {
+			t.Errorf("app %q: exit %d, want %d; stderr %q", script, code, want, errOut)
+		}
+	}
+	if out, _, _ := run(t, "", "coord", "gate", "--help"); !strings.Contains(out, "SIGTERM and SIGINT end the job") || !strings.Contains(out, "128 + N") {
+		t.Errorf("help:\n%s", out)
+	}
+}

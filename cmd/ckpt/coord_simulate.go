@@ -69,7 +69,7 @@ func newCoordMembersCmd(f *coordFlags) *cobra.Command {
 		Example: "  ckpt coord members add n4=127.0.0.1:7104@127.0.0.1:7074 --server http://127.0.0.1:7071,http://127.0.0.1:7072\n  ckpt coord members remove n4"}
 	verb := func(use, short string, call func(context.Context, replica.MemberClient, string) (api.GroupView, error)) *cobra.Command {
 		return &cobra.Command{Use: use, Short: short, Args: cobra.ExactArgs(1), RunE: func(cmd *cobra.Command, a []string) error {
-			cl, err := client.FromEnv(f.url, f.tokenFile)
+			cl, err := client.FromEnv(f.url, f.tokenFile, f.timeout)
 			if err != nil {
 				return err
 			}

@@ -352,3 +352,59 @@ func TestCoordLoadgenFailedRequests(t *testing.T) {
 		t.Errorf("exit %d, %+v, stderr %q", code, r, errOut)
 	}
 }
+
+// coord register refuses a float JSON cannot carry, and method ey
+// without the job's work, before sending (exit 2 naming the flag; --ey
+// NaN was "json: unsupported value: NaN", exit 1, and --method ey alone
+// registered a job whose every next was refused).
+func TestCoordRegisterRefusals(t *testing.T) {
+	for _, c := range []struct{ args, flag string }{
+		{"--ey NaN", "--ey: "}, {"--ey Inf", "--ey: "}, {"--ey -Inf", "--ey: "}, {"--ey -1", "--ey: "},
+		{"--method ey --ey 2", "--work: "}, {"--method ey", "--work: "},
+	} {
+		args := append([]string{"coord", "register", "--id", "j", "--size", "1GB", "--server", "http://127.0.0.1:1"}, strings.Fields(c.args)...)
+		_, errOut, code := run(t, "", args...)
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+c.flag) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q", c.args, code, errOut)
+		}
+	}
+}
+
+// A verb against a server that accepts and never answers gives up after
+// --timeout (it took 40 s, 210 s with two URLs), exit 1 in one line.
+func TestCoordTimeout(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	url := "http://" + ln.Addr().String()
+	start := time.Now()
+	_, errOut, code := run(t, "", "coord", "next", "--id", "x", "--server", url+","+url, "--timeout", "300ms")
+	if code != 1 || !strings.Contains(errOut, "no answer within 300ms") || strings.Count(errOut, "\n") != 1 || time.Since(start) > 5*time.Second {
+		t.Errorf("exit %d after %v: %q", code, time.Since(start), errOut)
+	}
+	if out, _, _ := run(t, "", "coord", "next", "--help"); !strings.Contains(out, "--timeout") || !strings.Contains(out, `(default "30s")`) {
+		t.Errorf("help:\n%s", out)
+	}
+}
+
+// Every shell verb's help shows a real example of itself (they had none).
+func TestCoordVerbExamples(t *testing.T) {
+	for _, verb := range []string{"coord register", "coord next", "coord acquire", "coord renew", "coord release", "coord done", "chain cancel"} {
+		out, _, code := run(t, "", append(strings.Fields(verb), "--help")...)
+		_, ex, _ := strings.Cut(out, "\nExamples:\n")
+		if code != 0 || !strings.Contains(ex, "ckpt "+verb+" ") {
+			t.Errorf("%s --help:\n%s", verb, out)
+		}
+	}
+}

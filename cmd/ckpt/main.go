@@ -128,7 +128,8 @@ func markArgErrors(c *cobra.Command) {
 }
 
 // execute runs ckpt with the given arguments and streams and returns the
-// process exit status: 0, 1 for runtime failures, 2 for usage errors. The
+// process exit status: 0, 1 for runtime failures, 2 for usage errors, or
+// the status of the program ckpt stood for (coord gate: its app's). The
 // tests call it in-process.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(args...)
@@ -145,6 +146,9 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	fmt.Fprintln(stderr, "ckpt:", err)
+	if st := (interface{ ExitStatus() int })(nil); errors.As(err, &st) {
+		return st.ExitStatus()
+	}
 	if inputerr.Is(err) || isUnknownCommand(err) {
 		return 2
 	}

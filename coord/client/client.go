@@ -46,6 +46,11 @@ type Client struct {
 	Retries int
 	// PollInterval of WaitGrant (1 s if zero).
 	PollInterval time.Duration
+	// Timeout bounds one request, its retries included (0: no bound but
+	// theirs: with HTTP's 10 s per attempt, 4 attempts take up to 40 s
+	// with one URL, 21 up to 210 s with several). A request without an
+	// answer by then is an error naming the bound, not ctx's.
+	Timeout time.Duration
 
 	cur   atomic.Int32 // the URL of Base that answered last
 	peers sync.Map     // origin -> true: replicas a configured server's /v1/status listed
@@ -159,6 +164,21 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 			return err
 		}
 	}
+	parent := ctx
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel()
+	}
+	attempts := 0
+	var last error
+	// ended: the caller's ctx ended, or the Timeout did
+	ended := func() error {
+		if parent.Err() != nil {
+			return parent.Err()
+		}
+		return fmt.Errorf("coordinator: %s %s: no answer within %v (attempts: %d; the last: %v)", method, path, c.Timeout, attempts, last)
+	}
 	hc := &http.Client{Timeout: 10 * time.Second}
 	if c.HTTP != nil {
 		*hc = *c.HTTP
@@ -175,16 +195,16 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 	i := int(c.cur.Load()) % len(bases)
 	next := func() { i = (i + 1) % len(bases); c.cur.Store(int32(i)) }
 	leader := "" // where the last 307 pointed, if not one of bases
-	var last error
 	wait := time.Duration(0)
 	for attempt := 0; attempt <= max(retries, 0); attempt++ {
 		if wait > 0 {
 			select {
 			case <-ctx.Done():
-				return ctx.Err()
+				return ended()
 			case <-time.After(wait):
 			}
 		}
+		attempts++
 		wait = min(time.Duration(attempt+1)*100*time.Millisecond, 500*time.Millisecond)
 		base := cmp.Or(leader, bases[i])
 		leader = ""
@@ -201,10 +221,10 @@ func (c *Client) do(ctx context.Context, method, path, jobToken string, in, out 
 		}
 		resp, err := hc.Do(req)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
 			last = err
+			if ctx.Err() != nil {
+				return ended()
+			}
 			next()
 			continue
 		}

@@ -1,11 +1,13 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/coord"
 	"github.com/ckpt-hpc/ckpt/coord/api"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -20,9 +22,10 @@ func Named(url string) bool { return url != "" || os.Getenv("CKPT_COORD_URL") !=
 
 // FromEnv is the client of `ckpt coord`: the coordinator at url, else
 // $CKPT_COORD_URL, else DefaultURL; the bearer token is the first of
-// tokenFile (see api.ReadTokenFile), else $CKPT_COORD_TOKEN. A bad
-// token file is a usage error naming --token-file.
-func FromEnv(url, tokenFile string) (*Client, error) {
+// tokenFile (see api.ReadTokenFile), else $CKPT_COORD_TOKEN; each request
+// bounded by timeout (Client.Timeout, --timeout). A bad token file is a
+// usage error naming --token-file.
+func FromEnv(url, tokenFile string, timeout time.Duration) (*Client, error) {
 	tok := os.Getenv("CKPT_COORD_TOKEN")
 	if tokenFile != "" {
 		toks, err := api.ReadTokenFile(tokenFile)
@@ -37,7 +40,11 @@ func FromEnv(url, tokenFile string) (*Client, error) {
 	if url == "" {
 		url = DefaultURL
 	}
-	return New(url, tok)
+	c, err := New(url, tok)
+	if c != nil {
+		c.Timeout = timeout
+	}
+	return c, err
 }
 
 // Refused marks the coordinator's refusal of an invalid value
@@ -53,23 +60,38 @@ func Refused(err error) error {
 
 // RegisterIn registers the job of req whose allocation ends endIn seconds
 // from now (0: unknown), with a new job token if req has none; the answer
-// carries the token.
+// carries the token. A spec the coordinator would refuse
+// (coord.JobSpec.ValidateNew) is refused before sending, as a usage error
+// naming the flag of `ckpt coord register` (--ey NaN cannot even be sent:
+// JSON has no NaN).
 func (c *Client) RegisterIn(ctx context.Context, req api.RegisterRequest, endIn float64) (api.RegisterResponse, error) {
 	if req.JobToken == "" {
 		req.JobToken = NewJobToken()
 	}
+	now := float64(time.Now().UnixNano()) / 1e9
 	if endIn > 0 {
-		req.End = float64(time.Now().UnixNano())/1e9 + endIn
+		req.End = now + endIn
+	}
+	if err := req.Spec().ValidateNew(now); err != nil {
+		var e *coord.Error
+		if errors.As(err, &e) && e.Field != "" {
+			err = usage.Fieldf("--"+cmp.Or(registerFlags[e.Field], e.Field), "%s", e.Msg)
+		}
+		return api.RegisterResponse{JobToken: req.JobToken}, usage.Wrap(err)
 	}
 	res, err := c.Register(ctx, req)
 	res.JobToken = req.JobToken
 	return res, err
 }
 
+// registerFlags are the flags of `ckpt coord register` named otherwise
+// than the core's JobSpec fields they set.
+var registerFlags = map[string]string{"bytes": "size", "c": "ckpt", "r": "restart", "end": "end-in"}
+
 // ForJob is FromEnv for a `ckpt coord` verb acting for job id (--id,
 // required) whose own token is *jobToken (--job-token), else
 // $CKPT_JOB_TOKEN, which *jobToken then holds; needJob requires one.
-func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client, error) {
+func ForJob(url, tokenFile, id string, jobToken *string, needJob bool, timeout time.Duration) (*Client, error) {
 	if id == "" {
 		return nil, usage.Errorf("--id: required")
 	}
@@ -79,5 +101,5 @@ func ForJob(url, tokenFile, id string, jobToken *string, needJob bool) (*Client,
 	if needJob && *jobToken == "" {
 		return nil, usage.Errorf("--job-token: required (or $CKPT_JOB_TOKEN)")
 	}
-	return FromEnv(url, tokenFile)
+	return FromEnv(url, tokenFile, timeout)
 }

@@ -279,7 +279,8 @@ func stamp(path string) string {
 // this process's and whose progress file is $CKPT_PROGRESS_FILE (cfg's
 // Signals, Env, ProgressFile and AppSignalled are set here: the app gets
 // SIGTERM once, see stepSignalsApp). An app that exits with a non-zero
-// status is an error naming it.
+// status is an *AppExit naming it, whose status `ckpt coord gate` exits
+// with.
 func RunGate(ctx context.Context, cfg GateConfig) error {
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGHUP)
@@ -288,10 +289,30 @@ func RunGate(ctx context.Context, cfg GateConfig) error {
 	cfg.AppSignalled = stepSignalsApp(ctx, slurm.Exec{}, os.Getenv, time.Now)
 	code, err := Gate(ctx, cfg)
 	if err == nil && code != 0 {
-		err = fmt.Errorf("%s exited with status %d", cfg.App[0], code)
+		err = &AppExit{App: cfg.App[0], Status: code}
 	}
 	return err
 }
+
+// AppExit is the end of an app that did not succeed: its exit status
+// under supervise's rule (the exit code, or 128 + N when signal N killed
+// it, as shells report it). ckpt exits with ExitStatus, so that the gate
+// stands for the app in a job script and before the runner.
+type AppExit struct {
+	App    string
+	Status int
+}
+
+func (e *AppExit) Error() string {
+	if supervise.Signalled(e.Status) {
+		s := syscall.Signal(e.Status - 128)
+		return fmt.Sprintf("%s killed by signal %d (%v): status %d", e.App, int(s), s, e.Status)
+	}
+	return fmt.Sprintf("%s exited with status %d", e.App, e.Status)
+}
+
+// ExitStatus is the status the process that ran the app exits with.
+func (e *AppExit) ExitStatus() int { return e.Status }
 
 // stepSignalsApp says, for the gate that ckpt run starts in place of the
 // app, whether a SIGTERM that reaches the gate reached the app too, so
