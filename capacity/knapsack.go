@@ -135,10 +135,19 @@ func unpack(c cell) vec {
 	return vec{c.x, float64(c.k >> 32), float64(c.k & (1<<32 - 1))}
 }
 
-// maxTraceback bounds the traceback table (bytes).
-const maxTraceback = 1 << 31
+// maxTable bounds the memory a solve allocates (bytes): the traceback, one
+// byte per job and state, and the two value layers, cellBytes per state
+// each (tableBytes). A solve above it is refused before allocating.
+const maxTable = 1 << 31
 
-var errTooLarge = errors.New("instance too large: the dynamic program would need more than 2 GiB of traceback (m·P_max² bytes)")
+// cellBytes is the size of a cell (unsafe.Sizeof(cell{})).
+const cellBytes = 16
+
+// tableBytes is the memory of a solve over m job layers of n states:
+// m·n bytes of traceback and two layers of n cells.
+func tableBytes(m, n int) float64 { return float64(n) * (float64(m) + 2*cellBytes) }
+
+var errTooLarge = errors.New("instance too large: the dynamic program would need more than 2 GiB of tables (m + 32 bytes per state for m jobs: about P² states on P processors, P³ for dp-goodput-slow)")
 
 var negInf = vec{math.Inf(-1), 0, 0}
 
@@ -367,7 +376,7 @@ func tieTolerance(opts [][]option, init vec, useMin bool) float64 {
 func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (vec, []uint8, bool) {
 	l := newLayout(A)
 	m, n := len(opts), l.n
-	if float64(m)*float64(n) > maxTraceback {
+	if tableBytes(m, n) > maxTable {
 		k.tooBig = true
 		return negInf, nil, false
 	}
