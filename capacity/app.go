@@ -138,7 +138,7 @@ func points(e Experiment) ([]SweepPoint, error) {
 		return nil, usage.Fieldf("values", "%v", err)
 	}
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, paramError(err)
 	}
 	return pts, nil
 }

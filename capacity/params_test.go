@@ -203,3 +203,49 @@ func FuzzNew(f *testing.F) {
 		}
 	})
 }
+
+// The range of P_max is what runs: P_min = round(pmin·pmax) ≥ 1 (jobs are
+// drawn no wider than P_min), and the strategies' tables fit in 2 GiB for
+// one job at P_i = P_max (audit: 1 and 65536 passed and failed at runtime).
+func TestPMaxRange(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*Params)
+		want string
+	}{
+		{func(p *Params) { p.PMax = 1 }, "pmax = 1: must be in [3, 65536] so that P_min = round(0.2·pmax) >= 1"},
+		{func(p *Params) { p.PMax, p.PMinFrac = 9, 0.05 }, "pmax = 9: must be in [10, 65536]"},
+		{func(p *Params) { p.PMinFrac = 0 }, "pmin = 0: must be at least"},
+	} {
+		p := DefaultParams()
+		c.set(&p)
+		var pe *ParamError
+		if err := p.Validate(); !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("got %v, want %s...", err, c.want)
+		}
+	}
+	for _, f := range []float64{0.2, 0.05, 0.3, 1e-4} {
+		lo := MinPMax(f)
+		if (Params{PMax: lo, PMinFrac: f}).Platform().PMin != 1 || (Params{PMax: lo - 1, PMinFrac: f}).Platform().PMin != 0 {
+			t.Errorf("MinPMax(%g) = %d", f, lo)
+		}
+	}
+	for spec, hi := range map[string]int{"dp-goodput": 8065, "dp-bic:15": 8065, "target-goodput:0.5": 999, "dp-goodput-slow": 415, "greedy-yield": MaxProcessors} {
+		p := DefaultParams()
+		if got := MaxPMax(spec, p); got != hi {
+			t.Errorf("MaxPMax(%s) = %d, want %d", spec, got, hi)
+		}
+		e := Experiment{Workloads: []Workload{{Name: "uniform"}}, Params: p, Strategies: []string{spec}}
+		e.Params.PMax = hi
+		if _, err := e.Points(); err != nil {
+			t.Errorf("%s at %d: %v", spec, hi, err)
+		}
+		if hi == MaxProcessors {
+			continue
+		}
+		e.Params.PMax = hi + 1
+		var pe *ParamError
+		if _, err := e.Points(); !errors.As(err, &pe) || pe.Param != "pmax" || !strings.Contains(err.Error(), "in [3, "+strconv.Itoa(hi)+"] for "+spec) {
+			t.Errorf("%s at %d: %v", spec, hi+1, err)
+		}
+	}
+}

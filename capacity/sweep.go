@@ -213,6 +213,13 @@ func (e Experiment) Points() ([]SweepPoint, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, p := range params {
+		for _, a := range e.Strategies {
+			if hi := MaxPMax(a, p); p.PMax > hi {
+				return nil, &ParamError{Param: "pmax", Value: float64(p.PMax), Want: fmt.Sprintf("in [%d, %d] for %s: above, its dynamic program's tables take more than 2 GiB", MinPMax(p.PMinFrac), hi, a)}
+			}
+		}
+	}
 	var pts []SweepPoint
 	for wi := range e.Workloads {
 		for vi, p := range params {

@@ -262,3 +262,22 @@ func TestCapacityWriteErrorExits1(t *testing.T) {
 		}
 	}
 }
+
+// The range of --p-max is checked up front, with its limits (audit: 1 and
+// 65536 passed validation and failed at runtime with exit 1).
+func TestCapacityPMaxLimits(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"simulate", "--p-max", "1"}, "--p-max: 1 must be in [3, 65536] so that P_min = round(0.2·pmax) >= 1 processor"},
+		{[]string{"simulate", "--p-max", "65536"}, "--p-max: 65536 must be in [3, 8065] for dp-goodput"},
+		{[]string{"simulate", "--p-max", "30000", "--sections", "1", "--strategies", "dp-goodput", "--load", "0.01"}, "--p-max: 30000 must be in [3, 8065] for dp-goodput"},
+		{[]string{"sweep", "--vary", "pmax", "--values", "100,9000", "--strategies", "dp-bic:15"}, "--values: pmax = 9000: must be in [3, 8065] for dp-bic:15"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"capacity"}, c.args...)...)
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
