@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -324,7 +324,7 @@ type ExportReport struct {
 }
 
 // RunExport draws the instance that RunSimulate simulates with the same
-// setup and writes its four files, each through a temporary file.
+// setup and writes its four files, all or none (writeAll).
 func RunExport(_ context.Context, r ExportRequest) (ExportReport, error) {
 	if err := r.Validate(); err != nil {
 		return ExportReport{}, err
@@ -346,23 +346,86 @@ func RunExport(_ context.Context, r ExportRequest) (ExportReport, error) {
 	if err != nil {
 		return ExportReport{}, err
 	}
-	writers := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
+	files := []namedWriter{
 		{r.Out + ".json", func(w io.Writer) error { return trace.WriteBatsim(w, wl) }},
 		{r.Out + "_events.jsonl", func(w io.Writer) error { return trace.WriteBatsimEvents(w, evs) }},
 		{r.Out + "_platform.xml", func(w io.Writer) error { return WritePlatformXML(w, in.PMax) }},
 		{r.Out + ".swf", func(w io.Writer) error { return WriteInstanceSWF(w, in, pt, r.Seed, r.Instance) }},
 	}
+	if err := writeAll(files); err != nil {
+		return ExportReport{}, err
+	}
 	var rep ExportReport
-	for _, wr := range writers {
-		if err := output.WriteFile(wr.name, wr.write); err != nil {
-			return rep, err
-		}
-		rep.Files = append(rep.Files, wr.name)
+	for _, f := range files {
+		rep.Files = append(rep.Files, f.name)
 	}
 	return rep, nil
+}
+
+// namedWriter is a file to write: its path and what writes its bytes.
+type namedWriter struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writeAll writes a set of files that belong together (an exported
+// instance) all or none: every target is checked first (one that exists
+// and is not a regular file, such as a folder, is refused as a usage error
+// of "out", since a rename cannot replace it), every file is written into
+// a temporary beside it, and only when all are written are they renamed
+// over their targets. A failure before the renames leaves every target as
+// it was and no temporary file; a rename over a regular file in its own
+// folder, checked just before, does not fail in practice.
+func writeAll(files []namedWriter) (err error) {
+	for _, f := range files {
+		if fi, serr := os.Stat(f.name); serr == nil && !fi.Mode().IsRegular() {
+			return usage.Fieldf("out", "%s exists and is not a regular file: nothing written", f.name)
+		}
+	}
+	tmps := make([]string, 0, len(files))
+	defer func() {
+		if err != nil {
+			for _, t := range tmps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for _, f := range files {
+		t, err := writeTemp(f)
+		if t != "" {
+			tmps = append(tmps, t)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w (nothing written)", f.name, err)
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(tmps[i], f.name); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// writeTemp writes f into a new temporary file in f.name's folder and
+// returns its path ("" when none was created).
+func writeTemp(f namedWriter) (string, error) {
+	dir, base := filepath.Split(f.name)
+	if dir == "" {
+		dir = "."
+	}
+	t, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	err = f.write(t)
+	if err == nil {
+		err = t.Chmod(0o644)
+	}
+	if cerr := t.Close(); err == nil {
+		err = cerr
+	}
+	return t.Name(), err
 }
 
 // ScoreRequest is `ckpt capacity batsim-score`: ckpt's metrics of a
