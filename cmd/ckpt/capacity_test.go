@@ -281,3 +281,16 @@ func TestCapacityPMaxLimits(t *testing.T) {
 		}
 	}
 }
+
+// export prints only the names of the files it writes: --json is refused
+// rather than ignored (audit: plain "wrote ..." lines on stdout, exit 0).
+func TestCapacityExportRefusesJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "inst")
+	stdout, errOut, code := run(t, "", "capacity", "export", "--json", "--p-max", "16", "--sections", "4", "--load", "1", "--out", out)
+	if code != 2 || stdout != "" || !strings.Contains(errOut, "--json") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2 naming --json", code, stdout, errOut)
+	}
+	if _, err := os.Stat(out + ".json"); err == nil {
+		t.Fatal("inst.json written")
+	}
+}
