@@ -1,8 +1,8 @@
 package capacity
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -166,15 +166,43 @@ func (r SimulateRequest) Validate() error {
 }
 
 // SimulateReport is the rows of a simulation; its JSON is the array of
-// rows.
+// rows, each the object a --jsonl line holds (rowsJSON).
 type SimulateReport struct {
 	Rows []SweepRow
 	// Panels are the schedule pictures (SimulateRequest.Pictures).
 	Panels []plot.Panel
+	// results are the rows with their item, point, replicate and seed.
+	results []runner.Result[SweepRow]
 }
 
-// MarshalJSON writes the rows.
-func (r SimulateReport) MarshalJSON() ([]byte, error) { return json.Marshal(r.Rows) }
+// MarshalJSON writes the rows (rowsJSON).
+func (r SimulateReport) MarshalJSON() ([]byte, error) { return rowsJSON(r.results, r.Rows) }
+
+// rowsJSON is the JSON array of the rows, each the object of its JSON line
+// (runner.NewJSONL: item, point, rep, seed, then the row's snake_case
+// columns; NaN and ±Inf as strings), so that --json and --jsonl agree.
+// Rows without their results (a report built by hand) are items 0, 1, ...
+func rowsJSON(res []runner.Result[SweepRow], rows []SweepRow) ([]byte, error) {
+	if len(res) != len(rows) {
+		res = make([]runner.Result[SweepRow], len(rows))
+		for i, row := range rows {
+			res[i] = runner.Result[SweepRow]{K: i, Point: i, Value: row}
+		}
+	}
+	var buf bytes.Buffer
+	sink := runner.NewJSONL[SweepRow](&buf)
+	for _, x := range res {
+		if err := sink.Put(x); err != nil {
+			return nil, err
+		}
+	}
+	if err := sink.Flush(); err != nil {
+		return nil, err
+	}
+	lines := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	out := append([]byte("["), bytes.ReplaceAll(lines, []byte("\n"), []byte(","))...)
+	return append(out, ']'), nil
+}
 
 // RunSimulate simulates the request's strategies on one instance of each
 // workload.
@@ -191,7 +219,7 @@ func RunSimulate(ctx context.Context, r SimulateRequest) (SimulateReport, error)
 	if err := RunPoints(ctx, r.runnerOptions("capacity simulate", runner.Shard{}), pts, 1, runner.Collect(&res)); err != nil {
 		return SimulateReport{}, err
 	}
-	rep := SimulateReport{Rows: make([]SweepRow, len(res))}
+	rep := SimulateReport{Rows: make([]SweepRow, len(res)), results: res}
 	for i, x := range res {
 		rep.Rows[i] = x.Value
 	}
@@ -257,11 +285,12 @@ func (r SweepRequest) points() ([]SweepPoint, error) {
 
 // SweepReport holds the rows of a sweep when the request collects them.
 type SweepReport struct {
-	Rows []SweepRow
+	Rows    []SweepRow
+	results []runner.Result[SweepRow]
 }
 
-// MarshalJSON writes the rows.
-func (r SweepReport) MarshalJSON() ([]byte, error) { return json.Marshal(r.Rows) }
+// MarshalJSON writes the rows as the --jsonl lines' objects (rowsJSON).
+func (r SweepReport) MarshalJSON() ([]byte, error) { return rowsJSON(r.results, r.Rows) }
 
 // RunSweep simulates Instances instances of every point. Cancelling ctx
 // stops every simulation within a section; the sink has then received
@@ -285,7 +314,7 @@ func RunSweep(ctx context.Context, r SweepRequest) (SweepReport, error) {
 	if err := RunPoints(ctx, r.runnerOptions("capacity sweep", r.Shard), pts, r.Instances, runner.Tee(sinks...)); err != nil {
 		return SweepReport{}, err
 	}
-	rep := SweepReport{Rows: make([]SweepRow, 0, len(res))}
+	rep := SweepReport{Rows: make([]SweepRow, 0, len(res)), results: res}
 	for _, x := range res {
 		rep.Rows = append(rep.Rows, x.Value)
 	}

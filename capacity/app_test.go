@@ -2,8 +2,10 @@ package capacity
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -170,4 +172,20 @@ func TestRunExportAllOrNone(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	unchanged()
+}
+
+// A report's JSON is its rows as --jsonl writes them: snake_case keys
+// after item, point, rep and seed, NaN as a string; rows without their
+// results are items 0, 1, ...
+func TestReportJSONIsJSONL(t *testing.T) {
+	rows := []SweepRow{{Workload: "w", Algorithm: "a", MinYield: 0.5, RelYield: math.NaN()}, {Workload: "w", Algorithm: "b"}}
+	b, err := json.Marshal(SweepReport{Rows: rows})
+	want := `[{"item":0,"point":0,"rep":0,"seed":0,"workload":"w","vary":"","value":0,"algorithm":"a","jobs":0,"goodput":0,"min_yield":0.5,"rel_goodput":0,"rel_yield":"NaN","checkpoints":0,"recoveries":0,"finished":0},` +
+		`{"item":1,"point":1,"rep":0,"seed":0,"workload":"w","vary":"","value":0,"algorithm":"b","jobs":0,"goodput":0,"min_yield":0,"rel_goodput":0,"rel_yield":0,"checkpoints":0,"recoveries":0,"finished":0}]`
+	if err != nil || string(b) != want {
+		t.Fatalf("%v\n%s\nwant\n%s", err, b, want)
+	}
+	if b, err := json.Marshal(SimulateReport{}); err != nil || string(b) != "[]" {
+		t.Fatalf("empty: %s %v", b, err)
+	}
 }

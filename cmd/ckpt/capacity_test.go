@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -131,9 +132,9 @@ func TestCapacitySimulateAndSweep(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	var rows []struct {
-		Algorithm  string
-		RelGoodput float64
-		RelYield   float64
+		Algorithm  string  `json:"algorithm"`
+		RelGoodput float64 `json:"rel_goodput"`
+		RelYield   float64 `json:"rel_yield"`
 	}
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 5 {
 		t.Fatalf("%v %d", err, len(rows))
@@ -187,9 +188,9 @@ func TestCapacitySweepJSON(t *testing.T) {
 		t.Fatalf("exit %d %d: %s", c1, c2, errOut)
 	}
 	var rows []struct {
-		Value      float64
-		Algorithm  string
-		RelGoodput float64
+		Value      float64 `json:"value"`
+		Algorithm  string  `json:"algorithm"`
+		RelGoodput float64 `json:"rel_goodput"`
 	}
 	recs, cerr := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if err := json.Unmarshal([]byte(jsonOut), &rows); err != nil || cerr != nil || len(rows) != 4 || len(recs) != 5 {
@@ -199,6 +200,30 @@ func TestCapacitySweepJSON(t *testing.T) {
 		if r.Algorithm != "dp-goodput" || r.Value != float64(1+i/2) || r.RelGoodput <= 0 || r.RelGoodput > 1 {
 			t.Errorf("row %d: %+v", i, r)
 		}
+	}
+	// The objects of --json are those of --jsonl, key for key (audit: Go
+	// field names, "MinYield", against min_yield, without item and seed).
+	jsonlOut, _, c3 := run(t, "", append(args, "--csv", "", "--jsonl", "-")...)
+	var fromJSON, fromJSONL []map[string]any
+	json.Unmarshal([]byte(jsonOut), &fromJSON)
+	for line := range strings.SplitSeq(strings.TrimSpace(jsonlOut), "\n") {
+		var m map[string]any
+		json.Unmarshal([]byte(line), &m)
+		fromJSONL = append(fromJSONL, m)
+	}
+	if c3 != 0 || len(fromJSON) != 4 || !reflect.DeepEqual(fromJSON, fromJSONL) || fromJSON[0]["min_yield"] == nil || fromJSON[0]["seed"] == nil {
+		t.Fatalf("--json rows %v differ from --jsonl rows %v", fromJSON, fromJSONL)
+	}
+}
+
+// A zero relative goodput over a negative bound (checkpoints longer than
+// the sections) is 0, not -0, in every format.
+func TestCapacityNoNegativeZero(t *testing.T) {
+	args := []string{"capacity", "simulate", "--p-max", "10", "--avg-t", "10", "--c-min", "20", "--c-max", "20", "--sections", "2", "--strategies", "greedy-goodput"}
+	text, _, c1 := run(t, "", args...)
+	js, errOut, c2 := run(t, "", append(args, "--json")...)
+	if c1 != 0 || c2 != 0 || !strings.Contains(js, `"rel_goodput": 0,`) || strings.Contains(js, "-0") || strings.Contains(text, "-0") {
+		t.Fatalf("exit %d %d %s:\n%s\n%s", c1, c2, errOut, text, js)
 	}
 }
 
