@@ -141,6 +141,16 @@ func TestReadStateRefusals(t *testing.T) {
 		{strings.Replace(stateJSON, `"status":"running"`, `"status":1`, 1), `want running, checkpointed or idle`},
 		{`[1]`, "want an object"},
 		{`{"p_min":2,`, "truncated"},
+		// A yield with work or avail, neither, a key given twice: each
+		// was read silently (the yield ignored, work 0, the last key kept).
+		{strings.Replace(stateJSON, `"yield":0.5`, `"yield":0.9,"work":0`, 1), `s.json: job 0: field "yield" given with "work" or "avail"`},
+		{strings.Replace(stateJSON, `"yield":0.5`, `"yield":0.9,"avail":3`, 1), `s.json: job 0: field "yield" given with "work" or "avail"`},
+		{strings.Replace(stateJSON, `,"yield":0.5`, ``, 1), `s.json: job 0: missing field "yield" (or "work" and "avail")`},
+		{strings.Replace(stateJSON, `"work":5,`, ``, 1), `s.json: job 1: missing field "yield"`},
+		{strings.Replace(stateJSON, `"p":8,`, `"p":8,"p":9,`, 1), `s.json: field "p" given twice`},
+		{strings.Replace(stateJSON, `{"p":4,`, `{"p":4,"c":1,`, 1), `s.json: job 1: field "c" given twice`},
+		{strings.Replace(stateJSON, `"p_min":2`, `"p_min":2,"p_min":2`, 1), `s.json: field "p_min" given twice`},
+		{strings.Replace(stateJSON, `"p":8,`, `"p":8,"P":9,`, 1), `s.json: field "P" given twice`},
 	} {
 		_, err := ReadState(strings.NewReader(c.in), "s.json")
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Go ") ||

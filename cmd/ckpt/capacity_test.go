@@ -116,6 +116,9 @@ func TestCapacityBadInput(t *testing.T) {
 		{"", []string{"sweep", "--values", "50,50"}, "listed twice"},
 		{"", []string{"sweep", "--json", "--csv", "-"}, "stdout"},
 		{"", []string{"sweep", "--csv", ""}, "give --csv, --jsonl or --json"},
+		{strings.Replace(capState, `"yield":0.5`, `"yield":0.9,"work":0`, 1), []string{"decide", "--state", "-"}, `stdin: job 0: field "yield" given with "work"`},
+		{strings.Replace(capState, `,"yield":0.5`, ``, 1), []string{"decide", "--state", "-"}, `stdin: job 0: missing field "yield"`},
+		{strings.Replace(capState, `"p":8,`, `"p":8,"p":9,`, 1), []string{"decide", "--state", "-"}, `stdin: field "p" given twice`},
 	}
 	for _, c := range cases {
 		_, errOut, code := run(t, c.stdin, append([]string{"capacity"}, c.args...)...)
