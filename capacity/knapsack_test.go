@@ -35,3 +35,21 @@ func TestTableGuardBeforeAllocating(t *testing.T) {
 		t.Fatalf("tableBytes = %g: the test's instance is no longer too large", b)
 	}
 }
+
+// TargetGoodput refuses a section whose una table is too large instead of
+// planning it silently with DPGOODPUT, whose table alone fits (50 jobs on
+// 700 processors: 82·65·701² bytes against 82·701²).
+func TestTargetGoodputTooLargeIsRefused(t *testing.T) {
+	const p, m = 700, 50
+	st := &State{Platform: Platform{PMin: 1, PMax: p, Delta: 1}, P: p, T: 100}
+	for range m {
+		st.Jobs = append(st.Jobs, Job{P: 10, C: 1, R: 1})
+		st.Status, st.Work, st.Avail = append(st.Status, Idle), append(st.Work, 0), append(st.Avail, 0)
+	}
+	if _, err := (&TargetGoodput{G: 0.5}).Plan(st); !errors.Is(err, errTooLarge) {
+		t.Fatalf("err %v, want %v", err, errTooLarge)
+	}
+	if _, err := (&DPGoodput{}).Plan(st); err != nil {
+		t.Fatalf("dp-goodput: %v", err)
+	}
+}
