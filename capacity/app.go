@@ -1,16 +1,16 @@
 package capacity
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -138,7 +138,7 @@ func points(e Experiment) ([]SweepPoint, error) {
 		return nil, usage.Fieldf("values", "%v", err)
 	}
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, paramError(err)
 	}
 	return pts, nil
 }
@@ -166,15 +166,43 @@ func (r SimulateRequest) Validate() error {
 }
 
 // SimulateReport is the rows of a simulation; its JSON is the array of
-// rows.
+// rows, each the object a --jsonl line holds (rowsJSON).
 type SimulateReport struct {
 	Rows []SweepRow
 	// Panels are the schedule pictures (SimulateRequest.Pictures).
 	Panels []plot.Panel
+	// results are the rows with their item, point, replicate and seed.
+	results []runner.Result[SweepRow]
 }
 
-// MarshalJSON writes the rows.
-func (r SimulateReport) MarshalJSON() ([]byte, error) { return json.Marshal(r.Rows) }
+// MarshalJSON writes the rows (rowsJSON).
+func (r SimulateReport) MarshalJSON() ([]byte, error) { return rowsJSON(r.results, r.Rows) }
+
+// rowsJSON is the JSON array of the rows, each the object of its JSON line
+// (runner.NewJSONL: item, point, rep, seed, then the row's snake_case
+// columns; NaN and ±Inf as strings), so that --json and --jsonl agree.
+// Rows without their results (a report built by hand) are items 0, 1, ...
+func rowsJSON(res []runner.Result[SweepRow], rows []SweepRow) ([]byte, error) {
+	if len(res) != len(rows) {
+		res = make([]runner.Result[SweepRow], len(rows))
+		for i, row := range rows {
+			res[i] = runner.Result[SweepRow]{K: i, Point: i, Value: row}
+		}
+	}
+	var buf bytes.Buffer
+	sink := runner.NewJSONL[SweepRow](&buf)
+	for _, x := range res {
+		if err := sink.Put(x); err != nil {
+			return nil, err
+		}
+	}
+	if err := sink.Flush(); err != nil {
+		return nil, err
+	}
+	lines := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	out := append([]byte("["), bytes.ReplaceAll(lines, []byte("\n"), []byte(","))...)
+	return append(out, ']'), nil
+}
 
 // RunSimulate simulates the request's strategies on one instance of each
 // workload.
@@ -191,7 +219,7 @@ func RunSimulate(ctx context.Context, r SimulateRequest) (SimulateReport, error)
 	if err := RunPoints(ctx, r.runnerOptions("capacity simulate", runner.Shard{}), pts, 1, runner.Collect(&res)); err != nil {
 		return SimulateReport{}, err
 	}
-	rep := SimulateReport{Rows: make([]SweepRow, len(res))}
+	rep := SimulateReport{Rows: make([]SweepRow, len(res)), results: res}
 	for i, x := range res {
 		rep.Rows[i] = x.Value
 	}
@@ -257,11 +285,12 @@ func (r SweepRequest) points() ([]SweepPoint, error) {
 
 // SweepReport holds the rows of a sweep when the request collects them.
 type SweepReport struct {
-	Rows []SweepRow
+	Rows    []SweepRow
+	results []runner.Result[SweepRow]
 }
 
-// MarshalJSON writes the rows.
-func (r SweepReport) MarshalJSON() ([]byte, error) { return json.Marshal(r.Rows) }
+// MarshalJSON writes the rows as the --jsonl lines' objects (rowsJSON).
+func (r SweepReport) MarshalJSON() ([]byte, error) { return rowsJSON(r.results, r.Rows) }
 
 // RunSweep simulates Instances instances of every point. Cancelling ctx
 // stops every simulation within a section; the sink has then received
@@ -285,7 +314,7 @@ func RunSweep(ctx context.Context, r SweepRequest) (SweepReport, error) {
 	if err := RunPoints(ctx, r.runnerOptions("capacity sweep", r.Shard), pts, r.Instances, runner.Tee(sinks...)); err != nil {
 		return SweepReport{}, err
 	}
-	rep := SweepReport{Rows: make([]SweepRow, 0, len(res))}
+	rep := SweepReport{Rows: make([]SweepRow, 0, len(res)), results: res}
 	for _, x := range res {
 		rep.Rows = append(rep.Rows, x.Value)
 	}
@@ -324,7 +353,7 @@ type ExportReport struct {
 }
 
 // RunExport draws the instance that RunSimulate simulates with the same
-// setup and writes its four files, each through a temporary file.
+// setup and writes its four files, all or none (writeAll).
 func RunExport(_ context.Context, r ExportRequest) (ExportReport, error) {
 	if err := r.Validate(); err != nil {
 		return ExportReport{}, err
@@ -346,23 +375,86 @@ func RunExport(_ context.Context, r ExportRequest) (ExportReport, error) {
 	if err != nil {
 		return ExportReport{}, err
 	}
-	writers := []struct {
-		name  string
-		write func(io.Writer) error
-	}{
+	files := []namedWriter{
 		{r.Out + ".json", func(w io.Writer) error { return trace.WriteBatsim(w, wl) }},
 		{r.Out + "_events.jsonl", func(w io.Writer) error { return trace.WriteBatsimEvents(w, evs) }},
 		{r.Out + "_platform.xml", func(w io.Writer) error { return WritePlatformXML(w, in.PMax) }},
 		{r.Out + ".swf", func(w io.Writer) error { return WriteInstanceSWF(w, in, pt, r.Seed, r.Instance) }},
 	}
+	if err := writeAll(files); err != nil {
+		return ExportReport{}, err
+	}
 	var rep ExportReport
-	for _, wr := range writers {
-		if err := output.WriteFile(wr.name, wr.write); err != nil {
-			return rep, err
-		}
-		rep.Files = append(rep.Files, wr.name)
+	for _, f := range files {
+		rep.Files = append(rep.Files, f.name)
 	}
 	return rep, nil
+}
+
+// namedWriter is a file to write: its path and what writes its bytes.
+type namedWriter struct {
+	name  string
+	write func(io.Writer) error
+}
+
+// writeAll writes a set of files that belong together (an exported
+// instance) all or none: every target is checked first (one that exists
+// and is not a regular file, such as a folder, is refused as a usage error
+// of "out", since a rename cannot replace it), every file is written into
+// a temporary beside it, and only when all are written are they renamed
+// over their targets. A failure before the renames leaves every target as
+// it was and no temporary file; a rename over a regular file in its own
+// folder, checked just before, does not fail in practice.
+func writeAll(files []namedWriter) (err error) {
+	for _, f := range files {
+		if fi, serr := os.Stat(f.name); serr == nil && !fi.Mode().IsRegular() {
+			return usage.Fieldf("out", "%s exists and is not a regular file: nothing written", f.name)
+		}
+	}
+	tmps := make([]string, 0, len(files))
+	defer func() {
+		if err != nil {
+			for _, t := range tmps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for _, f := range files {
+		t, err := writeTemp(f)
+		if t != "" {
+			tmps = append(tmps, t)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w (nothing written)", f.name, err)
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(tmps[i], f.name); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	return nil
+}
+
+// writeTemp writes f into a new temporary file in f.name's folder and
+// returns its path ("" when none was created).
+func writeTemp(f namedWriter) (string, error) {
+	dir, base := filepath.Split(f.name)
+	if dir == "" {
+		dir = "."
+	}
+	t, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	err = f.write(t)
+	if err == nil {
+		err = t.Chmod(0o644)
+	}
+	if cerr := t.Close(); err == nil {
+		err = cerr
+	}
+	return t.Name(), err
 }
 
 // ScoreRequest is `ckpt capacity batsim-score`: ckpt's metrics of a

@@ -2,7 +2,10 @@ package capacity
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -129,5 +132,60 @@ func TestParseValues(t *testing.T) {
 		if _, err := ParseValues(in); err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: %v, want %s...", in, err, want)
 		}
+	}
+}
+
+// RunExport writes its files all or none (audit: with inst_platform.xml a
+// folder, inst.json was the new instance and inst.swf the old one): a
+// target that cannot be replaced is refused before anything is written,
+// and a failed write leaves every target as it was, with no temporary.
+func TestRunExportAllOrNone(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "inst")
+	for _, s := range []string{".json", ".swf", "_events.jsonl"} {
+		os.WriteFile(out+s, []byte("old"), 0o644)
+	}
+	os.Mkdir(out+"_platform.xml", 0o755)
+	_, err := RunExport(context.Background(), ExportRequest{Setup: quickSetup(), Out: out})
+	if ue, ok := err.(*usage.Error); !ok || ue.Field != "out" || !strings.Contains(err.Error(), "inst_platform.xml exists and is not a regular file") {
+		t.Fatalf("err %v, want a usage error of out naming inst_platform.xml", err)
+	}
+	unchanged := func() {
+		t.Helper()
+		for _, s := range []string{".json", ".swf", "_events.jsonl"} {
+			if b, _ := os.ReadFile(out + s); string(b) != "old" {
+				t.Errorf("%s: %.20q, want the old bytes", s, b)
+			}
+		}
+		es, _ := os.ReadDir(dir)
+		if len(es) != 4 {
+			t.Errorf("%d entries in the folder, want the 4 targets and no temporary", len(es))
+		}
+	}
+	unchanged()
+	os.Remove(out + "_platform.xml")
+	os.WriteFile(out+"_platform.xml", []byte("old"), 0o644)
+	boom := errors.New("boom")
+	ok := func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }
+	err = writeAll([]namedWriter{{out + ".json", ok}, {out + ".swf", ok}, {out + "_events.jsonl", func(io.Writer) error { return boom }}, {out + "_platform.xml", ok}})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err %v", err)
+	}
+	unchanged()
+}
+
+// A report's JSON is its rows as --jsonl writes them: snake_case keys
+// after item, point, rep and seed, NaN as a string; rows without their
+// results are items 0, 1, ...
+func TestReportJSONIsJSONL(t *testing.T) {
+	rows := []SweepRow{{Workload: "w", Algorithm: "a", MinYield: 0.5, RelYield: math.NaN()}, {Workload: "w", Algorithm: "b"}}
+	b, err := json.Marshal(SweepReport{Rows: rows})
+	want := `[{"item":0,"point":0,"rep":0,"seed":0,"workload":"w","vary":"","value":0,"algorithm":"a","jobs":0,"goodput":0,"min_yield":0.5,"rel_goodput":0,"rel_yield":"NaN","checkpoints":0,"recoveries":0,"finished":0},` +
+		`{"item":1,"point":1,"rep":0,"seed":0,"workload":"w","vary":"","value":0,"algorithm":"b","jobs":0,"goodput":0,"min_yield":0,"rel_goodput":0,"rel_yield":0,"checkpoints":0,"recoveries":0,"finished":0}]`
+	if err != nil || string(b) != want {
+		t.Fatalf("%v\n%s\nwant\n%s", err, b, want)
+	}
+	if b, err := json.Marshal(SimulateReport{}); err != nil || string(b) != "[]" {
+		t.Fatalf("empty: %s %v", b, err)
 	}
 }

@@ -46,7 +46,10 @@ func Decide(st *State, spec string) (*Decision, error) {
 		return nil, fmt.Errorf("%s produced an invalid schedule: %v", a.Name(), err)
 	}
 	d := &Decision{Algorithm: a.Name(), P: st.P, Length: st.T, Keep: st.Keep(st.P), Cnf: pl.Cnf,
-		Phase3: st.T - st.CMax(), Gain: out.Area, Goodput: out.Area / (float64(st.P) * st.T)}
+		Phase3: st.T - st.CMax(), Gain: out.Area}
+	if st.P > 0 { // P = 0 (p_min = 0) does no work: goodput 0, not 0/0
+		d.Goodput = out.Area / (float64(st.P) * st.T)
+	}
 	for j, ivs := range pl.Jobs {
 		dj := DecisionJob{Job: j, P: st.Jobs[j].P, Start: st.Status[j], End: out.End[j], Work: out.Work[j], Actions: ivs}
 		if dj.Actions == nil {

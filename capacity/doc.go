@@ -75,8 +75,9 @@
 // DPGoodput, DPYield, DPBiC and TargetYield take O(m·A_1·P_max) time per
 // section (DP1) plus O(m·P_max) (DP2) in the worst case, plus the bounds:
 // O(k·A_1·log k) for DPYIELD's (k ≤ 4m cases), O(m·(m + P_max)) for the
-// goodput programs'; and O(m·A_1·P_max) bytes (plus at most 128 MiB of
-// bound curves, O(m·P_max) floats); the
+// goodput programs'; and O(m·A_1·P_max) bytes, refused above 2 GiB with the
+// value layers (tableBytes), plus at most 128 MiB of
+// bound curves, O(m·P_max) floats; the
 // -Best-Cnf variants multiply by the number of C_nf candidates (≤ m + 1);
 // DPGoodputSlow takes O(m·A_1·P_max²) per C_nf; TargetGoodput O(m·A_1·
 // P_max·64) (una in 64 steps). The greedy algorithms take O(m log m).

@@ -135,10 +135,64 @@ func unpack(c cell) vec {
 	return vec{c.x, float64(c.k >> 32), float64(c.k & (1<<32 - 1))}
 }
 
-// maxTraceback bounds the traceback table (bytes).
-const maxTraceback = 1 << 31
+// maxTable bounds the memory a solve allocates (bytes): the traceback, one
+// byte per job and state, and the two value layers, cellBytes per state
+// each (tableBytes). A solve above it is refused before allocating.
+const maxTable = 1 << 31
 
-var errTooLarge = errors.New("instance too large: the dynamic program would need more than 2 GiB of traceback (m·P_max² bytes)")
+// cellBytes is the size of a cell (unsafe.Sizeof(cell{})).
+const cellBytes = 16
+
+// tableBytes is the memory of a solve over m job layers of n states:
+// m·n bytes of traceback and two layers of n cells.
+func tableBytes(m int, n float64) float64 { return n * (float64(m) + 2*cellBytes) }
+
+// tableStates is the number of states of the largest table the dynamic
+// program of spec fills on pl at P_i = P_max with no job running (every
+// section may be such): (P_max+1)² for DP1, times Keep(P_max)+1 for
+// DPGOODPUTSLOW and times unaLevels+1 for TARGETGOODPUT; 0 for the greedy
+// algorithms and for a bad spec.
+func tableStates(spec string, pl Platform) float64 {
+	a, err := New(spec)
+	if err != nil {
+		return 0
+	}
+	p := float64(pl.PMax + 1)
+	switch a.(type) {
+	case *GreedyGoodput, *GreedyYield:
+		return 0
+	case *DPGoodputSlow:
+		return p * p * float64(pl.Keep(pl.PMax)+1)
+	case *TargetGoodput:
+		return p * p * (unaLevels + 1)
+	}
+	return p * p
+}
+
+// MaxPMax returns the largest P_max (at most MaxProcessors) on which the
+// dynamic program of spec fits its tables of one job in 2 GiB, the other
+// parameters as in pr: above it every section at P_i = P_max is refused
+// (DP1 stops near 8 000 processors, TARGETGOODPUT near 1 000,
+// DPGOODPUTSLOW near 400). Binary search over P_max, O(log P_max).
+func MaxPMax(spec string, pr Params) int {
+	fits := func(pmax int) bool {
+		q := pr
+		q.PMax = pmax
+		return tableBytes(1, tableStates(spec, q.Platform())) <= maxTable
+	}
+	lo, hi := 1, MaxProcessors // fits(lo) is assumed; the answer is in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+var errTooLarge = errors.New("instance too large: the dynamic program would need more than 2 GiB of tables (m + 32 bytes per state for m jobs: about P² states on P processors, P³ for dp-goodput-slow)")
 
 var negInf = vec{math.Inf(-1), 0, 0}
 
@@ -367,7 +421,7 @@ func tieTolerance(opts [][]option, init vec, useMin bool) float64 {
 func (k *knap) solveLayers(A [3]int, opts [][]option, init vec, useMin bool) (vec, []uint8, bool) {
 	l := newLayout(A)
 	m, n := len(opts), l.n
-	if float64(m)*float64(n) > maxTraceback {
+	if tableBytes(m, float64(n)) > maxTable {
 		k.tooBig = true
 		return negInf, nil, false
 	}

@@ -43,7 +43,8 @@ func formatValue(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) 
 // Validate reports the first parameter out of its range as a *ParamError:
 // 1 ≤ Sections ≤ MaxSections, 1 ≤ PMax ≤ MaxProcessors, PMinFrac and Delta
 // fractions in [0, 1], 0 < Load ≤ MaxLoad, 0 < AvgT ≤ MaxTime,
-// 0 < CLo ≤ CHi ≤ MaxTime. NaN is out of every range.
+// 0 < CLo ≤ CHi ≤ MaxTime, and P_min = round(PMinFrac·PMax) ≥ 1 (MinPMax).
+// NaN is out of every range.
 func (pr Params) Validate() error {
 	checks := []struct {
 		name string
@@ -68,7 +69,31 @@ func (pr Params) Validate() error {
 			return &ParamError{Param: c.name, Value: c.v, Want: c.want}
 		}
 	}
+	// The jobs are drawn no wider than P_min (Generate): P_min = 0 has none.
+	if pr.Platform().PMin < 1 {
+		lo := MinPMax(pr.PMinFrac)
+		if lo > MaxProcessors {
+			return &ParamError{Param: "pmin", Value: pr.PMinFrac, Want: fmt.Sprintf("at least %g so that P_min = round(pmin·pmax) >= 1 processor", 0.5/float64(MaxProcessors))}
+		}
+		return &ParamError{Param: "pmax", Value: float64(pr.PMax), Want: fmt.Sprintf("in [%d, %d] so that P_min = round(%g·pmax) >= 1 processor", lo, MaxProcessors, pr.PMinFrac)}
+	}
 	return pr.Platform().Validate()
+}
+
+// MinPMax returns the least P_max for which P_min = round(pminFrac·P_max)
+// is at least 1 (MaxProcessors+1 when none up to MaxProcessors is).
+func MinPMax(pminFrac float64) int {
+	if !(pminFrac > 0) {
+		return MaxProcessors + 1
+	}
+	lo := int(min(math.Ceil(0.5/pminFrac), MaxProcessors+1))
+	for lo > 1 && (Params{PMax: lo - 1, PMinFrac: pminFrac}).Platform().PMin >= 1 {
+		lo--
+	}
+	for lo <= MaxProcessors && (Params{PMax: lo, PMinFrac: pminFrac}).Platform().PMin < 1 {
+		lo++
+	}
+	return lo
 }
 
 // SetParam sets the parameter named by one of avgT, pmax, pmin (fraction of

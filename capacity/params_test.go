@@ -141,6 +141,16 @@ func TestReadStateRefusals(t *testing.T) {
 		{strings.Replace(stateJSON, `"status":"running"`, `"status":1`, 1), `want running, checkpointed or idle`},
 		{`[1]`, "want an object"},
 		{`{"p_min":2,`, "truncated"},
+		// A yield with work or avail, neither, a key given twice: each
+		// was read silently (the yield ignored, work 0, the last key kept).
+		{strings.Replace(stateJSON, `"yield":0.5`, `"yield":0.9,"work":0`, 1), `s.json: job 0: field "yield" given with "work" or "avail"`},
+		{strings.Replace(stateJSON, `"yield":0.5`, `"yield":0.9,"avail":3`, 1), `s.json: job 0: field "yield" given with "work" or "avail"`},
+		{strings.Replace(stateJSON, `,"yield":0.5`, ``, 1), `s.json: job 0: missing field "yield" (or "work" and "avail")`},
+		{strings.Replace(stateJSON, `"work":5,`, ``, 1), `s.json: job 1: missing field "yield"`},
+		{strings.Replace(stateJSON, `"p":8,`, `"p":8,"p":9,`, 1), `s.json: field "p" given twice`},
+		{strings.Replace(stateJSON, `{"p":4,`, `{"p":4,"c":1,`, 1), `s.json: job 1: field "c" given twice`},
+		{strings.Replace(stateJSON, `"p_min":2`, `"p_min":2,"p_min":2`, 1), `s.json: field "p_min" given twice`},
+		{strings.Replace(stateJSON, `"p":8,`, `"p":8,"P":9,`, 1), `s.json: field "P" given twice`},
 	} {
 		_, err := ReadState(strings.NewReader(c.in), "s.json")
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Go ") ||
@@ -202,4 +212,50 @@ func FuzzNew(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The range of P_max is what runs: P_min = round(pmin·pmax) ≥ 1 (jobs are
+// drawn no wider than P_min), and the strategies' tables fit in 2 GiB for
+// one job at P_i = P_max (audit: 1 and 65536 passed and failed at runtime).
+func TestPMaxRange(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*Params)
+		want string
+	}{
+		{func(p *Params) { p.PMax = 1 }, "pmax = 1: must be in [3, 65536] so that P_min = round(0.2·pmax) >= 1"},
+		{func(p *Params) { p.PMax, p.PMinFrac = 9, 0.05 }, "pmax = 9: must be in [10, 65536]"},
+		{func(p *Params) { p.PMinFrac = 0 }, "pmin = 0: must be at least"},
+	} {
+		p := DefaultParams()
+		c.set(&p)
+		var pe *ParamError
+		if err := p.Validate(); !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("got %v, want %s...", err, c.want)
+		}
+	}
+	for _, f := range []float64{0.2, 0.05, 0.3, 1e-4} {
+		lo := MinPMax(f)
+		if (Params{PMax: lo, PMinFrac: f}).Platform().PMin != 1 || (Params{PMax: lo - 1, PMinFrac: f}).Platform().PMin != 0 {
+			t.Errorf("MinPMax(%g) = %d", f, lo)
+		}
+	}
+	for spec, hi := range map[string]int{"dp-goodput": 8065, "dp-bic:15": 8065, "target-goodput:0.5": 999, "dp-goodput-slow": 415, "greedy-yield": MaxProcessors} {
+		p := DefaultParams()
+		if got := MaxPMax(spec, p); got != hi {
+			t.Errorf("MaxPMax(%s) = %d, want %d", spec, got, hi)
+		}
+		e := Experiment{Workloads: []Workload{{Name: "uniform"}}, Params: p, Strategies: []string{spec}}
+		e.Params.PMax = hi
+		if _, err := e.Points(); err != nil {
+			t.Errorf("%s at %d: %v", spec, hi, err)
+		}
+		if hi == MaxProcessors {
+			continue
+		}
+		e.Params.PMax = hi + 1
+		var pe *ParamError
+		if _, err := e.Points(); !errors.As(err, &pe) || pe.Param != "pmax" || !strings.Contains(err.Error(), "in [3, "+strconv.Itoa(hi)+"] for "+spec) {
+			t.Errorf("%s at %d: %v", spec, hi+1, err)
+		}
+	}
 }

@@ -177,13 +177,13 @@ func SimulateContext(ctx context.Context, in *Instance, algo Algorithm) (*Result
 		res.MinYield = 0
 	}
 	res.GoodputBound, res.YieldBound = Bounds(in)
-	res.RelGoodput = res.Goodput / res.GoodputBound
+	res.RelGoodput = unsigned0(res.Goodput / res.GoodputBound)
 	if finite {
 		// The yield bound of Section 3.4 assumes infinite jobs; Section
 		// 5.1's bound for finite jobs is FiniteYieldBound (in the tests).
 		res.YieldBound = 0
 	} else {
-		res.RelYield = res.MinYield / res.YieldBound
+		res.RelYield = unsigned0(res.MinYield / res.YieldBound)
 	}
 	res.Finished = 0
 	for _, s := range st.Status {
@@ -233,4 +233,13 @@ func runSections(ctx context.Context, in *Instance, algo Algorithm, sections int
 		area += float64(s.P) * s.Length
 	}
 	return st, area, finite, nil
+}
+
+// unsigned0 is x with −0 made 0: a zero over a negative bound (the
+// checkpoint costs exceed the section) printed "-0".
+func unsigned0(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x
 }

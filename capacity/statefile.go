@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,12 +42,14 @@ type fileJob struct {
 //	 "jobs": [{"p": 16, "c": 12, "r": 12, "status": "running", "yield": 0.3}, ...]}
 //
 // status is running, checkpointed or idle (the job's state at the end of
-// the previous section); a job gives its yield so far, or its work l_j and
-// yield denominator avail. With yields only, Work = yield and Avail = 1
-// (infinite jobs share the denominator, so only their order matters).
-// Unknown fields, missing fields, values of the wrong JSON type, times
-// above MaxTime, an empty input and anything after the state are errors
-// naming the field; the state is validated (State.Validate).
+// the previous section); a job gives its yield so far, or (not both) its
+// work l_j and yield denominator avail (1 when left out). With yields
+// only, Work = yield and Avail = 1 (infinite jobs share the denominator,
+// so only their order matters). Unknown fields, missing fields, a field
+// given twice in one object, a yield with work or avail, values of the
+// wrong JSON type, times above MaxTime, an empty input and anything after
+// the state are errors naming the job and the field; the state is
+// validated (State.Validate).
 func ReadState(r io.Reader, name string) (*State, error) {
 	in, err := decodeState(r)
 	if err != nil {
@@ -75,13 +78,17 @@ func ReadState(r io.Reader, name string) (*State, error) {
 		st.Status = append(st.Status, *jb.Status)
 		work, avail := 0.0, 1.0
 		switch {
-		case jb.Work != nil:
+		case jb.Yield != nil && (jb.Work != nil || jb.Avail != nil):
+			return nil, fmt.Errorf("%s: job %d: field \"yield\" given with \"work\" or \"avail\": give the yield, or the work and avail, not both", name, j)
+		case jb.Yield != nil:
+			work = *jb.Yield
+		case jb.Work == nil:
+			return nil, fmt.Errorf("%s: job %d: missing field \"yield\" (or \"work\" and \"avail\")", name, j)
+		default:
 			work = *jb.Work
 			if jb.Avail != nil {
 				avail = *jb.Avail
 			}
-		case jb.Yield != nil:
-			work = *jb.Yield
 		}
 		if !(work >= 0) || !(avail >= 0) || math.IsInf(work, 0) || math.IsInf(avail, 0) {
 			return nil, fmt.Errorf("%s: job %d: yield, work and avail must be finite and >= 0", name, j)
@@ -101,7 +108,11 @@ func ReadState(r io.Reader, name string) (*State, error) {
 // decodeState decodes exactly one JSON object from r, with errors in the
 // state file's terms (field names of the file, JSON types, byte offsets).
 func decodeState(r io.Reader) (*stateFile, error) {
-	dec := json.NewDecoder(io.LimitReader(r, 64<<20))
+	b, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var in stateFile
 	if err := dec.Decode(&in); err != nil {
@@ -110,7 +121,76 @@ func decodeState(r io.Reader) (*stateFile, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("unexpected data after the JSON state (at byte %d)", dec.InputOffset())
 	}
+	if where, key, ok := duplicateKey(b); ok {
+		return nil, fmt.Errorf("%sfield %q given twice", where, key)
+	}
 	return &in, nil
+}
+
+// duplicateKey finds the first key given twice (ignoring case, as
+// encoding/json matches them) in one object of the JSON value b
+// (encoding/json keeps the last silently): where is "" for the
+// state itself, "job N: " for the N-th job (0-based), "KEY: " for another
+// value. b is a valid JSON value (decoded before).
+func duplicateKey(b []byte) (where, key string, found bool) {
+	type frame struct {
+		obj    bool
+		keys   map[string]bool
+		key    bool   // the next token of the object is a key
+		where  string // prefix naming the value
+		last   string // the object's current key
+		n      int    // the array's elements so far
+		inJobs bool   // the array is the state's jobs
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", "", false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.key {
+			k, isKey := tok.(string)
+			// encoding/json matches keys to fields ignoring case.
+			fold := strings.ToLower(strings.ToUpper(k))
+			if !isKey { // the closing brace
+				stack = stack[:len(stack)-1]
+			} else if top.keys[fold] {
+				return top.where, k, true
+			} else {
+				top.keys[fold], top.last, top.key = true, k, false
+				continue
+			}
+		} else if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+			f := &frame{obj: d == '{', keys: map[string]bool{}, key: true}
+			switch {
+			case top == nil:
+			case top.obj:
+				f.where, f.inJobs = top.where+top.last+": ", top.where == "" && top.last == "jobs"
+			case top.inJobs:
+				f.where = fmt.Sprintf("job %d: ", top.n)
+			default:
+				f.where = fmt.Sprintf("%s%d: ", top.where, top.n)
+			}
+			stack = append(stack, f)
+			continue
+		} else if ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+		}
+		// A value of the enclosing object or array has ended.
+		if len(stack) == 0 {
+			return "", "", false
+		}
+		if p := stack[len(stack)-1]; p.obj {
+			p.key = true
+		} else {
+			p.n++
+		}
+	}
 }
 
 // jsonError rewrites a decoding error without Go's type names.

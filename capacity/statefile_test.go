@@ -41,6 +41,12 @@ func TestReadState(t *testing.T) {
 func FuzzReadState(f *testing.F) {
 	f.Add(stateJSON)
 	f.Add(`{"p_min":0,"p_max":3,"delta":3,"p":3,"length":1,"jobs":[{"p":3,"c":0.5,"r":0.5,"status":"checkpointed","yield":0}]}`)
+	f.Add(strings.Replace(stateJSON, `"yield":0.5`, `"yield":0.9,"work":0`, 1))
+	f.Add(strings.Replace(stateJSON, `,"yield":0.5`, ``, 1))
+	f.Add(strings.Replace(stateJSON, `"p":8,`, `"p":8,"p":9,`, 1))
+	// p = 0 (p_min = 0): the goodput was 0/0 = NaN.
+	f.Add(`{"p_min":0,"p_max":7,"delta":1,"p":0,"length":1,"jobs":[{"p":1,"c":0.1,"r":0.1,"status":"checkpointed","yield":0}]}`)
+	f.Add(`{"p_min":0,"p_max":3,"delta":3,"p":3,"length":1,"jobs":[{"p":3,"c":0.5,"r":0.5,"status":"idle","yield":0,"status":"idle"},{},[]]}`)
 	algos := []Algorithm{&GreedyGoodput{}, &GreedyYield{}, &DPGoodput{BestCnf: true}, &DPGoodputSlow{}, &DPYield{}, &DPBiC{X: 3}, &TargetGoodput{G: 0.5}}
 	f.Fuzz(func(t *testing.T, s string) {
 		st, err := ReadState(strings.NewReader(s), "fuzz")

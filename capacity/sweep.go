@@ -108,20 +108,21 @@ type SweepPoint struct {
 	Release ReleaseMethod
 }
 
-// SweepRow is one simulated instance.
+// SweepRow is one simulated instance; its columns (row tags, runner.RowOf)
+// and JSON keys are the same snake_case names.
 type SweepRow struct {
-	Workload    string  `row:"workload"`
-	Vary        string  `row:"vary"`
-	Value       float64 `row:"value"`
-	Algorithm   string  `row:"algorithm"`
-	Jobs        int     `row:"jobs"`
-	Goodput     float64 `row:"goodput"`
-	MinYield    float64 `row:"min_yield"`
-	RelGoodput  float64 `row:"rel_goodput"`
-	RelYield    float64 `row:"rel_yield"`
-	Checkpoints int     `row:"checkpoints"`
-	Recoveries  int     `row:"recoveries"`
-	Finished    int     `row:"finished"`
+	Workload    string  `row:"workload" json:"workload"`
+	Vary        string  `row:"vary" json:"vary"`
+	Value       float64 `row:"value" json:"value"`
+	Algorithm   string  `row:"algorithm" json:"algorithm"`
+	Jobs        int     `row:"jobs" json:"jobs"`
+	Goodput     float64 `row:"goodput" json:"goodput"`
+	MinYield    float64 `row:"min_yield" json:"min_yield"`
+	RelGoodput  float64 `row:"rel_goodput" json:"rel_goodput"`
+	RelYield    float64 `row:"rel_yield" json:"rel_yield"`
+	Checkpoints int     `row:"checkpoints" json:"checkpoints"`
+	Recoveries  int     `row:"recoveries" json:"recoveries"`
+	Finished    int     `row:"finished" json:"finished"`
 }
 
 // instance draws the point's instance of replicate rep.
@@ -212,6 +213,13 @@ func (e Experiment) Points() ([]SweepPoint, error) {
 	params, values, err := e.variants()
 	if err != nil {
 		return nil, err
+	}
+	for _, p := range params {
+		for _, a := range e.Strategies {
+			if hi := MaxPMax(a, p); p.PMax > hi {
+				return nil, &ParamError{Param: "pmax", Value: float64(p.PMax), Want: fmt.Sprintf("in [%d, %d] for %s: above, its dynamic program's tables take more than 2 GiB", MinPMax(p.PMinFrac), hi, a)}
+			}
+		}
 	}
 	var pts []SweepPoint
 	for wi := range e.Workloads {

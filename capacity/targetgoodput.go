@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -14,7 +15,8 @@ import (
 // unaLevels steps, areas rounded up (conservative). When no plan meets the
 // budget (una_i < 0, or too small) the section falls back to DPGOODPUT, the
 // most goodput that can be recovered; the paper does not say what to do
-// then. Time O(m·P_max²·unaLevels) per section.
+// then. A section whose una table is too large (errTooLarge) is refused,
+// not planned by DPGOODPUT. Time O(m·P_max²·unaLevels) per section.
 type TargetGoodput struct {
 	G  float64
 	tp twoPart
@@ -34,8 +36,12 @@ func (a *TargetGoodput) Plan(st *State) (*Plan, error) {
 	mw := MW(st.Platform, st.P, st.PrevP, st.T, rmin, cmin)
 	a.tp.obj, a.tp.unaOn = objYield, true
 	a.tp.una = (1-a.G)*mw - a.G*st.MWSum + st.WorkSum
-	if p, err := a.tp.plan(st); err == nil {
+	p, err := a.tp.plan(st)
+	switch {
+	case err == nil:
 		return p, nil
+	case errors.Is(err, errTooLarge):
+		return nil, err // not DPGOODPUT in its name
 	}
 	return a.gp.Plan(st)
 }

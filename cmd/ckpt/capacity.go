@@ -23,8 +23,7 @@ Strategies (the paper's algorithms): ` + strings.Join(capacity.Names(), ", ") + 
 is checked by an independent validator; goodput and yields are measured on the
 validated schedule.`,
 	}
-	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd(),
-		newCapacityExportCmd(), newCapacityBatsimScoreCmd())
+	cmd.AddCommand(newCapacityDecideCmd(), newCapacitySimulateCmd(), newCapacitySweepCmd(), newCapacityExportCmd(), newCapacityBatsimScoreCmd())
 	return cmd
 }
 
@@ -56,9 +55,9 @@ avail instead of yield).`,
 	return cmd
 }
 
-// setupFlags defines the flags shared by simulate, sweep and export,
-// bound to their request's Setup (with progress on stderr), and --json.
-func setupFlags(cmd *cobra.Command, s *capacity.Setup, asJSON *bool) {
+// setupFlags defines the flags simulate, sweep and export share, bound to their Setup (progress
+// on stderr). Not --json: export prints only the names of its files, and refuses it as unknown.
+func setupFlags(cmd *cobra.Command, s *capacity.Setup, _ *bool) {
 	cmd.PreRun = func(cmd *cobra.Command, _ []string) { s.ProgressTo = cmd.ErrOrStderr() }
 	fl := cmd.Flags()
 	parsedVar(fl, &s.Strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
@@ -74,7 +73,6 @@ func setupFlags(cmd *cobra.Command, s *capacity.Setup, asJSON *bool) {
 	durationVar(fl, &s.Params.CLo, "c-min", "5", "checkpoint times C_j = R_j ~ U[c-min, c-max], in time units")
 	durationVar(fl, &s.Params.CHi, "c-max", "20", "see --c-min")
 	addSeedFlag(fl, &s.Seed, 1)
-	addJSONFlag(fl, asJSON)
 	addWorkersFlag(fl, &s.Workers)
 	fl.StringVar(&s.Release, "finite", "", "finite jobs with release dates by this method: fifo, smallest or accumulation (needs a log with run times; time unit 20 s)")
 }
@@ -101,7 +99,8 @@ func newCapacitySimulateCmd() *cobra.Command {
 			return printer(cmd, asJSON, nil)(rep, err)
 		},
 	}
-	setupFlags(cmd, &req.Setup, &asJSON)
+	setupFlags(cmd, &req.Setup, nil)
+	addJSONFlag(cmd.Flags(), &asJSON)
 	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
 }
@@ -143,8 +142,9 @@ only complete rows.`,
 			return writeJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	setupFlags(cmd, &req.Setup, &asJSON)
+	setupFlags(cmd, &req.Setup, nil)
 	fl := cmd.Flags()
+	addJSONFlag(fl, &asJSON)
 	fl.StringVar(&req.Vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")
 	fl.StringVar(&values, "values", "50,100,200", "comma-separated values of --vary")
 	fl.IntVar(&req.Instances, "instances", 10, "instances per point")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,9 @@ func TestCapacityBadInput(t *testing.T) {
 		{"", []string{"sweep", "--values", "50,50"}, "listed twice"},
 		{"", []string{"sweep", "--json", "--csv", "-"}, "stdout"},
 		{"", []string{"sweep", "--csv", ""}, "give --csv, --jsonl or --json"},
+		{strings.Replace(capState, `"yield":0.5`, `"yield":0.9,"work":0`, 1), []string{"decide", "--state", "-"}, `stdin: job 0: field "yield" given with "work"`},
+		{strings.Replace(capState, `,"yield":0.5`, ``, 1), []string{"decide", "--state", "-"}, `stdin: job 0: missing field "yield"`},
+		{strings.Replace(capState, `"p":8,`, `"p":8,"p":9,`, 1), []string{"decide", "--state", "-"}, `stdin: field "p" given twice`},
 	}
 	for _, c := range cases {
 		_, errOut, code := run(t, c.stdin, append([]string{"capacity"}, c.args...)...)
@@ -131,9 +135,9 @@ func TestCapacitySimulateAndSweep(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	var rows []struct {
-		Algorithm  string
-		RelGoodput float64
-		RelYield   float64
+		Algorithm  string  `json:"algorithm"`
+		RelGoodput float64 `json:"rel_goodput"`
+		RelYield   float64 `json:"rel_yield"`
 	}
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 5 {
 		t.Fatalf("%v %d", err, len(rows))
@@ -187,9 +191,9 @@ func TestCapacitySweepJSON(t *testing.T) {
 		t.Fatalf("exit %d %d: %s", c1, c2, errOut)
 	}
 	var rows []struct {
-		Value      float64
-		Algorithm  string
-		RelGoodput float64
+		Value      float64 `json:"value"`
+		Algorithm  string  `json:"algorithm"`
+		RelGoodput float64 `json:"rel_goodput"`
 	}
 	recs, cerr := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
 	if err := json.Unmarshal([]byte(jsonOut), &rows); err != nil || cerr != nil || len(rows) != 4 || len(recs) != 5 {
@@ -199,6 +203,30 @@ func TestCapacitySweepJSON(t *testing.T) {
 		if r.Algorithm != "dp-goodput" || r.Value != float64(1+i/2) || r.RelGoodput <= 0 || r.RelGoodput > 1 {
 			t.Errorf("row %d: %+v", i, r)
 		}
+	}
+	// The objects of --json are those of --jsonl, key for key (audit: Go
+	// field names, "MinYield", against min_yield, without item and seed).
+	jsonlOut, _, c3 := run(t, "", append(args, "--csv", "", "--jsonl", "-")...)
+	var fromJSON, fromJSONL []map[string]any
+	json.Unmarshal([]byte(jsonOut), &fromJSON)
+	for line := range strings.SplitSeq(strings.TrimSpace(jsonlOut), "\n") {
+		var m map[string]any
+		json.Unmarshal([]byte(line), &m)
+		fromJSONL = append(fromJSONL, m)
+	}
+	if c3 != 0 || len(fromJSON) != 4 || !reflect.DeepEqual(fromJSON, fromJSONL) || fromJSON[0]["min_yield"] == nil || fromJSON[0]["seed"] == nil {
+		t.Fatalf("--json rows %v differ from --jsonl rows %v", fromJSON, fromJSONL)
+	}
+}
+
+// A zero relative goodput over a negative bound (checkpoints longer than
+// the sections) is 0, not -0, in every format.
+func TestCapacityNoNegativeZero(t *testing.T) {
+	args := []string{"capacity", "simulate", "--p-max", "10", "--avg-t", "10", "--c-min", "20", "--c-max", "20", "--sections", "2", "--strategies", "greedy-goodput"}
+	text, _, c1 := run(t, "", args...)
+	js, errOut, c2 := run(t, "", append(args, "--json")...)
+	if c1 != 0 || c2 != 0 || !strings.Contains(js, `"rel_goodput": 0,`) || strings.Contains(js, "-0") || strings.Contains(text, "-0") {
+		t.Fatalf("exit %d %d %s:\n%s\n%s", c1, c2, errOut, text, js)
 	}
 }
 
@@ -260,5 +288,37 @@ func TestCapacityWriteErrorExits1(t *testing.T) {
 		if code != 1 || !strings.Contains(errb.String(), "no space left") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// The range of --p-max is checked up front, with its limits (audit: 1 and
+// 65536 passed validation and failed at runtime with exit 1).
+func TestCapacityPMaxLimits(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"simulate", "--p-max", "1"}, "--p-max: 1 must be in [3, 65536] so that P_min = round(0.2·pmax) >= 1 processor"},
+		{[]string{"simulate", "--p-max", "65536"}, "--p-max: 65536 must be in [3, 8065] for dp-goodput"},
+		{[]string{"simulate", "--p-max", "30000", "--sections", "1", "--strategies", "dp-goodput", "--load", "0.01"}, "--p-max: 30000 must be in [3, 8065] for dp-goodput"},
+		{[]string{"sweep", "--vary", "pmax", "--values", "100,9000", "--strategies", "dp-bic:15"}, "--values: pmax = 9000: must be in [3, 8065] for dp-bic:15"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"capacity"}, c.args...)...)
+		if code != 2 || !strings.HasPrefix(errOut, "ckpt: "+c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// export prints only the names of the files it writes: --json is refused
+// rather than ignored (audit: plain "wrote ..." lines on stdout, exit 0).
+func TestCapacityExportRefusesJSON(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "inst")
+	stdout, errOut, code := run(t, "", "capacity", "export", "--json", "--p-max", "16", "--sections", "4", "--load", "1", "--out", out)
+	if code != 2 || stdout != "" || !strings.Contains(errOut, "--json") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2 naming --json", code, stdout, errOut)
+	}
+	if _, err := os.Stat(out + ".json"); err == nil {
+		t.Fatal("inst.json written")
 	}
 }

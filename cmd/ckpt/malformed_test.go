@@ -175,7 +175,7 @@ func TestMalformedInputs(t *testing.T) {
 		{cat(s("capacity", "simulate"), cq, s("--workload", p("adir"))), 2, "adir", ""},
 		{cat(s("capacity", "simulate"), cq, s("--workload", p("empty.txt"))), 2, "empty.txt", ""},
 		{cat(s("capacity", "simulate"), cq, s("--finite", "bogus")), 2, `"bogus"`, ""},
-		{cat(s("capacity", "simulate"), cq, s("--p-min", "-0")), 1, "p_min = 0", ""},
+		{cat(s("capacity", "simulate"), cq, s("--p-min", "-0")), 2, "--p-min: -0 must be at least", ""},
 		{cat(s("capacity", "simulate"), cq, s("--plot", "/proc/x.svg")), 1, "/proc/x.svg", ""},
 		{s("capacity", "sweep", "--vary", "load", "--values", "1", "--instances", "99999999999", "--csv", p("x.csv")), 2, "99999999999", ""},
 		{s("capacity", "sweep", "--vary", "load", "--values", "NaN", "--instances", "1", "--csv", p("x.csv")), 2, "NaN", ""},
