@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -254,6 +255,34 @@ func TestSimRequestValidateRefusesHopelessRuns(t *testing.T) {
 	} {
 		if err := r.Validate(); err != nil {
 			t.Errorf("%+v: %v, want it to pass", r, err)
+		}
+	}
+}
+
+// A task's node named twice (the same name or id, or a node's name and its
+// id) is refused naming the nodes: it counted the node's failures again
+// (nodes 1,1,1,1 gave four times node 1's E(Y)). The trace is trace's
+// TestFTAByHand's: node 1 G/s/c1/n1, node 2 G/s/c2/n2.
+func TestRunStatsDistinctNodes(t *testing.T) {
+	line := func(id, node int, name string, typ int, start, stop float64) string {
+		return fmt.Sprintf("%d\t0\t%d\t5\t%s\t%d\t%g\t%g\tNULL\n", id, node, name, typ, start, stop)
+	}
+	path := filepath.Join(t.TempDir(), "t_event_trace.tab")
+	in := "# event_id component_id node_id platform_id node_name event_type event_start_time event_stop_time event_end_reason\n" +
+		line(0, 1, "G/s/c1/n1", 1, 0, 100) + line(1, 1, "G/s/c1/n1", 0, 100, 110) + line(2, 1, "G/s/c1/n1", 1, 110, 200) +
+		line(3, 2, "G/s/c2/n2", 1, 0, 50) + line(4, 2, "G/s/c2/n2", 0, 50, 60) + line(5, 2, "G/s/c2/n2", 1, 60, 260)
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, nodes := range [][]string{{"1", "1", "1", "1"}, {"1", "G/s/c1/n1"}, {"G/s/c2/n2", "2"}} {
+		_, err := RunStats(context.Background(), StatsRequest{Path: path, Task: 3600, Nodes: nodes})
+		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "nodes: "+strings.Join(nodes, ",")+": ") || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("%v: %v", nodes, err)
+		}
+	}
+	for _, nodes := range [][]string{{"1", "2"}, {"G/s/c1/n1", "G/s/c2/n2"}} {
+		if rep, err := RunStats(context.Background(), StatsRequest{Path: path, Task: 3600, Nodes: nodes}); err != nil || rep.FTA.Expected == nil {
+			t.Errorf("%v: %v", nodes, err)
 		}
 	}
 }
