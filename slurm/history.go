@@ -187,8 +187,9 @@ var jobStates = []string{"BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "C
 	"SIGNALING", "SPECIAL_EXIT", "STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT"}
 
 // Validate refuses a state that is not a Slurm job state (a typo would
-// silently skip every run in the state meant). The error names the
-// field: Complete or Censored.
+// silently skip every run in the state meant), and a state both Complete
+// and Censored (its runs were silently counted complete). The error names
+// the field: Complete or Censored.
 func (o RunsOptions) Validate() error {
 	for _, f := range []struct {
 		name   string
@@ -198,6 +199,12 @@ func (o RunsOptions) Validate() error {
 			if !slices.Contains(jobStates, strings.ToUpper(st)) {
 				return usage.Fieldf(f.name, "%q is not a Slurm job state (%s)", st, strings.Join(jobStates, ", "))
 			}
+		}
+	}
+	for _, st := range o.Censored {
+		if slices.ContainsFunc(o.Complete, func(c string) bool { return strings.EqualFold(c, st) }) {
+			return usage.Fieldf("Censored", "%s is also a complete state (states %s): a state is complete or censored, not both",
+				strings.ToUpper(st), strings.Join(o.Complete, ","))
 		}
 	}
 	return nil

@@ -191,6 +191,19 @@ func TestRunsOptionsValidate(t *testing.T) {
 	}
 }
 
+// A state both complete and censored is refused naming it: its runs were
+// all counted complete ("5 runs complete, 0 censored"); case does not
+// matter.
+func TestRunsOptionsStateBothWays(t *testing.T) {
+	for _, o := range []RunsOptions{{Complete: []string{"COMPLETED", "TIMEOUT"}, Censored: []string{"TIMEOUT"}},
+		{Complete: []string{"completed", "timeout"}, Censored: []string{"Failed", "TimeOut"}}} {
+		err := o.Validate()
+		if !usage.Is(err) || !strings.HasPrefix(err.Error(), "Censored: TIMEOUT is also a complete state (states ") {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
 // A chain whose app failed on its own (outcome failed: it crashed, the
 // runner had not signalled it) is a failure, skipped, not a run censored
 // at the work it had done; one that ran out of time is censored.
