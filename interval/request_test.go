@@ -74,12 +74,40 @@ func TestRunGivenFailures(t *testing.T) {
 	}
 }
 
-// A plan whose E(Tw) overflows is refused, naming the values.
+// A plan whose E(Tw) overflows is refused, naming the field and the values.
 func TestRunRefusesInfinitePlan(t *testing.T) {
 	ey := 1e308
 	_, err := Run(context.Background(), Request{Te: 100, C: 1, Failures: FailureSource{ExpectedFailures: &ey}})
-	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "no finite plan for Te = 100 s, C = 1 s, E(Y) = 1e+308") {
+	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "failures.expected_failures: no finite plan for Te = 100 s, C = 1 s, E(Y) = 1e+308") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A plan of MaxIntervals intervals or more, or whose exact expectation
+// overflows, is refused naming the failures' field: MTBF 1e-300 s gave
+// 2⁵³ intervals of 2e-150 s (not 18 s in all), a 300-digit overhead and
+// "Eq. (4) is NaN% off"; MTBF 1e-3 s with C = 2 s an exact +Inf. Theorem
+// 1's limit: x* = √(Te·E(Y)/(2C)) < 2⁵³.
+func TestRunRefusesUncountablePlan(t *testing.T) {
+	for _, c := range []struct {
+		mtbf float64
+		want string
+	}{
+		{1e-300, "the young plan needs 9007199254740992 intervals or more"},
+		{1e-3, "the young plan's exact expected wall-clock time overflows (+Inf)"},
+	} {
+		_, err := Run(context.Background(), Request{Te: 18, C: 2, Failures: FailureSource{MTBF: c.mtbf}})
+		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "failures.mtbf_s: no finite plan for Te = 18 s, C = 2 s") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MTBF %v: %v", c.mtbf, err)
+		}
+	}
+	// Below the limit, exact expectation finite: x*² = Te²/(2·C·MTBF) =
+	// 2¹⁰⁰, so x* = 2⁵⁰ intervals, (P+C)/MTBF about 0.25.
+	te, c := 1e10, 1e-6
+	mtbf := te * te / (2 * c * math.Ldexp(1, 100))
+	rep, err := Run(context.Background(), Request{Te: te, C: c, Failures: FailureSource{MTBF: mtbf}})
+	if err != nil || math.Abs(float64(rep.MNOF.Intervals)/math.Ldexp(1, 50)-1) > 1e-9 {
+		t.Errorf("below the limit: %+v, %v", rep, err)
 	}
 }
 
