@@ -3,6 +3,7 @@ package slurm
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -33,7 +34,7 @@ const SacctCommand = "sacct -X --parsable2 --format " + sacctFormat
 // O(lines) time, O(jobs) memory.
 func ReadSacct(r io.Reader, name string) ([]Record, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
 	line, header := 0, ""
 	for header == "" && sc.Scan() {
 		line++
@@ -41,8 +42,8 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			header = sc.Text()
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	if err := scanError(sc, name, line); err != nil {
+		return nil, err
 	}
 	if header == "" {
 		return nil, fmt.Errorf("%s: empty; want the output of %s", name, SacctCommand)
@@ -67,10 +68,26 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			recs = append(recs, rec)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	if err := scanError(sc, name, line); err != nil {
+		return nil, err
 	}
 	return recs, nil
+}
+
+// maxLine is the longest line ReadSacct reads, as trace's readers.
+const maxLine = 1 << 20
+
+// scanError is the error that stopped sc after line lines, naming the
+// next line when it is too long (as trace's readers do).
+func scanError(sc *bufio.Scanner, name string, line int) error {
+	err := sc.Err()
+	switch {
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
+	case err != nil:
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
 }
 
 // sacctColumns maps the lower-cased column names of a --parsable2 header
