@@ -56,12 +56,8 @@ func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
-		if fl.Changed(name) {
-			with := "--profile or --" + tasksFlag
-			if name == "phases" {
-				with = "--" + tasksFlag
-			}
-			return usagef("--%s applies only with %s", name, with)
+		if fl.Changed(name) { // --phases is --task-dir's only
+			return usagef("--%s applies only with %s%s", name, map[bool]string{false: "--profile or --", true: "--"}[name == "phases"], tasksFlag)
 		}
 	}
 	return nil
