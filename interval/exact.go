@@ -62,8 +62,12 @@ func exactExp(te, period, c, r, mtbf float64, restartExposed bool) float64 {
 		return te + float64(n)*c
 	}
 	l := 1 / mtbf
-	// expm1(λW)/λ keeps its digits when λW is small.
-	blocks := float64(n)*math.Expm1(l*(period+c))/l + math.Expm1(l*last)/l
+	// expm1(λW)/λ keeps its digits when λW is small. Without checkpoints
+	// (n = 0) c plays no part: 0·e^{λ(period+c)} was NaN once it overflowed.
+	blocks := math.Expm1(l*last) / l
+	if n > 0 {
+		blocks += float64(n) * math.Expm1(l*(period+c)) / l
+	}
 	if restartExposed {
 		return math.Exp(l*r) * blocks
 	}

@@ -118,3 +118,15 @@ func TestExactWallclockMonteCarlo(t *testing.T) {
 		t.Errorf("exposed restarts %v should cost clearly more than %v", a, b)
 	}
 }
+
+// A plan without checkpoint (one interval) does not depend on C: a C so
+// large that e^{λ(period+C)} overflows made 0·(+Inf) = NaN (ckpt interval
+// --memory 1e9 extrapolates C = 9.1e6 s), now refused as non-finite.
+func TestExactWallclockOneIntervalIgnoresC(t *testing.T) {
+	for _, f := range []func(te, period, c, r, mtbf float64) float64{ExactWallclockExp, ExactWallclockReplayExp} {
+		want := f(200, 300, 1, 0, 100)
+		if got := f(200, 42000, 9.07857666061822e+06, 0, 100); got != want || math.Abs(want-100*math.Expm1(2)) > 1e-9 {
+			t.Errorf("got %v, want %v = 100·(e² − 1)", got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -146,6 +147,9 @@ func RunStats(ctx context.Context, r StatsRequest) (*StatsReport, error) {
 		ey := s.ExpectedFailuresOn(r.Task, r.On)
 		rep.On = fmt.Sprintf("%d typical nodes", r.On)
 		if r.Nodes != nil {
+			if err := checkDistinctNodes(s, r.Nodes); err != nil {
+				return nil, err
+			}
 			if ey, err = s.ExpectedFailures(r.Task, r.Nodes); err != nil {
 				return nil, usage.Fieldf("nodes", "%v", err)
 			}
@@ -189,4 +193,26 @@ func (r *StatsReport) WriteText(out io.Writer) error {
 		w.Printf("E(Y) for a %g s task on %s: %.4g failures\n", f.Task, f.On, float64(*f.Expected))
 	}
 	return w.Err()
+}
+
+// checkDistinctNodes refuses a node named twice in nodes, by the same name
+// or id or by its name and its id: each would count its failures again
+// (nodes 1,1,1,1 gave four times the E(Y) of node 1). O(len(nodes)·nodes
+// of the trace).
+func checkDistinctNodes(s trace.FTAStats, nodes []string) error {
+	seen := map[int64]string{}
+	for _, name := range nodes {
+		id, err := strconv.ParseInt(name, 10, 64)
+		for _, n := range s.Nodes {
+			if n.Name != name && (err != nil || n.ID != id) {
+				continue
+			}
+			if first, ok := seen[n.ID]; ok {
+				return usage.Fieldf("nodes", "%s: node %s (id %d) given twice (as %s and %s): a task runs once on each node", strings.Join(nodes, ","), n.Name, n.ID, first, name)
+			}
+			seen[n.ID] = name
+			break
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package interval
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -36,4 +37,54 @@ func (r SimRequest) checkOneMean() error {
 			*s.ExpectedFailures, m, s.MTBF)
 	}
 	return nil
+}
+
+// MaxIntervals is the largest interval count a plan may have: 2⁵³, the
+// last integer up to which float64 counts exactly (Intervals saturates
+// there). Theorem 1's x* = √(Te·E(Y)/(2C)) (Eq. 3) reaches it when
+// Te·E(Y)/(2C) ≥ 2¹⁰⁶, i.e. Te²/(2·C·MTBF) ≥ 2¹⁰⁶ by Corollary 1;
+// Young's and Daly's periods, about √(2·C·MTBF), give about as many.
+const MaxIntervals = 1 << 53
+
+// checkPlans refuses an Advice whose plan no float64 carries: Eq. (4)'s
+// or the exact expected wall-clock time not finite (the exact one grows as
+// e^((P+C)/MTBF) per interval and overflows first), or an interval count
+// of MaxIntervals or more (MTBF 1e-300 s gave 2⁵³ intervals of 2e-150 s,
+// not multiplying back to Te, and +Inf expectations). The error names
+// field, where the failures came from. O(methods).
+func checkPlans(a Advice, field string) error {
+	t := a.Task
+	for _, m := range a.Methods {
+		var why string
+		switch {
+		case m.Intervals >= MaxIntervals:
+			why = fmt.Sprintf("plan needs %d intervals or more (x* = √(Te·E(Y)/(2C)) of Eq. (3) must stay below 2⁵³)", m.Intervals)
+		case !isFinite(m.ExpectedWallclock):
+			why = fmt.Sprintf("plan's expected wall-clock time by Eq. (4) is %v", m.ExpectedWallclock)
+		case !isFinite(m.ExactExponential) || !isFinite(m.ExactReplay):
+			why = fmt.Sprintf("plan's exact expected wall-clock time overflows (%v)", m.ExactExponential)
+		default:
+			continue
+		}
+		return usage.Fieldf(field, "no finite plan for Te = %g s, C = %g s, E(Y) = %.4g, MTBF = %.4g s: the %s %s; check the units",
+			t.Te, t.C, t.EY, t.MTBF, m.Name, why)
+	}
+	return nil
+}
+
+func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+// field is the field of the source's failures that a plan's refusal
+// names: the MTBF or E(Y) when given, else the file or spec.
+func (s FailureSource) field() string {
+	for _, f := range []struct {
+		name  string
+		given bool
+	}{{"mtbf_s", s.MTBF != 0}, {"expected_failures", s.ExpectedFailures != nil}, {"gloudsim", s.GloudSim != ""}, {"lanl", s.LANL != ""},
+		{"fta", s.FTA != ""}, {"google", s.Google != ""}, {"dist", s.Dist != ""}, {"failure_times", s.FailureTimes != ""}} {
+		if f.given {
+			return "failures." + f.name
+		}
+	}
+	return "failures"
 }

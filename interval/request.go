@@ -162,9 +162,8 @@ type MemoryReport struct {
 }
 
 // Run answers the request: it loads the failure source and the storages'
-// costs, then Advise plans the task. A plan whose expected wall-clock time
-// is not finite (E(Y) so large that no period helps) is refused as a
-// usage error. Nothing is random: the same request gives the same report.
+// costs, then Advise plans the task. A plan no float64 can carry (E(Y) so
+// large that no period helps: checkPlans) is refused as a usage error. Nothing is random: the same request gives the same report.
 func Run(ctx context.Context, r Request) (*Report, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -191,11 +190,8 @@ func Run(ctx context.Context, r Request) (*Report, error) {
 	if err != nil {
 		return nil, usage.Wrap(err)
 	}
-	for _, m := range a.Methods {
-		if math.IsInf(m.ExpectedWallclock, 0) || math.IsNaN(m.ExpectedWallclock) {
-			return nil, usage.Errorf("no finite plan for Te = %g s, C = %g s, E(Y) = %.4g, MTBF = %.4g s: the %s plan's expected wall-clock time is %v; check the units",
-				r.Te, a.Task.C, a.Task.EY, a.Task.MTBF, m.Name, m.ExpectedWallclock)
-		}
+	if err := checkPlans(a, r.Failures.field()); err != nil {
+		return nil, err
 	}
 	rep := reportOf(a, fs.Source, mem)
 	rep.data = fs.Data

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -73,12 +74,40 @@ func TestRunGivenFailures(t *testing.T) {
 	}
 }
 
-// A plan whose E(Tw) overflows is refused, naming the values.
+// A plan whose E(Tw) overflows is refused, naming the field and the values.
 func TestRunRefusesInfinitePlan(t *testing.T) {
 	ey := 1e308
 	_, err := Run(context.Background(), Request{Te: 100, C: 1, Failures: FailureSource{ExpectedFailures: &ey}})
-	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "no finite plan for Te = 100 s, C = 1 s, E(Y) = 1e+308") {
+	if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "failures.expected_failures: no finite plan for Te = 100 s, C = 1 s, E(Y) = 1e+308") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A plan of MaxIntervals intervals or more, or whose exact expectation
+// overflows, is refused naming the failures' field: MTBF 1e-300 s gave
+// 2⁵³ intervals of 2e-150 s (not 18 s in all), a 300-digit overhead and
+// "Eq. (4) is NaN% off"; MTBF 1e-3 s with C = 2 s an exact +Inf. Theorem
+// 1's limit: x* = √(Te·E(Y)/(2C)) < 2⁵³.
+func TestRunRefusesUncountablePlan(t *testing.T) {
+	for _, c := range []struct {
+		mtbf float64
+		want string
+	}{
+		{1e-300, "the young plan needs 9007199254740992 intervals or more"},
+		{1e-3, "the young plan's exact expected wall-clock time overflows (+Inf)"},
+	} {
+		_, err := Run(context.Background(), Request{Te: 18, C: 2, Failures: FailureSource{MTBF: c.mtbf}})
+		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "failures.mtbf_s: no finite plan for Te = 18 s, C = 2 s") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MTBF %v: %v", c.mtbf, err)
+		}
+	}
+	// Below the limit, exact expectation finite: x*² = Te²/(2·C·MTBF) =
+	// 2¹⁰⁰, so x* = 2⁵⁰ intervals, (P+C)/MTBF about 0.25.
+	te, c := 1e10, 1e-6
+	mtbf := te * te / (2 * c * math.Ldexp(1, 100))
+	rep, err := Run(context.Background(), Request{Te: te, C: c, Failures: FailureSource{MTBF: mtbf}})
+	if err != nil || math.Abs(float64(rep.MNOF.Intervals)/math.Ldexp(1, 50)-1) > 1e-9 {
+		t.Errorf("below the limit: %+v, %v", rep, err)
 	}
 }
 
@@ -254,6 +283,34 @@ func TestSimRequestValidateRefusesHopelessRuns(t *testing.T) {
 	} {
 		if err := r.Validate(); err != nil {
 			t.Errorf("%+v: %v, want it to pass", r, err)
+		}
+	}
+}
+
+// A task's node named twice (the same name or id, or a node's name and its
+// id) is refused naming the nodes: it counted the node's failures again
+// (nodes 1,1,1,1 gave four times node 1's E(Y)). The trace is trace's
+// TestFTAByHand's: node 1 G/s/c1/n1, node 2 G/s/c2/n2.
+func TestRunStatsDistinctNodes(t *testing.T) {
+	line := func(id, node int, name string, typ int, start, stop float64) string {
+		return fmt.Sprintf("%d\t0\t%d\t5\t%s\t%d\t%g\t%g\tNULL\n", id, node, name, typ, start, stop)
+	}
+	path := filepath.Join(t.TempDir(), "t_event_trace.tab")
+	in := "# event_id component_id node_id platform_id node_name event_type event_start_time event_stop_time event_end_reason\n" +
+		line(0, 1, "G/s/c1/n1", 1, 0, 100) + line(1, 1, "G/s/c1/n1", 0, 100, 110) + line(2, 1, "G/s/c1/n1", 1, 110, 200) +
+		line(3, 2, "G/s/c2/n2", 1, 0, 50) + line(4, 2, "G/s/c2/n2", 0, 50, 60) + line(5, 2, "G/s/c2/n2", 1, 60, 260)
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, nodes := range [][]string{{"1", "1", "1", "1"}, {"1", "G/s/c1/n1"}, {"G/s/c2/n2", "2"}} {
+		_, err := RunStats(context.Background(), StatsRequest{Path: path, Task: 3600, Nodes: nodes})
+		if err == nil || !usage.Is(err) || !strings.HasPrefix(err.Error(), "nodes: "+strings.Join(nodes, ",")+": ") || !strings.Contains(err.Error(), "given twice") {
+			t.Errorf("%v: %v", nodes, err)
+		}
+	}
+	for _, nodes := range [][]string{{"1", "2"}, {"G/s/c1/n1", "G/s/c2/n2"}} {
+		if rep, err := RunStats(context.Background(), StatsRequest{Path: path, Task: 3600, Nodes: nodes}); err != nil || rep.FTA.Expected == nil {
+			t.Errorf("%v: %v", nodes, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package interval
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -309,9 +310,11 @@ func (spec SimSpec) source(it runner.Item[SimSpec]) func() (float64, bool) {
 // times between them. Errors name the line.
 func ReadFailureTimes(r io.Reader) ([]float64, error) {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var gaps []float64
 	prev := 0.0
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
@@ -326,11 +329,16 @@ func ReadFailureTimes(r io.Reader) ([]float64, error) {
 		gaps = append(gaps, v-prev)
 		prev = v
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("line %d: line longer than %d bytes", line, maxLine)
+	} else if err != nil {
 		return nil, err
 	}
 	return gaps, nil
 }
+
+// maxLine is the longest line ReadFailureTimes reads, as trace's readers.
+const maxLine = 1 << 20
 
 // BestFit is the first successful fit of the system's inter-event times
 // (Fits is ranked by AIC), the law `ckpt interval simulate --lanl` draws

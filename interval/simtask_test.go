@@ -60,6 +60,19 @@ func TestSimulateTaskByHand(t *testing.T) {
 	}
 }
 
+// A line over 1 MiB is refused naming it, in trace's words (it was
+// "bufio.Scanner: token too long"); a line under the limit is read.
+func TestReadFailureTimesLongLine(t *testing.T) {
+	_, err := ReadFailureTimes(strings.NewReader("1\n2\n" + strings.Repeat("3", 1<<20+1) + "\n"))
+	if err == nil || err.Error() != "line 3: line longer than 1048576 bytes" {
+		t.Errorf("got %v", err)
+	}
+	gaps, err := ReadFailureTimes(strings.NewReader("1\n" + strings.Repeat(" ", 100<<10) + "2\n"))
+	if err != nil || len(gaps) != 2 {
+		t.Errorf("a 100 KiB line: %v, %v", gaps, err)
+	}
+}
+
 // TestSimulateRunsExactOracles: the mean of 100 000 runs with exponential
 // failures lies within its 95% interval (widened to 4 standard errors) of
 // the closed forms: ExactWallclockExp for the default model,

@@ -63,6 +63,28 @@ func TestRequestsValidateNameTheField(t *testing.T) {
 	}
 }
 
+// A sweep refuses the swept parameter's fixed override, for every
+// parameter (SweepParams): --vary bandwidth --bandwidth 80GB/s ran the
+// values and silently dropped the 80GB/s.
+func TestSweepRefusesFixedSweptParam(t *testing.T) {
+	bw, mtbf := 80e9, 3*365*Day
+	vals := map[string]string{"bandwidth": "40GB/s,60GB/s", "mtbf": "2y,5y"}
+	for _, p := range SweepParams {
+		sim := quickSim()
+		sim.Bandwidth, sim.NodeMTBF = &bw, &mtbf
+		err := (SweepRequest{Simulation: sim, Vary: p, Values: vals[p]}).Validate()
+		var ue *usage.Error
+		if !errorsAs(err, &ue) || ue.Field != p || !strings.Contains(err.Error(), "given with vary "+p) {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	sim := quickSim()
+	sim.NodeMTBF = &mtbf
+	if err := (SweepRequest{Simulation: sim, Vary: "bandwidth", Values: vals["bandwidth"]}).Validate(); err != nil {
+		t.Errorf("the other parameter fixed: %v", err)
+	}
+}
+
 func errorsAs(err error, ue **usage.Error) bool {
 	e, ok := err.(*usage.Error)
 	*ue = e

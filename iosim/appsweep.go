@@ -39,6 +39,9 @@ func (r SweepRequest) points() (sweepSetup, error) {
 	if _, err := c.At(r.Vary, 1); err != nil {
 		return sweepSetup{}, usage.Fieldf("vary", "%v", err)
 	}
+	if fixed := sweptOverride[r.Vary]; fixed != nil && fixed(r.Source) {
+		return sweepSetup{}, usage.Fieldf(r.Vary, "given with vary %s, which sets it at every point of values: drop one", r.Vary)
+	}
 	pts, err := SweepPoints(c, r.Vary, r.Values, !opt.NoFailures)
 	if err != nil {
 		return sweepSetup{}, usage.Fieldf("values", "%v", err)
@@ -49,6 +52,14 @@ func (r SweepRequest) points() (sweepSetup, error) {
 		}
 	}
 	return sweepSetup{c, opt, sts, pts}, nil
+}
+
+// sweptOverride tells, per swept parameter (SweepParams), whether the
+// Source fixes it too: the sweep would silently replace it at every
+// point. Its field is the parameter's name (bandwidth, mtbf).
+var sweptOverride = map[string]func(Source) bool{
+	"bandwidth": func(s Source) bool { return s.Bandwidth != nil },
+	"mtbf":      func(s Source) bool { return s.NodeMTBF != nil },
 }
 
 type sweepSetup struct {

@@ -210,6 +210,7 @@ func LoadNamed(r io.Reader, name string) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, fmt.Errorf("%s: larger than %d bytes", where, MaxConfigBytes)
 	}
+	data = units.JSONForYAML(data) // JSON's surrogate-pair escapes, which YAML refuses
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, decodeError(where, err)

@@ -124,6 +124,18 @@ func TestValidateErrors(t *testing.T) {
 	}
 }
 
+// A JSON config with a surrogate-pair escape, what Python's json.dump
+// writes for an emoji, loads as encoding/json reads it (the YAML parser
+// refused it: "found invalid Unicode character escape code").
+func TestLoadJSONSurrogatePair(t *testing.T) {
+	in := `{"platform": {"name": "c\ud83d\ude00", "nodes": 10, "memory_per_node": 1e9, "bandwidth": 1e9, "node_mtbf": "1y"},
+ "classes": [{"name": "a\ud83d\ude00\ud83d", "nodes": 2, "walltime": "1h", "checkpoint": 1, "share": 1}]}`
+	c, err := Load(strings.NewReader(in))
+	if err != nil || c.Platform.Name != "c\U0001F600" || c.Classes[0].Name != "a\U0001F600\uFFFD" {
+		t.Fatalf("%+v, %v", c, err)
+	}
+}
+
 func TestLoadRejects(t *testing.T) {
 	for _, in := range []string{"", "platform: [", "platform: {nodes: 3, bogus: 1}", "platform: {nodes: x}",
 		"platform: {nodes: 10, memory_per_node: 1, bandwidth: 1, node_mtbf: 1y}\nclasses: [{name: a, nodes: 20, walltime: 1h, checkpoint: 1, share: 1}]",
@@ -138,6 +150,7 @@ func TestLoadRejects(t *testing.T) {
 func FuzzLoad(f *testing.F) {
 	f.Add(cieloYAML)
 	f.Add(`{"platform": {"nodes": 10}}`)
+	f.Add(`{"platform": {"name": "\ud83d\ude00", "nodes": 10, "memory_per_node": 1e9, "bandwidth": 1e9, "node_mtbf": "1y"}, "classes": [{"name": "a\ud83d", "nodes": 2, "walltime": "1h", "checkpoint": 1, "share": 1}]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := Load(strings.NewReader(s))
 		if err != nil {

@@ -144,7 +144,7 @@ func readDocument(r io.Reader, e fileErrors) (*yaml.Node, error) {
 	if len(data) > MaxFileBytes {
 		return nil, e.tooLarge(0, "more than %d bytes", MaxFileBytes)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(units.JSONForYAML(data))) // JSON's surrogate-pair escapes, which YAML refuses
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil && err != io.EOF {
 		return nil, yamlSyntaxError(e, err)

@@ -421,9 +421,19 @@ func FuzzReadTrace(f *testing.F) {
 	})
 }
 
+// A JSON profile with a surrogate-pair escape (Python's json.dump of an
+// emoji) parses as encoding/json reads it; the YAML parser refused it.
+func TestParseJSONSurrogatePair(t *testing.T) {
+	p, err := Parse(strings.NewReader(`{"name":"app \ud83d\ude00","tasks":[{"name":"t\ud83d","walltime":"exponential:rate=1","mem":1}]}`), "f.json")
+	if err != nil || p.App.Name != "app \U0001F600" || p.App.Tasks[0].Name != "t\uFFFD" {
+		t.Fatalf("%+v, %v", p, err)
+	}
+}
+
 func FuzzParseProfile(f *testing.F) {
 	f.Add("tasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n")
 	f.Add(`{"tasks":[{"walltime":"exponential:rate=1","mem":0}]}`)
+	f.Add(`{"name":"\ud83d\ude00","tasks":[{"name":"a\ud83d","walltime":"exponential:rate=1","mem":0}]}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		p, err := Parse(strings.NewReader(in), "f")
 		if err != nil {

@@ -3,6 +3,7 @@ package slurm
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -33,7 +34,7 @@ const SacctCommand = "sacct -X --parsable2 --format " + sacctFormat
 // O(lines) time, O(jobs) memory.
 func ReadSacct(r io.Reader, name string) ([]Record, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
 	line, header := 0, ""
 	for header == "" && sc.Scan() {
 		line++
@@ -41,8 +42,8 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			header = sc.Text()
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	if err := scanError(sc, name, line); err != nil {
+		return nil, err
 	}
 	if header == "" {
 		return nil, fmt.Errorf("%s: empty; want the output of %s", name, SacctCommand)
@@ -67,10 +68,26 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			recs = append(recs, rec)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	if err := scanError(sc, name, line); err != nil {
+		return nil, err
 	}
 	return recs, nil
+}
+
+// maxLine is the longest line ReadSacct reads, as trace's readers.
+const maxLine = 1 << 20
+
+// scanError is the error that stopped sc after line lines, naming the
+// next line when it is too long (as trace's readers do).
+func scanError(sc *bufio.Scanner, name string, line int) error {
+	err := sc.Err()
+	switch {
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
+	case err != nil:
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return nil
 }
 
 // sacctColumns maps the lower-cased column names of a --parsable2 header
@@ -187,8 +204,9 @@ var jobStates = []string{"BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "C
 	"SIGNALING", "SPECIAL_EXIT", "STAGE_OUT", "STOPPED", "SUSPENDED", "TIMEOUT"}
 
 // Validate refuses a state that is not a Slurm job state (a typo would
-// silently skip every run in the state meant). The error names the
-// field: Complete or Censored.
+// silently skip every run in the state meant), and a state both Complete
+// and Censored (its runs were silently counted complete). The error names
+// the field: Complete or Censored.
 func (o RunsOptions) Validate() error {
 	for _, f := range []struct {
 		name   string
@@ -198,6 +216,12 @@ func (o RunsOptions) Validate() error {
 			if !slices.Contains(jobStates, strings.ToUpper(st)) {
 				return usage.Fieldf(f.name, "%q is not a Slurm job state (%s)", st, strings.Join(jobStates, ", "))
 			}
+		}
+	}
+	for _, st := range o.Censored {
+		if slices.ContainsFunc(o.Complete, func(c string) bool { return strings.EqualFold(c, st) }) {
+			return usage.Fieldf("Censored", "%s is also a complete state (states %s): a state is complete or censored, not both",
+				strings.ToUpper(st), strings.Join(o.Complete, ","))
 		}
 	}
 	return nil

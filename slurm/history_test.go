@@ -191,6 +191,33 @@ func TestRunsOptionsValidate(t *testing.T) {
 	}
 }
 
+// A line over 1 MiB is refused naming the file and the line, in trace's
+// words (it was "bufio.Scanner: token too long"), in the header or after.
+func TestReadSacctLongLine(t *testing.T) {
+	long := strings.Repeat("a", 1<<20+1)
+	for in, want := range map[string]string{
+		"JobID|JobName|State|ElapsedRaw\n1|a|COMPLETED|100\n2|" + long + "|COMPLETED|100\n": "s:3: line longer than 1048576 bytes",
+		"# " + long + "\n": "s:1: line longer than 1048576 bytes",
+	} {
+		if _, err := ReadSacct(strings.NewReader(in), "s"); err == nil || err.Error() != want {
+			t.Errorf("got %v, want %s", err, want)
+		}
+	}
+}
+
+// A state both complete and censored is refused naming it: its runs were
+// all counted complete ("5 runs complete, 0 censored"); case does not
+// matter.
+func TestRunsOptionsStateBothWays(t *testing.T) {
+	for _, o := range []RunsOptions{{Complete: []string{"COMPLETED", "TIMEOUT"}, Censored: []string{"TIMEOUT"}},
+		{Complete: []string{"completed", "timeout"}, Censored: []string{"Failed", "TimeOut"}}} {
+		err := o.Validate()
+		if !usage.Is(err) || !strings.HasPrefix(err.Error(), "Censored: TIMEOUT is also a complete state (states ") {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}
+
 // A chain whose app failed on its own (outcome failed: it crashed, the
 // runner had not signalled it) is a failure, skipped, not a run censored
 // at the work it had done; one that ran out of time is censored.

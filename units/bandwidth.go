@@ -58,3 +58,16 @@ func ParseSize(s string) (float64, error) {
 	}
 	return b, nil
 }
+
+// ParseGBps reads a bandwidth with its unit ("40GB/s", "500MB/s", "2T")
+// and returns it in GB/s (10⁹ bytes/s), for the flags whose bare number
+// once meant GB/s (ckpt reserve --ckpt-bandwidth): a bare number is
+// refused, since ParseBandwidth reads it as bytes/s and either reading
+// would silently change the meaning of some command line.
+func ParseGBps(s string) (float64, error) {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+		return 0, fmt.Errorf("bare number %q: give a unit, e.g. 40GB/s or 500MB/s", s)
+	}
+	b, err := ParseBandwidth(s)
+	return b / 1e9, err
+}

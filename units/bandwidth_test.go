@@ -85,3 +85,22 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestParseGBps: a bandwidth with a unit in GB/s; a bare number, which
+// ckpt reserve --ckpt-bandwidth once read as GB/s and ParseBandwidth reads
+// as bytes/s, is refused asking for a unit (40e9 was 4e10 GB/s).
+func TestParseGBps(t *testing.T) {
+	for in, want := range map[string]float64{"40GB/s": 40, "500MB/s": 0.5, "2T": 2000, " 1B/s ": 1e-9} {
+		if got, err := ParseGBps(in); err != nil || math.Abs(got-want) > 1e-12*want {
+			t.Errorf("%q: %v %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"40e9", "0.207", " 7 ", "0x1p4", "Inf", "fast", "GB/s", ""} {
+		if _, err := ParseGBps(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+	if _, err := ParseGBps("40e9"); err == nil || !strings.Contains(err.Error(), "give a unit, e.g. 40GB/s") {
+		t.Errorf("40e9: %v", err)
+	}
+}

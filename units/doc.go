@@ -10,7 +10,10 @@
 // reads back through ParseSeconds. A bandwidth (ParseBandwidth) is bytes/s,
 // bare or with a decimal unit: "40e9", "40GB/s", "40G". Seconds and
 // Bandwidth are float64 types that read either form from YAML and JSON
-// (`te: 24h`, `"00:10:00"`, `600`, `20GB/s`).
+// (`te: 24h`, `"00:10:00"`, `600`, `20GB/s`). ParseGBps is the bandwidth
+// grammar in GB/s with a unit required. JSONForYAML lets the YAML readers
+// of configs and profiles read JSON strings as encoding/json does
+// (surrogate-pair escapes).
 //
 // It implements no paper: the papers' durations (reservation lengths,
 // checkpoint costs, MTBFs) and bandwidths (file-system throughput in the

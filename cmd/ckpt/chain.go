@@ -100,16 +100,10 @@ func newChainStatusCmd() *cobra.Command {
 				return err
 			}
 			cs, err := slurm.Status(cmd.Context(), slurm.Exec{}, st)
-			if err != nil {
-				return err
+			if err == nil {
+				err = report.WritePictures(plotPath, htmlPath, slurm.ChainPictures{State: st, Status: cs, Now: time.Now()})
 			}
-			if err := report.WritePictures(plotPath, htmlPath, slurm.ChainPictures{State: st, Status: cs, Now: time.Now()}); err != nil {
-				return err
-			}
-			if js {
-				return writeJSON(cmd.OutOrStdout(), cs)
-			}
-			return cs.WriteText(cmd.OutOrStdout())
+			return printer(cmd, js, nil)(cs, err)
 		},
 	}
 	addJSONFlag(cmd.Flags(), &js)
@@ -186,18 +180,11 @@ func runChainHistory(cmd *cobra.Command, f chainHistoryFlags, file string) error
 	if err != nil {
 		return reserveFlags{history: file}.fieldError(fl, err)
 	}
-	rep := slurm.HistoryReport{Name: src.Name(), History: h, Learned: learned}
-	if f.json {
-		return writeJSON(cmd.OutOrStdout(), rep)
-	}
-	return rep.WriteText(cmd.OutOrStdout())
+	return printer(cmd, f.json, nil)(slurm.HistoryReport{Name: src.Name(), History: h, Learned: learned}, nil)
 }
 
 // loadChain finds chain id (or a chain folder path) with slurm.Find.
 func loadChain(id string) (*slurm.State, error) {
 	st, err := slurm.Find(id)
-	if err != nil {
-		return nil, usage(err)
-	}
-	return st, nil
+	return st, usage(err)
 }

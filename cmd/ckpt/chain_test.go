@@ -380,6 +380,20 @@ func TestHistoryStatesAreSlurms(t *testing.T) {
 	}
 }
 
+// A state given to both --states and --censored is refused naming both
+// (it was read as complete: "5 runs complete, 0 censored").
+func TestHistoryStateBothWays(t *testing.T) {
+	for _, args := range [][]string{
+		{"reserve", "--history", "-", "--states", "COMPLETED,TIMEOUT"},
+		{"chain", "history", "-", "--states", "COMPLETED,TIMEOUT", "--censored", "TIMEOUT"},
+	} {
+		out, errOut, code := run(t, chainSacct, args...)
+		if code != 2 || out != "" || !strings.HasPrefix(errOut, "ckpt: --censored TIMEOUT is also a complete state (states COMPLETED,TIMEOUT)") || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+	}
+}
+
 // ckpt chain cancel takes --json, as the README says (issue 22).
 func TestChainCancelJSON(t *testing.T) {
 	bin := t.TempDir()

@@ -20,12 +20,10 @@ import (
 // refuse empty and repeated items, the same names for --json, --seed and
 // --workers. Each returns a usage error naming the flag and the bad value.
 
-// nonNegDurationFlag reads a duration flag's value in seconds (>= 0).
-func nonNegDurationFlag(name, v string) (float64, error) { return named(name, v, nonNeg) }
-
-// named reads v with parse, naming the flag in the error.
-func named(name, v string, parse func(string) (float64, error)) (float64, error) {
-	s, err := parse(v)
+// nonNegDurationFlag reads a duration flag's value in seconds (>= 0),
+// naming the flag in the error.
+func nonNegDurationFlag(name, v string) (float64, error) {
+	s, err := nonNeg(v)
 	if err != nil {
 		return 0, usagef("--%s: %v", name, err)
 	}
@@ -91,6 +89,7 @@ func parsedVar[T any](fl *pflag.FlagSet, dst *T, name, def, help string, parse f
 		_ = v.Set(def) // the defaults are valid
 	}
 	fl.Var(v, name, help)
+	seedHelp(fl) // --shard
 }
 
 // durationVar defines a duration flag read into dst in seconds.
@@ -150,14 +149,31 @@ func addJSONFlag(fl *pflag.FlagSet, p *bool) {
 	fl.BoolVar(p, "json", false, "print JSON on stdout (progress and warnings stay on stderr)")
 }
 
-// addSeedFlag defines --seed with the given default.
+// addSeedFlag defines --seed with the given default; its help names
+// --workers and --shard only where the command has them (seedHelp).
 func addSeedFlag(fl *pflag.FlagSet, p *uint64, def uint64) {
-	fl.Uint64Var(p, "seed", def, "base seed of every random stream (same seed, same bytes, whatever --workers and --shard)")
+	fl.Uint64Var(p, "seed", def, "")
+	seedHelp(fl)
+}
+
+// seedHelp sets the help of fl's --seed, if any, naming the flags of fl that
+// keep its bytes; addWorkersFlag and parsedVar call it, whatever the order.
+func seedHelp(fl *pflag.FlagSet) {
+	help, sep := "base seed of every random stream (same seed, same bytes", ", whatever --"
+	for _, name := range []string{"workers", "shard"} {
+		if fl.Lookup(name) != nil {
+			help, sep = help+sep+name, " and --"
+		}
+	}
+	if f := fl.Lookup("seed"); f != nil {
+		f.Usage = help + ")"
+	}
 }
 
 // addWorkersFlag defines --workers (0: one per CPU).
 func addWorkersFlag(fl *pflag.FlagSet, p *int) {
 	fl.IntVar(p, "workers", 0, "parallel workers (0: one per CPU)")
+	seedHelp(fl)
 }
 
 // writeJSON writes v as indented JSON; NaN and ±Inf must be carried as

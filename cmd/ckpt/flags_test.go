@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/ckpt-hpc/ckpt/units"
@@ -215,4 +216,35 @@ func bandwidthFlag(name, v string) (float64, error) {
 
 // positiveDurationFlag reads a duration flag's value in seconds (> 0): the
 // grammar's tests check the positive rule through it.
-func positiveDurationFlag(name, v string) (float64, error) { return named(name, v, positive) }
+func positiveDurationFlag(name, v string) (float64, error) {
+	s, err := positive(v)
+	if err != nil {
+		return 0, usagef("--%s: %v", name, err)
+	}
+	return s, nil
+}
+
+// Every command's --seed help names --workers and --shard exactly when the
+// command has them: it named --shard on interval simulate, iosim run,
+// capacity simulate, failures and coord simulate, which have none.
+func TestSeedHelpNamesItsFlags(t *testing.T) {
+	var walk func(c *cobra.Command)
+	seen := 0
+	walk = func(c *cobra.Command) {
+		if f := c.Flags().Lookup("seed"); f != nil && c.Name() != "repro" {
+			seen++
+			for _, name := range []string{"workers", "shard"} {
+				if has := c.Flags().Lookup(name) != nil; has != strings.Contains(f.Usage, "--"+name) {
+					t.Errorf("%s: has --%s %v, --seed's help %q", c.CommandPath(), name, has, f.Usage)
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot())
+	if seen < 7 {
+		t.Errorf("only %d commands with --seed", seen)
+	}
+}

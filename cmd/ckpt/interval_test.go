@@ -332,7 +332,7 @@ func TestIntervalMemoryExtrapolation(t *testing.T) {
 	for _, c := range []struct {
 		mb   string
 		warn bool
-	}{{"160", false}, {"1e9", true}, {"5", true}} {
+	}{{"160", false}, {"1e4", true}, {"5", true}} { // 1e9 MB (a restart of 8e6 s) is refused: its exact expectation overflows
 		out, errOut, code := run(t, "", "interval", "--te", "200", "--failures", "2", "--memory", c.mb, "--blcr", blcr, "--json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.mb, code, errOut)
@@ -451,7 +451,10 @@ func TestIntervalRefusesNonFinitePlans(t *testing.T) {
 		flag string
 	}{
 		{[]string{"--te", "1e308", "--ckpt", "1", "--failures", "2"}, "--te"},
-		{[]string{"--te", "100", "--ckpt", "1", "--failures", "1e308"}, "no finite plan"},
+		{[]string{"--te", "100", "--ckpt", "1", "--failures", "1e308"}, "--failures: no finite plan"},
+		// 2⁵³ intervals of 2e-150 s and +Inf exact expectations were printed.
+		{[]string{"--te", "18", "--ckpt", "2", "--mtbf", "1e-300"}, "--mtbf: no finite plan for Te = 18 s, C = 2 s, E(Y) = 1.8e+301, MTBF = 1e-300 s: the young plan needs 9007199254740992 intervals or more"},
+		{[]string{"--te", "18", "--ckpt", "2", "--mtbf", "1e-3"}, "--mtbf: no finite plan for Te = 18 s, C = 2 s, E(Y) = 1.8e+04, MTBF = 0.001 s: the young plan's exact expected wall-clock time overflows (+Inf)"},
 		{[]string{"--te", "5e-324", "--ckpt", "1", "--failures", "2"}, "--te"},
 		{[]string{"--te", "100", "--ckpt", "1", "--restart", "1", "--mtbf", "5e-324"}, "--mtbf"},
 		{[]string{"--te", "100", "--ckpt", "1e11", "--failures", "1"}, "--ckpt"},

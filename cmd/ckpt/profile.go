@@ -34,7 +34,7 @@ func (f *reserveFlags) addProfileFlags(cmd *cobra.Command) {
 	fl.Float64Var(&m.MemTau, "mem-tau", m.MemTau, withSource+"request the largest memory of the tasks running with probability > tau (given the job still runs)")
 	fl.Float64Var(&m.CkptTau, "ckpt-tau", m.CkptTau, withSource+"the checkpoint at t saves M_tau(t) of memory (Eq. (2))")
 	parsedVar(fl, &m.CkptLatencyS, "ckpt-latency", "", withSource+"checkpoint latency l of C(V) = l + V/b (default: the profile's, else CRIU's 4.1s)", optional(units.ParseSeconds))
-	fl.Float64Var(&f.ckptBandwidth, "ckpt-bandwidth", 0, withSource+"checkpoint bandwidth b in GB/s (default: the profile's, else CRIU's 0.207)")
+	parsedVar(fl, &f.ckptBandwidth, "ckpt-bandwidth", "", withSource+"checkpoint bandwidth b with its unit, e.g. 500MB/s or 1GB/s (default: the profile's, else CRIU's 0.207GB/s)", units.ParseGBps)
 	fl.Float64Var(&m.MemMargin, "mem-margin", m.MemMargin, withSource+"add this fraction to every memory request (headroom, e.g. 0.1)")
 	fl.Float64Var(&m.V2Eps, "v2-eps", m.V2Eps, withSource+"probability that mem-all-ckpt-v2's first reservation reaches the memory-hungry task")
 	fl.StringVar(&m.TransferRuns, "transfer-runs", "", withSource+"a file of the phase walltimes of runs on another machine (one run per line); the plan is moved there with one slowdown per phase (Section 4.5)")
@@ -56,12 +56,8 @@ func (f reserveFlags) checkProfileOnlyFlags(fl *pflag.FlagSet) error {
 		return nil
 	}
 	for _, name := range profileOnlyFlags {
-		if fl.Changed(name) {
-			with := "--profile or --" + tasksFlag
-			if name == "phases" {
-				with = "--" + tasksFlag
-			}
-			return usagef("--%s applies only with %s", name, with)
+		if fl.Changed(name) { // --phases is --task-dir's only
+			return usagef("--%s applies only with %s%s", name, map[bool]string{false: "--profile or --", true: "--"}[name == "phases"], tasksFlag)
 		}
 	}
 	return nil

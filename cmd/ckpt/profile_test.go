@@ -103,6 +103,11 @@ func TestReserveProfileFileDurations(t *testing.T) {
 	if r.Checkpoint != "10 s + V / 0.5 GB/s" || r.Restart != 90 {
 		t.Errorf("checkpoint %q, restart %v; want 10 s + V / 0.5 GB/s and 90", r.Checkpoint, r.Restart)
 	}
+	// --ckpt-bandwidth takes the same bandwidth grammar (it failed on 40GB/s).
+	out, errOut, code = run(t, "", "reserve", "--profile", p, "--ckpt-bandwidth", "40GB/s", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Checkpoint != "10 s + V / 40 GB/s" {
+		t.Errorf("--ckpt-bandwidth 40GB/s: exit %d, %q: %s", code, r.Checkpoint, errOut)
+	}
 }
 
 func TestReserveProfileBadInput(t *testing.T) {
@@ -165,7 +170,7 @@ func TestReserveProfileBadInput(t *testing.T) {
 		{[]string{"--profile", "slant", "--transfer-runs", at("knl.csv")}, "knl.csv: line 1, phase 1: duration 1e+308 s, want a value in [0, 1e+10]"},
 		{[]string{"--tasks", at("late")}, "task1.csv:2: time \"1e308\" is beyond 1e+10 s"},
 		{[]string{"--profile", "slant", "--ckpt-latency", "1e300"}, "--ckpt-latency 1e300: want a value in [0, 1e+10]"},
-		{[]string{"--profile", "slant", "--ckpt-bandwidth", "5e-324"}, "--ckpt-bandwidth 5e-324: want a finite value >= 1e-09"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0.5B/s"}, "--ckpt-bandwidth 0.5B/s: want a finite value >= 1e-09"},
 		{[]string{"--profile", "slant", "--restart", "1e11"}, "--restart 1e11: want a value in [0, 1e+10]"},
 	} {
 		checkProfileRefused(t, c.args, c.want)
@@ -197,7 +202,11 @@ func TestReserveProfileBadFlags(t *testing.T) {
 		{[]string{"--profile", "slant", "--mem-tau", "1"}, "--mem-tau 1: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--ckpt-tau", "-0.5"}, "--ckpt-tau -0.5: want a value in [0, 1)"},
 		{[]string{"--profile", "slant", "--v2-eps", "1"}, "--v2-eps 1: want a value in (0, 1)"},
-		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0"}, "--ckpt-bandwidth 0: want a finite value >= 1e-09"},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0GB/s"}, "--ckpt-bandwidth 0GB/s: want a finite value >= 1e-09"},
+		// A bare number was GB/s here and bytes/s in every other bandwidth
+		// flag (40e9 read as 4e10 GB/s): refused, a unit asked for.
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "40e9"}, `--ckpt-bandwidth: bare number "40e9": give a unit, e.g. 40GB/s`},
+		{[]string{"--profile", "slant", "--ckpt-bandwidth", "0.5"}, `--ckpt-bandwidth: bare number "0.5": give a unit`},
 		{[]string{"--profile", "slant", "--n", "1"}, "--n 1: want at least 2"},
 		{[]string{"--profile", "slant", "--job-name", "x"}, "applies only with --sbatch"},
 		{[]string{"--profile", "slant", "--evaluate", ""}, "--evaluate does not apply"},
