@@ -297,7 +297,8 @@ func TestReproInterrupted(t *testing.T) {
 	if !strings.Contains(errb.String(), "reproducing") || strings.Contains(out.String(), "reproducing") {
 		t.Errorf("progress belongs on stderr: stdout %q, stderr %q", out.String(), errb.String())
 	}
-	csvs, _ := filepath.Glob(filepath.Join(dir, "coop", "*.csv"))
+	// Finished CSVs, and an interrupted one's rows kept as NAME.csv.partial.
+	csvs, _ := filepath.Glob(filepath.Join(dir, "coop", "*.csv*"))
 	for _, f := range csvs {
 		b, err := os.ReadFile(f)
 		if err != nil {
