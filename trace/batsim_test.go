@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strconv"
@@ -333,5 +334,22 @@ func TestBatsimJobIDs(t *testing.T) {
 	s, err := j.MarshalJSON()
 	if err != nil || string(s) != `{"id":"a\"b","subtime":0,"res":1,"profile":"p"}` || j.IDString() != `a"b` {
 		t.Errorf("%s %v %q", s, err, j.IDString())
+	}
+}
+
+// The line of every job is found in one pass over the file (a count from
+// the start for each job was quadratic: a 104 MB workload of 312 807 jobs
+// did not load in 12 minutes), and stays right over many jobs.
+func TestReadBatsimManyJobsLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{\"nb_res\": 4, \"profiles\": {\"p\": {\"type\": \"delay\", \"delay\": 1}},\n\"jobs\": [\n")
+	const n = 60000
+	for i := range n {
+		fmt.Fprintf(&b, "  {\"id\": %d, \"subtime\": %d, \"res\": 1, \"profile\": \"p\"},\n", i, i)
+	}
+	b.WriteString("  {\"id\": 0, \"subtime\": 1, \"res\": 1, \"profile\": \"p\"}\n]}\n")
+	_, err := ReadBatsim(strings.NewReader(b.String()), "w.json")
+	if want := fmt.Sprintf("w.json:%d: job id \"0\" already used on line 3", n+3); err == nil || err.Error() != want {
+		t.Fatalf("%v, want %s", err, want)
 	}
 }
