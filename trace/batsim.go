@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -90,8 +91,8 @@ func writeExtra(b *bytes.Buffer, extra map[string]json.RawMessage, std map[strin
 }
 
 // WriteBatsim writes w as indented JSON: nb_res, the extra top-level fields
-// by name, jobs one per line, profiles by name. ReadBatsim reads it back to
-// an equal workload.
+// by name, jobs one per line, profiles by name, to out in pieces of about
+// 1 MiB. ReadBatsim reads it back to an equal workload.
 func WriteBatsim(out io.Writer, w BatsimWorkload) error {
 	var b bytes.Buffer
 	b.WriteString("{")
@@ -125,6 +126,12 @@ func WriteBatsim(out io.Writer, w BatsimWorkload) error {
 		}
 		b.WriteString("\n    ")
 		b.Write(s)
+		if b.Len() >= 1<<20 { // in pieces: a writer that fails (a cancel) stops it early
+			if _, err := out.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
 	}
 	b.WriteString("\n  ],\n  \"profiles\": {")
 	for i, k := range sortedKeys(w.Profiles) {
@@ -169,11 +176,23 @@ func lineAt(data []byte, off int64) int {
 // an object with a string "type". Errors name the file and the line of the
 // offending job. The whole document is held in memory (a JSON object).
 func ReadBatsim(r io.Reader, name string) (BatsimWorkload, error) {
-	data, err := io.ReadAll(r)
+	return ReadBatsimContext(context.Background(), r, name)
+}
+
+// ReadBatsimContext is ReadBatsim stopped by ctx: it reads through
+// ContextReader and checks ctx every 1024 jobs, returning ctx.Err().
+func ReadBatsimContext(ctx context.Context, r io.Reader, name string) (BatsimWorkload, error) {
+	data, err := io.ReadAll(ContextReader(ctx, r))
+	if ctx.Err() != nil {
+		return BatsimWorkload{}, ctx.Err()
+	}
 	if err != nil {
 		return BatsimWorkload{}, errorf(name, 0, "read error: %v", err)
 	}
-	top, jobLines, err := scanBatsim(data)
+	top, jobLines, err := scanBatsim(ctx, data)
+	if ctx.Err() != nil {
+		return BatsimWorkload{}, ctx.Err()
+	}
 	if err != nil {
 		return BatsimWorkload{}, jsonError(name, data, err)
 	}
@@ -211,6 +230,9 @@ func ReadBatsim(r io.Reader, name string) (BatsimWorkload, error) {
 	}
 	seen := map[string]int{}
 	for i, jr := range raw {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return w, ctx.Err()
+		}
 		line := 0
 		if i < len(jobLines) {
 			line = jobLines[i]
@@ -240,7 +262,7 @@ func lineOf(data, sub []byte) int {
 
 // scanBatsim decodes the top-level object of data, and the line of every
 // element of its "jobs" array when it is one.
-func scanBatsim(data []byte) (map[string]json.RawMessage, []int, error) {
+func scanBatsim(ctx context.Context, data []byte) (map[string]json.RawMessage, []int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
@@ -259,7 +281,7 @@ func scanBatsim(data []byte) (map[string]json.RawMessage, []int, error) {
 		key, _ := kt.(string)
 		var v json.RawMessage
 		if key == "jobs" {
-			lines = jobLines(data, dec.InputOffset())
+			lines = jobLines(ctx, data, dec.InputOffset())
 		}
 		if err := dec.Decode(&v); err != nil {
 			return nil, nil, err
@@ -291,7 +313,7 @@ func jsonKind(tok json.Token) string {
 
 // jobLines lists the line of every element of the array starting at off
 // (nil when it is not an array or is malformed: the caller reports that).
-func jobLines(data []byte, off int64) []int {
+func jobLines(ctx context.Context, data []byte, off int64) []int {
 	for off < int64(len(data)) && strings.IndexByte(" \t\r\n:", data[off]) >= 0 {
 		off++
 	}
@@ -301,7 +323,7 @@ func jobLines(data []byte, off int64) []int {
 	}
 	var lines []int
 	from, line := 0, 1 // lineAt from the previous job on: O(bytes), not O(jobs × bytes)
-	for dec.More() {
+	for dec.More() && (len(lines)%1024 != 0 || ctx.Err() == nil) {
 		o := int(off + dec.InputOffset())
 		for o < len(data) && strings.IndexByte(" \t\r\n,:", data[o]) >= 0 {
 			o++
