@@ -100,7 +100,7 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 		l, from, err = clusterLog(ctx, r, e, rep.Extended)
 		rep.Log = l.Name
 	} else {
-		l, err = ReadLogFile(r.Log)
+		l, err = ReadLogFile(ctx, r.Log)
 	}
 	if err != nil {
 		return rep, err
@@ -120,11 +120,10 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 			rep.Chains++
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return rep, err
-	}
 	rep.New = len(jobs)
-	e.Feed(jobs, true, nil)
+	if err := e.FeedContext(ctx, jobs, true, nil); err != nil {
+		return rep, err // the model file is left as it was
+	}
 	if err := e.WriteModel(r.Model); err != nil {
 		return rep, err
 	}

@@ -42,7 +42,7 @@ func ReplayRun(ctx context.Context, r ReplayRequest) (ReplayReport, error) {
 	if err := r.Validate(); err != nil {
 		return ReplayReport{}, err
 	}
-	l, err := ReadLogFile(r.Log)
+	l, err := ReadLogFile(ctx, r.Log)
 	if err != nil {
 		return ReplayReport{}, err
 	}
