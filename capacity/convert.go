@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -61,6 +62,21 @@ type ConvertOptions struct {
 // C = o.C, R = o.R), a foreign Batsim workload gives SWF only its delay
 // profiles' run times, ckpt keeps width, release, length and costs only.
 func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
+	return ConvertContext(context.Background(), r, w, o)
+}
+
+// ConvertContext is Convert stopped by ctx: reading and writing fail with
+// ctx's error within a buffer of its cancel, which it returns (w then
+// holds part of the output: write through output.WriteFile).
+func ConvertContext(ctx context.Context, r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
+	written, skipped, err = convert(ctx, trace.ContextReader(ctx, r), trace.ContextWriter(ctx, w), o)
+	if ctx.Err() != nil {
+		return 0, 0, ctx.Err()
+	}
+	return written, skipped, err
+}
+
+func convert(ctx context.Context, r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
 	var sj []trace.SWFJob
 	var hdr *trace.SWFHeader
 	var bw trace.BatsimWorkload
@@ -73,7 +89,7 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 		sj, hdr = jobs, &h
 	case FormatBatsim:
-		if bw, err = trace.ReadBatsim(r, o.Name); err != nil {
+		if bw, err = trace.ReadBatsimContext(ctx, r, o.Name); err != nil {
 			return 0, 0, usage.Wrap(err)
 		}
 	case FormatCkpt:
@@ -82,6 +98,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 	default:
 		return 0, 0, fmt.Errorf("unknown input format %q", o.From)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
 	}
 	// Convert through the target's own representation.
 	switch o.To {

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,5 +199,39 @@ func TestFormatsLostOutput(t *testing.T) {
 		if code != 1 || !strings.Contains(errb.String(), "no space left") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// cancelReader cancels the command's context once k bytes are read: a
+// Ctrl-C in the middle of the input, whatever the machine's speed.
+type cancelReader struct {
+	r      io.Reader
+	k, n   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p[:min(len(p), 512)])
+	if c.n += n; c.n >= c.k {
+		c.cancel()
+	}
+	return n, err
+}
+
+// A Ctrl-C during a conversion: exit 1, the interrupted line, no output
+// (convert read to the end, wrote the output and exited 0).
+func TestConvertInterrupted(t *testing.T) {
+	var swf strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&swf, "%d %d 0 100 4 -1 -1 4 600 -1 1 1 1 1 1 1 -1 -1\n", i, i*60)
+	}
+	out := filepath.Join(t.TempDir(), "o.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := &cancelReader{r: strings.NewReader(swf.String()), k: swf.Len() / 4, cancel: cancel}
+	var errb strings.Builder
+	code := execute(ctx, []string{"convert", "--from", "swf", "-", out}, in, io.Discard, &errb)
+	if _, err := os.Stat(out); code != 1 || !strings.Contains(errb.String(), "interrupted") || err == nil || in.n > swf.Len()/2 {
+		t.Fatalf("exit %d, %q, output %v, read %d of %d bytes", code, errb.String(), err, in.n, swf.Len())
 	}
 }
