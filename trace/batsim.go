@@ -489,19 +489,29 @@ func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
 	return w, skipped
 }
 
-// SWF converts a Batsim workload to SWF jobs: job number = the numeric id
-// (the 1-based position when the id is not an integer), submit time =
-// subtime, requested processors = res, requested time = walltime (−1 when
-// none), run time = the delay of a delay profile (−1 for other profiles);
-// the other fields are −1 (unknown), or those BatsimFromSWF carried in the
-// job's SWFField (see restoreSWF).
+// SWF converts a Batsim workload to SWF jobs: job number = the id's
+// number (an integer id, or the N of a Batsim "workload!N" id), submit
+// time = subtime, requested processors = res, requested time = walltime
+// (−1 when none), run time = the delay of a delay profile (−1 for other
+// profiles); the other fields are −1 (unknown), or those BatsimFromSWF
+// carried in the job's SWFField (see restoreSWF). Job numbers are unique:
+// a job whose id has no number ≥ 0, or whose number an earlier job has,
+// gets the next number above the workload's largest, in file order.
 func (w BatsimWorkload) SWF() []SWFJob {
 	out := make([]SWFJob, 0, len(w.Jobs))
+	nums, top := make([]int64, len(w.Jobs)), int64(0)
 	for i, j := range w.Jobs {
-		n, err := strconv.ParseInt(string(j.ID), 10, 64)
-		if err != nil {
-			n = int64(i + 1)
+		nums[i] = idNumber(j.IDString())
+		top = max(top, nums[i])
+	}
+	used := make(map[int64]bool, len(w.Jobs))
+	for i, j := range w.Jobs {
+		n := nums[i]
+		if n < 0 || used[n] {
+			top++
+			n = top
 		}
+		used[n] = true
 		rt, ok := w.Delay(j.Profile)
 		if !ok {
 			rt = -1
@@ -514,4 +524,18 @@ func (w BatsimWorkload) SWF() []SWFJob {
 		out = append(out, sj)
 	}
 	return out
+}
+
+// idNumber is the number of a Batsim job id: the id itself, or the part
+// after the last "!" ("w0!5" is 5); −1 when that is not an integer ≥ 0
+// below 2^53 (the largest SWF integer WriteSWF writes).
+func idNumber(id string) int64 {
+	if k := strings.LastIndexByte(id, '!'); k >= 0 {
+		id = id[k+1:]
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n < 0 || n >= 1<<53 {
+		return -1
+	}
+	return n
 }

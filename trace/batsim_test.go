@@ -353,3 +353,28 @@ func TestReadBatsimManyJobsLines(t *testing.T) {
 		t.Fatalf("%v, want %s", err, want)
 	}
 }
+
+// SWF job numbers are the ids' numbers ("w0!5" is 5) and unique: an id
+// with no number, or whose number is taken, gets the next above the
+// largest ("x", 1, "w!7" gave 1, 1, 3, and "w0!5" lost its 5).
+func TestBatsimSWFJobNumbers(t *testing.T) {
+	in := `{"nb_res": 2, "profiles": {"p": {"type": "delay", "delay": 5}}, "jobs": [
+	{"id": "x", "subtime": 0, "res": 1, "profile": "p"},
+	{"id": 1, "subtime": 1, "res": 1, "profile": "p"},
+	{"id": "w!7", "subtime": 2, "res": 1, "profile": "p"},
+	{"id": "w0!5", "subtime": 3, "res": 1, "profile": "p"},
+	{"id": "w1!5", "subtime": 4, "res": 1, "profile": "p"},
+	{"id": "3", "subtime": 5, "res": 1, "profile": "p"},
+	{"id": "w!-2", "subtime": 6, "res": 1, "profile": "p"}]}`
+	w, err := ReadBatsim(strings.NewReader(in), "ids.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, j := range w.SWF() {
+		got = append(got, j.JobNumber)
+	}
+	if want := []int64{8, 1, 7, 5, 9, 3, 10}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("job numbers %v, want %v", got, want)
+	}
+}

@@ -56,6 +56,22 @@ func TestConvertRoundTrip(t *testing.T) {
 	}
 }
 
+// Batsim ids without a number, or sharing one, get unique SWF job
+// numbers, so that the SWF converts back ("x", 1, "w!7" gave 1, 1, 3,
+// which convert then refused: "same id 1").
+func TestConvertUniqueJobNumbers(t *testing.T) {
+	dir := t.TempDir()
+	ids, s, back := filepath.Join(dir, "ids.json"), filepath.Join(dir, "ids.swf"), filepath.Join(dir, "ids2.json")
+	os.WriteFile(ids, []byte(`{"nb_res": 2, "profiles": {"p": {"type": "delay", "delay": 5}}, "jobs": [
+{"id": "x", "subtime": 0, "res": 1, "profile": "p"}, {"id": 1, "subtime": 1, "res": 1, "profile": "p"},
+{"id": "w!7", "subtime": 2, "res": 1, "profile": "p"}]}`), 0o644)
+	for _, args := range [][]string{{ids, s}, {s, back}} {
+		if _, errs, code := run(t, "", append([]string{"convert"}, args...)...); code != 0 {
+			t.Fatalf("convert %v: exit %d, %s", args, code, errs)
+		}
+	}
+}
+
 func TestConvertRefusals(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
