@@ -145,6 +145,9 @@ func convert(ctx context.Context, r io.Reader, w io.Writer, o ConvertOptions) (w
 			}
 			cj, skipped = JobsFromSWF(sj, o.C, o.R)
 		case FormatBatsim:
+			if err := batsimCosts(bw, o); err != nil {
+				return 0, 0, err
+			}
 			if cj, err = JobsFromBatsim(bw, o.C, o.R); err != nil {
 				return 0, 0, fmt.Errorf("%s: %v", o.Name, err)
 			}
@@ -180,6 +183,23 @@ func uniqueBatsimIDs(bw trace.BatsimWorkload) error {
 			return fmt.Errorf("jobs %d and %d have the same id %s; Batsim needs unique ids", k+1, i+1, id)
 		}
 		seen[id] = i
+	}
+	return nil
+}
+
+// batsimCosts refuses, naming --ckpt (or --restart), a Batsim workload
+// into a ckpt list without the costs: only the workloads ckpt writes carry
+// them (ckpt_c, ckpt_r); a job without them needs o.C (o.R).
+func batsimCosts(bw trace.BatsimWorkload, o ConvertOptions) error {
+	for _, j := range bw.Jobs {
+		for _, c := range []struct {
+			key, field string
+			v          float64
+		}{{"ckpt_c", "ckpt", o.C}, {"ckpt_r", "restart", o.R}} {
+			if _, ok := j.Extra[c.key]; !ok && c.v == 0 {
+				return usage.Fieldf(c.field, "is required to convert %s to a ckpt job list: job %s has no %s (only the workloads ckpt writes carry checkpoint costs)", o.Name, j.IDString(), c.key)
+			}
+		}
 	}
 	return nil
 }

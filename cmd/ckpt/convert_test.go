@@ -76,6 +76,8 @@ func TestConvertRefusals(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n\"jobs\": [\n{\"id\": 1}]}"), 0o644)
+	foreign := filepath.Join(dir, "foreign.json") // no ckpt_c: costs needed (exit 1, "job 1: c = 0")
+	os.WriteFile(foreign, []byte(`{"profiles": {"p": {"type": "delay", "delay": 5}}, "jobs": [{"id": 1, "subtime": 0, "res": 1, "profile": "p"}]}`), 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -88,6 +90,7 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res: -1"},
 		{[]string{filepath.Join(dir, "none.swf"), "b.json"}, 2, "no such file"},
 		{[]string{bad, filepath.Join(dir, "o.swf")}, 2, "bad.json:3: job 1: no subtime"},
+		{[]string{foreign, filepath.Join(dir, "o.jobs.json")}, 2, "--ckpt: is required to convert foreign.json to a ckpt job list: job 1 has no ckpt_c"},
 	} {
 		_, errs, code := run(t, "", append([]string{"convert"}, c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
