@@ -44,3 +44,13 @@ func TestLearnExistingModelKeepsParams(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A prior listed twice in Priors is refused, naming the field (the replay
+// printed the same operating point twice).
+func TestReplayRequestDuplicatePriors(t *testing.T) {
+	err := ReplayRequest{Log: "x.swf", Params: advise.DefaultParams(), Priors: []float64{1, 4, 1}}.Validate()
+	var ue *usage.Error
+	if !errors.As(err, &ue) || ue.Field != "priors" || !strings.Contains(err.Error(), "1 listed twice") {
+		t.Fatalf("%v", err)
+	}
+}
