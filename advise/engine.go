@@ -2,6 +2,7 @@ package advise
 
 import (
 	"container/heap"
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -423,6 +424,12 @@ func (h *endHeap) Pop() any {
 // that gives fewer fields than the log, or no --time; the replay does not
 // need it. O(J log J) plus the plans (one per level with allLevels).
 func (e *Engine) Feed(jobs []Job, allLevels bool, visit func(i int, j Job, a Advice)) {
+	_ = e.FeedContext(context.Background(), jobs, allLevels, visit)
+}
+
+// FeedContext is Feed stopped by ctx: it checks ctx every 1024 jobs and
+// returns ctx's error, e then holding part of the jobs (to be dropped).
+func (e *Engine) FeedContext(ctx context.Context, jobs []Job, allLevels bool, visit func(i int, j Job, a Advice)) error {
 	var h endHeap
 	observe := func(p pending) {
 		if p.levels == nil {
@@ -435,6 +442,9 @@ func (e *Engine) Feed(jobs []Job, allLevels bool, visit func(i int, j Job, a Adv
 		e.Observe(p.job, nil)
 	}
 	for i, j := range jobs {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		for h.Len() > 0 && h[0].end <= j.Submit {
 			observe(heap.Pop(&h).(pending))
 		}
@@ -450,7 +460,11 @@ func (e *Engine) Feed(jobs []Job, allLevels bool, visit func(i int, j Job, a Adv
 		heap.Push(&h, p)
 		e.lastSeen = max(e.lastSeen, j.Submit)
 	}
-	for h.Len() > 0 {
+	for n := 0; h.Len() > 0; n++ {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		observe(heap.Pop(&h).(pending))
 	}
+	return nil
 }

@@ -124,13 +124,7 @@ func Replay(ctx context.Context, log Log, p Params) (ReplayReport, error) {
 		}
 		lastTwo[j.User] = h
 	}
-	e.Feed(log.Jobs, true, func(i int, j Job, a Advice) {
-		if i%4096 == 0 && err == nil {
-			err = ctx.Err()
-		}
-		if err != nil {
-			return
-		}
+	err = e.FeedContext(ctx, log.Jobs, true, func(i int, j Job, a Advice) {
 		if j.Censored() {
 			rep.Censored++
 		}

@@ -120,7 +120,7 @@ func (r ConvertReport) WriteText(out io.Writer) error {
 }
 
 // RunConvert converts the request's input into its output.
-func RunConvert(_ context.Context, r ConvertRequest) (ConvertReport, error) {
+func RunConvert(ctx context.Context, r ConvertRequest) (ConvertReport, error) {
 	o, err := r.options()
 	if err != nil {
 		return ConvertReport{}, err
@@ -140,7 +140,7 @@ func RunConvert(_ context.Context, r ConvertRequest) (ConvertReport, error) {
 	}
 	convert := func(w io.Writer) error {
 		var err error
-		rep.Jobs, rep.Skipped, err = Convert(in, w, o)
+		rep.Jobs, rep.Skipped, err = ConvertContext(ctx, in, w, o)
 		return err
 	}
 	if r.Out == "-" {

@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -61,6 +62,21 @@ type ConvertOptions struct {
 // C = o.C, R = o.R), a foreign Batsim workload gives SWF only its delay
 // profiles' run times, ckpt keeps width, release, length and costs only.
 func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
+	return ConvertContext(context.Background(), r, w, o)
+}
+
+// ConvertContext is Convert stopped by ctx: reading and writing fail with
+// ctx's error within a buffer of its cancel, which it returns (w then
+// holds part of the output: write through output.WriteFile).
+func ConvertContext(ctx context.Context, r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
+	written, skipped, err = convert(ctx, trace.ContextReader(ctx, r), trace.ContextWriter(ctx, w), o)
+	if ctx.Err() != nil {
+		return 0, 0, ctx.Err()
+	}
+	return written, skipped, err
+}
+
+func convert(ctx context.Context, r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, err error) {
 	var sj []trace.SWFJob
 	var hdr *trace.SWFHeader
 	var bw trace.BatsimWorkload
@@ -73,7 +89,7 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 		sj, hdr = jobs, &h
 	case FormatBatsim:
-		if bw, err = trace.ReadBatsim(r, o.Name); err != nil {
+		if bw, err = trace.ReadBatsimContext(ctx, r, o.Name); err != nil {
 			return 0, 0, usage.Wrap(err)
 		}
 	case FormatCkpt:
@@ -82,6 +98,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 		}
 	default:
 		return 0, 0, fmt.Errorf("unknown input format %q", o.From)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
 	}
 	// Convert through the target's own representation.
 	switch o.To {
@@ -126,6 +145,9 @@ func Convert(r io.Reader, w io.Writer, o ConvertOptions) (written, skipped int, 
 			}
 			cj, skipped = JobsFromSWF(sj, o.C, o.R)
 		case FormatBatsim:
+			if err := batsimCosts(bw, o); err != nil {
+				return 0, 0, err
+			}
 			if cj, err = JobsFromBatsim(bw, o.C, o.R); err != nil {
 				return 0, 0, fmt.Errorf("%s: %v", o.Name, err)
 			}
@@ -161,6 +183,23 @@ func uniqueBatsimIDs(bw trace.BatsimWorkload) error {
 			return fmt.Errorf("jobs %d and %d have the same id %s; Batsim needs unique ids", k+1, i+1, id)
 		}
 		seen[id] = i
+	}
+	return nil
+}
+
+// batsimCosts refuses, naming --ckpt (or --restart), a Batsim workload
+// into a ckpt list without the costs: only the workloads ckpt writes carry
+// them (ckpt_c, ckpt_r); a job without them needs o.C (o.R).
+func batsimCosts(bw trace.BatsimWorkload, o ConvertOptions) error {
+	for _, j := range bw.Jobs {
+		for _, c := range []struct {
+			key, field string
+			v          float64
+		}{{"ckpt_c", "ckpt", o.C}, {"ckpt_r", "restart", o.R}} {
+			if _, ok := j.Extra[c.key]; !ok && c.v == 0 {
+				return usage.Fieldf(c.field, "is required to convert %s to a ckpt job list: job %s has no %s (only the workloads ckpt writes carry checkpoint costs)", o.Name, j.IDString(), c.key)
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -90,8 +91,8 @@ func writeExtra(b *bytes.Buffer, extra map[string]json.RawMessage, std map[strin
 }
 
 // WriteBatsim writes w as indented JSON: nb_res, the extra top-level fields
-// by name, jobs one per line, profiles by name. ReadBatsim reads it back to
-// an equal workload.
+// by name, jobs one per line, profiles by name, to out in pieces of about
+// 1 MiB. ReadBatsim reads it back to an equal workload.
 func WriteBatsim(out io.Writer, w BatsimWorkload) error {
 	var b bytes.Buffer
 	b.WriteString("{")
@@ -125,6 +126,12 @@ func WriteBatsim(out io.Writer, w BatsimWorkload) error {
 		}
 		b.WriteString("\n    ")
 		b.Write(s)
+		if b.Len() >= 1<<20 { // in pieces: a writer that fails (a cancel) stops it early
+			if _, err := out.Write(b.Bytes()); err != nil {
+				return err
+			}
+			b.Reset()
+		}
 	}
 	b.WriteString("\n  ],\n  \"profiles\": {")
 	for i, k := range sortedKeys(w.Profiles) {
@@ -169,11 +176,23 @@ func lineAt(data []byte, off int64) int {
 // an object with a string "type". Errors name the file and the line of the
 // offending job. The whole document is held in memory (a JSON object).
 func ReadBatsim(r io.Reader, name string) (BatsimWorkload, error) {
-	data, err := io.ReadAll(r)
+	return ReadBatsimContext(context.Background(), r, name)
+}
+
+// ReadBatsimContext is ReadBatsim stopped by ctx: it reads through
+// ContextReader and checks ctx every 1024 jobs, returning ctx.Err().
+func ReadBatsimContext(ctx context.Context, r io.Reader, name string) (BatsimWorkload, error) {
+	data, err := io.ReadAll(ContextReader(ctx, r))
+	if ctx.Err() != nil {
+		return BatsimWorkload{}, ctx.Err()
+	}
 	if err != nil {
 		return BatsimWorkload{}, errorf(name, 0, "read error: %v", err)
 	}
-	top, jobLines, err := scanBatsim(data)
+	top, jobLines, err := scanBatsim(ctx, data)
+	if ctx.Err() != nil {
+		return BatsimWorkload{}, ctx.Err()
+	}
 	if err != nil {
 		return BatsimWorkload{}, jsonError(name, data, err)
 	}
@@ -211,6 +230,9 @@ func ReadBatsim(r io.Reader, name string) (BatsimWorkload, error) {
 	}
 	seen := map[string]int{}
 	for i, jr := range raw {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return w, ctx.Err()
+		}
 		line := 0
 		if i < len(jobLines) {
 			line = jobLines[i]
@@ -240,7 +262,7 @@ func lineOf(data, sub []byte) int {
 
 // scanBatsim decodes the top-level object of data, and the line of every
 // element of its "jobs" array when it is one.
-func scanBatsim(data []byte) (map[string]json.RawMessage, []int, error) {
+func scanBatsim(ctx context.Context, data []byte) (map[string]json.RawMessage, []int, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
@@ -259,7 +281,7 @@ func scanBatsim(data []byte) (map[string]json.RawMessage, []int, error) {
 		key, _ := kt.(string)
 		var v json.RawMessage
 		if key == "jobs" {
-			lines = jobLines(data, dec.InputOffset())
+			lines = jobLines(ctx, data, dec.InputOffset())
 		}
 		if err := dec.Decode(&v); err != nil {
 			return nil, nil, err
@@ -291,7 +313,7 @@ func jsonKind(tok json.Token) string {
 
 // jobLines lists the line of every element of the array starting at off
 // (nil when it is not an array or is malformed: the caller reports that).
-func jobLines(data []byte, off int64) []int {
+func jobLines(ctx context.Context, data []byte, off int64) []int {
 	for off < int64(len(data)) && strings.IndexByte(" \t\r\n:", data[off]) >= 0 {
 		off++
 	}
@@ -300,8 +322,15 @@ func jobLines(data []byte, off int64) []int {
 		return nil
 	}
 	var lines []int
-	for dec.More() {
-		lines = append(lines, lineAt(data, off+dec.InputOffset()))
+	from, line := 0, 1 // lineAt from the previous job on: O(bytes), not O(jobs × bytes)
+	for dec.More() && (len(lines)%1024 != 0 || ctx.Err() == nil) {
+		o := int(off + dec.InputOffset())
+		for o < len(data) && strings.IndexByte(" \t\r\n,:", data[o]) >= 0 {
+			o++
+		}
+		line += bytes.Count(data[from:o], []byte{'\n'})
+		from = o
+		lines = append(lines, line)
 		var skip json.RawMessage
 		if dec.Decode(&skip) != nil {
 			return lines
@@ -460,19 +489,29 @@ func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
 	return w, skipped
 }
 
-// SWF converts a Batsim workload to SWF jobs: job number = the numeric id
-// (the 1-based position when the id is not an integer), submit time =
-// subtime, requested processors = res, requested time = walltime (−1 when
-// none), run time = the delay of a delay profile (−1 for other profiles);
-// the other fields are −1 (unknown), or those BatsimFromSWF carried in the
-// job's SWFField (see restoreSWF).
+// SWF converts a Batsim workload to SWF jobs: job number = the id's
+// number (an integer id, or the N of a Batsim "workload!N" id), submit
+// time = subtime, requested processors = res, requested time = walltime
+// (−1 when none), run time = the delay of a delay profile (−1 for other
+// profiles); the other fields are −1 (unknown), or those BatsimFromSWF
+// carried in the job's SWFField (see restoreSWF). Job numbers are unique:
+// a job whose id has no number ≥ 0, or whose number an earlier job has,
+// gets the next number above the workload's largest, in file order.
 func (w BatsimWorkload) SWF() []SWFJob {
 	out := make([]SWFJob, 0, len(w.Jobs))
+	nums, top := make([]int64, len(w.Jobs)), int64(0)
 	for i, j := range w.Jobs {
-		n, err := strconv.ParseInt(string(j.ID), 10, 64)
-		if err != nil {
-			n = int64(i + 1)
+		nums[i] = idNumber(j.IDString())
+		top = max(top, nums[i])
+	}
+	used := make(map[int64]bool, len(w.Jobs))
+	for i, j := range w.Jobs {
+		n := nums[i]
+		if n < 0 || used[n] {
+			top++
+			n = top
 		}
+		used[n] = true
 		rt, ok := w.Delay(j.Profile)
 		if !ok {
 			rt = -1
@@ -485,4 +524,18 @@ func (w BatsimWorkload) SWF() []SWFJob {
 		out = append(out, sj)
 	}
 	return out
+}
+
+// idNumber is the number of a Batsim job id: the id itself, or the part
+// after the last "!" ("w0!5" is 5); −1 when that is not an integer ≥ 0
+// below 2^53 (the largest SWF integer WriteSWF writes).
+func idNumber(id string) int64 {
+	if k := strings.LastIndexByte(id, '!'); k >= 0 {
+		id = id[k+1:]
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n < 0 || n >= 1<<53 {
+		return -1
+	}
+	return n
 }

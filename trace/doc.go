@@ -54,7 +54,9 @@
 // All readers take an io.Reader and a source name used only in messages.
 // Errors are *ParseError values that print on one line as
 // "name:line: message" and quote the offending value; readers never panic
-// and never skip a malformed line. Lines are limited to 1 MiB.
+// and never skip a malformed line. Lines are limited to 1 MiB. A reader
+// given ContextReader (context.go) stops within a buffer of its context's
+// cancel (Ctrl-C), the caller returning ctx.Err().
 //
 // Complexity: every reader is a single pass over its input. The SWF, CQSim,
 // LANL, FTA, Batsim-events and Google task-event readers stream (one record

@@ -19,7 +19,9 @@ import (
 type LearnRequest struct {
 	Log   string `json:"log"`   // SWF (gzip recognised), CQSim .rst or sacct --parsable2
 	Model string `json:"model"` // the model file, created or extended
-	// Params are used for a new model; an existing model keeps its own.
+	// Params are used for a new model; an existing model keeps its own,
+	// and refuses (a usage error naming the field) one asked for, not the
+	// default, that differs.
 	Params advise.Params `json:"params"`
 	// FromCluster learns from the cluster's accounting instead of Log:
 	// every user's jobs (sacct -a) from Since (default: where the model
@@ -91,6 +93,9 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 		if e, err = advise.ReadModel(r.Model); err != nil {
 			return rep, err
 		}
+		if err := keptParams(r.Params, e.P, r.Model); err != nil {
+			return rep, err
+		}
 		rep.Extended = true
 	}
 	var l advise.Log
@@ -100,7 +105,7 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 		l, from, err = clusterLog(ctx, r, e, rep.Extended)
 		rep.Log = l.Name
 	} else {
-		l, err = ReadLogFile(r.Log)
+		l, err = ReadLogFile(ctx, r.Log)
 	}
 	if err != nil {
 		return rep, err
@@ -120,11 +125,10 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 			rep.Chains++
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return rep, err
-	}
 	rep.New = len(jobs)
-	e.Feed(jobs, true, nil)
+	if err := e.FeedContext(ctx, jobs, true, nil); err != nil {
+		return rep, err // the model file is left as it was
+	}
 	if err := e.WriteModel(r.Model); err != nil {
 		return rep, err
 	}
@@ -132,6 +136,31 @@ func Learn(ctx context.Context, r LearnRequest) (LearnReport, error) {
 	_, rep.LastSubmit = e.Span()
 	rep.Wait, _ = e.WaitModel()
 	return rep, nil
+}
+
+// keptParams refuses a parameter asked for (not the default) that differs
+// from the one the existing model was built with, which it keeps: the
+// request would otherwise be ignored without a word.
+func keptParams(asked, model advise.Params, path string) error {
+	def := advise.DefaultParams()
+	wait := func(m advise.WaitModel) string {
+		if m.A == 0 {
+			return "fitted on the log"
+		}
+		return fmt.Sprintf("%g,%g", m.A, m.B)
+	}
+	for _, f := range []struct {
+		field, what string
+		a, d, m     any
+	}{{"min_runs", "minimum runs", asked.MinRuns, def.MinRuns, model.MinRuns}, {"window", "window", asked.Window, def.Window, model.Window},
+		{"min_wait_pairs", "minimum wait pairs", asked.MinWaitPairs, def.MinWaitPairs, model.MinWaitPairs},
+		{"prior", "prior", asked.Prior, def.Prior, model.Prior}, {"abstain", "abstain", asked.Abstain, def.Abstain, model.Abstain},
+		{"wait", "wait model", wait(asked.Wait), wait(def.Wait), wait(model.Wait)}} {
+		if f.a != f.d && f.a != f.m {
+			return usage.Fieldf(f.field, "%v: %s keeps the %s it was built with, %v (learn a new model to change it)", f.a, path, f.what, f.m)
+		}
+	}
+	return nil
 }
 
 // waitingFor says which job (or chain) of l not ended was submitted

@@ -2,11 +2,13 @@ package logs
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/ckpt-hpc/ckpt/advise"
+	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
 
@@ -20,14 +22,18 @@ func ReadLog(r io.Reader, name string) (advise.Log, error) {
 	return advise.ReadSWF(br, name)
 }
 
-// ReadLogFile opens and reads path (a missing file is a usage error).
-func ReadLogFile(path string) (advise.Log, error) {
+// ReadLogFile opens and reads path (a missing file is a usage error),
+// stopping with ctx's error within one buffer of its cancel.
+func ReadLogFile(ctx context.Context, path string) (advise.Log, error) {
 	f, err := usage.Open(path)
 	if err != nil {
 		return advise.Log{}, err
 	}
 	defer f.Close()
-	l, err := ReadLog(f, path)
+	l, err := ReadLog(trace.ContextReader(ctx, f), path)
+	if ctx.Err() != nil {
+		return advise.Log{}, ctx.Err()
+	}
 	if err != nil {
 		return l, fmt.Errorf("%w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ckpt-hpc/ckpt/advise"
 	"github.com/ckpt-hpc/ckpt/usage"
@@ -14,7 +15,8 @@ type ReplayRequest struct {
 	Log    string        `json:"log"`
 	Params advise.Params `json:"params"`
 	// Priors, when given, replay ckpt again with each of these priors (its
-	// operating points, from bold to cautious) for the picture.
+	// operating points, from bold to cautious) for the picture; each
+	// once.
 	Priors []float64 `json:"priors,omitempty"`
 }
 
@@ -23,9 +25,12 @@ func (r ReplayRequest) Validate() error {
 	if r.Log == "" {
 		return usage.Fieldf("log", "a job log is needed")
 	}
-	for _, p := range r.Priors {
+	for i, p := range r.Priors {
 		if !(p >= 0) || math.IsInf(p, 0) {
 			return usage.Fieldf("priors", "each must be finite and >= 0, got %v", p)
+		}
+		if slices.Contains(r.Priors[:i], p) {
+			return usage.Fieldf("priors", "%v listed twice (each is one operating point)", p)
 		}
 	}
 	return r.Params.Validate()
@@ -42,7 +47,7 @@ func ReplayRun(ctx context.Context, r ReplayRequest) (ReplayReport, error) {
 	if err := r.Validate(); err != nil {
 		return ReplayReport{}, err
 	}
-	l, err := ReadLogFile(r.Log)
+	l, err := ReadLogFile(ctx, r.Log)
 	if err != nil {
 		return ReplayReport{}, err
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,10 +56,28 @@ func TestConvertRoundTrip(t *testing.T) {
 	}
 }
 
+// Batsim ids without a number, or sharing one, get unique SWF job
+// numbers, so that the SWF converts back ("x", 1, "w!7" gave 1, 1, 3,
+// which convert then refused: "same id 1").
+func TestConvertUniqueJobNumbers(t *testing.T) {
+	dir := t.TempDir()
+	ids, s, back := filepath.Join(dir, "ids.json"), filepath.Join(dir, "ids.swf"), filepath.Join(dir, "ids2.json")
+	os.WriteFile(ids, []byte(`{"nb_res": 2, "profiles": {"p": {"type": "delay", "delay": 5}}, "jobs": [
+{"id": "x", "subtime": 0, "res": 1, "profile": "p"}, {"id": 1, "subtime": 1, "res": 1, "profile": "p"},
+{"id": "w!7", "subtime": 2, "res": 1, "profile": "p"}]}`), 0o644)
+	for _, args := range [][]string{{ids, s}, {s, back}} {
+		if _, errs, code := run(t, "", append([]string{"convert"}, args...)...); code != 0 {
+			t.Fatalf("convert %v: exit %d, %s", args, code, errs)
+		}
+	}
+}
+
 func TestConvertRefusals(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n\"jobs\": [\n{\"id\": 1}]}"), 0o644)
+	foreign := filepath.Join(dir, "foreign.json") // no ckpt_c: costs needed (exit 1, "job 1: c = 0")
+	os.WriteFile(foreign, []byte(`{"profiles": {"p": {"type": "delay", "delay": 5}}, "jobs": [{"id": 1, "subtime": 0, "res": 1, "profile": "p"}]}`), 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -70,6 +90,7 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"a.swf", "b.json", "--nb-res", "-1"}, 2, "--nb-res: -1"},
 		{[]string{filepath.Join(dir, "none.swf"), "b.json"}, 2, "no such file"},
 		{[]string{bad, filepath.Join(dir, "o.swf")}, 2, "bad.json:3: job 1: no subtime"},
+		{[]string{foreign, filepath.Join(dir, "o.jobs.json")}, 2, "--ckpt: is required to convert foreign.json to a ckpt job list: job 1 has no ckpt_c"},
 	} {
 		_, errs, code := run(t, "", append([]string{"convert"}, c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
@@ -197,5 +218,39 @@ func TestFormatsLostOutput(t *testing.T) {
 		if code != 1 || !strings.Contains(errb.String(), "no space left") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// cancelReader cancels the command's context once k bytes are read: a
+// Ctrl-C in the middle of the input, whatever the machine's speed.
+type cancelReader struct {
+	r      io.Reader
+	k, n   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p[:min(len(p), 512)])
+	if c.n += n; c.n >= c.k {
+		c.cancel()
+	}
+	return n, err
+}
+
+// A Ctrl-C during a conversion: exit 1, the interrupted line, no output
+// (convert read to the end, wrote the output and exited 0).
+func TestConvertInterrupted(t *testing.T) {
+	var swf strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&swf, "%d %d 0 100 4 -1 -1 4 600 -1 1 1 1 1 1 1 -1 -1\n", i, i*60)
+	}
+	out := filepath.Join(t.TempDir(), "o.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := &cancelReader{r: strings.NewReader(swf.String()), k: swf.Len() / 4, cancel: cancel}
+	var errb strings.Builder
+	code := execute(ctx, []string{"convert", "--from", "swf", "-", out}, in, io.Discard, &errb)
+	if _, err := os.Stat(out); code != 1 || !strings.Contains(errb.String(), "interrupted") || err == nil || in.n > swf.Len()/2 {
+		t.Fatalf("exit %d, %q, output %v, read %d of %d bytes", code, errb.String(), err, in.n, swf.Len())
 	}
 }
