@@ -46,30 +46,45 @@ func (r SimRequest) checkOneMean() error {
 // Young's and Daly's periods, about √(2·C·MTBF), give about as many.
 const MaxIntervals = 1 << 53
 
-// checkPlans refuses an Advice whose plan no float64 carries: Eq. (4)'s
-// or the exact expected wall-clock time not finite (the exact one grows as
-// e^((P+C)/MTBF) per interval and overflows first), or an interval count
-// of MaxIntervals or more (MTBF 1e-300 s gave 2⁵³ intervals of 2e-150 s,
-// not multiplying back to Te, and +Inf expectations). The error names
-// field, where the failures came from. O(methods).
+// checkPlans refuses an Advice whose plan no float64 carries: an interval
+// count of MaxIntervals or more (MTBF 1e-300 s gave 2⁵³ intervals of
+// 2e-150 s, not multiplying back to Te) or Eq. (4)'s expected wall-clock
+// time not finite, for any method; or the exact expected wall-clock time
+// not finite for every method (it grows as e^((P+C)/MTBF) per interval
+// and overflows first). A method whose exact expectation alone overflows,
+// beside others that do not, is reported as it is (+Inf: Daly's period at
+// C = 1e5 s, MTBF = 100 s, where Young's one interval is 402 s). The error
+// names field, where the failures came from. O(methods).
 func checkPlans(a Advice, field string) error {
 	t := a.Task
+	var why, name string
+	exact := 0
 	for _, m := range a.Methods {
-		var why string
 		switch {
 		case m.Intervals >= MaxIntervals:
 			why = fmt.Sprintf("plan needs %d intervals or more (x* = √(Te·E(Y)/(2C)) of Eq. (3) must stay below 2⁵³)", m.Intervals)
 		case !isFinite(m.ExpectedWallclock):
 			why = fmt.Sprintf("plan's expected wall-clock time by Eq. (4) is %v", m.ExpectedWallclock)
 		case !isFinite(m.ExactExponential) || !isFinite(m.ExactReplay):
-			why = fmt.Sprintf("plan's exact expected wall-clock time overflows (%v)", m.ExactExponential)
+			if exact == 0 {
+				name = m.Name
+			}
+			exact++
+			continue
 		default:
 			continue
 		}
-		return usage.Fieldf(field, "no finite plan for Te = %g s, C = %g s, E(Y) = %.4g, MTBF = %.4g s: the %s %s; check the units",
-			t.Te, t.C, t.EY, t.MTBF, m.Name, why)
+		name = m.Name
+		break
 	}
-	return nil
+	if why == "" && exact == len(a.Methods) && exact > 0 {
+		why = "plan's exact expected wall-clock time overflows (+Inf), as every method's"
+	}
+	if why == "" {
+		return nil
+	}
+	return usage.Fieldf(field, "no finite plan for Te = %g s, C = %g s, E(Y) = %.4g, MTBF = %.4g s: the %s %s; check the units",
+		t.Te, t.C, t.EY, t.MTBF, name, why)
 }
 
 func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }

@@ -288,7 +288,10 @@ func (r *Report) WriteText(out io.Writer) error {
 	fmt.Fprintln(w, "Eq. (4) is first order; exact exp.: exponential failures at the MTBF, also during checkpoints and restarts;")
 	fmt.Fprintln(w, "exact replay: the same without failures during restarts (the trace replay's model)")
 	for _, m := range r.advice.Methods {
-		if g := m.Eq4Gap(); !(g <= Eq4GapThreshold) {
+		if !isFinite(m.ExactExponential) || !isFinite(m.ExactReplay) {
+			fmt.Fprintf(w, "note: for %s, the exact expectation overflows (exact exp. %v s, exact replay %v s): failures come much faster than its intervals end\n",
+				m.Name, m.ExactExponential, m.ExactReplay)
+		} else if g := m.Eq4Gap(); !(g <= Eq4GapThreshold) {
 			fmt.Fprintf(w, "note: for %s, Eq. (4) is %.1f%% off the exact expectation (exact exp. %.6g s, exact replay %.6g s)\n",
 				m.Name, 100*g, m.ExactExponential, m.ExactReplay)
 		}

@@ -101,11 +101,25 @@ func TestRunRefusesUncountablePlan(t *testing.T) {
 			t.Errorf("MTBF %v: %v", c.mtbf, err)
 		}
 	}
+	// One method's exact expectation overflows, the others' do not: the
+	// report stands, that method's exact columns +Inf with a note saying
+	// so (it was refused whole; before that, "NaN% off").
+	ey, r := 2.0, 1.0
+	rep, err := Run(context.Background(), Request{Te: 200, C: 1e5, R: &r, Failures: FailureSource{ExpectedFailures: &ey}})
+	// Young: one interval of 200 s at MTBF 100 s and R = 1 s, replay
+	// (MTBF + R)·(e^{200/100} − 1).
+	if err != nil || rep.Young.Intervals != 1 || math.Abs(float64(rep.Young.ExactReplay)/(101*math.Expm1(2))-1) > 1e-12 || !math.IsInf(float64(rep.Daly.ExactExponential), 1) {
+		t.Fatalf("one method overflowing: %+v, %v", rep, err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil || !strings.Contains(b.String(), "note: for daly, the exact expectation overflows (exact exp. +Inf s, exact replay +Inf s)") || strings.Contains(b.String(), "NaN") {
+		t.Errorf("text (%v):\n%s", err, b.String())
+	}
 	// Below the limit, exact expectation finite: x*² = Te²/(2·C·MTBF) =
 	// 2¹⁰⁰, so x* = 2⁵⁰ intervals, (P+C)/MTBF about 0.25.
 	te, c := 1e10, 1e-6
 	mtbf := te * te / (2 * c * math.Ldexp(1, 100))
-	rep, err := Run(context.Background(), Request{Te: te, C: c, Failures: FailureSource{MTBF: mtbf}})
+	rep, err = Run(context.Background(), Request{Te: te, C: c, Failures: FailureSource{MTBF: mtbf}})
 	if err != nil || math.Abs(float64(rep.MNOF.Intervals)/math.Ldexp(1, 50)-1) > 1e-9 {
 		t.Errorf("below the limit: %+v, %v", rep, err)
 	}
