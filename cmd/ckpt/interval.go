@@ -54,7 +54,7 @@ cheaper storage's C and R.
 Durations (--te, --ckpt, --restart, --mtbf, --max-length, the costs of
 --local and --shared) are seconds or durations: 90m, 1.5h, 2d, 01:30:00, at
 most 1e10 s; a plan of 2^53 intervals or more, or whose expected wall-clock
-time overflows, is refused.
+time overflows for every method, is refused.
 Nothing here is random: the same input gives the same output.`
 
 func newIntervalCmd() *cobra.Command {
