@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/ckpt-hpc/ckpt/output"
 	"github.com/ckpt-hpc/ckpt/plot"
 	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
@@ -398,63 +398,46 @@ type namedWriter struct {
 }
 
 // writeAll writes a set of files that belong together (an exported
-// instance) all or none: every target is checked first (one that exists
-// and is not a regular file, such as a folder, is refused as a usage error
-// of "out", since a rename cannot replace it), every file is written into
-// a temporary beside it, and only when all are written are they renamed
-// over their targets. A failure before the renames leaves every target as
-// it was and no temporary file; a rename over a regular file in its own
-// folder, checked just before, does not fail in practice.
-func writeAll(files []namedWriter) (err error) {
-	for _, f := range files {
-		if fi, serr := os.Stat(f.name); serr == nil && !fi.Mode().IsRegular() {
-			return usage.Fieldf("out", "%s exists and is not a regular file: nothing written", f.name)
+// instance) all or none: every target is checked first (output.CheckPaths:
+// its folder exists, it is not a folder), every file is written through a
+// temporary beside it (output.Create), and only when all are written are
+// they renamed over their targets (Commit). A failure before the renames
+// leaves every target as it was and no temporary file; a rename over a
+// regular file in its own folder, checked just before, does not fail in
+// practice.
+func writeAll(files []namedWriter) error {
+	paths := make([]output.Path, len(files))
+	for i, f := range files {
+		paths[i] = output.Path{Flag: "out", Path: f.name}
+	}
+	if err := output.CheckPaths(paths...); err != nil {
+		return err
+	}
+	var open []*output.File
+	abort := func() {
+		for _, o := range open {
+			o.Abort("")
 		}
 	}
-	tmps := make([]string, 0, len(files))
-	defer func() {
-		if err != nil {
-			for _, t := range tmps {
-				os.Remove(t)
-			}
-		}
-	}()
 	for _, f := range files {
-		t, err := writeTemp(f)
-		if t != "" {
-			tmps = append(tmps, t)
+		o, err := output.Create(f.name)
+		if err == nil {
+			open = append(open, o)
+			err = f.write(o)
 		}
 		if err != nil {
+			abort()
 			return fmt.Errorf("%s: %w (nothing written)", f.name, err)
 		}
 	}
-	for i, f := range files {
-		if err := os.Rename(tmps[i], f.name); err != nil {
-			return fmt.Errorf("%s: %w", f.name, err)
+	for i, o := range open {
+		if err := o.Commit(); err != nil {
+			open = open[i+1:]
+			abort()
+			return err
 		}
 	}
 	return nil
-}
-
-// writeTemp writes f into a new temporary file in f.name's folder and
-// returns its path ("" when none was created).
-func writeTemp(f namedWriter) (string, error) {
-	dir, base := filepath.Split(f.name)
-	if dir == "" {
-		dir = "."
-	}
-	t, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	err = f.write(t)
-	if err == nil {
-		err = t.Chmod(0o644)
-	}
-	if cerr := t.Close(); err == nil {
-		err = cerr
-	}
-	return t.Name(), err
 }
 
 // ScoreRequest is `ckpt capacity batsim-score`: ckpt's metrics of a

@@ -57,7 +57,7 @@ avail instead of yield).`,
 
 // setupFlags defines the flags simulate, sweep and export share, bound to their Setup (progress
 // on stderr). Not --json: export prints only the names of its files, and refuses it as unknown.
-func setupFlags(cmd *cobra.Command, s *capacity.Setup, _ *bool) {
+func setupFlags(cmd *cobra.Command, s *capacity.Setup) {
 	cmd.PreRun = func(cmd *cobra.Command, _ []string) { s.ProgressTo = cmd.ErrOrStderr() }
 	fl := cmd.Flags()
 	parsedVar(fl, &s.Strategies, "strategies", "greedy-goodput,greedy-yield,dp-goodput,dp-yield,dp-bic:15",
@@ -99,7 +99,7 @@ func newCapacitySimulateCmd() *cobra.Command {
 			return printer(cmd, asJSON, nil)(rep, err)
 		},
 	}
-	setupFlags(cmd, &req.Setup, nil)
+	setupFlags(cmd, &req.Setup)
 	addJSONFlag(cmd.Flags(), &asJSON)
 	addPictureFlags(cmd.Flags(), &plotPath, &htmlPath, "P(t) over the first sections with the processors each job holds, checkpoints and drops of P(t), one panel per strategy")
 	return cmd
@@ -142,7 +142,7 @@ only complete rows.`,
 			return writeJSON(cmd.OutOrStdout(), rep)
 		},
 	}
-	setupFlags(cmd, &req.Setup, nil)
+	setupFlags(cmd, &req.Setup)
 	fl := cmd.Flags()
 	addJSONFlag(fl, &asJSON)
 	fl.StringVar(&req.Vary, "vary", "avgT", "parameter to vary: avgT, pmax, pmin, delta, load, sections")

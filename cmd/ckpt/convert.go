@@ -63,7 +63,7 @@ Replay with Batsim 3.1 to 4.x: batsim -p PREFIX_platform.xml -w PREFIX.json
 			return printer(cmd, false, nil)(capacity.RunExport(cmd.Context(), req))
 		},
 	}
-	setupFlags(cmd, &req.Setup, new(bool))
+	setupFlags(cmd, &req.Setup)
 	cmd.Flags().StringVar(&req.Out, "out", "", "prefix of the files written (a name, as dir/inst: not a folder)")
 	cmd.Flags().IntVar(&req.Instance, "instance", 0, "replicate number of the instance (as in capacity sweep)")
 	return cmd
