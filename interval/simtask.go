@@ -1,9 +1,7 @@
 package interval
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +11,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/distribution"
 	"github.com/ckpt-hpc/ckpt/registry"
 	"github.com/ckpt-hpc/ckpt/runner"
+	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 )
 
@@ -309,8 +308,7 @@ func (spec SimSpec) source(it runner.Item[SimSpec]) func() (float64, bool) {
 // the task's start on the exposed time and non-decreasing, and returns the
 // times between them. Errors name the line.
 func ReadFailureTimes(r io.Reader) ([]float64, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc := trace.NewScanner(r)
 	var gaps []float64
 	prev := 0.0
 	line := 1
@@ -329,16 +327,11 @@ func ReadFailureTimes(r io.Reader) ([]float64, error) {
 		gaps = append(gaps, v-prev)
 		prev = v
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, fmt.Errorf("line %d: line longer than %d bytes", line, maxLine)
-	} else if err != nil {
+	if err := trace.ScanError(sc, "", line-1); err != nil {
 		return nil, err
 	}
 	return gaps, nil
 }
-
-// maxLine is the longest line ReadFailureTimes reads, as trace's readers.
-const maxLine = 1 << 20
 
 // BestFit is the first successful fit of the system's inter-event times
 // (Fits is ranked by AIC), the law `ckpt interval simulate --lanl` draws

@@ -1,9 +1,7 @@
 package slurm
 
 import (
-	"bufio"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ckpt-hpc/ckpt/trace"
 	"github.com/ckpt-hpc/ckpt/units"
 	"github.com/ckpt-hpc/ckpt/usage"
 )
@@ -33,8 +32,7 @@ const SacctCommand = "sacct -X --parsable2 --format " + sacctFormat
 // sacct's fixed-width layout is refused with a pointer to --parsable2.
 // O(lines) time, O(jobs) memory.
 func ReadSacct(r io.Reader, name string) ([]Record, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), maxLine)
+	sc := trace.NewScanner(r)
 	line, header := 0, ""
 	for header == "" && sc.Scan() {
 		line++
@@ -42,7 +40,7 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			header = sc.Text()
 		}
 	}
-	if err := scanError(sc, name, line); err != nil {
+	if err := trace.ScanError(sc, name, line); err != nil {
 		return nil, err
 	}
 	if header == "" {
@@ -68,26 +66,10 @@ func ReadSacct(r io.Reader, name string) ([]Record, error) {
 			recs = append(recs, rec)
 		}
 	}
-	if err := scanError(sc, name, line); err != nil {
+	if err := trace.ScanError(sc, name, line); err != nil {
 		return nil, err
 	}
 	return recs, nil
-}
-
-// maxLine is the longest line ReadSacct reads, as trace's readers.
-const maxLine = 1 << 20
-
-// scanError is the error that stopped sc after line lines, naming the
-// next line when it is too long (as trace's readers do).
-func scanError(sc *bufio.Scanner, name string, line int) error {
-	err := sc.Err()
-	switch {
-	case errors.Is(err, bufio.ErrTooLong):
-		return fmt.Errorf("%s:%d: line longer than %d bytes", name, line+1, maxLine)
-	case err != nil:
-		return fmt.Errorf("%s: %v", name, err)
-	}
-	return nil
 }
 
 // sacctColumns maps the lower-cased column names of a --parsable2 header

@@ -70,9 +70,30 @@ type lineScanner struct {
 }
 
 func newLineScanner(r io.Reader, name string) *lineScanner {
+	return &lineScanner{sc: NewScanner(r), name: name}
+}
+
+// NewScanner is a bufio.Scanner of r's lines up to the readers' longest
+// (1 MiB); ScanError words what stopped it. For readers outside trace
+// that keep their own line loop.
+func NewScanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
-	return &lineScanner{sc: sc, name: name}
+	return sc
+}
+
+// ScanError is the error that stopped sc (NewScanner) after line lines
+// of the input name, in the readers' words, or nil at a clean end: a line
+// too long is named by its number.
+func ScanError(sc *bufio.Scanner, name string, line int) error {
+	err := sc.Err()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bufio.ErrTooLong) {
+		return errorf(name, line+1, "line longer than %d bytes", maxLine)
+	}
+	return errorf(name, line+1, "read error: %v", err)
 }
 
 // scan advances to the next line; it strips a UTF-8 byte-order mark from
@@ -90,16 +111,7 @@ func (s *lineScanner) scan() bool {
 }
 
 // err is the error that stopped scan, or nil at a clean end of input.
-func (s *lineScanner) err() error {
-	err := s.sc.Err()
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, bufio.ErrTooLong) {
-		return errorf(s.name, s.line+1, "line longer than %d bytes", maxLine)
-	}
-	return errorf(s.name, s.line+1, "read error: %v", err)
-}
+func (s *lineScanner) err() error { return ScanError(s.sc, s.name, s.line) }
 
 // errorf reports a problem on the current line.
 func (s *lineScanner) errorf(format string, args ...any) error {
