@@ -38,6 +38,7 @@ decision (exit 1). --record: every acknowledged grant, release, done (JSON lines
 			} else if opt.Local, err = local.Config(); err != nil {
 				return err
 			}
+			opt.Timeout = f.timeout
 			r, err := loadgen.Run(cmd.Context(), opt)
 			if err != nil && !errors.Is(err, loadgen.ErrFailed) {
 				return namedFlag(cmd, err, nil)

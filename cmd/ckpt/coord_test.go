@@ -393,6 +393,12 @@ func TestCoordTimeout(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "no answer within 300ms") || strings.Count(errOut, "\n") != 1 || time.Since(start) > 5*time.Second {
 		t.Errorf("exit %d after %v: %q", code, time.Since(start), errOut)
 	}
+	// loadgen's requests too (its clients took 10 s per attempt).
+	start = time.Now()
+	_, errOut, code = run(t, "", "coord", "loadgen", "--server", url, "--jobs", "1", "--clients", "1", "--duration", "1m", "--timeout", "300ms")
+	if code != 1 || !strings.Contains(errOut, "no answer within 300ms") || time.Since(start) > 5*time.Second {
+		t.Errorf("loadgen: exit %d after %v: %q", code, time.Since(start), errOut)
+	}
 	if out, _, _ := run(t, "", "coord", "next", "--help"); !strings.Contains(out, "--timeout") || !strings.Contains(out, `(default "30s")`) {
 		t.Errorf("help:\n%s", out)
 	}

@@ -47,6 +47,10 @@ type Options struct {
 	// loopback. At most the clients in use (min(Clients, Jobs)): a
 	// source without a client would send nothing.
 	Sources int
+	// Timeout bounds one request, its retries included (the client's
+	// Timeout; 0: 10 s per attempt, no bound on the retries): ckpt coord
+	// --timeout.
+	Timeout time.Duration
 	// Checkpoints, if > 0, is the finishing mode: each job registers,
 	// then makes Checkpoints checkpoint cycles (next, acquire, polls until
 	// granted, release) and ends (done). A client takes its jobs in turn
@@ -221,7 +225,7 @@ func drive(ctx context.Context, o Options) (Result, error) {
 		if o.Record != "" {
 			rt = answered{tr}
 		}
-		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: rt, Timeout: 10 * time.Second}, Retries: retries}
+		cls[i] = &client.Client{Base: o.URL, Token: o.Token, HTTP: &http.Client{Transport: rt, Timeout: 10 * time.Second}, Retries: retries, Timeout: o.Timeout}
 	}
 	// the measured requests: one connection per client on one plain-http
 	// server (wire), the Go client otherwise
