@@ -4,27 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ckpt-hpc/ckpt/trace/tracetest"
 )
-
-// cancelAt is a reader that cancels its context once k bytes are read.
-type cancelAt struct {
-	r      io.Reader
-	k, n   int
-	cancel context.CancelFunc
-}
-
-func (c *cancelAt) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p[:min(len(p), 512)])
-	if c.n += n; c.n >= c.k {
-		c.cancel()
-	}
-	return n, err
-}
 
 // A conversion cancelled while reading (SWF or Batsim) stops there,
 // returns ctx's error and leaves the output as it was (it read to the
@@ -43,11 +29,11 @@ func TestRunConvertCancel(t *testing.T) {
 		out := filepath.Join(dir, c.out)
 		os.WriteFile(out, []byte("before\n"), 0o644)
 		ctx, cancel := context.WithCancel(context.Background())
-		in := &cancelAt{r: strings.NewReader(c.in), k: len(c.in) / 4, cancel: cancel}
+		in := &tracetest.CancelAt{R: strings.NewReader(c.in), K: len(c.in) / 4, Cancel: cancel}
 		_, err := RunConvert(ctx, ConvertRequest{In: "-", Out: out, From: c.from, Stdin: in})
 		cancel()
-		if b, _ := os.ReadFile(out); !errors.Is(err, context.Canceled) || string(b) != "before\n" || in.n > len(c.in)/4+512 {
-			t.Errorf("%s: %v, read %d of %d bytes, output %.20q", c.out, err, in.n, len(c.in), b)
+		if b, _ := os.ReadFile(out); !errors.Is(err, context.Canceled) || string(b) != "before\n" || in.N > len(c.in)/4+512 {
+			t.Errorf("%s: %v, read %d of %d bytes, output %.20q", c.out, err, in.N, len(c.in), b)
 		}
 	}
 }

@@ -19,7 +19,7 @@ const module = "github.com/ckpt-hpc/ckpt/"
 var layer = map[string]int{
 	"units": 1, "usage": 1, "supervise": 1, "rng": 1, "optimize": 1, "output": 1, "output/jsontest": 1, "registry": 1,
 	"datadir": 1, "datadir/datadirtest": 1, "distribution": 1, "des": 1, "runner": 1, "plot": 1, "plot/draw": 1,
-	"report": 1, "trace": 1,
+	"report": 1, "trace": 1, "trace/tracetest": 1,
 
 	"reservation": 2, "profile": 2, "memplan": 2, "interval": 2, "iosim": 2,
 	"iosim/arbiter": 2, "capacity": 2,

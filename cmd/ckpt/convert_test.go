@@ -13,6 +13,7 @@ import (
 	"github.com/ckpt-hpc/ckpt/capacity"
 	"github.com/ckpt-hpc/ckpt/datadir/datadirtest"
 	"github.com/ckpt-hpc/ckpt/trace"
+	"github.com/ckpt-hpc/ckpt/trace/tracetest"
 )
 
 func TestConvertRoundTrip(t *testing.T) {
@@ -221,22 +222,6 @@ func TestFormatsLostOutput(t *testing.T) {
 	}
 }
 
-// cancelReader cancels the command's context once k bytes are read: a
-// Ctrl-C in the middle of the input, whatever the machine's speed.
-type cancelReader struct {
-	r      io.Reader
-	k, n   int
-	cancel context.CancelFunc
-}
-
-func (c *cancelReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p[:min(len(p), 512)])
-	if c.n += n; c.n >= c.k {
-		c.cancel()
-	}
-	return n, err
-}
-
 // A Ctrl-C during a conversion: exit 1, the interrupted line, no output
 // (convert read to the end, wrote the output and exited 0).
 func TestConvertInterrupted(t *testing.T) {
@@ -247,10 +232,10 @@ func TestConvertInterrupted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "o.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	in := &cancelReader{r: strings.NewReader(swf.String()), k: swf.Len() / 4, cancel: cancel}
+	in := &tracetest.CancelAt{R: strings.NewReader(swf.String()), K: swf.Len() / 4, Cancel: cancel}
 	var errb strings.Builder
 	code := execute(ctx, []string{"convert", "--from", "swf", "-", out}, in, io.Discard, &errb)
-	if _, err := os.Stat(out); code != 1 || !strings.Contains(errb.String(), "interrupted") || err == nil || in.n > swf.Len()/2 {
-		t.Fatalf("exit %d, %q, output %v, read %d of %d bytes", code, errb.String(), err, in.n, swf.Len())
+	if _, err := os.Stat(out); code != 1 || !strings.Contains(errb.String(), "interrupted") || err == nil || in.N > swf.Len()/2 {
+		t.Fatalf("exit %d, %q, output %v, read %d of %d bytes", code, errb.String(), err, in.N, swf.Len())
 	}
 }
