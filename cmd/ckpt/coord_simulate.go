@@ -30,7 +30,7 @@ the strategy's --policy and a --ttl longer than any wait, on a fresh
 database (a simulation's jobs stay registered when it ends). --id is the
 prefix of the simulated jobs' ids on the server. Exits 1 if they differ.`,
 		Example: `  ckpt coord simulate --strategy least-waste --span 5d --skip 1d
-  ckpt coord simulate --strategy ordered-nb-daly --bandwidth 10GB/s --mtbf 1y --seed 3 --json`,
+  ckpt coord simulate --strategy ordered-nb-daly --bandwidth 20GB/s --mtbf 5y --seed 3 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCoordSimulate(cmd, f, &sf, strategy) }}
 	fl := cmd.Flags()

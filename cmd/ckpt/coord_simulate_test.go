@@ -27,3 +27,17 @@ func TestCoordSimulate(t *testing.T) {
 		t.Fatalf("oblivious: exit %d, %s", code, errOut)
 	}
 }
+
+// Every example of coord simulate's help runs (the second, at 10 GB/s and
+// a 1-year MTBF, was refused: its Silverton class cannot make progress).
+func TestCoordSimulateHelpExamplesRun(t *testing.T) {
+	exs, err := helpExamples(findCommand(t, newRoot(), "coord", "simulate").Example)
+	if err != nil || len(exs) < 2 {
+		t.Fatalf("%d examples: %v", len(exs), err)
+	}
+	for _, ex := range exs {
+		if out, errOut, code := run(t, "", ex.args...); code != 0 || !strings.Contains(out, "identical") && !strings.Contains(out, `"same": true`) {
+			t.Errorf("%s: exit %d, %s%s", ex.line, code, out, errOut)
+		}
+	}
+}
