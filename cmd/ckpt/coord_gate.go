@@ -17,9 +17,11 @@ func newCoordGateCmd(f *coordFlags) *cobra.Command {
 		Example: `  ckpt run --coordinator http://10.0.0.5:7070 -- ./my_app   # runs ckpt coord gate -- ./my_app`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			job := client.GateJob(f.id, os.Getenv)
-			f.id = job.ID
-			cl, err := f.client(false)
+			job, err := client.GateJob(f.id, os.Getenv)
+			if err != nil {
+				return err
+			}
+			cl, err := client.ForJob(f.url, f.tokenFile, job.ID, &f.jobToken, false, f.timeout)
 			if err != nil {
 				return err
 			}
