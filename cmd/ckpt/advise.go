@@ -27,22 +27,23 @@ func newAdviseCmd() *cobra.Command {
 // newAdviseLogCmd is learn or replay: LOG, the method's flags, run.
 func newAdviseLogCmd(use, short, example string, model *string,
 	run func(ctx context.Context, log string, p advise.Params) (textReport, error)) *cobra.Command {
-	var p advise.Params
+	p := advise.DefaultParams()
 	var wait, plotPath, htmlPath string
 	var asJSON bool
 	cmd := &cobra.Command{Use: use, Short: short, Example: example, Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var rep textReport
 			m, err := advise.ParseWait(wait)
-			if p.Wait = m; err == nil || wait == "" {
-				rep, err = run(cmd.Context(), strings.Join(args, ""), p)
+			if p.Wait = m; err == nil || wait == "" { // --plot, --html checked before the work
+				if err = report.CheckPictures(plotPath, htmlPath); err == nil {
+					rep, err = run(cmd.Context(), strings.Join(args, ""), p)
+				}
 			}
 			if pic, ok := rep.(report.Pictured); ok && err == nil {
 				err = report.WritePictures(plotPath, htmlPath, pic)
 			}
 			return printer(cmd, asJSON, adviseNames)(rep, err)
 		}}
-	p = advise.DefaultParams()
 	fl := cmd.Flags()
 	if model != nil {
 		fl.StringVar(model, "model", "", "the model file to create or extend")

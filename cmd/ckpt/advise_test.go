@@ -101,6 +101,11 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"advise", "replay", log, "--priors", "x"}, "--priors"},
 		{[]string{"advise", "replay", "/nonexistent.swf"}, "/nonexistent.swf"},
 		{[]string{"advise", "replay", notModel}, "x:1:"},
+		// --plot and --html are checked before the replay (re-audit N4:
+		// one file under both was overwritten, exit 0; a missing folder
+		// failed after the work, exit 1).
+		{[]string{"advise", "replay", log, "--plot", newModel + ".svg", "--html", newModel + ".svg"}, "are the same file"},
+		{[]string{"advise", "replay", log, "--html", filepath.Join(newModel, "x.html")}, "does not exist"},
 	} {
 		_, errb, code := run(t, "", c.args...)
 		if code != 2 || !strings.Contains(errb, c.want) || strings.Count(strings.TrimSpace(errb), "\n") > 0 {

@@ -29,8 +29,7 @@ decision (exit 1). --record: every acknowledged grant, release, done (JSON lines
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (err error) { // the coordinator of f, else one started with local
 			if client.Named(f.url) {
-				f.id = "loadgen"
-				cl, err := f.client(false)
+				cl, err := client.ForJob(f.url, f.tokenFile, "loadgen", &f.jobToken, false, f.timeout)
 				if err != nil {
 					return err
 				}
