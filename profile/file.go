@@ -316,15 +316,25 @@ func durationNode(n *yaml.Node) (float64, error) {
 	return v, nil
 }
 
-// bandwidthNode reads a bandwidth in GB/s: a plain number of GB/s, or a
-// value in the grammar of units.ParseBandwidth (207MB/s). It must be finite
-// and > 0.
+// maxPlainGBps is the largest plain number a bandwidth field reads as
+// GB/s (1 PB/s, a hundred times the fastest parallel file systems): above
+// it the number is bytes/s written without a unit (40e9 for 40 GB/s was
+// read as 4e10 GB/s, checkpoints of no cost).
+const maxPlainGBps = 1e6
+
+// bandwidthNode reads a bandwidth in GB/s: a plain number of GB/s (at
+// most maxPlainGBps), or a value in the grammar of units.ParseBandwidth
+// (207MB/s). It must be finite and > 0.
 func bandwidthNode(n *yaml.Node) (float64, error) {
 	if n.Kind != yaml.ScalarNode {
 		return 0, fmt.Errorf("want a number of GB/s or a bandwidth such as 200MB/s, got %s", describe(n))
 	}
 	var v float64
-	if n.Decode(&v) != nil {
+	if n.Decode(&v) == nil {
+		if v > maxPlainGBps {
+			return 0, fmt.Errorf("%s: a plain number is GB/s, and %s GB/s is beyond 1 PB/s: give bytes/s with a unit (e.g. 40GB/s)", quote(n.Value), n.Value)
+		}
+	} else {
 		bps, err := units.ParseBandwidth(n.Value)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", quote(n.Value), err)

@@ -341,6 +341,9 @@ func TestParseProfile(t *testing.T) {
 		// Durations and bandwidths refused with the line.
 		{"checkpoint:\n  latency: 5 parsecs\n  bandwidth: 1\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: checkpoint: latency "5 parsecs"`},
 		{"checkpoint:\n  bandwidth: fast\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: checkpoint: bandwidth "fast"`},
+		// A plain number is GB/s: 40e9 (bytes/s without a unit) is beyond
+		// 1 PB/s and refused (it was read as 4e10 GB/s).
+		{"checkpoint:\n  bandwidth: 40e9\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:2: checkpoint: bandwidth "40e9": a plain number is GB/s, and 40e9 GB/s is beyond 1 PB/s`},
 		{"checkpoint:\n  bandwidth: 1\n  restart: [1]\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", "p:3: checkpoint: restart want a duration"},
 		{"checkpoint:\n  bandwidth: 1\n  restart: 1e301y\ntasks:\n  - walltime: normal:mu=1,sigma=1\n    mem: 3\n", `p:3: checkpoint: restart "1e301y"`},
 		// JSON type errors name the key and the kind expected, never a Go type.

@@ -69,5 +69,8 @@ func ParseGBps(s string) (float64, error) {
 		return 0, fmt.Errorf("bare number %q: give a unit, e.g. 40GB/s or 500MB/s", s)
 	}
 	b, err := ParseBandwidth(s)
-	return b / 1e9, err
+	if err != nil {
+		return 0, fmt.Errorf("bad bandwidth %q (want a number with its unit, e.g. 40GB/s or 500MB/s)", s)
+	}
+	return b / 1e9, nil
 }
