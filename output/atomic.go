@@ -87,16 +87,17 @@ func Create(path string) (*File, error) {
 
 // resolve follows the symbolic links of path's last element to the file
 // they name (which may not exist yet); inPlace reports that path or a link
-// on the way lies in /dev or /proc.
+// on the way is a link in /dev or /proc (a regular file there, as in
+// /dev/shm, is not written in place).
 func resolve(path string) (target string, inPlace bool, err error) {
 	target = path
 	for hops := 0; ; hops++ {
-		if abs, err := filepath.Abs(target); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
-			return path, true, nil
-		}
 		fi, err := os.Lstat(target)
 		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 			return target, false, nil
+		}
+		if abs, err := filepath.Abs(target); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+			return path, true, nil
 		}
 		if hops == 40 {
 			return "", false, &os.PathError{Op: "open", Path: path, Err: errors.New("too many levels of symbolic links")}

@@ -126,7 +126,7 @@ func TestCreateModesAndHardLinks(t *testing.T) {
 	os.Chmod(p, 0o600)
 	writeString(t, p, "b\n")
 	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("replaced file mode %v, want 0600", fi.Mode().Perm())
+		t.Errorf("replaced file mode %v, want 0600", fi.Mode().Perm())
 	}
 	other := filepath.Join(dir, "other.csv")
 	if err := os.Link(p, other); err != nil {
@@ -151,5 +151,21 @@ func TestCreateRefusesReadOnlyFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != "old\n" {
 		t.Fatalf("read-only file holds %q", b)
+	}
+}
+
+// A regular file in /dev (/dev/shm) is still written through a temporary
+// file: a failed write keeps it.
+func TestCreateRegularFileInDevIsAtomic(t *testing.T) {
+	dir, err := os.MkdirTemp("/dev/shm", "ckpt-output-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "out.csv")
+	os.WriteFile(p, []byte("old\n"), 0o644)
+	WriteFile(p, func(w io.Writer) error { io.WriteString(w, "partial"); return errors.New("boom") })
+	if b, _ := os.ReadFile(p); string(b) != "old\n" {
+		t.Fatalf("%s holds %q", p, b)
 	}
 }
