@@ -17,7 +17,8 @@ import (
 // the close succeed (Create, then Commit or Abort). A failed write leaves
 // whatever path held before and no temporary file. A path that is not a
 // regular file (a device such as /dev/stdout or /dev/full, a pipe) is
-// written in place, since a rename cannot replace it.
+// written in place, since a rename cannot replace it, as is a file with
+// several hard links; a symbolic link is written through (see Create).
 func WriteFile(path string, write func(io.Writer) error) error {
 	f, err := Create(path)
 	if err != nil {
@@ -33,7 +34,8 @@ func WriteFile(path string, write func(io.Writer) error) error {
 // File is an output file written through a temporary file in its path's
 // folder: Commit renames it over the path, Abort leaves the path as it
 // was. A path that is not a regular file (a device, a pipe) is written in
-// place: Commit and Abort only close it.
+// place (as are hard-linked files and links through /dev or /proc, see
+// Create): Commit and Abort only close it.
 type File struct {
 	f      *os.File
 	path   string
