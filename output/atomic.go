@@ -1,10 +1,15 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // WriteFile writes the file at path through write, atomically: into a
@@ -12,7 +17,8 @@ import (
 // the close succeed (Create, then Commit or Abort). A failed write leaves
 // whatever path held before and no temporary file. A path that is not a
 // regular file (a device such as /dev/stdout or /dev/full, a pipe) is
-// written in place, since a rename cannot replace it.
+// written in place, since a rename cannot replace it, as is a file with
+// several hard links; a symbolic link is written through (see Create).
 func WriteFile(path string, write func(io.Writer) error) error {
 	f, err := Create(path)
 	if err != nil {
@@ -28,36 +34,108 @@ func WriteFile(path string, write func(io.Writer) error) error {
 // File is an output file written through a temporary file in its path's
 // folder: Commit renames it over the path, Abort leaves the path as it
 // was. A path that is not a regular file (a device, a pipe) is written in
-// place: Commit and Abort only close it.
+// place (as are hard-linked files and links through /dev or /proc, see
+// Create): Commit and Abort only close it.
 type File struct {
-	f    *os.File
-	path string
-	temp bool // f is a temporary file beside path
-	n    int64
+	f      *os.File
+	path   string
+	target string // the file the temporary file replaces (path, links followed)
+	temp   bool   // f is a temporary file beside target
+	n      int64
 }
 
-// Create opens a temporary file beside path (".NAME.tmp-*", mode 0644 once
-// committed), or path itself when it is not a regular file.
+// Create opens a temporary file beside path (".NAME.tmp-*"), or path
+// itself when it is not a regular file. A symbolic link is followed and
+// the file it names is written (the temporary file made beside it); a link
+// through /dev or /proc (/dev/stdout, /proc/self/fd/N) and a file with more
+// than one hard link are written in place, as devices are, so that the
+// rename replaces neither the link nor one name of the file. Once
+// committed, the file has the permissions of the file it replaces, or
+// 0666 less the umask for a new one; a file that may not be written is
+// refused (as opening it would be).
 func Create(path string) (*File, error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	target, inPlace, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(target)
+	if inPlace || err == nil && (!fi.Mode().IsRegular() || nlink(fi) > 1) {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {
 			return nil, err
 		}
 		return &File{f: f, path: path}, nil
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
+	if err == nil { // a regular file: refused when it may not be written
+		w, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, renamePathError(err, path)
+		}
+		w.Close()
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if pe, ok := err.(*os.PathError); ok {
-		pe.Path = path // the file asked for, not the temporary one
-	}
+	f, err := createTemp(target)
 	if err != nil {
-		return nil, err
+		return nil, renamePathError(err, path)
 	}
-	return &File{f: f, path: path, temp: true}, nil
+	if fi != nil {
+		if err := f.Chmod(fi.Mode().Perm()); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, renamePathError(err, path)
+		}
+	}
+	return &File{f: f, path: path, target: target, temp: true}, nil
+}
+
+// resolve follows the symbolic links of path's last element to the file
+// they name (which may not exist yet); inPlace reports that path or a link
+// on the way is a link in /dev or /proc (a regular file there, as in
+// /dev/shm, is not written in place).
+func resolve(path string) (target string, inPlace bool, err error) {
+	target = path
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(target)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return target, false, nil
+		}
+		if abs, err := filepath.Abs(target); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+			return path, true, nil
+		}
+		if hops == 40 {
+			return "", false, &os.PathError{Op: "open", Path: path, Err: errors.New("too many levels of symbolic links")}
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", false, renamePathError(err, path)
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(target), link)
+		}
+		target = link
+	}
+}
+
+// createTemp creates a new file ".NAME.tmp-N" beside target with mode
+// 0666, so that the umask applies to it.
+func createTemp(target string) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	for range 1000 {
+		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, &os.PathError{Op: "createtemp", Path: target, Err: fs.ErrExist}
+}
+
+// renamePathError makes a *os.PathError err name path (the file asked
+// for, not the temporary one or a link's target).
+func renamePathError(err error, path string) error {
+	if pe, ok := err.(*os.PathError); ok {
+		pe.Path = path
+	}
+	return err
 }
 
 // Write writes p to the file; an error names the file's path, not the
@@ -78,12 +156,9 @@ func (f *File) Commit() error {
 	if !f.temp {
 		return f.f.Close()
 	}
-	err := f.f.Chmod(0o644)
-	if cerr := f.f.Close(); err == nil {
-		err = cerr
-	}
+	err := f.f.Close()
 	if err == nil {
-		err = os.Rename(f.f.Name(), f.path)
+		err = os.Rename(f.f.Name(), f.target)
 	}
 	if err != nil {
 		os.Remove(f.f.Name())
@@ -102,10 +177,6 @@ func (f *File) Abort(keep string) (kept string, err error) {
 		return "", err
 	}
 	if keep == "" || f.n == 0 || err != nil {
-		os.Remove(f.f.Name())
-		return "", err
-	}
-	if err := os.Chmod(f.f.Name(), 0o644); err != nil {
 		os.Remove(f.f.Name())
 		return "", err
 	}

@@ -51,6 +51,15 @@ func CheckPaths(ps ...Path) error {
 	return nil
 }
 
+// SameFile reports whether the paths a and b name one file, as CheckPaths
+// compares them (cleaned absolute paths, os.SameFile of the files or of
+// their folders), whether or not the files exist.
+func SameFile(a, b string) bool {
+	aa, erra := filepath.Abs(a)
+	ab, errb := filepath.Abs(b)
+	return erra == nil && errb == nil && sameFile(aa, ab)
+}
+
 // sameFile reports whether the absolute paths a and b name one file.
 func sameFile(a, b string) bool {
 	if a == b {

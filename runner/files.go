@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -23,7 +24,10 @@ import (
 // the previous files as they were. The rows such a run wrote, whole rows
 // only (a prefix of the shard's items), are kept beside them as
 // PATH.partial; the end function then returns the run's error saying so
-// (or, after a successful run, the first error closing the files).
+// (or, after a successful run, the first error closing the files). When
+// such a run finds at PATH a complete shard's output (an end line, see
+// Trailer), an earlier run's, it moves it to PATH.prev, so that Merge
+// finds this run's shard missing rather than merge two runs' shards.
 func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R], func(runErr error) error, error) {
 	if csvPath == "" && jsonlPath == "" {
 		return nil, nil, errors.New("runner: no output path given")
@@ -36,26 +40,32 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 		files []*output.File
 		paths []string
 	)
-	end := func(runErr error) error {
-		var kept []string
+	finish := func(runErr error, ran bool) error {
+		var kept, moved []string
 		var first error
 		for i, f := range files {
-			if runErr != nil {
-				if k, _ := f.Abort(paths[i] + ".partial"); k != "" {
-					kept = append(kept, k)
+			if runErr == nil {
+				if err := f.Commit(); err != nil && first == nil {
+					first = fmt.Errorf("runner: %v", err)
 				}
-			} else if err := f.Commit(); err != nil && first == nil {
-				first = fmt.Errorf("runner: %v", err)
+				continue
+			}
+			if k, _ := f.Abort(paths[i] + ".partial"); k != "" {
+				kept = append(kept, k)
+			}
+			if _, ok, _ := ReadTrailer(paths[i]); ran && ok && os.Rename(paths[i], paths[i]+".prev") == nil {
+				moved = append(moved, paths[i]+".prev")
 			}
 		}
-		if len(kept) > 0 {
-			return &PartialError{Err: runErr, Paths: kept}
+		if len(kept) > 0 || len(moved) > 0 {
+			return &PartialError{Err: runErr, Paths: kept, Moved: moved}
 		}
 		if runErr != nil {
 			return runErr
 		}
 		return first
 	}
+	end := func(runErr error) error { return finish(runErr, true) }
 	open := func(path string) (io.Writer, error) {
 		if path == "-" {
 			if stdout == nil {
@@ -65,7 +75,7 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 		}
 		f, err := output.Create(path)
 		if err != nil {
-			return nil, fmt.Errorf("runner: %s: %v", path, err)
+			return nil, fmt.Errorf("runner: %v", err) // err names path
 		}
 		files, paths = append(files, f), append(paths, path)
 		return f, nil
@@ -80,7 +90,7 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 	if jsonlPath != "" {
 		w, err := open(jsonlPath)
 		if err != nil {
-			end(err)
+			finish(err, false)
 			return nil, nil, err
 		}
 		sinks = append(sinks, NewJSONL[R](w))
@@ -94,14 +104,29 @@ func CreateOutputs[R any](stdout io.Writer, csvPath, jsonlPath string) (Sink[R],
 // PartialError is the error of a run that failed or was interrupted after
 // writing rows to CreateOutputs' files: its rows, whole ones, are kept in
 // Paths (PATH.partial beside each output) while the outputs keep their
-// previous contents.
+// previous contents, except an earlier run's complete shard outputs,
+// moved to Moved (PATH.prev).
 type PartialError struct {
 	Err   error
 	Paths []string
+	Moved []string
 }
 
 func (e *PartialError) Error() string {
-	return fmt.Sprintf("%v (the rows written so far are in %s)", e.Err, strings.Join(e.Paths, " and "))
+	return e.Err.Error() + e.note("the rows written so far are in ")
+}
+
+// note is " (ROWS A.partial; an earlier run's … moved to A.prev)", the
+// parts there are.
+func (e *PartialError) note(rows string) string {
+	var notes []string
+	if len(e.Paths) > 0 {
+		notes = append(notes, rows+strings.Join(e.Paths, " and "))
+	}
+	if len(e.Moved) > 0 {
+		notes = append(notes, "an earlier run's complete shard moved to "+strings.Join(e.Moved, " and ")+", so that merge does not take it for this run's")
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
 }
 
 func (e *PartialError) Unwrap() error { return e.Err }
@@ -114,7 +139,7 @@ func PartialNote(err error) string {
 	if !errors.As(err, &pe) {
 		return ""
 	}
-	return " (to " + strings.Join(pe.Paths, " and ") + ")"
+	return pe.note("to ")
 }
 
 // CheckOutputs checks that a sweep's rows go somewhere — to csvPath,
@@ -130,8 +155,9 @@ func CheckOutputs(csvPath, jsonlPath string, asJSON bool) error {
 // CheckOutputPaths checks, before any work is done, the --csv and --jsonl
 // paths of a command whose report (JSON on stdout with asJSON) may come
 // with rows or without: at most one of them is stdout ("-"), and the files
-// are writable and distinct as output.CheckPaths sees them. Its errors
-// name the flags.
+// are writable and distinct as output.CheckPaths sees them, neither where
+// the other's PATH.partial or PATH.prev would go. Its errors name the
+// flags.
 func CheckOutputPaths(csvPath, jsonlPath string, asJSON bool) error {
 	switch {
 	case csvPath == "-" && jsonlPath == "-":
@@ -139,7 +165,18 @@ func CheckOutputPaths(csvPath, jsonlPath string, asJSON bool) error {
 	case asJSON && (csvPath == "-" || jsonlPath == "-"):
 		return usage.Errorf("only one of --csv -, --jsonl - and --json can write to stdout")
 	}
-	return output.CheckPaths(output.Path{Flag: "csv", Path: csvPath}, output.Path{Flag: "jsonl", Path: jsonlPath})
+	c, j := output.Path{Flag: "csv", Path: csvPath}, output.Path{Flag: "jsonl", Path: jsonlPath}
+	for _, p := range [][2]output.Path{{c, j}, {j, c}} {
+		if p[0].Path == "" || p[0].Path == "-" || p[1].Path == "" || p[1].Path == "-" {
+			break
+		}
+		for _, ext := range []string{".partial", ".prev"} {
+			if output.SameFile(p[0].Path+ext, p[1].Path) {
+				return usage.Errorf("--%s %q and --%s %q clash: a failed run writes %s, which would overwrite the other output", p[0].Flag, p[0].Path, p[1].Flag, p[1].Path, p[0].Path+ext)
+			}
+		}
+	}
+	return output.CheckPaths(c, j)
 }
 
 // WithOutputs runs a sweep (run) whose rows go through *sink to the files

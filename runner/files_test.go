@@ -129,6 +129,8 @@ func TestCreateOutputsChecksPaths(t *testing.T) {
 		{"same.out", filepath.Join(dir, "same.out"), "are the same file"},
 		{"no/o.csv", "", `--csv "no/o.csv": the folder no does not exist`},
 		{"o.csv", "adir.jsonl", `--jsonl "adir.jsonl": is a folder`},
+		{"x", "x.partial", `--csv "x" and --jsonl "x.partial" clash: a failed run writes x.partial`},
+		{"./x.jsonl.prev", "x.jsonl", `--jsonl "x.jsonl" and --csv "./x.jsonl.prev" clash: a failed run writes x.jsonl.prev`},
 	} {
 		_, _, err := CreateOutputs[outcome](nil, tc.csv, tc.jsonl)
 		if err == nil || usage.Is(err) == strings.Contains(tc.want, "is a folder") || !strings.Contains(err.Error(), tc.want) {
@@ -137,5 +139,40 @@ func TestCreateOutputsChecksPaths(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(dir); len(es) != 1 {
 		t.Errorf("%d entries, want only adir.jsonl", len(es))
+	}
+	os.Symlink("no/such/folder/o.csv", "link.csv")
+	if _, _, err := CreateOutputs[outcome](nil, "link.csv", ""); err == nil || strings.Count(err.Error(), "link.csv") != 1 {
+		t.Errorf("CreateOutputs(link to a missing folder): %v, want an error naming link.csv once", err)
+	}
+}
+
+// A shard run that fails moves an earlier run's complete shard output at
+// its path to PATH.prev (it kept it, and merge took it for this run's
+// shard, mixing two runs), and says so; a failed unsplit run keeps an
+// unsplit output (TestWithOutputsKeepsOldFilesOnFailure).
+func TestWithOutputsMovesAnEarlierShardAside(t *testing.T) {
+	dir := t.TempDir()
+	s0, s1 := filepath.Join(dir, "s.0.csv"), filepath.Join(dir, "s.1.csv")
+	for i, p := range []string{s0, s1} {
+		var sink Sink[outcome]
+		opts := Options{Seed: 1, Shard: Shard{i, 2}}
+		if _, err := WithOutputs(nil, p, "", &sink, func() (int, error) {
+			return 0, Run(context.Background(), opts, testPoints(3), 2, sweepFn, sink)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, _ := os.ReadFile(s1)
+	boom := errors.New("boom")
+	var sink Sink[outcome]
+	_, err := WithOutputs(nil, s1, "", &sink, func() (int, error) { return 0, boom })
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "moved to "+s1+".prev") || !strings.Contains(PartialNote(err), s1+".prev") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(s1 + ".prev"); !bytes.Equal(b, old) {
+		t.Fatalf("%s.prev holds %q, want the earlier shard", s1, b)
+	}
+	if err := MergeFiles(filepath.Join(dir, "m.csv"), 0, s0, s1); err == nil {
+		t.Fatal("merge accepted an earlier run's shard")
 	}
 }

@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
-	"time"
 )
 
 // The output flags of the audit of c250f14: a failed sweep keeps the old
@@ -62,30 +64,37 @@ func TestOutputFlagsAudit(t *testing.T) {
 
 // Ctrl-C during iosim sweep --csv old.csv leaves old.csv as it was (it was
 // replaced by the rows so far) and the rows so far, whole lines, in
-// old.csv.partial, which the error names. The cancellation comes once
-// rows reach the temporary file (after about 20 of the 20 000 trials).
+// old.csv.partial, which the error names. The cancellation comes once the
+// first JSON line reaches a pipe given as --jsonl: rows were written (the
+// CSV sink gets each row first), and the sweep cannot end before it, as it
+// blocks once the pipe is full (it polled for the temporary file instead,
+// a bet on timing).
 func TestIOSimSweepInterruptedKeepsOldCSV(t *testing.T) {
 	dir := t.TempDir()
-	csv := filepath.Join(dir, "old.csv")
+	csv, fifo := filepath.Join(dir, "old.csv"), filepath.Join(dir, "rows.jsonl")
 	if err := os.WriteFile(csv, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes:", err)
+	}
+	pipe, err := os.OpenFile(fifo, os.O_RDWR, 0) // a reader that never sees EOF
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pipe.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for ctx.Err() == nil {
-			tmp, _ := filepath.Glob(filepath.Join(dir, ".old.csv.tmp-*"))
-			if len(tmp) == 1 {
-				if fi, err := os.Stat(tmp[0]); err == nil && fi.Size() > 0 {
-					cancel()
-				}
-			}
-			time.Sleep(time.Millisecond)
+		br := bufio.NewReader(pipe)
+		if _, err := br.ReadString('\n'); err == nil {
+			cancel()
 		}
+		io.Copy(io.Discard, br) // until pipe.Close
 	}()
 	var out, errb bytes.Buffer
 	code := execute(ctx, []string{"iosim", "sweep", "--span", "2d", "--skip", "0", "--seeds", "20000", "--values", "40GB/s",
-		"--strategies", "least-waste", "--workers", "1", "--csv", csv}, strings.NewReader(""), &out, &errb)
+		"--strategies", "least-waste", "--workers", "1", "--csv", csv, "--jsonl", fifo}, strings.NewReader(""), &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "canceled") || !strings.Contains(errb.String(), csv+".partial") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
