@@ -131,15 +131,15 @@ func (e *PartialError) note(rows string) string {
 
 func (e *PartialError) Unwrap() error { return e.Err }
 
-// PartialNote is " (to A.partial)" when err is or wraps a PartialError,
-// else "": what a command adds to the one line that reports an
-// interruption.
+// PartialNote is " (the rows written so far are in A.partial)" when err
+// is or wraps a PartialError, else "": what a command adds to the one
+// line that reports an interruption.
 func PartialNote(err error) string {
 	var pe *PartialError
 	if !errors.As(err, &pe) {
 		return ""
 	}
-	return pe.note("to ")
+	return pe.note("the rows written so far are in ")
 }
 
 // CheckOutputs checks that a sweep's rows go somewhere — to csvPath,

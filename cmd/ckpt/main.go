@@ -142,7 +142,7 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 0
 	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		fmt.Fprintln(stderr, "ckpt: interrupted (context canceled); only complete results were written"+runner.PartialNote(err))
+		fmt.Fprintln(stderr, "ckpt: interrupted (context canceled)"+runner.PartialNote(err))
 		return 1
 	}
 	fmt.Fprintln(stderr, "ckpt:", err)
