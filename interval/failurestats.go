@@ -55,7 +55,13 @@ func (r StatsRequest) Validate() error {
 	case format != "fta" && format != "google":
 		return usage.Fieldf("format", "%q: want fta or google", format)
 	case format == "google" && task:
-		return usage.Fieldf("task_s", "task, nodes and on apply to FTA traces only")
+		field := "on" // the first given of task, nodes and on
+		if r.Task != 0 {
+			field = "task_s"
+		} else if r.Nodes != nil {
+			field = "nodes"
+		}
+		return usage.Fieldf(field, "task, nodes and on apply to FTA traces only")
 	case !(r.Task >= 0) || r.Task > MaxDuration:
 		return usage.Fieldf("task_s", "must be >= 0 and at most %.0e s, got %v", MaxDuration, r.Task)
 	case r.On < 0:

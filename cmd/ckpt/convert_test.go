@@ -193,7 +193,9 @@ func TestFailuresCommand(t *testing.T) {
 	}{
 		{[]string{dir, "--task", "1h"}, "--task: 3600 s given without the task's nodes"},
 		{[]string{dir, "--on", "3"}, "--task: required with nodes or on"},
-		{[]string{g, "--task", "1h", "--on", "2"}, "apply to FTA traces only"},
+		{[]string{g, "--task", "1h", "--on", "2"}, "--task: task, nodes and on apply to FTA traces only"},
+		{[]string{g, "--nodes", "1,2"}, "--nodes: task, nodes and on apply to FTA traces only"}, // it blamed --task
+		{[]string{g, "--on", "2"}, "--on: task, nodes and on apply to FTA traces only"},
 		{[]string{dir, "--format", "lanl"}, `--format: "lanl"`},
 		{[]string{dir, "--task", "1h", "--nodes", "nope"}, `--nodes: node "nope" is not in the trace`},
 		{[]string{dir, "--task", "-1h", "--on", "2"}, "--task"},
