@@ -460,9 +460,19 @@ func DelayProfile(delay float64) json.RawMessage {
 // unknown width or run time cannot run in Batsim and are skipped; their
 // count is returned.
 func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
+	w, skipped, _ := BatsimFromSWFContext(context.Background(), jobs, nbRes)
+	return w, skipped
+}
+
+// BatsimFromSWFContext is BatsimFromSWF that stops with ctx's error once
+// ctx ends (it checks every 4 096 jobs: 313 000 take about a second).
+func BatsimFromSWFContext(ctx context.Context, jobs []SWFJob, nbRes int) (BatsimWorkload, int, error) {
 	w := BatsimWorkload{Profiles: map[string]json.RawMessage{}}
 	skipped, widest := 0, 0
-	for _, j := range jobs {
+	for i, j := range jobs {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return BatsimWorkload{}, 0, ctx.Err()
+		}
 		p := j.AllocatedProcs
 		if p <= 0 {
 			p = j.RequestedProcs
@@ -486,7 +496,7 @@ func BatsimFromSWF(jobs []SWFJob, nbRes int) (BatsimWorkload, int) {
 	if nbRes <= 0 {
 		w.NbRes = max(widest, 1)
 	}
-	return w, skipped
+	return w, skipped, nil
 }
 
 // SWF converts a Batsim workload to SWF jobs: job number = the id's

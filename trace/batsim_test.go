@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -376,5 +377,25 @@ func TestBatsimSWFJobNumbers(t *testing.T) {
 	}
 	if want := []int64{8, 1, 7, 5, 9, 3, 10}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("job numbers %v, want %v", got, want)
+	}
+}
+
+// BatsimFromSWFContext stops once its context ends (convert of a 313 000-
+// job log spent a second here after Ctrl-C); with a live one it is
+// BatsimFromSWF.
+func TestBatsimFromSWFContextStops(t *testing.T) {
+	jobs := make([]SWFJob, 10000)
+	for i := range jobs {
+		jobs[i] = SWFJob{JobNumber: int64(i + 1), SubmitTime: float64(i), RunTime: 60, AllocatedProcs: 4, RequestedTime: 120}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := BatsimFromSWFContext(ctx, jobs, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err %v", err)
+	}
+	w, skipped, err := BatsimFromSWFContext(context.Background(), jobs, 0)
+	w2, skipped2 := BatsimFromSWF(jobs, 0)
+	if err != nil || skipped != skipped2 || len(w.Jobs) != 10000 || !reflect.DeepEqual(w, w2) {
+		t.Errorf("live: %d jobs, %v", len(w.Jobs), err)
 	}
 }
