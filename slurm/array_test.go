@@ -216,7 +216,11 @@ func TestArraySweep(t *testing.T) {
 		strings.Join(a.Task[len(a.Task)-2:], " ") != "--shard auto/3" {
 		t.Errorf("probe %q, task %q, merge %q", probe, a.Task, a.Merge)
 	}
-	for _, args := range [][]string{{"reserve", "sweep"}, {"reserve", "sweep", "--csv", "-"}, {"reserve", "sweep", "--csv"}} {
+	// The merge job reads the format from the name (re-audit: --csv out
+	// gave a merge that refused "out"; --csv a.csv --jsonl a.csv tasks
+	// that each refused the pair).
+	for _, args := range [][]string{{"reserve", "sweep"}, {"reserve", "sweep", "--csv", "-"}, {"reserve", "sweep", "--csv"},
+		{"reserve", "sweep", "--csv", "out"}, {"reserve", "sweep", "--csv", "a.csv", "--jsonl", "a.csv"}, {"reserve", "sweep", "--jsonl=a.csv"}} {
 		if _, err := (&Array{Tasks: 2}).Sweep("ck", args); err == nil {
 			t.Errorf("%v accepted", args)
 		}

@@ -76,6 +76,12 @@ func (a *Array) Sweep(bin string, args []string) ([]string, error) {
 		if file == "" || file == "-" {
 			return nil, fmt.Errorf("%s %q: each task needs its own file", flag, file)
 		}
+		// The merge job reads the parts' format from the name (so --csv
+		// and --jsonl never name one file).
+		want := map[string]runner.Format{"--csv": runner.FormatCSV, "--jsonl": runner.FormatJSONL}[flag]
+		if f, err := runner.FormatOf(file); err != nil || f != want {
+			return nil, fmt.Errorf("%s %q: the merge job needs a name ending in .%s", flag, file, want)
+		}
 		ext := filepath.Ext(file)
 		stem := strings.TrimSuffix(file, ext)
 		task = append(task, flag, stem+".part-"+TaskID+ext)
