@@ -198,7 +198,9 @@ func TestTrainingChainOnSlurm(t *testing.T) {
 	}
 	want := sha256.Sum256(refs[0].weights)
 	hist := filepath.Join(root, "history.txt")
-	os.WriteFile(hist, fmt.Appendf(nil, "%.3f\n%.3f\n", refs[0].walltime, refs[1].walltime), 0o644)
+	// To the microsecond: the two paced runs once ended within the same
+	// millisecond (66.744 s twice), a history with no spread to fit.
+	os.WriteFile(hist, fmt.Appendf(nil, "%.6f\n%.6f\n", refs[0].walltime, refs[1].walltime), 0o644)
 	startup := max(refs[0].startup, refs[1].startup)
 	t.Logf("reference: walltimes %.1f s and %.1f s, C %.3f s, start-up %.1f s, weights sha256 %x", refs[0].walltime, refs[1].walltime, refs[0].cost, startup, want)
 
