@@ -165,10 +165,13 @@ func TestServeReplicaFaultCampaign(t *testing.T) {
 
 	// the last leader kill's election, restart and catch-up are wall-clock
 	// time the load goes on through: two at once comes well before its end,
-	// and a load that ran past the point is said as such, not as a lost write
+	// and a load that ran past the point is said as such, not as a lost
+	// write. Like the points, the bound is a share of the grants left after
+	// the follower's fault: a fast load applied 737 of 1 000 during it, and
+	// its points (from 0.65 of the rest: 908) were past an absolute 900.
 	at(base, 0.65, 0.7, "two at once")
-	if got := campaignGrants(g); got > want-want/10 {
-		t.Fatalf("the load ran ahead of the faults: %d of %d grants applied before two at once (the campaign needs the last tenth for it)", got, want)
+	if got := campaignGrants(g); got > base+(want-base)*9/10 {
+		t.Fatalf("the load ran ahead of the faults: %d of %d grants applied before two at once, %d after the follower's fault (the campaign needs the last tenth of the rest for it)", got, want, base)
 	}
 	l = g.leader(-1)
 	o, s := (l+1)%3, (l+2)%3
