@@ -112,16 +112,14 @@ type PartialError struct {
 	Moved []string
 }
 
-func (e *PartialError) Error() string {
-	return e.Err.Error() + e.note("the rows written so far are in ")
-}
+func (e *PartialError) Error() string { return e.Err.Error() + e.note() }
 
-// note is " (ROWS A.partial; an earlier run's … moved to A.prev)", the
-// parts there are.
-func (e *PartialError) note(rows string) string {
+// note is " (the rows written so far are in A.partial; an earlier run's …
+// moved to A.prev)", the parts there are.
+func (e *PartialError) note() string {
 	var notes []string
 	if len(e.Paths) > 0 {
-		notes = append(notes, rows+strings.Join(e.Paths, " and "))
+		notes = append(notes, "the rows written so far are in "+strings.Join(e.Paths, " and "))
 	}
 	if len(e.Moved) > 0 {
 		notes = append(notes, "an earlier run's complete shard moved to "+strings.Join(e.Moved, " and ")+", so that merge does not take it for this run's")
@@ -139,7 +137,7 @@ func PartialNote(err error) string {
 	if !errors.As(err, &pe) {
 		return ""
 	}
-	return pe.note("the rows written so far are in ")
+	return pe.note()
 }
 
 // CheckOutputs checks that a sweep's rows go somewhere — to csvPath,
